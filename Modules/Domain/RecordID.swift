@@ -1,0 +1,27 @@
+// MARK: - Record identifiers
+
+/// The shape of a record id that both Shelf and a Kinto server accept:
+/// 1...64 characters of ASCII letters, digits, `-` and `_`.
+///
+/// Kinto's own rule is the same character class; checking it here turns a bad id
+/// typed on the command line into a clear error before it reaches a URL.
+public enum RecordID {
+    public static func validate(_ raw: String) throws(DomainError) -> String {
+        guard (1...64).contains(raw.utf8.count),
+              raw.utf8.allSatisfy({ isAllowed($0) })
+        else { throw .invalidIdentifier(raw) }
+        return raw
+    }
+
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
+    }
+}
