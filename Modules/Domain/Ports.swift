@@ -1,0 +1,85 @@
+import Foundation
+
+// MARK: - Ports
+//
+// The protocols view models depend on. They are declared in Domain so Presentation
+// sees nothing but Domain values; Repositories implements them over Storage and the
+// remote services, and tests implement them with fakes and suspension gates.
+
+/// The reader's books.
+public protocol BookService: Sendable {
+    /// The books as the repository's freshness policy serves them.
+    /// - Parameter forceRefresh: ask the server even when the cache is fresh.
+    func books(forceRefresh: Bool) async throws -> [Book]
+    func addBook(title: String, author: String) async throws -> Book
+    func updateBook(_ book: Book) async throws
+    func deleteBook(id: Book.ID) async throws
+}
+
+/// Loads the reader's notes (the seed article's `NotesLoading`).
+public protocol NotesLoading: Sendable {
+    func loadNotes() async throws -> [Note]
+}
+
+/// Changes the reader's notes.
+public protocol NoteService: NotesLoading {
+    func addNote(title: String, body: String, bookID: Book.ID?) async throws -> Note
+    func updateNote(_ note: Note) async throws
+    func deleteNote(id: Note.ID) async throws
+}
+
+/// The reader's reading tasks.
+public protocol TaskService: Sendable {
+    func tasks() async throws -> [ReadingTask]
+    func addTask(title: String) async throws -> ReadingTask
+    func updateTask(_ task: ReadingTask) async throws
+    func deleteTask(id: ReadingTask.ID) async throws
+}
+
+/// The shared shop catalog (read-only).
+public protocol CatalogService: Sendable {
+    func products(forceRefresh: Bool) async throws -> [Product]
+}
+
+/// The reader's cart.
+public protocol CartService: Sendable {
+    func cartItems() async throws -> [CartItem]
+    /// Adds `quantity` of a product, or sets the line's quantity when it is already there.
+    func setQuantity(_ quantity: Int, of productID: Product.ID) async throws -> CartItem
+    func removeFromCart(productID: Product.ID) async throws
+}
+
+/// What the sync engine last did, for the status screen.
+public protocol SyncStatusProviding: Sendable {
+    func syncStatus() async throws -> SyncStatus
+}
+
+// MARK: - SyncStatus
+
+/// A summary of the local store's sync state, across collections.
+public struct SyncStatus: Hashable, Sendable, Codable {
+    /// When every collection last synced without error; nil before the first sync.
+    public var lastSuccess: Date?
+    /// Local changes waiting in the outbox.
+    public var pendingChanges: Int
+    /// Conflicts waiting for `shelf resolve`.
+    public var conflicts: Int
+    /// Changes the server refused for good, waiting for `shelf retry` or `shelf discard`.
+    public var deadLetters: Int
+    /// The server asked clients to wait until then (Backoff / Retry-After).
+    public var backoffUntil: Date?
+    /// The last run's error, when it failed.
+    public var lastError: String?
+
+    public init(
+        lastSuccess: Date? = nil, pendingChanges: Int = 0, conflicts: Int = 0,
+        deadLetters: Int = 0, backoffUntil: Date? = nil, lastError: String? = nil
+    ) {
+        self.lastSuccess = lastSuccess
+        self.pendingChanges = pendingChanges
+        self.conflicts = conflicts
+        self.deadLetters = deadLetters
+        self.backoffUntil = backoffUntil
+        self.lastError = lastError
+    }
+}
