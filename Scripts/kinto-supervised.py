@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Run a throwaway Kinto for Shelf's tests and benchmarks, tied to its parent.
+
+Picks a free loopback port, starts `kinto start` with Fixtures/kinto/kinto.ini (or
+--ini), waits until the server answers, optionally seeds the shop catalog, then
+prints one line `ready <port>` on stdout. It stops Kinto when it gets SIGTERM or
+SIGINT, and also when its parent process dies (even by SIGKILL), so a crashed test
+run never leaves a server behind. Extra Kinto settings come from the environment
+(`KINTO_BACKOFF=10` etc., Kinto's own override mechanism).
+"""
+import argparse
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--ini", default=str(ROOT / "Fixtures" / "kinto" / "kinto.ini"))
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--seed-catalog", action="store_true")
+    parser.add_argument("--log", default=os.devnull)
+    args = parser.parse_args()
+
+    parent = os.getppid()
+    kinto = str(pathlib.Path(sys.executable).parent / "kinto")
+    port = args.port or free_port()
+    log = open(args.log, "ab")
+    child = subprocess.Popen([kinto, "start", "--ini", args.ini, "--port", str(port)],
+                             stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+
+    def stop(*_):
+        if child.poll() is None:
+            child.terminate()
+            try:
+                child.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                child.kill()
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+    deadline = time.monotonic() + 30
+    while True:
+        if child.poll() is not None:
+            sys.exit(f"kinto exited with {child.returncode} before answering (log: {args.log})")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/", timeout=1).read()
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                stop()
+            time.sleep(0.05)
+
+    if args.seed_catalog:
+        subprocess.run([sys.executable, str(ROOT / "Scripts" / "kinto-seed.py"),
+                        f"http://127.0.0.1:{port}", "--catalog-only"],
+                       check=True, stdout=subprocess.DEVNULL)
+    print(f"ready {port}", flush=True)
+
+    while child.poll() is None:
+        if os.getppid() != parent:
+            stop()
+        time.sleep(0.2)
+    sys.exit(child.returncode)
+
+
+if __name__ == "__main__":
+    main()
