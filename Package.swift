@@ -48,6 +48,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ArchitectureTests",
+            dependencies: ["TestSupport"],
+            path: "Tests/ArchitectureTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "DomainTests",
             dependencies: ["Domain", "TestSupport"],
             path: "Tests/DomainTests",
