@@ -15,6 +15,7 @@ let package = Package(
     name: "Shelf",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "Services", targets: ["Services"]),
     ],
@@ -39,6 +40,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "ArgumentParsing",
+            path: "Modules/ArgumentParsing",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - Tests
 
         .target(
@@ -51,6 +58,12 @@ let package = Package(
             name: "ArchitectureTests",
             dependencies: ["TestSupport"],
             path: "Tests/ArchitectureTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ArgumentParsingTests",
+            dependencies: ["ArgumentParsing"],
+            path: "Tests/ArgumentParsingTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
