@@ -55,6 +55,10 @@ public struct CommandLineParser: Sendable {
         }
 
         if invocation.wantsHelp { return invocation }
+        if positionals.isEmpty, let name = command.defaultSubcommand, let child = command.subcommand(named: name) {
+            command = child
+            invocation.path.append(child.name)
+        }
         if !command.subcommands.isEmpty, command.arguments.isEmpty {
             if let first = positionals.first {
                 throw .unknownSubcommand(first, available: command.subcommands.map(\.name))

@@ -15,11 +15,14 @@ public struct CommandSpec: Sendable {
     public var subcommands: [CommandSpec]
     /// Options this command's subcommands accept too (e.g. the root's `--json`).
     public var inheritedByChildren: Bool
+    /// The subcommand a group runs when none is named (`shelf cart` = `shelf cart show`).
+    public var defaultSubcommand: String?
 
     public init(
         name: String, abstract: String, discussion: String? = nil,
         arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
-        subcommands: [CommandSpec] = [], inheritedByChildren: Bool = false
+        subcommands: [CommandSpec] = [], inheritedByChildren: Bool = false,
+        defaultSubcommand: String? = nil
     ) {
         self.name = name
         self.abstract = abstract
@@ -28,6 +31,7 @@ public struct CommandSpec: Sendable {
         self.options = options
         self.subcommands = subcommands
         self.inheritedByChildren = inheritedByChildren
+        self.defaultSubcommand = defaultSubcommand
     }
 
     public func subcommand(named name: String) -> CommandSpec? {

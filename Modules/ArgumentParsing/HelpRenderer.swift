@@ -42,7 +42,8 @@ public struct HelpRenderer: Sendable {
         let command = parser.spec(for: path)
         var parts = [path.joined(separator: " ")]
         if !command.subcommands.isEmpty && command.arguments.isEmpty {
-            parts.append(command.options.isEmpty ? "<subcommand>" : "[<options>] <subcommand>")
+            let sub = command.defaultSubcommand == nil ? "<subcommand>" : "[<subcommand>]"
+            parts.append(command.options.isEmpty ? sub : "[<options>] \(sub)")
         } else {
             parts += command.options.filter(\.isRequired).map(\.usage)
             if command.options.contains(where: { !$0.isRequired }) { parts.append("[<options>]") }

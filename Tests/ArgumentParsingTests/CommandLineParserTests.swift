@@ -23,6 +23,13 @@ private let tool = CommandSpec(
                 CommandSpec(name: "show", abstract: "Show a book.", arguments: [ArgumentSpec("id", help: "The book's id.")]),
             ]),
         CommandSpec(
+            name: "cart", abstract: "The cart.",
+            subcommands: [
+                CommandSpec(name: "show", abstract: "Show the cart."),
+                CommandSpec(name: "rm", abstract: "Remove.", arguments: [ArgumentSpec("id", help: "The id.")]),
+            ],
+            defaultSubcommand: "show"),
+        CommandSpec(
             name: "settings", abstract: "Reading settings.",
             options: [.option("show-finished", value: "on|off", help: "Show finished books.", allowed: ["on", "off"])]),
     ],
@@ -59,6 +66,12 @@ struct CommandLineParserTests {
         #expect(try parser.parse(["help", "book", "show"]) == Invocation(path: ["tool", "book", "show"], wantsHelp: true))
     }
 
+    @Test func aGroupWithADefaultRunsItWhenNoSubcommandIsNamed() throws {
+        #expect(try parser.parse(["cart", "--json"]).path == ["tool", "cart", "show"])
+        #expect(try parser.parse(["cart", "rm", "p1"]).argument("id") == "p1")
+        #expect(throws: ParseError.unknownSubcommand("p1", available: ["show", "rm"])) { try parser.parse(["cart", "p1"]) }
+    }
+
     @Test func standaloneFlagSkipsValidation() throws {
         #expect(try parser.parse(["--version"]).flag("version"))
     }
@@ -72,11 +85,11 @@ struct CommandLineParserTests {
         (["book", "add", "--title", "T"], .missingOption("author")),
         (["book", "show"], .missingArgument("id")),
         (["book", "show", "b1", "b2"], .unexpectedArgument("b2")),
-        (["shelve"], .unknownSubcommand("shelve", available: ["book", "settings"])),
+        (["shelve"], .unknownSubcommand("shelve", available: ["book", "cart", "settings"])),
         (["book", "remove"], .unknownSubcommand("remove", available: ["add", "show"])),
-        ([], .missingSubcommand(available: ["book", "settings"])),
+        ([], .missingSubcommand(available: ["book", "cart", "settings"])),
         (["book"], .missingSubcommand(available: ["add", "show"])),
-        (["help", "nope"], .unknownSubcommand("nope", available: ["book", "settings"])),
+        (["help", "nope"], .unknownSubcommand("nope", available: ["book", "cart", "settings"])),
         (["settings", "--title", "x"], .unknownOption("--title")),
     ])
     func everyKindOfParseErrorIsReported(_ argv: [String], _ expected: ParseError) {
