@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "Services", targets: ["Services"]),
+        .library(name: "Presentation", targets: ["Presentation"]),
     ],
     targets: [
         // MARK: - Modules
@@ -38,12 +39,18 @@ let package = Package(
             path: "Modules/Services",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "Presentation",
+            dependencies: ["Domain"],
+            path: "Modules/Presentation",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: - Tests
 
         .target(
             name: "TestSupport",
-            dependencies: ["Domain"],
+            dependencies: ["Domain", "Presentation"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -51,6 +58,12 @@ let package = Package(
             name: "DomainTests",
             dependencies: ["Domain", "TestSupport"],
             path: "Tests/DomainTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PresentationTests",
+            dependencies: ["Domain", "Presentation", "TestSupport"],
+            path: "Tests/PresentationTests",
             swiftSettings: swiftSettings
         ),
     ]
