@@ -60,7 +60,8 @@ public final class LibraryModel {
     /// Loads the books. While a refresh is in flight, another call joins it instead of
     /// asking the service again. A failed refresh keeps the books it had; a list with
     /// duplicate ids is refused the same way.
-    /// - Parameter force: ask the server even when the repository's copy is fresh.
+    /// - Parameter force: ask the server even when the repository's copy is fresh. A
+    ///   forced call that finds a refresh in flight joins it like any other.
     public func refresh(force: Bool = false) async {
         let service = self.service
         await content.load(.joinInFlight, action: "load books") {

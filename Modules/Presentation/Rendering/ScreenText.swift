@@ -36,10 +36,10 @@ extension ScreenText {
     /// runs, and the failure.
     /// - Parameters:
     ///   - noun: plural, lower case ("books").
-    ///   - table: nil when there is nothing to list (then `empty` is printed).
+    ///   - table: nil when there is nothing to list (then `empty` is printed, if any).
     mutating func list(
         status: ScreenStatus, hasValue: Bool, noun: String,
-        table: TextTable?, empty: String, summary: String?, error: String?
+        table: TextTable?, empty: String?, summary: String?, error: String?
     ) {
         switch (status, hasValue) {
         case (.idle, false):
@@ -52,7 +52,7 @@ extension ScreenText {
             if let table {
                 self.table(table)
                 if let summary { line(summary, .quiet) }
-            } else {
+            } else if let empty {
                 line(empty)
             }
             if status == .loading { line("Refreshing \(noun)...", .quiet) }

@@ -68,7 +68,7 @@ public struct SyncStatusScreen: RenderableScreen, Hashable {
         var text = ScreenText(options)
         text.list(
             status: state, hasValue: sync != nil, noun: "sync status",
-            table: sync.map(table), empty: "", summary: nil, error: error
+            table: sync.map(table), empty: nil, summary: nil, error: error
         )
         return text.text
     }

@@ -57,6 +57,8 @@ final class ContentController<Value> {
     private func perform(
         ticket: Int, action: String, _ fetch: @MainActor () async throws -> Value
     ) async {
+        // A load cancelled before it started never shows as loading.
+        guard !Task.isCancelled else { return }
         if !state.isLoading { settled = state }
         state = state.startingLoad()
         let result: Result<Value, any Error>
