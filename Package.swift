@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "Services", targets: ["Services"]),
+        .library(name: "Presentation", targets: ["Presentation"]),
     ],
     targets: [
         // MARK: - Modules
@@ -39,6 +40,12 @@ let package = Package(
             path: "Modules/Services",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "Presentation",
+            dependencies: ["Domain"],
+            path: "Modules/Presentation",
+            swiftSettings: swiftSettings
+        ),
 
         .target(
             name: "ArgumentParsing",
@@ -50,7 +57,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["Domain"],
+            dependencies: ["Domain", "Presentation"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -70,6 +77,12 @@ let package = Package(
             name: "DomainTests",
             dependencies: ["Domain", "TestSupport"],
             path: "Tests/DomainTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PresentationTests",
+            dependencies: ["Domain", "Presentation", "TestSupport"],
+            path: "Tests/PresentationTests",
             swiftSettings: swiftSettings
         ),
     ]

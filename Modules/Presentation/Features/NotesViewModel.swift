@@ -1,0 +1,133 @@
+import Domain
+import Observation
+
+// MARK: - NotesViewModel
+
+/// The reader's notes, loaded with a generation ticket.
+///
+/// Every `load()` takes a new ticket, and only the load holding the newest ticket may
+/// publish: when an older load finishes after a newer one, its result is dropped, so
+/// the screen never goes back in time. A cancelled load publishes nothing. A response
+/// with duplicate ids is refused before it reaches the list, and a failed load keeps
+/// the notes already shown; both set `errorMessage`.
+@MainActor
+@Observable
+public final class NotesViewModel {
+    // MARK: State
+
+    public var state: LoadingState<[Note]> { content.state }
+    /// The last failure of a load or an intent; cleared by the next success.
+    public var errorMessage: String? { content.errorMessage }
+    /// The filter, matched case- and diacritic-insensitively against title and body.
+    public private(set) var query = ""
+
+    /// All loaded notes, in the service's order.
+    public var notes: [Note] { state.value ?? [] }
+
+    /// The notes matching `query`.
+    public var visibleNotes: [Note] {
+        notes.filter { SearchFolding.matches(query, in: $0.title, $0.body) }
+    }
+
+    public var isLoading: Bool { state.isLoading }
+
+    public func note(id: Note.ID) -> Note? {
+        notes.first { $0.id == id }
+    }
+
+    // MARK: Dependencies
+
+    private let service: any NoteService
+    private let content = ContentController<[Note]>()
+
+    public init(service: any NoteService) {
+        self.service = service
+    }
+
+    // MARK: Loading
+
+    /// Loads the notes. A newer `load()` wins over an older one, whatever order they
+    /// finish in; a cancelled load publishes nothing.
+    public func load() async {
+        let service = self.service
+        await content.load(.newestWins, action: "load notes") {
+            try await service.loadNotes().requireUniqueIDs()
+        }
+    }
+
+    /// Cancels in-flight work; nothing it would have loaded or changed is published.
+    public func cancel() {
+        content.cancel()
+    }
+
+    // MARK: Filtering
+
+    public func search(_ query: String) {
+        self.query = query
+    }
+
+    public func dismissError() {
+        content.dismissError()
+    }
+
+    // MARK: Intents
+
+    /// Adds a note; the title is trimmed and must not be empty.
+    /// - Returns: the new note, or nil when it was refused (see `errorMessage`).
+    @discardableResult
+    public func addNote(title rawTitle: String, body: String = "", bookID: Book.ID? = nil) async -> Note? {
+        let action = "add the note"
+        let title: String
+        let book: Book.ID?
+        do {
+            title = try TitleRule.validate(rawTitle)
+            book = try bookID.map { (id) throws(DomainError) in try RecordID.validate(id) }
+        } catch {
+            content.refuse(action, error)
+            return nil
+        }
+        let service = self.service
+        guard let note = await content.attempt(action, {
+            try await service.addNote(title: title, body: body, bookID: book)
+        }) else { return nil }
+        content.update { $0 + [note] }
+        return note
+    }
+
+    /// Edits a loaded note: a new title (trimmed, not empty) and/or a new body; nil
+    /// leaves that field as it is.
+    @discardableResult
+    public func editNote(id: Note.ID, title: String? = nil, body: String? = nil) async -> Bool {
+        let action = "edit the note"
+        guard var note = note(id: id) else {
+            content.refuse(action, FeatureError.notFound(kind: "note", id: id))
+            return false
+        }
+        do {
+            if let title { try note.rename(to: title) }
+        } catch {
+            content.refuse(action, error)
+            return false
+        }
+        if let body { note.body = body }
+        let changed = note
+        let service = self.service
+        guard await content.attempt(action, { try await service.updateNote(changed) }) else { return false }
+        content.update { notes in notes.map { $0.id == changed.id ? changed : $0 } }
+        return true
+    }
+
+    /// Deletes a loaded note.
+    @discardableResult
+    public func deleteNote(id: Note.ID) async -> Bool {
+        let action = "delete the note"
+        guard note(id: id) != nil else {
+            content.refuse(action, FeatureError.notFound(kind: "note", id: id))
+            return false
+        }
+        let service = self.service
+        guard await content.attempt(action, { try await service.deleteNote(id: id) }) else { return false }
+        content.update { $0.filter { $0.id != id } }
+        return true
+    }
+}

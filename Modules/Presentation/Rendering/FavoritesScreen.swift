@@ -1,0 +1,74 @@
+import Domain
+
+// MARK: - FavoritesScreen
+
+/// The favorite books as `shelf favorites` shows them: the favorites are the reader's
+/// preferences, their titles come from the library, so the screen loads as the
+/// library does.
+public struct FavoritesScreen: RenderableScreen, Hashable {
+    /// One favorite: its id, and the book when the library has it.
+    public struct Entry: Encodable, Hashable, Sendable {
+        public let id: String
+        public let book: BookView?
+
+        private enum CodingKeys: String, CodingKey { case id, book }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(book, forKey: .book)
+        }
+    }
+
+    public let state: ScreenStatus
+    /// Favorites in library order, then those the library does not have, by id.
+    public let favorites: [Entry]
+    public let error: String?
+    private let hasValue: Bool
+
+    @MainActor
+    public init(favorites model: FavoritesViewModel, library: LibraryModel) {
+        let inLibrary = model.favorites(in: library.books)
+        let known = Set(inLibrary.map(\.id))
+        state = ScreenStatus(library.state)
+        favorites = inLibrary.map { Entry(id: $0.id, book: BookView($0)) }
+            + model.sortedIDs.filter { !known.contains($0) }.map { Entry(id: $0, book: nil) }
+        error = model.errorMessage ?? library.errorMessage ?? library.state.failureMessage
+        hasValue = library.state.hasValue
+    }
+
+    // MARK: Text
+
+    public func renderText(_ options: RenderOptions) -> String {
+        var text = ScreenText(options)
+        text.list(
+            status: state, hasValue: hasValue, noun: "favorites",
+            table: favorites.isEmpty ? nil : table, empty: "No favorites yet.",
+            summary: Wording.count(favorites.count, "favorite"), error: error
+        )
+        return text.text
+    }
+
+    private var table: TextTable {
+        var table = TextTable([.init("ID"), .init("TITLE"), .init("AUTHOR")])
+        for entry in favorites {
+            if let book = entry.book {
+                table.append(entry.id, book.title, book.author)
+            } else {
+                table.append([.init(entry.id), .init("(not in the library)", .quiet), .init("")])
+            }
+        }
+        return table
+    }
+
+    // MARK: JSON
+
+    private enum CodingKeys: String, CodingKey { case state, favorites, error }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(favorites, forKey: .favorites)
+        try container.encode(error, forKey: .error)
+    }
+}

@@ -1,0 +1,82 @@
+import Domain
+import Foundation
+
+// MARK: - LibraryScreen
+
+/// The library as `shelf list` shows it: the visible books, how many there are in
+/// all, and the search and filter that hid the others.
+public struct LibraryScreen: RenderableScreen, Hashable {
+    public let state: ScreenStatus
+    /// The books the search and `showFinished` let through.
+    public let books: [BookView]
+    public let totalCount: Int
+    public let query: String
+    public let showFinished: Bool
+    public let error: String?
+    private let hasValue: Bool
+
+    @MainActor
+    public init(_ model: LibraryModel) {
+        state = ScreenStatus(model.state)
+        books = model.visibleBooks.map(BookView.init)
+        totalCount = model.books.count
+        query = model.searchText
+        showFinished = model.showFinished
+        error = model.errorMessage ?? model.state.failureMessage
+        hasValue = model.state.hasValue
+    }
+
+    // MARK: Text
+
+    public func renderText(_ options: RenderOptions) -> String {
+        var text = ScreenText(options)
+        text.list(
+            status: state, hasValue: hasValue, noun: "books",
+            table: books.isEmpty ? nil : table, empty: emptyLine, summary: summary, error: error
+        )
+        return text.text
+    }
+
+    private var table: TextTable {
+        var table = TextTable([.init("ID"), .init("TITLE"), .init("AUTHOR"), .init("FINISHED")])
+        for book in books {
+            table.append([.init(book.id), .init(book.title), .init(book.author),
+                          .init(Wording.yesNo(book.isFinished), book.isFinished ? .positive : nil)])
+        }
+        return table
+    }
+
+    private var filters: [String] {
+        var filters: [String] = []
+        if !query.trimmingCharacters(in: .whitespaces).isEmpty { filters.append("matching \"\(query)\"") }
+        if !showFinished { filters.append("finished books hidden") }
+        return filters
+    }
+
+    private var summary: String {
+        guard books.count != totalCount else { return Wording.count(totalCount, "book") }
+        return "\(books.count) of \(Wording.count(totalCount, "book")) shown (\(filters.joined(separator: "; ")))"
+    }
+
+    private var emptyLine: String {
+        if totalCount == 0 { return "No books on the shelf yet." }
+        if !query.trimmingCharacters(in: .whitespaces).isEmpty {
+            return "No books match \"\(query)\"" + (showFinished ? "." : " (finished books hidden).")
+        }
+        return "No unfinished books; finished books are hidden."
+    }
+
+    // MARK: JSON
+
+    private enum CodingKeys: String, CodingKey { case state, books, totalCount, query, showFinished, error }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(books, forKey: .books)
+        try container.encode(totalCount, forKey: .totalCount)
+        try container.encode(query, forKey: .query)
+        try container.encode(showFinished, forKey: .showFinished)
+        try container.encode(error, forKey: .error)
+    }
+}

@@ -1,0 +1,72 @@
+import Domain
+import Foundation
+
+// MARK: - NotesScreen
+
+/// The notes as `shelf notes` shows them: the ones matching the query, each with the
+/// first line of its body.
+public struct NotesScreen: RenderableScreen, Hashable {
+    /// How many terminal columns of a body the table shows; JSON has the whole body.
+    public static let bodyExcerptWidth = 40
+
+    public let state: ScreenStatus
+    public let notes: [NoteView]
+    public let totalCount: Int
+    public let query: String
+    public let error: String?
+    private let hasValue: Bool
+
+    @MainActor
+    public init(_ model: NotesViewModel) {
+        state = ScreenStatus(model.state)
+        notes = model.visibleNotes.map(NoteView.init)
+        totalCount = model.notes.count
+        query = model.query
+        error = model.errorMessage ?? model.state.failureMessage
+        hasValue = model.state.hasValue
+    }
+
+    // MARK: Text
+
+    public func renderText(_ options: RenderOptions) -> String {
+        var text = ScreenText(options)
+        text.list(
+            status: state, hasValue: hasValue, noun: "notes",
+            table: notes.isEmpty ? nil : table, empty: emptyLine, summary: summary, error: error
+        )
+        return text.text
+    }
+
+    private var table: TextTable {
+        var table = TextTable([.init("ID"), .init("BOOK"), .init("TITLE"), .init("BODY")])
+        for note in notes {
+            table.append([.init(note.id), .init(note.bookID ?? "-", note.bookID == nil ? .quiet : nil),
+                          .init(note.title), .init(TextWidth.excerpt(note.body, limit: Self.bodyExcerptWidth))])
+        }
+        return table
+    }
+
+    private var isFiltered: Bool { !query.trimmingCharacters(in: .whitespaces).isEmpty }
+
+    private var summary: String {
+        guard isFiltered else { return Wording.count(totalCount, "note") }
+        return "\(notes.count) of \(Wording.count(totalCount, "note")) shown (matching \"\(query)\")"
+    }
+
+    private var emptyLine: String {
+        totalCount == 0 || !isFiltered ? "No notes yet." : "No notes match \"\(query)\"."
+    }
+
+    // MARK: JSON
+
+    private enum CodingKeys: String, CodingKey { case state, notes, totalCount, query, error }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(notes, forKey: .notes)
+        try container.encode(totalCount, forKey: .totalCount)
+        try container.encode(query, forKey: .query)
+        try container.encode(error, forKey: .error)
+    }
+}

@@ -1,0 +1,67 @@
+import Domain
+import Foundation
+
+// MARK: - ProductsScreen
+
+/// The shop catalog as `shelf products` shows it.
+public struct ProductsScreen: RenderableScreen, Hashable {
+    public let state: ScreenStatus
+    public let products: [ProductView]
+    public let totalCount: Int
+    public let query: String
+    public let error: String?
+    private let hasValue: Bool
+
+    @MainActor
+    public init(_ model: ProductViewModel) {
+        state = ScreenStatus(model.state)
+        products = model.visibleProducts.map(ProductView.init)
+        totalCount = model.products.count
+        query = model.query
+        error = model.errorMessage ?? model.state.failureMessage
+        hasValue = model.state.hasValue
+    }
+
+    // MARK: Text
+
+    public func renderText(_ options: RenderOptions) -> String {
+        var text = ScreenText(options)
+        text.list(
+            status: state, hasValue: hasValue, noun: "products",
+            table: products.isEmpty ? nil : table, empty: emptyLine, summary: summary, error: error
+        )
+        return text.text
+    }
+
+    private var table: TextTable {
+        var table = TextTable([.init("ID"), .init("NAME"), .init("PRICE", .right)])
+        for product in products {
+            table.append(product.id, product.name, product.price.formatted)
+        }
+        return table
+    }
+
+    private var isFiltered: Bool { !query.trimmingCharacters(in: .whitespaces).isEmpty }
+
+    private var summary: String {
+        guard isFiltered else { return Wording.count(totalCount, "product") }
+        return "\(products.count) of \(Wording.count(totalCount, "product")) shown (matching \"\(query)\")"
+    }
+
+    private var emptyLine: String {
+        totalCount == 0 || !isFiltered ? "The catalog is empty." : "No products match \"\(query)\"."
+    }
+
+    // MARK: JSON
+
+    private enum CodingKeys: String, CodingKey { case state, products, totalCount, query, error }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(products, forKey: .products)
+        try container.encode(totalCount, forKey: .totalCount)
+        try container.encode(query, forKey: .query)
+        try container.encode(error, forKey: .error)
+    }
+}

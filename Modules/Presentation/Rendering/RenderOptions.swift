@@ -1,0 +1,49 @@
+// MARK: - RenderOptions
+
+/// How a screen is rendered as text. The app decides; rendering never looks at the
+/// terminal or the environment itself.
+public struct RenderOptions: Hashable, Sendable {
+    /// Whether to use ANSI colour and bold. The app turns it on only for a TTY and
+    /// when `NO_COLOR` is not set; when off, the output holds no escape codes at all.
+    public var color: Bool
+
+    public init(color: Bool = false) {
+        self.color = color
+    }
+
+    public static let plain = RenderOptions(color: false)
+}
+
+// MARK: - OutputFormat
+
+/// The two shapes every screen renders to: a table for people, JSON for scripts.
+public enum OutputFormat: String, CaseIterable, Hashable, Sendable {
+    case text, json
+}
+
+// MARK: - TextStyle
+
+/// The few styles Shelf's text output uses, as ANSI escapes when colour is on.
+struct TextStyle {
+    enum Role {
+        case header, error, quiet, positive, warning
+    }
+
+    let color: Bool
+
+    init(_ options: RenderOptions) {
+        color = options.color
+    }
+
+    func apply(_ role: Role?, to text: String) -> String {
+        guard color, let role, !text.isEmpty else { return text }
+        let code = switch role {
+        case .header: "1"
+        case .error: "31"
+        case .quiet: "2"
+        case .positive: "32"
+        case .warning: "33"
+        }
+        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+    }
+}

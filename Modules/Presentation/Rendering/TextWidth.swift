@@ -1,0 +1,57 @@
+// MARK: - TextWidth
+
+/// Terminal-facing text: how many columns a string takes, and cell text made safe to
+/// print.
+enum TextWidth {
+    /// The columns `text` takes in a terminal: one per character, two for East Asian
+    /// wide characters and emoji, so columns of titles in any script line up.
+    static func of(_ text: String) -> Int {
+        text.reduce(0) { $0 + width(of: $1) }
+    }
+
+    private static func width(of character: Character) -> Int {
+        guard let scalar = character.unicodeScalars.first else { return 0 }
+        return isWide(scalar.value) ? 2 : 1
+    }
+
+    private static func isWide(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
+             0x4E00...0x9FFF, 0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF,
+             0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// `text` with every control character (newlines, tabs, ESC…) replaced by a space,
+    /// so data from the server can neither break a table's rows nor send escape codes
+    /// to the terminal.
+    static func sanitized(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            out.append(scalar.properties.generalCategory == .control ? " " : scalar)
+        }
+        return String(out)
+    }
+
+    /// The first line of `text`, cut to at most `limit` columns, with "…" when anything
+    /// was left out (the rest of a long line, or later lines).
+    static func excerpt(_ text: String, limit: Int) -> String {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        let first = sanitized(String(lines.first ?? ""))
+        let hasMoreLines = lines.dropFirst().contains { !$0.allSatisfy(\.isWhitespace) }
+        guard hasMoreLines || of(first) > limit else { return first }
+        var kept = ""
+        var used = 0
+        for character in first {
+            let width = width(of: character)
+            guard used + width <= limit - 1 else { break }
+            kept.append(character)
+            used += width
+        }
+        return kept + "…"
+    }
+}
