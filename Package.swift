@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "Services", targets: ["Services"]),
+        .library(name: "Storage", targets: ["Storage"]),
     ],
     targets: [
         // MARK: - Modules
@@ -38,6 +39,26 @@ let package = Package(
             path: "Modules/Services",
             swiftSettings: swiftSettings
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Modules/CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "Storage",
+            dependencies: ["CSQLite", "Domain"],
+            path: "Modules/Storage",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - Benchmarks
+
+        .executableTarget(
+            name: "StorageBench",
+            dependencies: ["Domain", "Storage"],
+            path: "Benchmarks/StorageBench",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: - Tests
 
@@ -51,6 +72,18 @@ let package = Package(
             name: "DomainTests",
             dependencies: ["Domain", "TestSupport"],
             path: "Tests/DomainTests",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "StorageCrashProbe",
+            dependencies: ["Domain", "Storage"],
+            path: "Tests/StorageCrashProbe",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StorageTests",
+            dependencies: ["Domain", "Storage", "TestSupport"],
+            path: "Tests/StorageTests",
             swiftSettings: swiftSettings
         ),
     ]
