@@ -45,22 +45,34 @@ public class StoreReader {
 
     /// Live records matching `query`, sorted by the collection's sort key, then id.
     public func records(_ query: RecordQuery) throws(StorageError) -> [StoredRecord] {
-        let (filter, parameters) = Self.filter(query)
-        let limit = Int64(query.limit ?? -1)
-        return try db.query(
-            "SELECT \(Self.recordColumns) FROM records WHERE \(filter) ORDER BY sort_key, id LIMIT ? OFFSET ?",
-            parameters + [.integer(limit), .integer(Int64(query.offset))],
-            operation: "list \(query.collection.rawValue)", row: Self.storedRecord
-        )
+        let (sql, parameters) = Self.listingSQL(query)
+        return try db.query(sql, parameters, operation: "list \(query.collection.rawValue)", row: Self.storedRecord)
     }
 
     /// How many live records match `query` (its limit and offset are ignored).
     public func count(_ query: RecordQuery) throws(StorageError) -> Int {
-        let (filter, parameters) = Self.filter(query)
-        return try db.queryFirst(
-            "SELECT count(*) FROM records WHERE \(filter)", parameters,
-            operation: "count \(query.collection.rawValue)"
-        ) { $0.int(0) } ?? 0
+        let (sql, parameters) = Self.countSQL(query)
+        return try db.queryFirst(sql, parameters, operation: "count \(query.collection.rawValue)") { $0.int(0) } ?? 0
+    }
+
+    /// SQLite's plan for listing (or counting) `query`, one line per step — to check
+    /// that searches stay index scans.
+    func queryPlan(_ query: RecordQuery, counting: Bool) throws(StorageError) -> [String] {
+        let (sql, parameters) = counting ? Self.countSQL(query) : Self.listingSQL(query)
+        return try db.query("EXPLAIN QUERY PLAN " + sql, parameters, operation: "explain") { $0.text(3) }
+    }
+
+    static func listingSQL(_ query: RecordQuery) -> (String, [SQLiteValue]) {
+        let (filter, parameters) = filter(query)
+        return (
+            "SELECT \(recordColumns) FROM records WHERE \(filter) ORDER BY sort_key, id LIMIT ? OFFSET ?",
+            parameters + [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset))]
+        )
+    }
+
+    static func countSQL(_ query: RecordQuery) -> (String, [SQLiteValue]) {
+        let (filter, parameters) = filter(query)
+        return ("SELECT count(*) FROM records WHERE \(filter)", parameters)
     }
 
     /// The WHERE clause for a query. Built from fixed fragments only: every value is a
