@@ -59,6 +59,7 @@ public final class ShelfStore: Sendable {
             PRAGMA synchronous = \(configuration.synchronous.rawValue);
             PRAGMA foreign_keys = ON;
             PRAGMA cache_size = -\(configuration.cacheKibibytes);
+            PRAGMA journal_size_limit = \(Self.walSizeLimit);
             """, operation: "configure connection")
         try SchemaMigrator.migrate(connection, path: path)
 
@@ -66,6 +67,10 @@ public final class ShelfStore: Sendable {
         self.configuration = configuration
         self.connection = Mutex(connection)
     }
+
+    /// The WAL is truncated back to this size after a checkpoint, so one big pull does
+    /// not leave a file the size of the database behind.
+    static let walSizeLimit = 8 * 1024 * 1024
 
     /// A fresh in-memory store, through the same code as a file (tests, previews).
     public static func inMemory(configuration: Configuration = Configuration()) throws(StorageError) -> ShelfStore {

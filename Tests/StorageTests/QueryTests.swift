@@ -171,6 +171,21 @@ struct QueryTests {
         #expect(try store.read { try $0.count(RecordQuery(.books, limit: 1)) } == 35, "count ignores the page")
     }
 
+    @Test func oneShotQueriesMatchTheReaderOnes() async throws {
+        let store = try seededStore()
+        try store.write { tx in try tx.saveLocal(.tasks, id: "t1", json: Wire.task("t1", title: "Finish Dune", done: false)) }
+
+        #expect(try store.records(.books(finished: false, limit: 5)) == store.read { try $0.records(RecordQuery(.books, complete: false, limit: 5)) })
+        #expect(try store.count(.books(search: "le guin", finished: true)) == 2)
+        #expect(try store.count(.tasks(done: false)) == 1)
+        #expect(try store.record(.books, id: "book-001")?.lastModified == 1000)
+        #expect(try store.pendingCount() == 1)
+        #expect(try store.conflictCount() == 0)
+        #expect(try store.deadLetterCount() == 0)
+        let provider: any SyncStatusProviding = store
+        #expect(try await provider.syncStatus().pendingChanges == 1)
+    }
+
     @Test func getByIDReturnsTheStoredBytes() throws {
         let store = try seededStore()
         let seed = try Wire.seedBooks().first { $0.id == "book-036" }

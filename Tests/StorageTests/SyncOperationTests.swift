@@ -149,6 +149,22 @@ struct SyncOperationTests {
         #expect(try store.read { try $0.record(.books, id: "b2") } == nil, "still hidden")
     }
 
+    @Test func aRecordDeletedAndCreatedAgainWhileItsCreateIsInFlightIsQueuedAsAnUpdate() throws {
+        let store = try ShelfStore.testStore()
+        let pushed = try store.write { tx in try tx.saveLocal(.books, id: "b2", json: Wire.book("b2", title: "Emma", author: "Austen")) }
+        try store.write { tx in try tx.deleteLocal(.books, id: "b2") }
+        let again = Wire.book("b2", title: "Emma, again", author: "Austen")
+        let recreated = try store.write { tx in try tx.saveLocal(.books, id: "b2", json: again) }
+        #expect(recreated.revision == pushed.revision, "a new entry starts at the same revision")
+
+        try store.write { tx in try tx.acknowledgePush(pushed, server: Wire.remoteBook("b2", title: "Emma", author: "Austen", lastModified: 300)) }
+
+        let entry = try #require(try store.outbox().first)
+        #expect(entry.kind == .update)
+        #expect(entry.baseLastModified == 300)
+        #expect(try store.read { try $0.record(.books, id: "b2")?.json } == again, "the newer content is kept")
+    }
+
     // MARK: - Merges
 
     @Test func rebasingMovesTheChangeOntoTheServerVersion() throws {

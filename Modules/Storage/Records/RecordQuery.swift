@@ -29,6 +29,16 @@ public struct RecordQuery: Hashable, Sendable {
         self.offset = offset
     }
 
+    /// Books, optionally only finished (`true`) or unfinished (`false`) ones.
+    public static func books(search: String? = nil, finished: Bool? = nil, limit: Int? = nil, offset: Int = 0) -> RecordQuery {
+        RecordQuery(.books, search: search, complete: finished, limit: limit, offset: offset)
+    }
+
+    /// Reading tasks, optionally only done (`true`) or open (`false`) ones.
+    public static func tasks(search: String? = nil, done: Bool? = nil, limit: Int? = nil, offset: Int = 0) -> RecordQuery {
+        RecordQuery(.tasks, search: search, complete: done, limit: limit, offset: offset)
+    }
+
     /// The folded needle, or nil when the search matches everything.
     var foldedSearch: String? {
         guard let search else { return nil }

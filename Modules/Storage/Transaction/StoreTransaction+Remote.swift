@@ -51,7 +51,7 @@ extension StoreTransaction {
     /// - When nothing changed locally since the push read `pushed`, the server's version
     ///   becomes the local row and the entry and base snapshot are dropped.
     /// - When the reader edited the record while the request was in flight (the entry's
-    ///   revision moved on), the newer local content stays queued, now against the
+    ///   revision moved on, or a new entry replaced it), the newer local content stays queued, now against the
     ///   version the server just stored: the base snapshot becomes the server's record
     ///   and a waiting `create` becomes an `update`. After a pushed deletion, a record
     ///   the reader brought back is queued as a `create`.
@@ -69,7 +69,9 @@ extension StoreTransaction {
             return
         }
         let serverHasRecord = !server.isDeleted
-        if current.revision == pushed.revision {
+        // NB: sequences are never reused (AUTOINCREMENT), so a same-revision entry with
+        // another sequence is a new change made after the pushed one vanished.
+        if current.sequence == pushed.sequence && current.revision == pushed.revision {
             try removeOutbox(current.sequence)
             if serverHasRecord {
                 try removeBase(collection, id: id)
