@@ -15,6 +15,15 @@ import Synchronization
 /// Another process (the cron worker, a second CLI run) may open the same file: writes
 /// wait up to `Configuration.busyTimeout` for each other, and readers never block
 /// writers (WAL).
+///
+/// ## What always holds after a commit
+/// - A record the server has never seen (`lastModified == nil`) has a `create` waiting.
+/// - A record hidden by a local deletion has a `delete` waiting.
+/// - A waiting `update` or `delete` has a base snapshot with the entry's base
+///   `last_modified`, which is also the row's `lastModified`; a `create` has none.
+/// - Every outbox entry has its record row (a foreign key enforces it).
+/// The store's own operations keep these; `StorageTests` checks them after random
+/// operation sequences and after a writer killed mid-transaction.
 public final class ShelfStore: Sendable {
     public let location: StoreLocation
     let configuration: Configuration

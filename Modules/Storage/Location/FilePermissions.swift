@@ -21,11 +21,21 @@ enum FilePermissions {
                 attributes: [.posixPermissions: Int(directoryMode)]
             )
         } catch {
-            throw .fileSystem(operation: "create folder", path: path, errno: errno == 0 ? EIO : errno)
+            throw .fileSystem(operation: "create folder", path: path, errno: posixCode(of: error))
         }
         guard !enforce || chmod(path, directoryMode) == 0 else {
             throw .fileSystem(operation: "set permissions of folder", path: path, errno: errno)
         }
+    }
+
+    /// The POSIX error behind a Foundation file error (EIO when it names none).
+    private static func posixCode(of error: any Error) -> Int32 {
+        let nsError = error as NSError
+        if nsError.domain == NSPOSIXErrorDomain { return Int32(nsError.code) }
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return Int32(underlying.code)
+        }
+        return EIO
     }
 
     /// Creates an empty file with mode 0600 unless it exists.
