@@ -61,6 +61,30 @@ struct WireFieldsTests {
         }
     }
 
+    // MARK: - Derived columns
+
+    @Test func derivedColumnsFoldEachFieldAsDomainDoes() throws {
+        let separator = SearchText.fieldSeparator
+        let book = RecordIndexing(collection: .books, fields: try WireFields.parse(Wire.book("b1", title: "L'Étranger", author: "Albert CAMUS", finished: true)))
+        #expect(book.searchText == SearchFolding.fold("L'Étranger") + separator + SearchFolding.fold("Albert CAMUS"))
+        #expect(book.sortKey == book.searchText)
+        #expect(book.complete == true)
+
+        let body = String(repeating: "Ü", count: 100)
+        let note = RecordIndexing(collection: .notes, fields: try WireFields.parse(Wire.note("n1", title: "Café", body: body)))
+        #expect(note.searchText == "cafe" + separator + String(repeating: "u", count: 100))
+        #expect(note.sortKey == "cafe" + separator + String(repeating: "u", count: RecordIndexing.bodySortPrefix))
+        #expect(note.complete == nil)
+
+        let task = RecordIndexing(collection: .tasks, fields: try WireFields.parse(Wire.task("t1", title: "Ünï", done: false)))
+        #expect(task.sortKey == "uni")
+        #expect(task.complete == false)
+
+        let missing = RecordIndexing(collection: .books, fields: try WireFields.parse(Data(#"{"id":"b2"}"#.utf8)))
+        #expect(missing.sortKey == separator)
+        #expect(missing.complete == nil)
+    }
+
     // MARK: - Folding
 
     @Test func theASCIIShortcutAgreesWithDomainFolding() {

@@ -25,8 +25,11 @@ struct RecordIndexing: Hashable, Sendable {
     static let bodySortPrefix = 64
 
     init(collection: CollectionName, fields: WireFields) {
+        /// The fields joined by the separator, then folded in one pass. Folding works
+        /// character by character and the separator is a control character, which no
+        /// combining mark attaches to, so this equals folding each field and joining.
         func folded(_ keys: String...) -> String {
-            keys.map { SearchText.fold(fields.string($0) ?? "") }.joined(separator: SearchText.fieldSeparator)
+            SearchText.fold(keys.map { fields.string($0) ?? "" }.joined(separator: SearchText.fieldSeparator))
         }
         switch collection {
         case .books:
@@ -35,10 +38,14 @@ struct RecordIndexing: Hashable, Sendable {
             complete = fields.bool("finished")
         case .notes:
             searchText = folded("title", "body")
-            // A long body only needs its start to break ties between equal titles,
-            // and keeping the key short keeps the sort index small.
-            let body = SearchText.fold(String((fields.string("body") ?? "").prefix(Self.bodySortPrefix)))
-            sortKey = SearchText.fold(fields.string("title") ?? "") + SearchText.fieldSeparator + body
+            // A long body only needs its start to break ties between equal titles, and
+            // keeping the key short keeps the listing index small.
+            if let separator = searchText.firstIndex(of: Character(SearchText.fieldSeparator)) {
+                let body = searchText[searchText.index(after: separator)...]
+                sortKey = String(searchText[...separator]) + body.prefix(Self.bodySortPrefix)
+            } else {
+                sortKey = searchText
+            }
             complete = nil
         case .tasks:
             sortKey = folded("title")
