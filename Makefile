@@ -7,7 +7,7 @@ APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev
 # The test build refuses imports of targets that are not declared dependencies.
 SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 
-.PHONY: setup apt-packages build test check server server-stop clean
+.PHONY: setup apt-packages build test check bench server server-stop clean
 
 ## setup: install the C libraries (apt) and the pinned Kinto into .venv
 setup: apt-packages $(VENV)/.installed
@@ -36,6 +36,11 @@ check:
 test: setup check
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build
+
+## bench: performance runs in release; figures also land in Benchmarks/results/
+bench: apt-packages
+	@mkdir -p Benchmarks/results
+	$(SWIFT) run -c release StorageBench | tee Benchmarks/results/StorageBench.txt
 
 ## server: start a local Kinto on 127.0.0.1:8888 seeded from Fixtures/ (stop: make server-stop)
 server: setup

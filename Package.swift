@@ -1,10 +1,10 @@
 // swift-tools-version:6.0
 // Shelf: an offline-first reading companion synced with a Kinto server.
 //
-// This manifest is the architecture map. Dependencies point one way; the allowed
-// graph is written down in README.md and checked by `make check`
-// (Scripts/check-module-graph.py), and the test build uses
-// `--explicit-target-dependency-import-check error`.
+// This manifest is the architecture map, read top to bottom: modules, apps,
+// benchmarks, tests. Dependencies point one way; the allowed graph is written down
+// once in README.md and checked by `make check` (Scripts/check-module-graph.py), and
+// the test build uses `--explicit-target-dependency-import-check error`.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -17,8 +17,9 @@ let package = Package(
     products: [
         .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
         .library(name: "Domain", targets: ["Domain"]),
-        .library(name: "Services", targets: ["Services"]),
         .library(name: "Presentation", targets: ["Presentation"]),
+        .library(name: "Services", targets: ["Services"]),
+        .library(name: "Storage", targets: ["Storage"]),
     ],
     targets: [
         // MARK: - Modules
@@ -28,16 +29,32 @@ let package = Package(
             path: "Modules/Domain",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "ArgumentParsing",
+            path: "Modules/ArgumentParsing",
+            swiftSettings: swiftSettings
+        ),
         .systemLibrary(
             name: "CCurl",
             path: "Modules/CCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Modules/CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(
             name: "Services",
             dependencies: ["CCurl", "Domain"],
             path: "Modules/Services",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Storage",
+            dependencies: ["CSQLite", "Domain"],
+            path: "Modules/Storage",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -47,9 +64,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        .target(
-            name: "ArgumentParsing",
-            path: "Modules/ArgumentParsing",
+        // MARK: - Benchmarks
+
+        .executableTarget(
+            name: "StorageBench",
+            dependencies: ["Domain", "Storage"],
+            path: "Benchmarks/StorageBench",
             swiftSettings: swiftSettings
         ),
 
@@ -59,6 +79,12 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["Domain", "Presentation"],
             path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "StorageCrashProbe",
+            dependencies: ["Domain", "Storage"],
+            path: "Tests/StorageCrashProbe",
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -83,6 +109,12 @@ let package = Package(
             name: "PresentationTests",
             dependencies: ["Domain", "Presentation", "TestSupport"],
             path: "Tests/PresentationTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StorageTests",
+            dependencies: ["Domain", "Storage", "StorageCrashProbe", "TestSupport"],
+            path: "Tests/StorageTests",
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,0 +1,65 @@
+import Domain
+
+// MARK: - RecordIndexing
+
+/// The derived columns the store keeps next to a record's raw JSON, computed from the
+/// wire fields each time the record is written.
+///
+/// | collection | sort key                 | search text        | complete   |
+/// |------------|--------------------------|--------------------|------------|
+/// | books      | title, author_name       | title, author_name | `finished` |
+/// | notes      | title, body (first 64)   | title, body        | —          |
+/// | tasks      | title                    | title              | `done`     |
+/// | products   | name                     | name               | —          |
+/// | cart       | product_id (as written)  | product_id         | —          |
+///
+/// Text is folded with `SearchText.fold`, so sorting and searching are case- and
+/// diacritic-insensitive; ties are broken by id in queries.
+struct RecordIndexing: Hashable, Sendable {
+    var sortKey: String
+    var searchText: String
+    /// books: finished; tasks: done; nil for other collections or when absent.
+    var complete: Bool?
+
+    /// Characters of a note's body that take part in its sort key.
+    static let bodySortPrefix = 64
+
+    init(collection: CollectionName, fields: WireFields) {
+        /// The fields joined by the separator, then folded in one pass. Folding works
+        /// character by character and the separator is a control character, which no
+        /// combining mark attaches to, so this equals folding each field and joining.
+        func folded(_ keys: String...) -> String {
+            SearchText.fold(keys.map { fields.string($0) ?? "" }.joined(separator: SearchText.fieldSeparator))
+        }
+        switch collection {
+        case .books:
+            sortKey = folded("title", "author_name")
+            searchText = sortKey
+            complete = fields.bool("finished")
+        case .notes:
+            searchText = folded("title", "body")
+            // A long body only needs its start to break ties between equal titles, and
+            // keeping the key short keeps the listing index small.
+            if let separator = searchText.firstIndex(of: Character(SearchText.fieldSeparator)) {
+                let body = searchText[searchText.index(after: separator)...]
+                sortKey = String(searchText[...separator]) + body.prefix(Self.bodySortPrefix)
+            } else {
+                sortKey = searchText
+            }
+            complete = nil
+        case .tasks:
+            sortKey = folded("title")
+            searchText = sortKey
+            complete = fields.bool("done")
+        case .products:
+            sortKey = folded("name")
+            searchText = sortKey
+            complete = nil
+        case .cart:
+            let productID = fields.string("product_id") ?? ""
+            sortKey = productID
+            searchText = SearchText.fold(productID)
+            complete = nil
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Domain
+import Foundation
+
+// MARK: - RecordQuery
+
+/// Which live records of one collection to list or count, in sort-key order with ties
+/// broken by id (see `RecordIndexing` for each collection's key).
+///
+/// Records waiting for a pushed deletion are never included.
+public struct RecordQuery: Hashable, Sendable {
+    public var collection: CollectionName
+    /// A case- and diacritic-insensitive substring of the searchable fields (books:
+    /// title and author; notes: title and body; tasks: title; products: name; cart:
+    /// product id). Empty or whitespace-only matches everything.
+    public var search: String?
+    /// books: `finished`; tasks: `done`. Nil matches every record. Collections without
+    /// such a field match nothing when it is set.
+    public var complete: Bool?
+    /// At most this many records; nil for all.
+    public var limit: Int?
+    /// Records to skip, for paging with `limit`.
+    public var offset: Int
+
+    public init(_ collection: CollectionName, search: String? = nil, complete: Bool? = nil, limit: Int? = nil, offset: Int = 0) {
+        self.collection = collection
+        self.search = search
+        self.complete = complete
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Books, optionally only finished (`true`) or unfinished (`false`) ones.
+    public static func books(search: String? = nil, finished: Bool? = nil, limit: Int? = nil, offset: Int = 0) -> RecordQuery {
+        RecordQuery(.books, search: search, complete: finished, limit: limit, offset: offset)
+    }
+
+    /// Reading tasks, optionally only done (`true`) or open (`false`) ones.
+    public static func tasks(search: String? = nil, done: Bool? = nil, limit: Int? = nil, offset: Int = 0) -> RecordQuery {
+        RecordQuery(.tasks, search: search, complete: done, limit: limit, offset: offset)
+    }
+
+    /// The folded needle, or nil when the search matches everything.
+    var foldedSearch: String? {
+        guard let search else { return nil }
+        let needle = SearchText.fold(search.trimmingCharacters(in: .whitespaces))
+        return needle.isEmpty ? nil : needle
+    }
+}

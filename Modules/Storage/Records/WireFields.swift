@@ -1,0 +1,295 @@
+import Foundation
+
+// MARK: - WireFields
+
+/// The top-level scalar fields of one record's JSON, read without decoding the whole
+/// record into a model.
+///
+/// The store keeps each record's raw bytes exactly as the server sent them and needs
+/// only a few fields from them (`id`, `last_modified`, `deleted`, `title`, …) to
+/// maintain its sort and search columns. Foundation's decoders cost far more than that
+/// on Linux, so this reads the object once, keeps strings, booleans, numbers and nulls
+/// of the top level, and skips nested arrays and objects. Full validation is SQLite's
+/// job: the `records.json` column has a `json_valid` check.
+struct WireFields: Sendable {
+    enum Value: Hashable, Sendable {
+        case string(String)
+        case bool(Bool)
+        case integer(Int64)
+        case real(Double)
+        case null
+        /// An array or object; its contents are not read.
+        case nested
+    }
+
+    private(set) var values: [String: Value] = [:]
+
+    subscript(key: String) -> Value? { values[key] }
+
+    func string(_ key: String) -> String? {
+        if case .string(let text) = values[key] { return text }
+        return nil
+    }
+
+    func bool(_ key: String) -> Bool? {
+        if case .bool(let flag) = values[key] { return flag }
+        return nil
+    }
+
+    func integer(_ key: String) -> Int64? {
+        switch values[key] {
+        case .integer(let number): return number
+        case .real(let number): return Int64(exactly: number)
+        default: return nil
+        }
+    }
+
+    /// Why bytes could not be read as a JSON object; `offset` is a byte position.
+    struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+        let reason: String
+        let offset: Int
+        var description: String { "\(reason) at byte \(offset)" }
+    }
+
+    /// Reads the top-level fields of a JSON object.
+    /// - Throws: `SyntaxError` when the bytes are not a JSON object.
+    static func parse(_ data: Data) throws(SyntaxError) -> WireFields {
+        let result: Result<WireFields, SyntaxError> = data.withUnsafeBytes { raw in
+            var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
+            do throws(SyntaxError) {
+                return .success(try scanner.readObject())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+// MARK: - Scanner
+
+extension WireFields {
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
+
+        mutating func readObject() throws(SyntaxError) -> WireFields {
+            var fields = WireFields()
+            skipWhitespace()
+            try expect(UInt8(ascii: "{"), "expected a JSON object")
+            skipWhitespace()
+            if peek() == UInt8(ascii: "}") {
+                index += 1
+            } else {
+                while true {
+                    skipWhitespace()
+                    guard peek() == UInt8(ascii: "\"") else { throw fail("expected a field name") }
+                    let key = try readString()
+                    skipWhitespace()
+                    try expect(UInt8(ascii: ":"), "expected ':' after a field name")
+                    skipWhitespace()
+                    fields.values[key] = try readValue()
+                    skipWhitespace()
+                    if peek() == UInt8(ascii: ",") { index += 1; continue }
+                    try expect(UInt8(ascii: "}"), "expected ',' or '}'")
+                    break
+                }
+            }
+            skipWhitespace()
+            guard index == bytes.count else { throw fail("unexpected bytes after the object") }
+            return fields
+        }
+
+        // MARK: Values
+
+        private mutating func readValue() throws(SyntaxError) -> Value {
+            guard let byte = peek() else { throw fail("expected a value") }
+            switch byte {
+            case UInt8(ascii: "\""):
+                return .string(try readString())
+            case UInt8(ascii: "t"):
+                try expectWord("true"); return .bool(true)
+            case UInt8(ascii: "f"):
+                try expectWord("false"); return .bool(false)
+            case UInt8(ascii: "n"):
+                try expectWord("null"); return .null
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                try skipNested(); return .nested
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return try readNumber()
+            default:
+                throw fail("unexpected character")
+            }
+        }
+
+        private mutating func readNumber() throws(SyntaxError) -> Value {
+            let start = index
+            var isInteger = true
+            if peek() == UInt8(ascii: "-") { index += 1 }
+            guard let first = peek(), isDigit(first) else { throw fail("expected a digit") }
+            while let byte = peek(), isDigit(byte) { index += 1 }
+            if peek() == UInt8(ascii: ".") {
+                isInteger = false
+                index += 1
+                guard let byte = peek(), isDigit(byte) else { throw fail("expected a digit after '.'") }
+                while let byte = peek(), isDigit(byte) { index += 1 }
+            }
+            if let byte = peek(), byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                isInteger = false
+                index += 1
+                if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { index += 1 }
+                guard let byte = peek(), isDigit(byte) else { throw fail("expected a digit in the exponent") }
+                while let byte = peek(), isDigit(byte) { index += 1 }
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            if isInteger, let number = Int64(text) { return .integer(number) }
+            guard let number = Double(text) else { throw fail("number out of range") }
+            return .real(number)
+        }
+
+        /// Skips an array or object, honouring strings so brackets inside them don't count.
+        private mutating func skipNested() throws(SyntaxError) {
+            var depth = 0
+            while let byte = peek() {
+                switch byte {
+                case UInt8(ascii: "\""):
+                    _ = try readString()
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                default:
+                    break
+                }
+                index += 1
+                if depth == 0 { return }
+            }
+            throw fail("unterminated array or object")
+        }
+
+        // MARK: Strings
+
+        /// Reads a string starting at its opening quote, decoding escapes (including
+        /// `\uXXXX` surrogate pairs, which Kinto uses for every non-ASCII character).
+        private mutating func readString() throws(SyntaxError) -> String {
+            index += 1  // opening quote
+            let start = index
+            // Fast path: no escapes, the bytes are the string.
+            while let byte = peek(), byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                guard byte >= 0x20 else { throw fail("control character in a string") }
+                index += 1
+            }
+            guard let stop = peek() else { throw fail("unterminated string") }
+            if stop == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                index += 1
+                return text
+            }
+            var utf8 = Array(bytes[start..<index])
+            while true {
+                guard let byte = peek() else { throw fail("unterminated string") }
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    return String(decoding: utf8, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    try readEscape(into: &utf8)
+                case 0..<0x20:
+                    throw fail("control character in a string")
+                default:
+                    utf8.append(byte)
+                }
+            }
+        }
+
+        private mutating func readEscape(into utf8: inout [UInt8]) throws(SyntaxError) {
+            guard let byte = peek() else { throw fail("unterminated escape") }
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(byte)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = UInt32(try readHex4())
+                if (0xD800...0xDBFF).contains(scalar) {
+                    // A high surrogate must be followed by `\u` and a low surrogate.
+                    guard peek() == UInt8(ascii: "\\"), peek(offset: 1) == UInt8(ascii: "u") else {
+                        throw fail("unpaired surrogate")
+                    }
+                    index += 2
+                    let low = UInt32(try readHex4())
+                    guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired surrogate") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    throw fail("unpaired surrogate")
+                }
+                guard let unicode = Unicode.Scalar(scalar) else { throw fail("invalid code point") }
+                utf8.append(contentsOf: UTF8.encode(unicode)!)
+                // NB: the force unwrap is safe: every `Unicode.Scalar` has a UTF-8 encoding.
+            default:
+                throw fail("invalid escape")
+            }
+        }
+
+        private mutating func readHex4() throws(SyntaxError) -> UInt16 {
+            var value: UInt16 = 0
+            for _ in 0..<4 {
+                guard let byte = peek() else { throw fail("unterminated \\u escape") }
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - 48
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - 87
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - 55
+                default: throw fail("invalid \\u escape")
+                }
+                value = value << 4 | UInt16(digit)
+                index += 1
+            }
+            return value
+        }
+
+        // MARK: Bytes
+
+        private func peek(offset: Int = 0) -> UInt8? {
+            index + offset < bytes.count ? bytes[index + offset] : nil
+        }
+
+        private mutating func skipWhitespace() {
+            while let byte = peek(),
+                  byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                index += 1
+            }
+        }
+
+        private mutating func expect(_ byte: UInt8, _ reason: String) throws(SyntaxError) {
+            guard peek() == byte else { throw fail(reason) }
+            index += 1
+        }
+
+        private mutating func expectWord(_ word: StaticString) throws(SyntaxError) {
+            let count = word.utf8CodeUnitCount
+            guard index + count <= bytes.count,
+                  memcmp(bytes.baseAddress! + index, word.utf8Start, count) == 0
+                  // NB: the force unwrap is safe: the bounds check above means the buffer
+                  // is non-empty, and a non-empty buffer has a base address.
+            else { throw fail("invalid literal") }
+            index += count
+        }
+
+        private func isDigit(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+
+        private func fail(_ reason: String) -> SyntaxError {
+            SyntaxError(reason: reason, offset: index)
+        }
+    }
+}

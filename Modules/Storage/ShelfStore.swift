@@ -1,0 +1,222 @@
+import Domain
+import Foundation
+import Synchronization
+
+// MARK: - ShelfStore
+
+/// One account's local store: records, outbox, base snapshots, sync state, conflicts,
+/// dead letters and preferences in one SQLite database.
+///
+/// Every access goes through `read` or `write`, which hold the store's only connection
+/// for the length of the block; several actors (repositories, the sync engine) can
+/// share one store. Blocks run synchronously on the caller's thread: they are short
+/// (an edit, a page of pulled records), and SQLite's own work is what takes the time.
+///
+/// Another process (the cron worker, a second CLI run) may open the same file: writes
+/// wait up to `Configuration.busyTimeout` for each other, and readers never block
+/// writers (WAL).
+///
+/// ## What always holds after a commit
+/// - A record the server has never seen (`lastModified == nil`) has a `create` waiting.
+/// - A record hidden by a local deletion has a `delete` waiting.
+/// - A waiting `update` or `delete` has a base snapshot with the entry's base
+///   `last_modified`, which is also the row's `lastModified`; a `create` has none.
+/// - Every outbox entry has its record row (a foreign key enforces it).
+/// The store's own operations keep these; `StorageTests` checks them after random
+/// operation sequences and after a writer killed mid-transaction.
+public final class ShelfStore: Sendable {
+    public let location: StoreLocation
+    let configuration: Configuration
+    private let connection: Mutex<SQLiteConnection>
+
+    // MARK: Opening
+
+    /// Opens (creating when missing) an account's database under the XDG data folder,
+    /// with the folder 0700 and the files 0600.
+    public convenience init(
+        account: AccountName,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        configuration: Configuration = Configuration()
+    ) throws(StorageError) {
+        try FilePermissions.prepareDirectory(StoreLocation.dataDirectory(environment: environment), enforce: true)
+        try self.init(location: .account(account, environment: environment), configuration: configuration)
+    }
+
+    /// Opens (creating when missing) the database at `location` and migrates it.
+    /// - Throws: `StorageError.newerSchema` for a file from a newer Shelf, which is
+    ///   left untouched; `.sqlite` or `.fileSystem` when it cannot be opened.
+    public init(location: StoreLocation, configuration: Configuration = Configuration()) throws(StorageError) {
+        let path = location.sqlitePath
+        if case .file(let url) = location {
+            try FilePermissions.prepareDirectory(url.deletingLastPathComponent(), enforce: false)
+            try FilePermissions.createPrivateFile(path)
+        }
+        let connection = try SQLiteConnection(path: path)
+        connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMilliseconds)
+
+        // NB: the version is read before anything writes, so a newer file stays byte
+        // for byte as it was (switching to WAL would rewrite its header).
+        let found = try SchemaMigrator.version(of: connection)
+        guard found <= Schema.currentVersion else {
+            throw .newerSchema(path: path, found: found, supported: Schema.currentVersion)
+        }
+        if case .file = location {
+            try FilePermissions.restrictDatabaseFiles(path)
+        }
+        try connection.execute("""
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = \(configuration.synchronous.rawValue);
+            PRAGMA foreign_keys = ON;
+            PRAGMA cache_size = -\(configuration.cacheKibibytes);
+            PRAGMA journal_size_limit = \(Self.walSizeLimit);
+            """, operation: "configure connection")
+        try SchemaMigrator.migrate(connection, path: path)
+
+        self.location = location
+        self.configuration = configuration
+        self.connection = Mutex(connection)
+    }
+
+    /// The WAL is truncated back to this size after a checkpoint, so one big pull does
+    /// not leave a file the size of the database behind.
+    static let walSizeLimit = 8 * 1024 * 1024
+
+    /// A fresh in-memory store, through the same code as a file (tests, previews).
+    public static func inMemory(configuration: Configuration = Configuration()) throws(StorageError) -> ShelfStore {
+        try ShelfStore(location: .memory, configuration: configuration)
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`): everything it does is
+    /// committed together when it returns, and rolled back when it throws.
+    ///
+    /// Compose the sync engine's steps here, e.g. apply a pulled page and advance the
+    /// cursor, or drop an outbox entry and store the server's version.
+    /// - Important: do not call the store again from inside `body` (use `tx`); the
+    ///   connection is held for the whole block.
+    /// - Throws: what `body` throws, or `StorageError` when SQLite fails.
+    @discardableResult
+    public func write<Result: Sendable>(_ body: (StoreTransaction) throws -> Result) throws -> Result {
+        let clock = configuration.clock
+        let faults = configuration.faults
+        return try connection.withLock { connection throws -> Result in
+            try connection.execute("BEGIN IMMEDIATE", operation: "begin write transaction")
+            let transaction = StoreTransaction(connection: connection, clock: clock, faults: faults)
+            defer { transaction.finish() }
+            do {
+                let result = try body(transaction)
+                try connection.execute("COMMIT", operation: "commit write transaction")
+                return result
+            } catch {
+                Self.rollBack(connection)
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` against one consistent snapshot of the store (a read transaction),
+    /// so several queries see the same state even while another process writes.
+    public func read<Result: Sendable>(_ body: (StoreReader) throws -> Result) throws -> Result {
+        try connection.withLock { connection throws -> Result in
+            try connection.execute("BEGIN DEFERRED", operation: "begin read transaction")
+            let reader = StoreReader(connection: connection)
+            defer { reader.finish() }
+            do {
+                let result = try body(reader)
+                try connection.execute("COMMIT", operation: "end read transaction")
+                return result
+            } catch {
+                Self.rollBack(connection)
+                throw error
+            }
+        }
+    }
+
+    /// `read` for a body that throws only `StorageError`, keeping the type.
+    func readTyped<Result: Sendable>(_ body: (StoreReader) throws(StorageError) -> Result) throws(StorageError) -> Result {
+        do {
+            return try read { reader in try body(reader) }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            // NB: unreachable: `body` throws only StorageError and `read` adds only those.
+            throw .corruptValue(what: "read result", reason: "\(error)")
+        }
+    }
+
+    /// `write` for a body that throws only `StorageError`, keeping the type.
+    func writeTyped<Result: Sendable>(_ body: (StoreTransaction) throws(StorageError) -> Result) throws(StorageError) -> Result {
+        do {
+            return try write { transaction in try body(transaction) }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            // NB: unreachable: `body` throws only StorageError and `write` adds only those.
+            throw .corruptValue(what: "write result", reason: "\(error)")
+        }
+    }
+
+    private static func rollBack(_ connection: SQLiteConnection) {
+        // SQLite may already have rolled back (e.g. after SQLITE_FULL); a ROLLBACK outside
+        // a transaction would fail, so only send one while a transaction is open.
+        if !connection.isAutocommit {
+            try? connection.execute("ROLLBACK", operation: "roll back")
+        }
+    }
+}
+
+// MARK: - Configuration
+
+extension ShelfStore {
+    public struct Configuration: Sendable {
+        /// How long a write waits for another process's write lock before failing with
+        /// `StorageError.isBusy`. Default 5 s: longer than any single sync page takes.
+        public var busyTimeout: Duration
+        /// Durability of commits. Default `.normal`: with WAL, a committed transaction
+        /// survives a killed process; a power cut may lose the last ones, never
+        /// consistency.
+        public var synchronous: Synchronous
+        /// The time stamped on outbox entries, conflicts and dead letters.
+        public var clock: @Sendable () -> Date
+        /// SQLite's page cache for this connection, in KiB. Default 16 MiB: at 100,000
+        /// records the indexes no longer fit SQLite's 2 MiB default, and a bulk insert
+        /// then spends a fifth of its time re-reading pages from the OS.
+        public var cacheKibibytes: Int
+
+        /// Failures injected between the steps of a store operation (tests only).
+        var faults: FaultInjection = FaultInjection()
+
+        public init(
+            busyTimeout: Duration = .seconds(5), synchronous: Synchronous = .normal, cacheKibibytes: Int = 16 * 1024,
+            clock: @escaping @Sendable () -> Date = { Date() }
+        ) {
+            self.busyTimeout = busyTimeout
+            self.synchronous = synchronous
+            self.cacheKibibytes = cacheKibibytes
+            self.clock = clock
+        }
+
+        var busyTimeoutMilliseconds: Int32 {
+            let (seconds, attoseconds) = busyTimeout.components
+            return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        }
+    }
+
+    /// SQLite's `PRAGMA synchronous` levels that keep a WAL database consistent.
+    public enum Synchronous: String, Sendable {
+        case normal = "NORMAL"
+        /// Every commit is on disk before it returns (an fsync per transaction).
+        case full = "FULL"
+    }
+}
+
+// MARK: - FaultInjection
+
+/// Points inside multi-step store operations where a test can make the operation fail,
+/// to prove that the surrounding transaction leaves nothing half-written.
+struct FaultInjection: Sendable {
+    /// Called by local edits after the record row is written and before the outbox
+    /// entry is; throwing aborts the edit.
+    var afterRecordWrite: (@Sendable (CollectionName, String) throws(StorageError) -> Void)?
+}

@@ -1,0 +1,41 @@
+import Domain
+import Foundation
+
+// MARK: - SyncState
+
+/// What the sync engine remembers about one collection between runs.
+public struct SyncState: Hashable, Sendable {
+    public var collection: CollectionName
+    /// The highest `last_modified` applied locally: the next pull asks `_since` it.
+    /// Advanced with each applied page, so a killed run resumes where it stopped.
+    public var cursor: Int64?
+    /// The collection's ETag from the last complete pull, for `If-None-Match` → 304.
+    public var etag: String?
+    /// The server asked to wait until then (`Backoff` / `Retry-After`); remembered
+    /// across runs so a cron job doesn't hammer a throttled server.
+    public var backoffUntil: Date?
+    /// When this collection last synced without error.
+    public var lastSuccess: Date?
+    /// The last run's error for this collection, nil once a run succeeds.
+    public var lastError: String?
+    /// When `lastError` happened.
+    public var lastErrorAt: Date?
+    /// The `Next-Page` link of a pull that was interrupted between pages. Kinto's page
+    /// tokens expire (600 s), so a resumed pull may drop it and start again from
+    /// `cursor`, which is durable.
+    public var nextPage: String?
+
+    public init(
+        collection: CollectionName, cursor: Int64? = nil, etag: String? = nil, backoffUntil: Date? = nil,
+        lastSuccess: Date? = nil, lastError: String? = nil, lastErrorAt: Date? = nil, nextPage: String? = nil
+    ) {
+        self.collection = collection
+        self.cursor = cursor
+        self.etag = etag
+        self.backoffUntil = backoffUntil
+        self.lastSuccess = lastSuccess
+        self.lastError = lastError
+        self.lastErrorAt = lastErrorAt
+        self.nextPage = nextPage
+    }
+}

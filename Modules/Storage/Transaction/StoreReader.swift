@@ -1,0 +1,332 @@
+import Domain
+import Foundation
+
+// MARK: - StoreReader
+
+/// The queries of the store, valid inside one `ShelfStore.read` or `write` block.
+///
+/// Lists never include records waiting for a pushed deletion; `record(_:id:)` finds
+/// them only when asked (`includingDeleted`), which the sync engine needs and a
+/// screen does not.
+public class StoreReader {
+    let connection: SQLiteConnection
+    private var isOpen = true
+
+    init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    /// Called when the block returns: later use throws `transactionFinished`.
+    func finish() {
+        isOpen = false
+    }
+
+    /// The connection, while the block that owns it is running.
+    var db: SQLiteConnection {
+        get throws(StorageError) {
+            guard isOpen else { throw .transactionFinished }
+            return connection
+        }
+    }
+
+    // MARK: - Records
+
+    /// One record by id.
+    /// - Parameter includingDeleted: also return a row waiting for its pushed deletion.
+    public func record(_ collection: CollectionName, id: String, includingDeleted: Bool = false) throws(StorageError) -> StoredRecord? {
+        let record = try db.queryFirst(
+            "SELECT \(Self.recordColumns) FROM records WHERE collection = ? AND id = ?",
+            [.text(collection.rawValue), .text(id)], operation: "read \(collection.rawValue) record",
+            row: Self.storedRecord
+        )
+        guard let record, includingDeleted || !record.isDeleted else { return nil }
+        return record
+    }
+
+    /// Live records matching `query`, sorted by the collection's sort key, then id.
+    public func records(_ query: RecordQuery) throws(StorageError) -> [StoredRecord] {
+        let (sql, parameters) = Self.listingSQL(query)
+        return try db.query(sql, parameters, operation: "list \(query.collection.rawValue)", row: Self.storedRecord)
+    }
+
+    /// How many live records match `query` (its limit and offset are ignored).
+    public func count(_ query: RecordQuery) throws(StorageError) -> Int {
+        let (sql, parameters) = Self.countSQL(query)
+        return try db.queryFirst(sql, parameters, operation: "count \(query.collection.rawValue)") { $0.int(0) } ?? 0
+    }
+
+    /// SQLite's plan for listing (or counting) `query`, one line per step — to check
+    /// that searches stay index scans.
+    func queryPlan(_ query: RecordQuery, counting: Bool) throws(StorageError) -> [String] {
+        let (sql, parameters) = counting ? Self.countSQL(query) : Self.listingSQL(query)
+        return try db.query("EXPLAIN QUERY PLAN " + sql, parameters, operation: "explain") { $0.text(3) }
+    }
+
+    static func listingSQL(_ query: RecordQuery) -> (String, [SQLiteValue]) {
+        let (filter, parameters) = filter(query)
+        return (
+            "SELECT \(recordColumns) FROM records WHERE \(filter) ORDER BY sort_key, id LIMIT ? OFFSET ?",
+            parameters + [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset))]
+        )
+    }
+
+    static func countSQL(_ query: RecordQuery) -> (String, [SQLiteValue]) {
+        let (filter, parameters) = filter(query)
+        return ("SELECT count(*) FROM records WHERE \(filter)", parameters)
+    }
+
+    /// The WHERE clause for a query. Built from fixed fragments only: every value is a
+    /// bound parameter, the fragments only choose which ones apply (and thus which index
+    /// SQLite can use).
+    private static func filter(_ query: RecordQuery) -> (String, [SQLiteValue]) {
+        var clauses = ["collection = ?", "deleted = 0"]
+        var parameters: [SQLiteValue] = [.text(query.collection.rawValue)]
+        if let complete = query.complete {
+            clauses.append("complete = ?")
+            parameters.append(.bool(complete))
+        }
+        if let needle = query.foldedSearch {
+            clauses.append("instr(search_text, ?) > 0")
+            parameters.append(.text(needle))
+        }
+        return (clauses.joined(separator: " AND "), parameters)
+    }
+
+    static let recordColumns = "collection, id, json, last_modified, deleted"
+
+    static func storedRecord(_ row: SQLiteRow) throws(StorageError) -> StoredRecord {
+        StoredRecord(
+            collection: try collection(row.text(0)), id: row.text(1), json: row.blob(2),
+            lastModified: row.optionalInt64(3), isDeleted: row.bool(4)
+        )
+    }
+
+    static func collection(_ raw: String) throws(StorageError) -> CollectionName {
+        guard let collection = CollectionName(rawValue: raw) else {
+            throw .corruptValue(what: "collection name", reason: "unknown collection '\(raw)'")
+        }
+        return collection
+    }
+
+    // MARK: - Outbox
+
+    /// The waiting change of one record, if any.
+    public func outboxEntry(_ collection: CollectionName, id: String) throws(StorageError) -> OutboxEntry? {
+        try db.queryFirst(
+            "SELECT \(Self.outboxColumns) FROM outbox WHERE collection = ? AND record_id = ?",
+            [.text(collection.rawValue), .text(id)], operation: "read outbox entry", row: Self.outboxEntry
+        )
+    }
+
+    /// Waiting changes in push order, with the content to push.
+    /// - Parameters:
+    ///   - collection: only this collection's changes; nil for all.
+    ///   - limit: at most this many (e.g. a batch of 25).
+    ///   - skippingConflicts: leave out records with an unresolved conflict, whose push
+    ///     would only be refused again until the reader resolves it.
+    public func pendingChanges(
+        in collection: CollectionName? = nil, limit: Int? = nil, skippingConflicts: Bool = true
+    ) throws(StorageError) -> [PendingChange] {
+        var sql = """
+            SELECT o.seq, o.collection, o.record_id, o.kind, o.base_last_modified, o.created_at, o.updated_at,
+                   o.revision, r.json
+            FROM outbox o JOIN records r ON r.collection = o.collection AND r.id = o.record_id
+            """
+        var clauses: [String] = []
+        var parameters: [SQLiteValue] = []
+        if let collection {
+            clauses.append("o.collection = ?")
+            parameters.append(.text(collection.rawValue))
+        }
+        if skippingConflicts {
+            clauses.append("NOT EXISTS (SELECT 1 FROM conflicts c WHERE c.collection = o.collection AND c.record_id = o.record_id)")
+        }
+        if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
+        sql += " ORDER BY o.seq LIMIT ?"
+        parameters.append(.integer(Int64(limit ?? -1)))
+        return try db.query(sql, parameters, operation: "list pending changes") { (row) throws(StorageError) in
+            PendingChange(entry: try Self.outboxEntry(row), json: row.blob(8))
+        }
+    }
+
+    /// Local changes waiting to be pushed.
+    public func pendingCount(in collection: CollectionName? = nil) throws(StorageError) -> Int {
+        if let collection {
+            return try db.queryFirst(
+                "SELECT count(*) FROM outbox WHERE collection = ?", [.text(collection.rawValue)],
+                operation: "count outbox"
+            ) { $0.int(0) } ?? 0
+        }
+        return try db.queryFirst("SELECT count(*) FROM outbox", operation: "count outbox") { $0.int(0) } ?? 0
+    }
+
+    static let outboxColumns = "seq, collection, record_id, kind, base_last_modified, created_at, updated_at, revision"
+
+    static func outboxEntry(_ row: SQLiteRow) throws(StorageError) -> OutboxEntry {
+        OutboxEntry(
+            sequence: row.int64(0), collection: try collection(row.text(1)), recordID: row.text(2),
+            kind: try kind(row.text(3)), baseLastModified: row.optionalInt64(4),
+            createdAt: row.date(5), updatedAt: row.date(6), revision: row.int64(7)
+        )
+    }
+
+    static func kind(_ raw: String) throws(StorageError) -> OutboxEntry.Kind {
+        guard let kind = OutboxEntry.Kind(rawValue: raw) else {
+            throw .corruptValue(what: "outbox kind", reason: "unknown kind '\(raw)'")
+        }
+        return kind
+    }
+
+    // MARK: - Base snapshots
+
+    /// The server's version of a record with a waiting local change.
+    public func base(_ collection: CollectionName, id: String) throws(StorageError) -> BaseSnapshot? {
+        try db.queryFirst(
+            "SELECT json, last_modified FROM base_snapshots WHERE collection = ? AND id = ?",
+            [.text(collection.rawValue), .text(id)], operation: "read base snapshot"
+        ) { row in
+            BaseSnapshot(collection: collection, recordID: id, json: row.blob(0), lastModified: row.int64(1))
+        }
+    }
+
+    // MARK: - Sync state
+
+    /// A collection's sync state; an empty state before its first sync.
+    public func syncState(_ collection: CollectionName) throws(StorageError) -> SyncState {
+        try db.queryFirst(
+            "SELECT \(Self.syncStateColumns) FROM sync_state WHERE collection = ?",
+            [.text(collection.rawValue)], operation: "read sync state", row: Self.syncState
+        ) ?? SyncState(collection: collection)
+    }
+
+    /// The sync state of every collection that has synced (or tried to), in
+    /// `CollectionName` order.
+    public func syncStates() throws(StorageError) -> [SyncState] {
+        try db.query("SELECT \(Self.syncStateColumns) FROM sync_state", operation: "list sync state", row: Self.syncState)
+            .sorted { $0.collection < $1.collection }
+    }
+
+    static let syncStateColumns = "collection, cursor, etag, backoff_until, last_success, last_error, last_error_at, next_page"
+
+    static func syncState(_ row: SQLiteRow) throws(StorageError) -> SyncState {
+        SyncState(
+            collection: try collection(row.text(0)), cursor: row.optionalInt64(1), etag: row.optionalText(2),
+            backoffUntil: row.optionalDate(3), lastSuccess: row.optionalDate(4), lastError: row.optionalText(5),
+            lastErrorAt: row.optionalDate(6), nextPage: row.optionalText(7)
+        )
+    }
+
+    // MARK: - Conflicts
+
+    /// Unresolved conflicts, oldest first.
+    public func conflicts(in collection: CollectionName? = nil) throws(StorageError) -> [Conflict] {
+        if let collection {
+            return try db.query(
+                "SELECT \(Self.conflictColumns) FROM conflicts WHERE collection = ? ORDER BY detected_at, record_id",
+                [.text(collection.rawValue)], operation: "list conflicts", row: Self.conflict
+            )
+        }
+        return try db.query(
+            "SELECT \(Self.conflictColumns) FROM conflicts ORDER BY detected_at, collection, record_id",
+            operation: "list conflicts", row: Self.conflict
+        )
+    }
+
+    public func conflict(_ collection: CollectionName, id: String) throws(StorageError) -> Conflict? {
+        try db.queryFirst(
+            "SELECT \(Self.conflictColumns) FROM conflicts WHERE collection = ? AND record_id = ?",
+            [.text(collection.rawValue), .text(id)], operation: "read conflict", row: Self.conflict
+        )
+    }
+
+    public func conflictCount() throws(StorageError) -> Int {
+        try db.queryFirst("SELECT count(*) FROM conflicts", operation: "count conflicts") { $0.int(0) } ?? 0
+    }
+
+    static let conflictColumns = "collection, record_id, base, local, remote, remote_last_modified, detected_at"
+
+    static func conflict(_ row: SQLiteRow) throws(StorageError) -> Conflict {
+        Conflict(
+            collection: try collection(row.text(0)), recordID: row.text(1), base: row.optionalBlob(2),
+            local: row.optionalBlob(3), remote: row.optionalBlob(4), remoteLastModified: row.optionalInt64(5),
+            detectedAt: row.date(6)
+        )
+    }
+
+    // MARK: - Dead letters
+
+    /// Refused changes, oldest refusal first.
+    public func deadLetters() throws(StorageError) -> [DeadLetter] {
+        try db.query(
+            "SELECT \(Self.deadLetterColumns) FROM dead_letters ORDER BY failed_at, id",
+            operation: "list dead letters", row: Self.deadLetter
+        )
+    }
+
+    public func deadLetter(id: Int64) throws(StorageError) -> DeadLetter? {
+        try db.queryFirst(
+            "SELECT \(Self.deadLetterColumns) FROM dead_letters WHERE id = ?", [.integer(id)],
+            operation: "read dead letter", row: Self.deadLetter
+        )
+    }
+
+    public func deadLetterCount() throws(StorageError) -> Int {
+        try db.queryFirst("SELECT count(*) FROM dead_letters", operation: "count dead letters") { $0.int(0) } ?? 0
+    }
+
+    static let deadLetterColumns = "id, collection, record_id, kind, base_last_modified, json, status, reason, queued_at, failed_at"
+
+    static func deadLetter(_ row: SQLiteRow) throws(StorageError) -> DeadLetter {
+        DeadLetter(
+            id: row.int64(0), collection: try collection(row.text(1)), recordID: row.text(2),
+            kind: try kind(row.text(3)), baseLastModified: row.optionalInt64(4), json: row.blob(5),
+            status: row.int(6), reason: row.text(7), queuedAt: row.date(8), failedAt: row.date(9)
+        )
+    }
+
+    // MARK: - Summary
+
+    /// The sync summary for the status screen and `shelf status`.
+    ///
+    /// `lastSuccess` is the oldest of the collections' last successes (the time since
+    /// which everything is known to be in sync), nil until every collection that has
+    /// a sync state has succeeded once. `backoffUntil` is the latest a server asked
+    /// for. `lastError` names each collection whose last run failed.
+    public func syncStatus() throws(StorageError) -> SyncStatus {
+        let states = try syncStates()
+        let successes = states.compactMap(\.lastSuccess)
+        let errors = states.compactMap { state in state.lastError.map { "\(state.collection.rawValue): \($0)" } }
+        return SyncStatus(
+            lastSuccess: !states.isEmpty && successes.count == states.count ? successes.min() : nil,
+            pendingChanges: try pendingCount(),
+            conflicts: try conflictCount(),
+            deadLetters: try deadLetterCount(),
+            backoffUntil: states.compactMap(\.backoffUntil).max(),
+            lastError: errors.isEmpty ? nil : errors.joined(separator: "; ")
+        )
+    }
+
+    // MARK: - Preferences
+
+    /// The stored bytes of one preference, nil when never set.
+    func preference(_ key: String) throws(StorageError) -> Data? {
+        try db.queryFirst(
+            "SELECT value FROM preferences WHERE key = ?", [.text(key)], operation: "read preference \(key)"
+        ) { $0.blob(0) }
+    }
+
+    // MARK: - Health
+
+    /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file, else the problems.
+    public func integrityCheck() throws(StorageError) -> [String] {
+        try db.query("PRAGMA integrity_check", operation: "check integrity") { $0.text(0) }
+    }
+
+    /// Rows that break the outbox's foreign key (`PRAGMA foreign_key_check`); empty
+    /// for a consistent store.
+    public func foreignKeyViolations() throws(StorageError) -> [String] {
+        try db.query("PRAGMA foreign_key_check", operation: "check foreign keys") { row in
+            "\(row.text(0)) rowid \(row.optionalInt64(1).map(String.init) ?? "?") → \(row.text(2))"
+        }
+    }
+}

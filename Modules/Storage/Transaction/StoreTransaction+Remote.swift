@@ -1,0 +1,205 @@
+import Domain
+import Foundation
+
+// MARK: - Applying the server's changes
+
+/// What `applyRemote` did with one pulled record.
+public enum RemoteApplyOutcome: Hashable, Sendable {
+    /// The record (or its deletion) is now the local state.
+    case applied
+    /// Not applied: the reader has a waiting change to this record, which must be
+    /// merged (`rebasePendingChange`), turned into a conflict, or discarded first.
+    case pendingLocalChange(OutboxEntry)
+}
+
+extension StoreTransaction {
+    /// Stores a record (or applies a tombstone) pulled from the server, unless a local
+    /// change to it is waiting — such a record is left alone and reported, never
+    /// overwritten.
+    public func applyRemote(_ remote: RemoteRecord, to collection: CollectionName) throws(StorageError) -> RemoteApplyOutcome {
+        if let waiting = try outboxEntry(collection, id: remote.id) {
+            return .pendingLocalChange(waiting)
+        }
+        if remote.isDeleted {
+            try removeRecord(collection, id: remote.id)
+        } else {
+            let indexing = try Self.indexing(collection, id: remote.id, json: remote.json, requireID: false)
+            try writeRecord(
+                collection, id: remote.id, json: remote.json, lastModified: remote.lastModified, deleted: false,
+                indexing: indexing, operation: "apply pulled \(collection.rawValue) record"
+            )
+        }
+        return .applied
+    }
+
+    /// Applies a pulled page. - Returns: the records left alone because a local change
+    /// to them is waiting, in page order.
+    public func applyRemote(_ page: [RemoteRecord], to collection: CollectionName) throws(StorageError) -> [(record: RemoteRecord, waiting: OutboxEntry)] {
+        var held: [(record: RemoteRecord, waiting: OutboxEntry)] = []
+        for remote in page {
+            if case .pendingLocalChange(let waiting) = try applyRemote(remote, to: collection) {
+                held.append((remote, waiting))
+            }
+        }
+        return held
+    }
+
+    // MARK: - Pushes
+
+    /// Records that the server accepted a pushed change.
+    ///
+    /// - When nothing changed locally since the push read `pushed`, the server's version
+    ///   becomes the local row and the entry and base snapshot are dropped.
+    /// - When the reader edited the record while the request was in flight (the entry's
+    ///   revision moved on, or a new entry replaced it), the newer local content stays queued, now against the
+    ///   version the server just stored: the base snapshot becomes the server's record
+    ///   and a waiting `create` becomes an `update`. After a pushed deletion, a record
+    ///   the reader brought back is queued as a `create`.
+    /// - When the entry disappeared meanwhile (the reader deleted a record whose create
+    ///   was in flight), the server now holds a record the reader deleted: its deletion
+    ///   is queued.
+    /// - Parameters:
+    ///   - pushed: the entry as read when the push was built.
+    ///   - server: the server's answer: the stored record, or the tombstone of a delete.
+    public func acknowledgePush(_ pushed: OutboxEntry, server: RemoteRecord) throws(StorageError) {
+        let collection = pushed.collection
+        let id = pushed.recordID
+        guard let current = try outboxEntry(collection, id: id) else {
+            try acknowledgeVanishedEntry(pushed, server: server)
+            return
+        }
+        let serverHasRecord = !server.isDeleted
+        // NB: sequences are never reused (AUTOINCREMENT), so a same-revision entry with
+        // another sequence is a new change made after the pushed one vanished.
+        if current.sequence == pushed.sequence && current.revision == pushed.revision {
+            try removeOutbox(current.sequence)
+            if serverHasRecord {
+                try removeBase(collection, id: id)
+                let indexing = try Self.indexing(collection, id: id, json: server.json, requireID: false)
+                try writeRecord(
+                    collection, id: id, json: server.json, lastModified: server.lastModified, deleted: false,
+                    indexing: indexing, operation: "store pushed \(collection.rawValue) record"
+                )
+            } else {
+                try removeRecord(collection, id: id)
+            }
+            return
+        }
+
+        // Edited while in flight: keep the newer local content, rebased on what the server now has.
+        guard serverHasRecord else {
+            if current.kind == .delete {
+                try removeOutbox(current.sequence)
+                try removeRecord(collection, id: id)
+            } else {
+                try removeBase(collection, id: id)
+                try setRowLastModified(collection, id: id, nil)
+                _ = try writeOutbox(collection, id: id, kind: .create, base: nil, waiting: current)
+            }
+            return
+        }
+        try writeBase(BaseSnapshot(collection: collection, recordID: id, json: server.json, lastModified: server.lastModified))
+        try setRowLastModified(collection, id: id, server.lastModified)
+        let kind: OutboxEntry.Kind = current.kind == .delete ? .delete : .update
+        _ = try writeOutbox(collection, id: id, kind: kind, base: server.lastModified, waiting: current)
+    }
+
+    private func acknowledgeVanishedEntry(_ pushed: OutboxEntry, server: RemoteRecord) throws(StorageError) {
+        let collection = pushed.collection
+        let id = pushed.recordID
+        guard !server.isDeleted else { return }  // deleted on both sides: nothing left to do
+        if try record(collection, id: id, includingDeleted: true) != nil {
+            // The entry went away another way (e.g. discarded); the row follows the server.
+            let indexing = try Self.indexing(collection, id: id, json: server.json, requireID: false)
+            try writeRecord(
+                collection, id: id, json: server.json, lastModified: server.lastModified, deleted: false,
+                indexing: indexing, operation: "store pushed \(collection.rawValue) record"
+            )
+            return
+        }
+        let indexing = try Self.indexing(collection, id: id, json: server.json, requireID: false)
+        try writeRecord(
+            collection, id: id, json: server.json, lastModified: server.lastModified, deleted: true,
+            indexing: indexing, operation: "queue deletion of pushed \(collection.rawValue) record"
+        )
+        try writeBase(BaseSnapshot(collection: collection, recordID: id, json: server.json, lastModified: server.lastModified))
+        _ = try writeOutbox(collection, id: id, kind: .delete, base: server.lastModified, waiting: nil)
+    }
+
+    private func setRowLastModified(_ collection: CollectionName, id: String, _ lastModified: Int64?) throws(StorageError) {
+        try db.run(
+            "UPDATE records SET last_modified = ? WHERE collection = ? AND id = ?",
+            [.integer(lastModified), .text(collection.rawValue), .text(id)],
+            operation: "update \(collection.rawValue) record timestamp"
+        )
+    }
+
+    // MARK: - Merges
+
+    /// Moves a waiting local change onto a newer server version, after the sync engine
+    /// merged the two (a pulled record that changed under the edit, or a 412's
+    /// `details.existing`).
+    ///
+    /// The server version becomes the base snapshot and the entry's base, so the next
+    /// push's `If-Match` names it; `merged` becomes the local content.
+    /// - Parameters:
+    ///   - remote: the server's current version, or its tombstone.
+    ///   - merged: the merged record; nil keeps the local content (e.g. for a waiting
+    ///     delete, or when the local side wins).
+    /// - Returns: the rebased entry; nil when the server deleted a record the reader
+    ///   deleted too, which leaves nothing to push.
+    @discardableResult
+    public func rebasePendingChange(
+        _ collection: CollectionName, id: String, onto remote: RemoteRecord, merged: Data?
+    ) throws(StorageError) -> OutboxEntry? {
+        guard let waiting = try outboxEntry(collection, id: id) else {
+            throw .notFound(what: "waiting change to \(collection.rawValue) record '\(id)'")
+        }
+        guard let row = try record(collection, id: id, includingDeleted: true) else {
+            throw .notFound(what: "\(collection.rawValue) record '\(id)'")
+        }
+        let content = merged ?? row.json
+        let indexing = try Self.indexing(collection, id: id, json: content, requireID: false)
+
+        if remote.isDeleted {
+            if waiting.kind == .delete {
+                try removeOutbox(waiting.sequence)
+                try removeRecord(collection, id: id)
+                return nil
+            }
+            // The server deleted what the reader changed: pushing it again re-creates it.
+            try removeBase(collection, id: id)
+            try writeRecord(collection, id: id, json: content, lastModified: nil, deleted: false, indexing: indexing,
+                            operation: "rebase \(collection.rawValue) record")
+            return try writeOutbox(collection, id: id, kind: .create, base: nil, waiting: waiting)
+        }
+        try writeBase(BaseSnapshot(collection: collection, recordID: id, json: remote.json, lastModified: remote.lastModified))
+        try writeRecord(collection, id: id, json: content, lastModified: remote.lastModified,
+                        deleted: waiting.kind == .delete, indexing: indexing, operation: "rebase \(collection.rawValue) record")
+        let kind: OutboxEntry.Kind = waiting.kind == .delete ? .delete : .update
+        return try writeOutbox(collection, id: id, kind: kind, base: remote.lastModified, waiting: waiting)
+    }
+
+    /// Drops a waiting local change and puts the record back as the server last had it
+    /// (the base snapshot; a never-pushed creation disappears). For "server wins" and
+    /// for resolving a conflict with the server's side; the caller then applies the
+    /// server's current version with `applyRemote`.
+    /// - Throws: `StorageError.notFound` when no change is waiting.
+    public func discardLocalChange(_ collection: CollectionName, id: String) throws(StorageError) {
+        guard let waiting = try outboxEntry(collection, id: id) else {
+            throw .notFound(what: "waiting change to \(collection.rawValue) record '\(id)'")
+        }
+        try removeOutbox(waiting.sequence)
+        guard waiting.kind != .create else {
+            try removeRecord(collection, id: id)
+            return
+        }
+        guard let base = try base(collection, id: id) else {
+            throw .corruptValue(what: "base snapshot of \(collection.rawValue) record '\(id)'", reason: "missing for a waiting \(waiting.kind.rawValue)")
+        }
+        let indexing = try Self.indexing(collection, id: id, json: base.json, requireID: false)
+        try writeRecord(collection, id: id, json: base.json, lastModified: base.lastModified, deleted: false,
+                        indexing: indexing, operation: "restore \(collection.rawValue) record")
+        try removeBase(collection, id: id)
+    }
+}

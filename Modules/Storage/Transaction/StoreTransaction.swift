@@ -1,0 +1,232 @@
+import Domain
+import Foundation
+
+// MARK: - StoreTransaction
+
+/// The operations of one `ShelfStore.write` block, committed together.
+///
+/// Grouped by who calls them:
+/// - local edits (repositories): `saveLocal`, `deleteLocal` — the record and its
+///   outbox entry change together;
+/// - sync (the engine): `applyRemote`, `acknowledgePush`, `rebasePendingChange`,
+///   `discardLocalChange`, sync state, conflicts and dead letters.
+/// It also answers every query of `StoreReader`, seeing its own uncommitted writes.
+public final class StoreTransaction: StoreReader {
+    let clock: @Sendable () -> Date
+    let faults: FaultInjection
+
+    init(connection: SQLiteConnection, clock: @escaping @Sendable () -> Date, faults: FaultInjection) {
+        self.clock = clock
+        self.faults = faults
+        super.init(connection: connection)
+    }
+
+    // MARK: - Local edits
+
+    /// Writes a record the reader created or changed, and records the change in the
+    /// outbox — both or neither.
+    ///
+    /// The first edit of a synced record snapshots the row as the merge base and queues
+    /// an `update` against its `last_modified`; later edits keep that base (see
+    /// `OutboxEntry.Kind.coalescing(_:with:)`). A record the server has never seen is
+    /// queued as a `create`.
+    /// - Parameters:
+    ///   - id: the record id (validated like every id the server stores).
+    ///   - json: the record as a JSON object in the wire shape; an `id` field, when
+    ///     present, must equal `id`.
+    /// - Returns: the record's outbox entry after the edit.
+    /// - Throws: `StorageError.readOnlyCollection` for `products`; `.invalidRecord`.
+    @discardableResult
+    public func saveLocal(_ collection: CollectionName, id: String, json: Data) throws(StorageError) -> OutboxEntry {
+        guard !collection.isReadOnly else { throw .readOnlyCollection(collection) }
+        try Self.validate(id: id, in: collection)
+        let indexing = try Self.indexing(collection, id: id, json: json, requireID: false)
+        let existing = try record(collection, id: id, includingDeleted: true)
+        let waiting = try outboxEntry(collection, id: id)
+
+        let kind: OutboxEntry.Kind
+        let base: Int64?
+        if let waiting {
+            // NB: the force unwrap is safe: a save never makes an entry disappear.
+            kind = OutboxEntry.Kind.coalescing(waiting.kind, with: .save)!
+            base = kind == .create ? nil : waiting.baseLastModified
+        } else if let existing, let lastModified = existing.lastModified {
+            kind = .update
+            base = lastModified
+            try writeBase(BaseSnapshot(collection: collection, recordID: id, json: existing.json, lastModified: lastModified))
+        } else {
+            kind = .create
+            base = nil
+        }
+
+        try writeRecord(
+            collection, id: id, json: json, lastModified: existing?.lastModified, deleted: false, indexing: indexing,
+            operation: "save local \(collection.rawValue) record"
+        )
+        try faults.afterRecordWrite?(collection, id)
+        return try writeOutbox(collection, id: id, kind: kind, base: base, waiting: waiting)
+    }
+
+    /// Deletes a record locally and queues the deletion — both or neither.
+    ///
+    /// A record the server has seen stays as a hidden row until the deletion is pushed;
+    /// one it has never seen simply disappears with its `create`.
+    /// - Returns: the outbox entry, or nil when nothing is left to tell the server.
+    /// - Throws: `StorageError.notFound` when there is no such record.
+    @discardableResult
+    public func deleteLocal(_ collection: CollectionName, id: String) throws(StorageError) -> OutboxEntry? {
+        guard !collection.isReadOnly else { throw .readOnlyCollection(collection) }
+        guard let existing = try record(collection, id: id, includingDeleted: true) else {
+            throw .notFound(what: "\(collection.rawValue) record '\(id)'")
+        }
+        let waiting = try outboxEntry(collection, id: id)
+
+        if let waiting {
+            guard OutboxEntry.Kind.coalescing(waiting.kind, with: .delete) != nil else {
+                // create + delete: the server never knew; forget both.
+                try removeOutbox(waiting.sequence)
+                try removeRecord(collection, id: id)
+                return nil
+            }
+            if waiting.kind == .delete { return waiting }
+            try markDeleted(collection, id: id)
+            try faults.afterRecordWrite?(collection, id)
+            return try writeOutbox(collection, id: id, kind: .delete, base: waiting.baseLastModified, waiting: waiting)
+        }
+        guard let lastModified = existing.lastModified else {
+            // A never-synced row without a queued create cannot be produced by the store's
+            // own operations; with nothing to tell the server, removing it is the deletion.
+            try removeRecord(collection, id: id)
+            return nil
+        }
+        try writeBase(BaseSnapshot(collection: collection, recordID: id, json: existing.json, lastModified: lastModified))
+        try markDeleted(collection, id: id)
+        try faults.afterRecordWrite?(collection, id)
+        return try writeOutbox(collection, id: id, kind: .delete, base: lastModified, waiting: nil)
+    }
+
+    // MARK: - Validation
+
+    static func validate(id: String, in collection: CollectionName) throws(StorageError) {
+        do {
+            _ = try RecordID.validate(id)
+        } catch {
+            throw .invalidRecord(collection: collection, id: id, reason: error.description)
+        }
+    }
+
+    /// Reads the wire fields the store indexes and checks the JSON names the same id.
+    static func indexing(_ collection: CollectionName, id: String, json: Data, requireID: Bool) throws(StorageError) -> RecordIndexing {
+        let fields: WireFields
+        do {
+            fields = try WireFields.parse(json)
+        } catch {
+            throw .invalidRecord(collection: collection, id: id, reason: "not a JSON object: \(error)")
+        }
+        switch fields["id"] {
+        case .string(let inside) where inside == id:
+            break
+        case nil where !requireID:
+            break
+        case .string(let inside):
+            throw .invalidRecord(collection: collection, id: id, reason: "its JSON names id '\(inside)'")
+        default:
+            throw .invalidRecord(collection: collection, id: id, reason: "its JSON has no string 'id'")
+        }
+        return RecordIndexing(collection: collection, fields: fields)
+    }
+}
+
+// MARK: - Row writes
+
+extension StoreTransaction {
+    func writeRecord(
+        _ collection: CollectionName, id: String, json: Data, lastModified: Int64?, deleted: Bool,
+        indexing: RecordIndexing, operation: String
+    ) throws(StorageError) {
+        try db.run("""
+            INSERT INTO records (collection, id, json, last_modified, deleted, sort_key, search_text, complete)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (collection, id) DO UPDATE SET
+                json = excluded.json, last_modified = excluded.last_modified, deleted = excluded.deleted,
+                sort_key = excluded.sort_key, search_text = excluded.search_text, complete = excluded.complete
+            """,
+            [
+                .text(collection.rawValue), .text(id), .blob(json), .integer(lastModified), .bool(deleted),
+                .text(indexing.sortKey), .text(indexing.searchText), .bool(indexing.complete),
+            ],
+            operation: operation
+        )
+    }
+
+    func markDeleted(_ collection: CollectionName, id: String) throws(StorageError) {
+        try db.run(
+            "UPDATE records SET deleted = 1 WHERE collection = ? AND id = ?",
+            [.text(collection.rawValue), .text(id)], operation: "mark \(collection.rawValue) record deleted"
+        )
+    }
+
+    func removeRecord(_ collection: CollectionName, id: String) throws(StorageError) {
+        try db.run(
+            "DELETE FROM base_snapshots WHERE collection = ? AND id = ?",
+            [.text(collection.rawValue), .text(id)], operation: "remove base snapshot"
+        )
+        try db.run(
+            "DELETE FROM records WHERE collection = ? AND id = ?",
+            [.text(collection.rawValue), .text(id)], operation: "remove \(collection.rawValue) record"
+        )
+    }
+
+    func writeBase(_ base: BaseSnapshot) throws(StorageError) {
+        try db.run(
+            "INSERT OR REPLACE INTO base_snapshots (collection, id, json, last_modified) VALUES (?, ?, ?, ?)",
+            [.text(base.collection.rawValue), .text(base.recordID), .blob(base.json), .integer(base.lastModified)],
+            operation: "write base snapshot"
+        )
+    }
+
+    func removeBase(_ collection: CollectionName, id: String) throws(StorageError) {
+        try db.run(
+            "DELETE FROM base_snapshots WHERE collection = ? AND id = ?",
+            [.text(collection.rawValue), .text(id)], operation: "remove base snapshot"
+        )
+    }
+
+    /// Inserts a new outbox entry, or folds the change into the waiting one (keeping its
+    /// position and first-change time, bumping its revision).
+    func writeOutbox(
+        _ collection: CollectionName, id: String, kind: OutboxEntry.Kind, base: Int64?, waiting: OutboxEntry?
+    ) throws(StorageError) -> OutboxEntry {
+        let now = clock()
+        if let waiting {
+            try db.run(
+                "UPDATE outbox SET kind = ?, base_last_modified = ?, updated_at = ?, revision = revision + 1 WHERE seq = ?",
+                [.text(kind.rawValue), .integer(base), .date(now), .integer(waiting.sequence)],
+                operation: "update outbox entry"
+            )
+            var entry = waiting
+            entry.kind = kind
+            entry.baseLastModified = base
+            entry.updatedAt = Date(milliseconds: now.milliseconds)
+            entry.revision += 1
+            return entry
+        }
+        try db.run(
+            """
+            INSERT INTO outbox (collection, record_id, kind, base_last_modified, created_at, updated_at, revision)
+            VALUES (?, ?, ?, ?, ?, ?, 1)
+            """,
+            [.text(collection.rawValue), .text(id), .text(kind.rawValue), .integer(base), .date(now), .date(now)],
+            operation: "append outbox entry"
+        )
+        let stamped = Date(milliseconds: now.milliseconds)
+        return OutboxEntry(
+            sequence: try db.lastInsertRowID, collection: collection, recordID: id, kind: kind,
+            baseLastModified: base, createdAt: stamped, updatedAt: stamped, revision: 1
+        )
+    }
+
+    func removeOutbox(_ sequence: Int64) throws(StorageError) {
+        try db.run("DELETE FROM outbox WHERE seq = ?", [.integer(sequence)], operation: "remove outbox entry")
+    }
+}

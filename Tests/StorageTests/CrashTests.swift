@@ -1,0 +1,103 @@
+import Domain
+import Foundation
+import Testing
+import TestSupport
+@testable import Storage
+
+/// A writer killed with SIGKILL in the middle of its transactions must leave a store
+/// that opens, passes SQLite's integrity check, and holds whole transactions only:
+/// every record a local edit wrote has its outbox entry, and vice versa.
+@Suite("Crash safety", .serialized)
+struct CrashTests {
+    /// `StorageCrashProbe`, built next to the test bundle by `swift build --build-tests`.
+    static func probeExecutable() throws -> URL {
+        let name = "StorageCrashProbe"
+        var candidates: [URL] = []
+        if let executable = Bundle.main.executableURL {
+            candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
+        }
+        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name))
+        for configuration in ["debug", "release"] {
+            candidates.append(FixtureFiles.repositoryRoot.appendingPathComponent(".build/\(configuration)/\(name)"))
+        }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            Issue.record("\(name) not found; looked at \(candidates.map(\.path)). Build it with `swift build --build-tests`.")
+            throw CocoaError(.fileNoSuchFile)
+        }
+        return found
+    }
+
+    /// Runs the probe until it reports `killAfter` committed batches, then kills it.
+    /// - Returns: the last batch the probe reported as committed.
+    private func runProbeAndKill(database: URL, killAfter: Int) throws -> Int {
+        let process = Process()
+        process.executableURL = try Self.probeExecutable()
+        process.arguments = [database.path, "1000000"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+
+        var buffer = Data()
+        var lastCommitted = -1
+        reading: while lastCommitted < killAfter {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }  // the probe exited on its own: a failure, checked below
+            buffer.append(chunk)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                if line.hasPrefix("committed "), let batch = Int(line.dropFirst(10)) {
+                    lastCommitted = batch
+                    if batch >= killAfter { break reading }
+                }
+            }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "the probe must die by the signal, not finish")
+        #expect(process.terminationStatus == SIGKILL)
+        return lastCommitted
+    }
+
+    @Test(arguments: [1, 6, 20])
+    func aKilledWriterLeavesWholeTransactions(killAfter: Int) throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("crash.sqlite")
+
+        let reported = try runProbeAndKill(database: database, killAfter: killAfter)
+        #expect(reported >= killAfter)
+
+        // Reopen, as the next CLI run would.
+        let store = try ShelfStore(location: .file(database))
+        #expect(try store.read { try $0.integrityCheck() } == ["ok"])
+
+        let (live, entries) = try store.read { reader in
+            (try reader.records(RecordQuery(.books)), try reader.pendingChanges(skippingConflicts: false).map(\.entry))
+        }
+        let liveByID = Dictionary(uniqueKeysWithValues: live.map { ($0.id, $0) })
+        let entryByID = Dictionary(uniqueKeysWithValues: entries.map { ($0.recordID, $0) })
+
+        // Batches are all or nothing: batch k is committed when its first record exists.
+        let committed = (0...).prefix { liveByID["b-\($0)-0"] != nil }.count
+        #expect(committed >= reported + 1, "every reported commit is durable")
+        #expect(committed <= reported + 2, "at most the batch in flight when the kill came committed unreported")
+        for k in committed..<(committed + 3) {
+            #expect(liveByID["b-\(k)-0"] == nil && entryByID["b-\(k)-0"] == nil)
+        }
+
+        // Every local change has its entry and base, and every entry its change.
+        #expect(try StoreInvariants.violations(in: store).isEmpty)
+
+        // The exact shape of `committed` batches (see StorageCrashProbe).
+        #expect(live.count == 10_000 - 5 * committed + 90 * committed)
+        #expect(entries.count == 90 * committed + 10 * committed + 5 * committed)
+        #expect(entries.filter { $0.kind == .update }.count == 10 * committed)
+        #expect(entries.filter { $0.kind == .delete }.count == 5 * committed)
+        for k in 0..<committed {
+            #expect(liveByID["b-\(k)-89"] != nil && liveByID["b-\(k)-90"] == nil)
+            #expect(entryByID["r-\(10 * k)"]?.baseLastModified == Int64(1_000 + 10 * k))
+        }
+        #expect(entryByID["r-\(10 * committed)"] == nil)
+    }
+}
