@@ -1,0 +1,66 @@
+import Foundation
+
+// MARK: - AccountConfig
+
+/// What an account file holds: the server, the user, and where the password is.
+///
+/// The password is either a path to a secrets file (`password_file`, preferred: the
+/// secret stays where the operator put it) or the password itself, which is why the
+/// account file is written 0600 and refused when group or others can read it.
+public struct AccountConfig: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The API root, always ending in `/v1`.
+    public let server: String
+    public let user: String
+    public let passwordFile: String?
+    public let password: String?
+
+    enum CodingKeys: String, CodingKey {
+        case server, user
+        case passwordFile = "password_file"
+        case password
+    }
+
+    public init(server: String, user: String, passwordFile: String? = nil, password: String? = nil) throws(AccountConfigError) {
+        self.server = try Self.normalizedServer(server)
+        self.user = user
+        self.passwordFile = passwordFile
+        self.password = password
+    }
+
+    public var description: String {
+        "\(user) @ \(server) (password \(passwordFile.map { "from \($0)" } ?? (password == nil ? "missing" : "stored")))"
+    }
+
+    /// `http://host:8888`, `http://host:8888/`, `http://host:8888/v1/` → `http://host:8888/v1`.
+    public static func normalizedServer(_ raw: String) throws(AccountConfigError) -> String {
+        var text = raw.trimmingCharacters(in: .whitespaces)
+        while text.hasSuffix("/") { text.removeLast() }
+        guard let url = URL(string: text),
+              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty,
+              url.query == nil, url.fragment == nil, url.user == nil, url.password == nil
+        else { throw .invalidServer(raw) }
+        return text.hasSuffix("/v1") ? text : text + "/v1"
+    }
+}
+
+// MARK: - ResolvedAccount
+
+/// An account ready to sync: its name (which names its store), server and credentials.
+public struct ResolvedAccount: Sendable, Equatable, CustomStringConvertible {
+    public enum Source: String, Sendable { case accountFile = "account file", environment }
+
+    public let name: AccountName
+    public let server: String
+    public let credentials: Credentials
+    public let source: Source
+
+    public init(name: AccountName, server: String, credentials: Credentials, source: Source) {
+        self.name = name
+        self.server = server
+        self.credentials = credentials
+        self.source = source
+    }
+
+    public var description: String { "\(name) (\(credentials.user) @ \(server), from \(source.rawValue))" }
+}

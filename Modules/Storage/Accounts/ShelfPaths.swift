@@ -1,0 +1,49 @@
+import Foundation
+
+// MARK: - ShelfPaths
+
+/// Where Shelf keeps its files, following the XDG base-directory convention:
+/// configuration (accounts, the current account) under `$XDG_CONFIG_HOME/shelf`,
+/// data (one SQLite store and one lock file per account) under `$XDG_DATA_HOME/shelf`.
+public struct ShelfPaths: Sendable, Equatable {
+    public let configDirectory: URL
+    public let dataDirectory: URL
+
+    public init(configDirectory: URL, dataDirectory: URL) {
+        self.configDirectory = configDirectory
+        self.dataDirectory = dataDirectory
+    }
+
+    /// Paths from an environment: `XDG_CONFIG_HOME` when set to an absolute path (the
+    /// spec says relative ones are ignored), else `~/.config`; data as `StoreLocation` says.
+    public init(environment: [String: String]) {
+        let configBase: URL
+        if let value = environment["XDG_CONFIG_HOME"], value.hasPrefix("/") {
+            configBase = URL(fileURLWithPath: value, isDirectory: true)
+        } else {
+            let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+                ?? FileManager.default.homeDirectoryForCurrentUser.path
+            configBase = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
+        }
+        self.init(
+            configDirectory: configBase.appendingPathComponent("shelf", isDirectory: true),
+            dataDirectory: StoreLocation.dataDirectory(environment: environment))
+    }
+
+    public var accountsDirectory: URL { configDirectory.appendingPathComponent("accounts") }
+    public var configFile: URL { configDirectory.appendingPathComponent("config.json") }
+
+    public func accountFile(_ name: AccountName) -> URL {
+        accountsDirectory.appendingPathComponent("\(name.rawValue).json")
+    }
+
+    /// The account's SQLite store.
+    public func database(_ name: AccountName) -> StoreLocation {
+        .file(dataDirectory.appendingPathComponent("\(name.rawValue).sqlite"))
+    }
+
+    /// The file the sync runner locks so two runs never work on one store at once.
+    public func syncLock(_ name: AccountName) -> URL {
+        dataDirectory.appendingPathComponent("\(name.rawValue).lock")
+    }
+}
