@@ -39,11 +39,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: - Benchmarks
+
+        .executableTarget(
+            name: "TransportBench",
+            dependencies: ["Services"],
+            path: "Benchmarks/TransportBench",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - Tests
 
         .target(
             name: "TestSupport",
-            dependencies: ["Domain"],
+            dependencies: ["Domain", "Services"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -51,6 +60,18 @@ let package = Package(
             name: "DomainTests",
             dependencies: ["Domain", "TestSupport"],
             path: "Tests/DomainTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ServicesTests",
+            dependencies: ["Domain", "Services", "TestSupport"],
+            path: "Tests/ServicesTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["Domain", "Services", "TestSupport"],
+            path: "Tests/IntegrationTests",
             swiftSettings: swiftSettings
         ),
     ]
