@@ -21,7 +21,7 @@ public enum RecordDecoding {
         do {
             dto = try JSONDecoder().decode(DTO.self, from: record.bytes)
         } catch {
-            throw .decoding(DecodingFailure(decoding: error, pathPrefix: location + "."))
+            throw .decoding(DecodingFailure(decoding: error, pathPrefix: location))
         }
         do {
             return Versioned(value: try dto.toDomain(), lastModified: record.lastModified)

@@ -74,11 +74,19 @@ extension HTTPHeaders: ExpressibleByDictionaryLiteral {
     }
 }
 
-extension HTTPHeaders: CustomStringConvertible {
+extension HTTPHeaders: CustomStringConvertible, CustomReflectable {
     public var description: String {
-        let fields = zip(zip(names, values), keys).map { pair, key in
-            "\(pair.0): \(Self.secretFieldKeys.contains(key) ? "<redacted>" : pair.1)"
+        "[" + redactedFields.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + "]"
+    }
+
+    /// `dump()` and debuggers show the redacted fields, not the stored values.
+    public var customMirror: Mirror {
+        Mirror(self, unlabeledChildren: redactedFields.map { "\($0.name): \($0.value)" }, displayStyle: .collection)
+    }
+
+    private var redactedFields: [Field] {
+        zip(zip(names, values), keys).map { pair, key in
+            (name: pair.0, value: Self.secretFieldKeys.contains(key) ? "<redacted>" : pair.1)
         }
-        return "[" + fields.joined(separator: ", ") + "]"
     }
 }
