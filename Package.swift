@@ -112,12 +112,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "IntegrationTests",
-            dependencies: ["Domain", "Services", "TestSupport"],
-            path: "Tests/IntegrationTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
             name: "PresentationTests",
             dependencies: ["Domain", "Presentation", "TestSupport"],
             path: "Tests/PresentationTests",
