@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Presentation", targets: ["Presentation"]),
         .library(name: "Services", targets: ["Services"]),
         .library(name: "Storage", targets: ["Storage"]),
+        .library(name: "Sync", targets: ["Sync"]),
     ],
     targets: [
         // MARK: - Modules
@@ -55,6 +56,12 @@ let package = Package(
             name: "Storage",
             dependencies: ["CSQLite", "Domain"],
             path: "Modules/Storage",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Sync",
+            dependencies: ["Domain", "Services", "Storage"],
+            path: "Modules/Sync",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -121,6 +128,12 @@ let package = Package(
             name: "ServicesTests",
             dependencies: ["Domain", "Services", "TestSupport"],
             path: "Tests/ServicesTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SyncTests",
+            dependencies: ["Domain", "Services", "Storage", "Sync", "TestSupport"],
+            path: "Tests/SyncTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

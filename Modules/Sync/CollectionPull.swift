@@ -1,0 +1,199 @@
+import Domain
+import Foundation
+import Services
+import Storage
+
+// MARK: - Pull
+
+extension SyncRun {
+    /// Pulls every collection's changes.
+    ///
+    /// When every collection has been pulled before, one `POST /batch` carries a
+    /// conditional GET per collection: an up-to-date store costs one round trip, and a
+    /// changed collection's first page arrives in the same answer.
+    func pullAll() async throws {
+        let states = try store.read { reader in try options.collections.map { try reader.syncState($0) } }
+        guard states.count > 1, states.allSatisfy({ $0.etag != nil }) else {
+            for state in states { try await pullCollection(state.collection, firstPage: nil) }
+            return
+        }
+        let operations = states.map { state in
+            BatchOperation(
+                method: .get, path: listPath(state.collection, since: state.cursor),
+                precondition: state.etag.flatMap(ETag.init(headerValue:)).map { .ifNoneMatch($0) })
+        }
+        let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
+        let results = try await withRetries("check \(states.count) collections for changes") { try await batch.send(operations) }
+        for (state, result) in zip(states, results) {
+            noteBackoff(HeaderValues.backoff(result.headers["Backoff"]))
+            if result.status == 304 {
+                try markUpToDate(state.collection)
+                emit(.collectionStarted(state.collection))
+                emit(.notModified(state.collection))
+                collectionReport(state.collection) { _ in }
+                continue
+            }
+            if let error = result.error { throw error }
+            let page = RecordPage(
+                records: try RecordPageScanner.scan(result.body),
+                // NB: a batch sub-response's Next-Page names the batch's host; the rest
+                // of the list is asked for by cursor instead, which is equivalent when
+                // sorted by `last_modified`.
+                nextPage: result.headers["Next-Page"].map { _ in "" },
+                etag: result.headers["ETag"].flatMap(ETag.init(headerValue:)))
+            try await pullCollection(state.collection, firstPage: page)
+        }
+        try honourBackoff()
+    }
+
+    /// Pulls one collection page by page, applying each page with the cursor after it
+    /// in one transaction. While a page is being stored the next one is already being
+    /// fetched.
+    /// - Parameter firstPage: the first page when a batch already fetched it; a page
+    ///   whose `nextPage` is `""` continues by cursor.
+    func pullCollection(_ collection: CollectionName, firstPage: RecordPage?) async throws {
+        emit(.collectionStarted(collection))
+        let started = ContinuousClock.now
+        defer { collectionReport(collection) { $0.durationMilliseconds += milliseconds(since: started) } }
+        let service = KintoCollectionService(client: engine.client, collection: collection)
+
+        var page: RecordPage
+        if let firstPage {
+            page = firstPage
+        } else {
+            guard let first = try await requestFromCursor(collection, service: service, conditional: true) else {
+                try markUpToDate(collection)
+                emit(.notModified(collection))
+                try honourBackoff()
+                return
+            }
+            page = first
+        }
+
+        var pulled = 0
+        while true {
+            noteBackoff(page.backoff)
+            let continuesByCursor = page.nextPage == ""
+            var prefetch: Task<RecordPage, any Error>?
+            if backoffUntil == nil, let next = page.nextPage, !continuesByCursor {
+                prefetch = Task { try await service.page(at: next) }
+            }
+            let counts: PageCounts
+            do {
+                counts = try apply(page, to: collection, pulledBefore: pulled)
+            } catch {
+                prefetch?.cancel()
+                throw error
+            }
+            pulled = counts.totalSoFar
+            emit(.pageApplied(collection, counts))
+            if backoffUntil != nil { prefetch?.cancel() }
+            try honourBackoff()
+
+            if let prefetch {
+                report.requests += 1
+                do {
+                    page = try await prefetch.value
+                    continue
+                } catch let error as APIError where error.isTransient {
+                    // Ask again from the durable cursor, with the run's retries.
+                }
+            } else if !continuesByCursor {
+                break
+            }
+            guard let next = try await requestFromCursor(collection, service: service, conditional: false) else { break }
+            page = next
+        }
+    }
+
+    // MARK: Steps
+
+    /// The first page after the stored cursor, sorted by `last_modified` so that the
+    /// cursor alone says how far a pull got; nil when the server answers 304.
+    private func requestFromCursor(
+        _ collection: CollectionName, service: KintoCollectionService, conditional: Bool
+    ) async throws -> RecordPage? {
+        let state = try store.read { reader in try reader.syncState(collection) }
+        let query = ListQuery(
+            since: state.cursor.map(Int.init), limit: options.pageSize, sort: ["last_modified"],
+            ifNoneMatch: conditional ? state.etag.flatMap(ETag.init(headerValue:)) : nil)
+        let result = try await withRetries("pull \(collection.rawValue)") { try await service.firstPage(query) }
+        switch result {
+        case .notModified(_, let backoff):
+            noteBackoff(backoff)
+            return nil
+        case .page(let page):
+            return page
+        }
+    }
+
+    /// Applies one page and advances the cursor, in one transaction. Records with a
+    /// waiting local change are merged three ways instead of overwritten.
+    private func apply(_ page: RecordPage, to collection: CollectionName, pulledBefore: Int) throws -> PageCounts {
+        let remote = page.records.map(RemoteRecord.init)
+        let merger = MergeApplier(policy: options.policy, now: now)
+        let isLast = page.nextPage == nil
+        let at = now
+        let (merges, deleted) = try store.write { tx in
+            let held = try tx.applyRemote(remote, to: collection)
+            var merges: [(String, MergeApplier.Result)] = []
+            for (record, _) in held {
+                merges.append((record.id, try merger.apply(collection, id: record.id, remote: record, in: tx)))
+            }
+            let highest = remote.map(\.lastModified).max()
+            try tx.updateSyncState(collection) { state in
+                if let highest { state.cursor = max(state.cursor ?? highest, highest) }
+                if isLast {
+                    state.etag = page.etag?.headerValue
+                    state.lastSuccess = at
+                    state.lastError = nil
+                    state.lastErrorAt = nil
+                    state.nextPage = nil
+                } else {
+                    state.nextPage = page.nextPage.flatMap { $0.isEmpty ? nil : $0 }
+                }
+            }
+            return (merges, remote.filter(\.isDeleted).count)
+        }
+        record(merges, in: collection)
+        collectionReport(collection) {
+            $0.pulled += remote.count
+            $0.deletedLocally += deleted
+        }
+        return PageCounts(applied: remote.count - deleted, deleted: deleted, totalSoFar: pulledBefore + remote.count)
+    }
+
+    private func markUpToDate(_ collection: CollectionName) throws {
+        let at = now
+        try store.write { tx in
+            try tx.updateSyncState(collection) { state in
+                state.lastSuccess = at
+                state.lastError = nil
+                state.lastErrorAt = nil
+            }
+        }
+    }
+
+    /// Reports merges and conflicts as events and counts.
+    func record(_ merges: [(String, MergeApplier.Result)], in collection: CollectionName) {
+        for (id, result) in merges {
+            switch result {
+            case .merged, .tookRemote(clash: true):
+                emit(.merged(collection, id: id))
+                collectionReport(collection) { $0.merged += 1 }
+            case .tookRemote(clash: false):
+                break
+            case .conflict(let conflict):
+                emit(.conflict(collection, id: id, conflict))
+                collectionReport(collection) { $0.conflicts += 1 }
+            }
+        }
+    }
+
+    /// `…/records?_since=<cursor>&_sort=last_modified&_limit=<n>` for a batch sub-request.
+    private func listPath(_ collection: CollectionName, since cursor: Int64?) -> String {
+        var path = KintoCollectionPath(collection).recordsPath + "?_sort=last_modified&_limit=\(options.pageSize)"
+        if let cursor { path += "&_since=\(cursor)" }
+        return path
+    }
+}

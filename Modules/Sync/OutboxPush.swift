@@ -1,0 +1,150 @@
+import Domain
+import Foundation
+import Services
+import Storage
+
+// MARK: - Push
+
+extension SyncRun {
+    /// What the server said to one batch, once stored.
+    private struct BatchSummary {
+        var accepted: [CollectionName: Int] = [:]
+        var merges: [CollectionName: [(String, MergeApplier.Result)]] = [:]
+        var deadLetters: [(CollectionName, String, Int, String)] = []
+        /// Changes that failed transiently and stay queued for another attempt.
+        var transient: [String] = []
+        var authentication: String?
+
+        var madeProgress: Bool {
+            !accepted.isEmpty || !merges.isEmpty || !deadLetters.isEmpty
+        }
+    }
+
+    /// Pushes the outbox in order, a `POST /batch` of at most `batchSize` changes at a
+    /// time: creates with `If-None-Match: *`, updates and deletes with
+    /// `If-Match: "<base>"`. Each batch's answers are stored in one transaction.
+    func pushAll() async throws {
+        let collections = options.collections.filter { !$0.isReadOnly }
+        guard !collections.isEmpty else { return }
+        let everyWritable = Set(collections) == Set(CollectionName.writable)
+        let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
+        var failedRounds = 0
+        // Bounded: a change merged after a 412 is pushed again, but a server that keeps
+        // changing under every attempt must not keep the run alive forever.
+        for _ in 0..<max(64, 4 * options.retry.maxAttempts) {
+            let changes = try nextChanges(collections, all: everyWritable)
+            guard !changes.isEmpty else { return }
+            let operations = try changes.map(operation(for:))
+            let results = try await withRetries("push \(changes.count) change\(changes.count == 1 ? "" : "s")") {
+                try await batch.send(operations)
+            }
+            let summary = try store(results, for: changes)
+            for (collection, count) in summary.accepted.sorted(by: { $0.key < $1.key }) {
+                emit(.pushed(collection, count: count))
+                collectionReport(collection) { $0.pushed += count }
+            }
+            for (collection, merges) in summary.merges { record(merges, in: collection) }
+            for (collection, id, status, reason) in summary.deadLetters {
+                emit(.deadLettered(collection, id: id, status: status, reason: reason))
+                collectionReport(collection) { $0.deadLetters += 1 }
+            }
+            if let message = summary.authentication { throw SyncStop.authentication(message) }
+            try honourBackoff()
+
+            if summary.madeProgress {
+                failedRounds = 0
+            } else {
+                failedRounds += 1
+                let reason = summary.transient.first ?? "the server did not accept the changes"
+                guard failedRounds < options.retry.maxAttempts else {
+                    throw SyncStop.temporary("push: \(reason) (gave up after \(failedRounds) attempts)")
+                }
+                let delay = options.retry.delay(beforeRetry: failedRounds, using: &randomness)
+                emit(.retrying(attempt: failedRounds + 1, delay: delay, reason: "push: \(reason)"))
+                try await engine.clock.sleep(delay)
+            }
+        }
+        throw SyncStop.temporary("push: the server kept changing the same records; the rest waits for the next run")
+    }
+
+    // MARK: Steps
+
+    private func nextChanges(_ collections: [CollectionName], all: Bool) throws -> [PendingChange] {
+        try store.read { reader in
+            if all { return try reader.pendingChanges(limit: options.batchSize) }
+            for collection in collections {
+                let changes = try reader.pendingChanges(in: collection, limit: options.batchSize)
+                if !changes.isEmpty { return changes }
+            }
+            return []
+        }
+    }
+
+    private func operation(for change: PendingChange) throws -> BatchOperation {
+        let entry = change.entry
+        let path = KintoCollectionPath(entry.collection)
+        let base = entry.baseLastModified.map(Int.init)
+        switch entry.kind {
+        case .create:
+            return try BatchOperation.create(in: path, id: entry.recordID, data: RecordJSON.pushBody(change.json))
+        case .update:
+            return try BatchOperation.update(in: path, id: entry.recordID, data: RecordJSON.pushBody(change.json), ifMatch: base)
+        case .delete:
+            return try BatchOperation.delete(in: path, id: entry.recordID, ifMatch: base)
+        }
+    }
+
+    /// Stores a batch's answers in one transaction.
+    private func store(_ results: [BatchResult], for changes: [PendingChange]) throws -> BatchSummary {
+        let merger = MergeApplier(policy: options.policy, now: now)
+        for result in results { noteBackoff(HeaderValues.backoff(result.headers["Backoff"])) }
+        return try store.write { tx in
+            var summary = BatchSummary()
+            for (change, result) in zip(changes, results) {
+                let entry = change.entry
+                let collection = entry.collection
+                let id = entry.recordID
+                if result.isSuccess {
+                    try tx.acknowledgePush(entry, server: RemoteRecord(try result.record()))
+                    summary.accepted[collection, default: 0] += 1
+                    continue
+                }
+                switch (result.status, result.error) {
+                case (412, .preconditionFailed(_, let existing)?):
+                    let merged = try merger.apply(collection, id: id, remote: existing.map(RemoteRecord.init), in: tx)
+                    summary.merges[collection, default: []].append((id, merged))
+                case (404, _) where entry.kind == .delete:
+                    // Already gone on the server: the deletion is done.
+                    let tombstone = RemoteRecord(
+                        id: id, lastModified: entry.baseLastModified ?? 0, isDeleted: true,
+                        json: Data(#"{"deleted":true}"#.utf8))
+                    try tx.acknowledgePush(entry, server: tombstone)
+                    summary.accepted[collection, default: 0] += 1
+                case (404, _):
+                    // The record went away on the server: an edit-versus-delete merge.
+                    let merged = try merger.apply(collection, id: id, remote: nil, in: tx)
+                    summary.merges[collection, default: []].append((id, merged))
+                case (401, let error):
+                    summary.authentication = error?.description ?? "authentication failed (401)"
+                case (let status, let error) where status == 408 || status == 429 || status >= 500:
+                    summary.transient.append(error?.description ?? "HTTP \(status)")
+                case (let status, let error):
+                    // Refused for good (400 schema or size, 403 on this collection…): park it
+                    // with the server's reason so the rest of the outbox goes through.
+                    let reason = Self.reason(error, status: status)
+                    _ = try tx.moveToDeadLetters(entry, status: status, reason: reason)
+                    summary.deadLetters.append((collection, id, status, reason))
+                }
+            }
+            return summary
+        }
+    }
+
+    /// The server's own words when it gave them (`message`, plus `details` for schema errors).
+    private static func reason(_ error: APIError?, status: Int) -> String {
+        guard let failure = error?.httpFailure, let body = failure.serverError else {
+            return error?.description ?? "HTTP \(status)"
+        }
+        return "HTTP \(status) \(body.error ?? ""): \(body.message ?? "")".trimmingCharacters(in: .whitespaces)
+    }
+}

@@ -1,0 +1,42 @@
+import Domain
+import Foundation
+import Services
+import Storage
+
+// MARK: - Record JSON
+
+/// Conversions between the forms a record takes on its way through a sync: the
+/// server's raw bytes (`RawRecord`), the store's rows, and field dictionaries for merges.
+enum RecordJSON {
+    /// Fields of a stored JSON object; nil for no record.
+    static func fields(_ data: Data?) throws -> [String: JSONValue]? {
+        guard let data else { return nil }
+        return try JSONDecoder().decode([String: JSONValue].self, from: data)
+    }
+
+    /// Merged content as the JSON the store keeps, with the record's id.
+    static func data(_ fields: [String: JSONValue], id: String) throws -> Data {
+        var record = fields
+        record["id"] = .string(id)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(record)
+    }
+
+    /// The body to push: the record without the fields the server owns. Kinto would
+    /// otherwise take a stale `last_modified` from the body as the record's timestamp.
+    static func pushBody(_ data: Data) throws -> Data {
+        guard var fields = try fields(data) else { return data }
+        for key in ThreeWayMerge.bookkeepingFields { fields.removeValue(forKey: key) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(fields)
+    }
+}
+
+extension RemoteRecord {
+    /// The store's view of a record the server sent, without scanning its bytes again.
+    init(_ raw: RawRecord) {
+        self.init(id: raw.id, lastModified: Int64(raw.lastModified), isDeleted: raw.deleted, json: raw.bytes)
+    }
+}

@@ -1,0 +1,88 @@
+import Domain
+import Foundation
+
+// MARK: - CollectionReport
+
+/// What one run did to one collection.
+public struct CollectionReport: Sendable, Equatable, Codable {
+    public var pulled = 0
+    public var deletedLocally = 0
+    public var pushed = 0
+    public var merged = 0
+    public var conflicts = 0
+    public var deadLetters = 0
+    public var requests = 0
+    public var durationMilliseconds = 0
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case pulled, pushed, merged, conflicts, requests
+        case deletedLocally = "deleted_locally"
+        case deadLetters = "dead_letters"
+        case durationMilliseconds = "duration_ms"
+    }
+}
+
+// MARK: - RunOutcome
+
+/// How a run ended, from best to worst; the worker turns it into its exit status.
+public enum RunOutcome: String, Sendable, Equatable, Codable {
+    /// Everything pulled and pushed.
+    case synced
+    /// Finished, but conflicts or dead letters wait for a person.
+    case needsAttention = "needs_attention"
+    /// The server asked to wait (Backoff / Retry-After) and the deadline has not passed.
+    case backoff
+    /// The network or server failed after the retries this run allows.
+    case temporaryFailure = "temporary_failure"
+    /// The server refused the credentials.
+    case authenticationFailed = "authentication_failed"
+    /// The local store could not be read or written.
+    case localStoreFailure = "local_store_failure"
+    /// The account's configuration is unusable (worker only: no engine runs).
+    case configurationError = "configuration_error"
+    /// Another run holds the account's lock.
+    case alreadyRunning = "already_running"
+}
+
+// MARK: - RunReport
+
+/// The machine-readable account of one run (`shelf-sync --report FILE`).
+public struct RunReport: Sendable, Equatable, Codable {
+    public var account: String
+    public var outcome: RunOutcome
+    /// One sentence for people: why the run ended as it did.
+    public var message: String
+    public var startedAt: Date
+    public var durationMilliseconds: Int
+    public var requests: Int
+    /// Until when the server asked clients to wait, when it did.
+    public var backoffUntil: Date?
+    public var collections: [String: CollectionReport]
+
+    public init(
+        account: String, outcome: RunOutcome, message: String, startedAt: Date,
+        durationMilliseconds: Int = 0, requests: Int = 0, backoffUntil: Date? = nil,
+        collections: [String: CollectionReport] = [:]
+    ) {
+        self.account = account
+        self.outcome = outcome
+        self.message = message
+        self.startedAt = startedAt
+        self.durationMilliseconds = durationMilliseconds
+        self.requests = requests
+        self.backoffUntil = backoffUntil
+        self.collections = collections
+    }
+
+    public var totalConflicts: Int { collections.values.reduce(0) { $0 + $1.conflicts } }
+    public var totalDeadLetters: Int { collections.values.reduce(0) { $0 + $1.deadLetters } }
+
+    enum CodingKeys: String, CodingKey {
+        case account, outcome, message, requests, collections
+        case startedAt = "started_at"
+        case durationMilliseconds = "duration_ms"
+        case backoffUntil = "backoff_until"
+    }
+}

@@ -1,0 +1,188 @@
+import Domain
+import Foundation
+import Services
+import Storage
+
+// MARK: - SyncEngine
+
+/// Syncs one account's local store with its Kinto server: pull every collection's
+/// changes, merge them with waiting local edits, push the outbox.
+///
+/// Durability is per step: each pulled page is applied together with the cursor that
+/// follows it, and each pushed batch's answers in one transaction, so a run killed at
+/// any point leaves a store the next run continues from — nothing applied twice,
+/// nothing skipped, no local edit lost. The engine does not lock: callers hold the
+/// account's `RunLock` for the duration of a run.
+public final class SyncEngine: Sendable {
+    public let account: String
+    public let store: ShelfStore
+    public let client: APIClient
+    public let options: SyncOptions
+    let clock: SyncClock
+
+    public init(account: String, store: ShelfStore, client: APIClient, options: SyncOptions = SyncOptions(), clock: SyncClock = .live) {
+        self.account = account
+        self.store = store
+        self.client = client
+        self.options = options
+        self.clock = clock
+    }
+
+    // MARK: Running
+
+    /// Runs once and streams what happens; the last event is `.runFinished(report)`.
+    public func events() -> AsyncStream<SyncEvent> {
+        let (stream, continuation) = AsyncStream<SyncEvent>.makeStream(bufferingPolicy: .unbounded)
+        let task = Task {
+            _ = await self.run { continuation.yield($0) }
+            continuation.finish()
+        }
+        continuation.onTermination = { reason in
+            if case .cancelled = reason { task.cancel() }
+        }
+        return stream
+    }
+
+    /// Runs once.
+    /// - Parameter onEvent: called for every event, in order, the final `.runFinished` included.
+    /// - Returns: the run's report; its `outcome` says how it ended. A run never throws:
+    ///   every failure is sorted into an outcome with a message.
+    @discardableResult
+    public func run(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> RunReport {
+        let run = SyncRun(engine: self, onEvent: onEvent)
+        return await run.execute()
+    }
+}
+
+// MARK: - SyncRun
+
+/// The state of one run: its report so far and its event sink. Lives inside one task.
+final class SyncRun {
+    let engine: SyncEngine
+    let onEvent: @Sendable (SyncEvent) -> Void
+    var report: RunReport
+    let started: ContinuousClock.Instant
+    var randomness = SystemRandomNumberGenerator()
+    /// Set when a response carried `Backoff`: the run stops after the current step.
+    var backoffUntil: Date?
+
+    var store: ShelfStore { engine.store }
+    var options: SyncOptions { engine.options }
+    var now: Date { engine.clock.now() }
+
+    init(engine: SyncEngine, onEvent: @escaping @Sendable (SyncEvent) -> Void) {
+        self.engine = engine
+        self.onEvent = onEvent
+        self.started = ContinuousClock.now
+        self.report = RunReport(account: engine.account, outcome: .synced, message: "", startedAt: engine.clock.now())
+    }
+
+    func emit(_ event: SyncEvent) { onEvent(event) }
+
+    func execute() async -> RunReport {
+        emit(.runStarted(collections: options.collections))
+        do {
+            try checkStoredBackoff()
+            try await pullAll()
+            try await pushAll()
+            try finishSuccessfully()
+        } catch {
+            stop(SyncStop.from(error, now: now))
+        }
+        report.durationMilliseconds = milliseconds(since: started)
+        emit(.runFinished(report))
+        return report
+    }
+
+    // MARK: Outcome
+
+    private func finishSuccessfully() throws {
+        let (conflicts, deadLetters) = try store.read { reader in (try reader.conflictCount(), try reader.deadLetterCount()) }
+        if conflicts > 0 || deadLetters > 0 {
+            report.outcome = .needsAttention
+            report.message = [
+                conflicts > 0 ? "\(conflicts) conflict\(conflicts == 1 ? "" : "s") to resolve ('shelf conflicts')" : nil,
+                deadLetters > 0 ? "\(deadLetters) change\(deadLetters == 1 ? "" : "s") refused by the server ('shelf failed')" : nil,
+            ].compactMap { $0 }.joined(separator: "; ")
+        } else {
+            report.outcome = .synced
+            report.message = "synced"
+        }
+    }
+
+    private func stop(_ reason: SyncStop) {
+        report.outcome = reason.outcome
+        report.message = reason.message
+        if case .backoff(let until, _) = reason { report.backoffUntil = until }
+        let message = reason.message
+        let at = now
+        // Best effort: the store may be what failed.
+        try? store.write { tx in
+            for collection in self.options.collections {
+                try tx.updateSyncState(collection) { state in
+                    if case .backoff(let until, _) = reason { state.backoffUntil = until }
+                    state.lastError = message
+                    state.lastErrorAt = at
+                }
+            }
+        }
+    }
+
+    /// A throttled server is not asked again before its deadline, not even once.
+    private func checkStoredBackoff() throws {
+        let states = try store.read { reader in try reader.syncStates() }
+        let deadline = states.filter { options.collections.contains($0.collection) }.compactMap(\.backoffUntil).max()
+        if let deadline, deadline > now {
+            throw SyncStop.backoff(until: deadline, reason: "the server asked clients to wait (Backoff / Retry-After)")
+        }
+    }
+
+    /// Remembers a `Backoff` header; the run stops once the current step is stored.
+    func noteBackoff(_ seconds: TimeInterval?) {
+        guard let seconds, seconds > 0 else { return }
+        let until = now.addingTimeInterval(seconds)
+        backoffUntil = max(backoffUntil ?? until, until)
+    }
+
+    /// Stops the run when the server asked for a pause during the last step.
+    func honourBackoff() throws {
+        guard let until = backoffUntil else { return }
+        throw SyncStop.backoff(until: until, reason: "the server asked clients to back off (Backoff header)")
+    }
+
+    // MARK: Retries
+
+    /// Runs `operation`, retrying transient failures (timeouts, refused connections,
+    /// 5xx) with exponential backoff and jitter, at most `options.retry.maxAttempts` times.
+    /// A 503/429 with `Retry-After` is not retried here: it becomes a stored backoff.
+    func withRetries<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                report.requests += 1
+                return try await operation()
+            } catch let error as APIError where error.isTransient && error.httpFailure?.retryAfter == nil {
+                guard attempt < options.retry.maxAttempts else {
+                    throw SyncStop.temporary("\(what): \(error) (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"))")
+                }
+                let delay = options.retry.delay(beforeRetry: attempt, using: &randomness)
+                emit(.retrying(attempt: attempt + 1, delay: delay, reason: "\(what): \(error)"))
+                try await engine.clock.sleep(delay)
+                attempt += 1
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    func collectionReport(_ collection: CollectionName, _ change: (inout CollectionReport) -> Void) {
+        var entry = report.collections[collection.rawValue] ?? CollectionReport()
+        change(&entry)
+        report.collections[collection.rawValue] = entry
+    }
+
+    func milliseconds(since start: ContinuousClock.Instant) -> Int {
+        let elapsed = ContinuousClock.now - start
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,43 @@
+import Domain
+
+// MARK: - SyncEvent
+
+/// What a sync run is doing, as it happens: the worker logs each event as one line and
+/// the CLI draws them as progress.
+public enum SyncEvent: Sendable, Equatable {
+    case runStarted(collections: [CollectionName])
+    case collectionStarted(CollectionName)
+    /// The server answered 304: nothing changed since the last run.
+    case notModified(CollectionName)
+    /// One page of server changes applied in one transaction.
+    case pageApplied(CollectionName, PageCounts)
+    /// A batch of local changes the server accepted.
+    case pushed(CollectionName, count: Int)
+    /// A record whose local and server changes merged without a clash.
+    case merged(CollectionName, id: String)
+    /// A clash left for `shelf resolve` (policy `manual`).
+    case conflict(CollectionName, id: String, MergeConflict)
+    /// A change the server refused for good, moved to the dead letters.
+    case deadLettered(CollectionName, id: String, status: Int, reason: String)
+    /// A transient failure about to be retried after `delay`.
+    case retrying(attempt: Int, delay: Duration, reason: String)
+    case collectionFinished(CollectionName, CollectionReport)
+    case runFinished(RunReport)
+}
+
+// MARK: - PageCounts
+
+public struct PageCounts: Sendable, Equatable, Codable {
+    /// Records created or updated locally from this page.
+    public var applied: Int
+    /// Tombstones applied (records deleted locally).
+    public var deleted: Int
+    /// Records pulled so far in this collection, this page included.
+    public var totalSoFar: Int
+
+    public init(applied: Int, deleted: Int, totalSoFar: Int) {
+        self.applied = applied
+        self.deleted = deleted
+        self.totalSoFar = totalSoFar
+    }
+}

@@ -1,0 +1,43 @@
+import Domain
+import Foundation
+
+// MARK: - SyncOptions
+
+/// What a run syncs and how.
+public struct SyncOptions: Sendable, Equatable {
+    /// The collections to sync, in this order. The catalog (`products`) is pulled only.
+    public var collections: [CollectionName]
+    public var policy: ConflictPolicy
+    public var retry: RetryPolicy
+    /// Records per page (`_limit`). Kinto serves at most 10,000 by default; large pages
+    /// mean few round trips on a first sync.
+    public var pageSize: Int
+    /// Local changes per `POST /batch` (Kinto's `batch_max_requests`).
+    public var batchSize: Int
+
+    public init(
+        collections: [CollectionName] = CollectionName.allCases, policy: ConflictPolicy = .manual,
+        retry: RetryPolicy = RetryPolicy(), pageSize: Int = 10_000, batchSize: Int = 25
+    ) {
+        self.collections = collections
+        self.policy = policy
+        self.retry = retry
+        self.pageSize = max(1, pageSize)
+        self.batchSize = max(1, batchSize)
+    }
+}
+
+// MARK: - SyncClock
+
+/// Time as the engine sees it: injected so tests control "now" and never really sleep.
+public struct SyncClock: Sendable {
+    public var now: @Sendable () -> Date
+    public var sleep: @Sendable (Duration) async throws -> Void
+
+    public init(now: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+        self.now = now
+        self.sleep = sleep
+    }
+
+    public static let live = SyncClock(now: { Date() }, sleep: { try await Task.sleep(for: $0) })
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Services
+import Storage
+
+// MARK: - SyncStop
+
+/// Why a run stopped before doing everything: each case maps to one `RunOutcome`.
+enum SyncStop: Error {
+    /// The server asked to wait until then.
+    case backoff(until: Date, reason: String)
+    /// Still failing after the retries this run allows.
+    case temporary(String)
+    /// The server refused the credentials.
+    case authentication(String)
+    /// The local store failed.
+    case localStore(String)
+
+    /// Sorts an error the way the engine acts on it.
+    static func from(_ error: any Error, now: Date) -> SyncStop {
+        switch error {
+        case let stop as SyncStop:
+            return stop
+        case let api as APIError:
+            if case .unauthorized = api { return .authentication(api.description) }
+            if let failure = api.httpFailure, let wait = failure.retryAfter, failure.status == 503 || failure.status == 429 {
+                return .backoff(until: now.addingTimeInterval(wait), reason: "the server answered \(failure.status) with Retry-After: \(Int(wait))")
+            }
+            return .temporary(api.description)
+        case let storage as StorageError:
+            return .localStore("\(storage)")
+        case is CancellationError:
+            return .temporary("the run was cancelled")
+        default:
+            return .temporary("\(error)")
+        }
+    }
+
+    var outcome: RunOutcome {
+        switch self {
+        case .backoff: .backoff
+        case .temporary: .temporaryFailure
+        case .authentication: .authenticationFailed
+        case .localStore: .localStoreFailure
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .backoff(let until, let reason):
+            "\(reason); waiting until \(until.formatted(.iso8601))"
+        case .temporary(let text), .authentication(let text), .localStore(let text):
+            text
+        }
+    }
+}
