@@ -202,6 +202,18 @@ struct KintoRecordsTests {
         #expect("\(error!)".contains("authentication failed"))
     }
 
+    @Test func anotherPasswordIsAnotherAccountNotAnError() async throws {
+        // With Basic auth Kinto accepts any user:password; the pair names the account.
+        let account = try KintoTestAccount()
+        _ = try await account.seedBooks(2)
+        let otherPassword = APIClient(configuration: .init(
+            baseURL: account.server.baseURL,
+            credentials: .init(user: account.user.name, password: account.user.password + "-typo")))
+        let page = try #require(try await KintoCollectionService(client: otherPassword, collection: .books).firstPage().page)
+        #expect(page.records.isEmpty)
+        #expect(try await account.collection(.books).firstPage().page?.records.count == 2)
+    }
+
     @Test func writingTheCatalogIsAPermissionError() async throws {
         let account = try KintoTestAccount()
         let catalog = account.collection(.products)
