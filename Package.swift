@@ -67,6 +67,12 @@ let package = Package(
         // MARK: - Benchmarks
 
         .executableTarget(
+            name: "TransportBench",
+            dependencies: ["Services"],
+            path: "Benchmarks/TransportBench",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "StorageBench",
             dependencies: ["Domain", "Storage"],
             path: "Benchmarks/StorageBench",
@@ -77,7 +83,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["Domain", "Presentation"],
+            dependencies: ["Domain", "Presentation", "Services"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -106,9 +112,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["Domain", "Services", "TestSupport"],
+            path: "Tests/IntegrationTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PresentationTests",
             dependencies: ["Domain", "Presentation", "TestSupport"],
             path: "Tests/PresentationTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ServicesTests",
+            dependencies: ["Domain", "Services", "TestSupport"],
+            path: "Tests/ServicesTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
