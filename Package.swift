@@ -49,6 +49,7 @@ let package = Package(
             name: "Services",
             dependencies: ["CCurl", "Domain"],
             path: "Modules/Services",
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
