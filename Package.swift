@@ -50,6 +50,7 @@ let package = Package(
             name: "Services",
             dependencies: ["CCurl", "Domain"],
             path: "Modules/Services",
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -116,6 +117,12 @@ let package = Package(
             name: "DomainTests",
             dependencies: ["Domain", "TestSupport"],
             path: "Tests/DomainTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["Domain", "Services", "TestSupport"],
+            path: "Tests/IntegrationTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
