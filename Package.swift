@@ -72,12 +72,18 @@ let package = Package(
             path: "Benchmarks/StorageBench",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "TransportBench",
+            dependencies: ["Services"],
+            path: "Benchmarks/TransportBench",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: - Tests
 
         .target(
             name: "TestSupport",
-            dependencies: ["Domain", "Presentation"],
+            dependencies: ["Domain", "Presentation", "Services"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -106,9 +112,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["Domain", "Services", "TestSupport"],
+            path: "Tests/IntegrationTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PresentationTests",
             dependencies: ["Domain", "Presentation", "TestSupport"],
             path: "Tests/PresentationTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ServicesTests",
+            dependencies: ["Domain", "Services", "TestSupport"],
+            path: "Tests/ServicesTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,36 @@
+import Domain
+
+// MARK: - BookDTO
+
+/// `books` record: `{id, title, author_name, finished, last_modified}`.
+public struct BookDTO: WritableRecordDTO, Hashable {
+    public static let collection = CollectionName.books
+
+    public var id: String
+    public var title: String
+    public var authorName: String
+    public var finished: Bool
+    public var lastModified: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, finished
+        case authorName = "author_name"
+        case lastModified = "last_modified"
+    }
+
+    public init(id: String, title: String, authorName: String, finished: Bool, lastModified: Int? = nil) {
+        self.id = id
+        self.title = title
+        self.authorName = authorName
+        self.finished = finished
+        self.lastModified = lastModified
+    }
+
+    public init(_ book: Book) {
+        self.init(id: book.id, title: book.title, authorName: book.author, finished: book.isFinished)
+    }
+
+    public func toDomain() throws(DomainError) -> Book {
+        try Book(id: id, title: title, author: authorName, isFinished: finished)
+    }
+}

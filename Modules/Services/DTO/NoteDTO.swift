@@ -1,0 +1,57 @@
+import Domain
+
+// MARK: - NoteDTO
+
+/// `notes` record: `{id, book_id: String|null, title, body, last_modified}`.
+public struct NoteDTO: WritableRecordDTO, Hashable {
+    public static let collection = CollectionName.notes
+
+    public var id: String
+    public var bookID: String?
+    public var title: String
+    public var body: String
+    public var lastModified: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, body
+        case bookID = "book_id"
+        case lastModified = "last_modified"
+    }
+
+    public init(id: String, bookID: String?, title: String, body: String, lastModified: Int? = nil) {
+        self.id = id
+        self.bookID = bookID
+        self.title = title
+        self.body = body
+        self.lastModified = lastModified
+    }
+
+    public init(_ note: Note) {
+        self.init(id: note.id, bookID: note.bookID, title: note.title, body: note.body)
+    }
+
+    /// `book_id` may be absent as well as null (a record written by another client);
+    /// `body` may be absent (empty).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        bookID = try container.decodeIfPresent(String.self, forKey: .bookID)
+        title = try container.decode(String.self, forKey: .title)
+        body = try container.decodeIfPresent(String.self, forKey: .body) ?? ""
+        lastModified = try container.decodeIfPresent(Int.self, forKey: .lastModified)
+    }
+
+    /// Writes `book_id: null` explicitly: the wire shape has the field either way.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(bookID, forKey: .bookID)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
+        try container.encodeIfPresent(lastModified, forKey: .lastModified)
+    }
+
+    public func toDomain() throws(DomainError) -> Note {
+        try Note(id: id, bookID: bookID, title: title, body: body)
+    }
+}

@@ -1,0 +1,33 @@
+import Domain
+
+// MARK: - ProductDTO
+
+/// `products` record in the shared catalog: `{id, name, price_minor, currency, last_modified}`.
+/// Read-only: Shelf never writes the catalog.
+public struct ProductDTO: RecordDTO, Hashable {
+    public static let collection = CollectionName.products
+
+    public var id: String
+    public var name: String
+    public var priceMinor: Int
+    public var currency: String
+    public var lastModified: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, currency
+        case priceMinor = "price_minor"
+        case lastModified = "last_modified"
+    }
+
+    public init(id: String, name: String, priceMinor: Int, currency: String, lastModified: Int? = nil) {
+        self.id = id
+        self.name = name
+        self.priceMinor = priceMinor
+        self.currency = currency
+        self.lastModified = lastModified
+    }
+
+    public func toDomain() throws(DomainError) -> Product {
+        try Product(id: id, name: name, price: Money(minorUnits: priceMinor, currency: currency))
+    }
+}

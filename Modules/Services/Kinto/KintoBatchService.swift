@@ -1,0 +1,197 @@
+import Foundation
+
+// MARK: - BatchOperation
+
+/// One sub-request of `POST /batch`.
+public struct BatchOperation: Sendable, Hashable {
+    public var method: HTTPMethod
+    /// Relative to the API root, e.g. `/buckets/default/collections/books/records/b1`.
+    public var path: String
+    /// The sub-request's whole JSON body (`{"data": {…}}`), if any.
+    public var body: Data?
+    public var precondition: Precondition?
+
+    public init(method: HTTPMethod, path: String, body: Data? = nil, precondition: Precondition? = nil) {
+        self.method = method
+        self.path = path
+        self.body = body
+        self.precondition = precondition
+    }
+
+    /// Create `id` with `If-None-Match: *`; `data` is the record's JSON object.
+    public static func create(in collection: KintoCollectionPath, id: String, data: Data) throws(APIError) -> BatchOperation {
+        BatchOperation(method: .put, path: try collection.recordPath(id), body: try KintoBody.envelope(data), precondition: .ifNoneMatchAny)
+    }
+
+    /// Replace `id`, with `If-Match: "<lastModified>"` unless it is nil.
+    public static func update(in collection: KintoCollectionPath, id: String, data: Data, ifMatch lastModified: Int?) throws(APIError) -> BatchOperation {
+        BatchOperation(
+            method: .put, path: try collection.recordPath(id), body: try KintoBody.envelope(data),
+            precondition: lastModified.map { .ifMatch(lastModified: $0) })
+    }
+
+    /// Delete `id`, with `If-Match: "<lastModified>"` unless it is nil.
+    public static func delete(in collection: KintoCollectionPath, id: String, ifMatch lastModified: Int?) throws(APIError) -> BatchOperation {
+        BatchOperation(method: .delete, path: try collection.recordPath(id), precondition: lastModified.map { .ifMatch(lastModified: $0) })
+    }
+}
+
+// MARK: - BatchResult
+
+/// One sub-response of `POST /batch`: the batch itself answers 200 around per-request statuses.
+public struct BatchResult: Sendable, Hashable {
+    public var status: Int
+    /// The sub-request's path as the server reports it (with the `/v1` prefix).
+    public var path: String
+    public var headers: HTTPHeaders
+    /// The sub-response's body bytes (`null` when it had none).
+    public var body: Data
+    /// The method of the operation this answers.
+    public var method: HTTPMethod
+
+    public init(status: Int, path: String, headers: HTTPHeaders = [:], body: Data, method: HTTPMethod) {
+        self.status = status
+        self.path = path
+        self.headers = headers
+        self.body = body
+        self.method = method
+    }
+
+    public var isSuccess: Bool { (200...299).contains(status) }
+
+    /// The error this sub-response's status stands for (412 with `existing`, 403, 404…), nil on success.
+    public var error: APIError? {
+        isSuccess ? nil : APIError(status: status, headers: headers, body: body, method: method, url: path)
+    }
+
+    /// The record written (or the tombstone left) by a successful sub-request.
+    /// - Throws: `error` when it failed; `APIError.decoding` when the body holds no record.
+    public func record() throws(APIError) -> RawRecord {
+        if let error { throw error }
+        return try KintoBody.record(in: body, url: path)
+    }
+}
+
+// MARK: - KintoBatchService
+
+/// `POST /batch`: many writes in one round trip, split into calls of at most
+/// `maximumRequests` (Kinto's `batch_max_requests`, 25 by default; 26 is a 400).
+public struct KintoBatchService: Sendable {
+    public static let defaultMaximumRequests = 25
+
+    public let client: APIClient
+    public let maximumRequests: Int
+
+    public init(client: APIClient, maximumRequests: Int = KintoBatchService.defaultMaximumRequests) {
+        self.client = client
+        self.maximumRequests = max(1, maximumRequests)
+    }
+
+    /// Sends the operations in consecutive calls of at most `maximumRequests`, one after
+    /// the other, in order.
+    ///
+    /// A caller that must record progress after each call (the sync engine, whose
+    /// outbox entries leave in one transaction per call) sends chunks of `maximumRequests` itself.
+    /// - Returns: one result per operation, in the operations' order.
+    /// - Throws: the first call's failure (`APIError`); earlier calls' writes stay applied.
+    public func send(_ operations: [BatchOperation]) async throws -> [BatchResult] {
+        var results: [BatchResult] = []
+        results.reserveCapacity(operations.count)
+        for start in stride(from: 0, to: operations.count, by: maximumRequests) {
+            let chunk = Array(operations[start..<min(start + maximumRequests, operations.count)])
+            results += try await sendOne(chunk)
+        }
+        return results
+    }
+
+    /// One `POST /batch` call.
+    private func sendOne(_ operations: [BatchOperation]) async throws -> [BatchResult] {
+        let response = try await client.send(.post, "/batch", body: try Self.requestBody(operations))
+        do {
+            return try Self.results(from: response.value, for: operations)
+        } catch {
+            if case .decoding(let failure) = error { throw APIError.decoding(failure.with(url: response.url)) }
+            throw error
+        }
+    }
+
+    /// `{"requests": [{"method", "path", "headers", "body"}, …]}`, record bodies copied byte for byte.
+    static func requestBody(_ operations: [BatchOperation]) throws(APIError) -> Data {
+        var body = Data("{\"requests\":[".utf8)
+        for (index, operation) in operations.enumerated() {
+            guard operation.path.hasPrefix("/") else { throw .invalidRequest("batch path '\(operation.path)' must start with '/'") }
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            var head = "{\"method\":\(KintoBody.quoted(operation.method.rawValue)),\"path\":\(KintoBody.quoted(operation.path))"
+            if let precondition = operation.precondition {
+                head += ",\"headers\":{\(KintoBody.quoted(precondition.header.name)):\(KintoBody.quoted(precondition.header.value))}"
+            }
+            body.append(contentsOf: head.utf8)
+            if let payload = operation.body {
+                try KintoBody.requireObject(payload)
+                body.append(contentsOf: ",\"body\":".utf8)
+                body.append(payload)
+            }
+            body.append(UInt8(ascii: "}"))
+        }
+        body.append(contentsOf: "]}".utf8)
+        return body
+    }
+
+    /// Reads `{"responses": [{"status", "path", "headers", "body"}, …]}`.
+    static func results(from body: Data, for operations: [BatchOperation]) throws(APIError) -> [BatchResult] {
+        let results: [BatchResult]
+        do throws(JSONScanError) {
+            results = try JSONByteScanner.withScanner(over: body) { (scanner) throws(JSONScanError) in
+                var results: [BatchResult] = []
+                try scanner.forEachMember { key, scanner throws(JSONScanError) in
+                    guard scanner.key(key, is: "responses") else {
+                        try scanner.skipValue()
+                        return
+                    }
+                    try scanner.forEachElement { scanner throws(JSONScanError) in
+                        let index = results.count
+                        let method = index < operations.count ? operations[index].method : .get
+                        results.append(try scanner.scanBatchResponse(method: method))
+                    }
+                }
+                try scanner.expectEnd()
+                return results
+            }
+        } catch {
+            throw .decoding(error.decodingFailure)
+        }
+        guard results.count == operations.count else {
+            throw .decoding(DecodingFailure(path: "responses", message: "expected \(operations.count) responses, got \(results.count)"))
+        }
+        return results
+    }
+}
+
+extension JSONByteScanner {
+    mutating func scanBatchResponse(method: HTTPMethod) throws(JSONScanError) -> BatchResult {
+        skipWhitespace()
+        let start = offset
+        var status: Int?
+        var path = ""
+        var headers = HTTPHeaders()
+        var body = Data("null".utf8)
+        try forEachMember { key, scanner throws(JSONScanError) in
+            if scanner.key(key, is: "status") {
+                status = try scanner.readInteger("a batch response's \"status\"")
+            } else if scanner.key(key, is: "path") {
+                path = try scanner.readString("a batch response's \"path\"")
+            } else if scanner.key(key, is: "headers") {
+                try scanner.forEachMember { name, scanner throws(JSONScanError) in
+                    headers.add(scanner.decode(name), try scanner.readString("a header value"))
+                }
+            } else if scanner.key(key, is: "body") {
+                let range = try scanner.skipValue()
+                body = Data(bytes: scanner.base + range.lowerBound, count: range.count)
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        guard let status else { throw fail("a batch response has no \"status\"", at: start) }
+        return BatchResult(status: status, path: path, headers: headers, body: body, method: method)
+    }
+}

@@ -1,0 +1,51 @@
+import Domain
+
+// MARK: - KintoCollectionPath
+
+/// A Kinto collection: `/buckets/<bucket>/collections/<collection>`.
+///
+/// The reader's own data lives in the `default` bucket, which Kinto maps to a bucket
+/// private to the authenticated user; the shop catalog lives in the shared `shop` bucket.
+public struct KintoCollectionPath: Hashable, Sendable, CustomStringConvertible {
+    public let bucket: String
+    public let collection: String
+
+    /// The bucket of the shared, read-only shop catalog.
+    public static let catalogBucket = "shop"
+    /// Kinto's alias for the authenticated user's own bucket.
+    public static let userBucket = "default"
+
+    /// The path of one of Shelf's collections: `products` in the shop bucket, every
+    /// other collection in the user's own bucket.
+    public init(_ name: CollectionName) {
+        bucket = name.isReadOnly ? Self.catalogBucket : Self.userBucket
+        collection = name.rawValue
+    }
+
+    /// Any bucket and collection.
+    /// - Throws: `APIError.invalidRequest` when a name holds characters Kinto ids may not
+    ///   (letters, digits, `-`, `_`; 1…64), which also keeps them safe inside a URL path.
+    public init(bucket: String, collection: String) throws(APIError) {
+        self.bucket = try Self.validate(bucket, "bucket")
+        self.collection = try Self.validate(collection, "collection")
+    }
+
+    /// `/buckets/<bucket>/collections/<collection>/records`, relative to the API root.
+    public var recordsPath: String { "/buckets/\(bucket)/collections/\(collection)/records" }
+
+    /// The path of one record.
+    /// - Throws: `APIError.invalidRequest` for an id Kinto would refuse.
+    public func recordPath(_ id: String) throws(APIError) -> String {
+        recordsPath + "/" + (try Self.validate(id, "record id"))
+    }
+
+    public var description: String { "\(bucket)/\(collection)" }
+
+    private static func validate(_ name: String, _ what: String) throws(APIError) -> String {
+        do {
+            return try RecordID.validate(name)
+        } catch {
+            throw .invalidRequest("\(what) '\(name)': \(error)")
+        }
+    }
+}

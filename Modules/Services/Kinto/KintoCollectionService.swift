@@ -1,0 +1,168 @@
+import Domain
+import Foundation
+
+// MARK: - KintoCollectionService
+
+/// One Kinto collection at the record level: lists page by page, reads, conditional
+/// writes and batches, all on raw record bytes (`RawRecord`) — what the sync engine
+/// stores and pushes without re-encoding.
+///
+/// The server decides what is allowed: a write to the read-only catalog comes back as
+/// `APIError.forbidden`. Typed, Domain-level access is `KintoRecordsService` and
+/// `KintoCatalogService`.
+public struct KintoCollectionService: Sendable {
+    public let client: APIClient
+    public let path: KintoCollectionPath
+
+    public init(client: APIClient, path: KintoCollectionPath) {
+        self.client = client
+        self.path = path
+    }
+
+    public init(client: APIClient, collection: CollectionName) {
+        self.init(client: client, path: KintoCollectionPath(collection))
+    }
+
+    // MARK: Listing, a page at a time
+
+    /// Requests the first page of the list.
+    /// - Parameters:
+    ///   - onNextPage: called with the `Next-Page` URL as soon as the page's headers
+    ///     arrive, before its body — time to ask for the next page already.
+    /// - Returns: the page, or `.notModified` when `query.ifNoneMatch` still matches.
+    /// - Throws: `APIError` (`.decoding` for a malformed page or repeated ids), `CancellationError`.
+    @concurrent
+    public func firstPage(
+        _ query: ListQuery = ListQuery(), onNextPage: (@Sendable (String) -> Void)? = nil
+    ) async throws -> PageResult {
+        let response = try await client.send(
+            .get, path.recordsPath, query: query.queryItems,
+            precondition: query.ifNoneMatch.map { .ifNoneMatch($0) }, onHead: Self.nextPageHook(onNextPage))
+        if response.isNotModified {
+            return .notModified(etag: response.etag ?? query.ifNoneMatch, backoff: response.backoff)
+        }
+        return .page(try Self.page(from: response))
+    }
+
+    /// Requests a following page by the URL a previous page gave (`RecordPage.nextPage`).
+    @concurrent
+    public func page(at nextPage: String, onNextPage: (@Sendable (String) -> Void)? = nil) async throws -> RecordPage {
+        let response = try await client.send(.get, url: nextPage, onHead: Self.nextPageHook(onNextPage))
+        return try Self.page(from: response)
+    }
+
+    /// Every page of the list, concatenated; `.notModified` when `query.ifNoneMatch` matches.
+    /// For lists the caller keeps in memory anyway; the sync engine goes page by page.
+    public func allRecords(_ query: ListQuery = ListQuery()) async throws -> PageResult {
+        let first = try await firstPage(query)
+        guard case .page(var combined) = first else { return first }
+        while let next = combined.nextPage {
+            let page = try await page(at: next)
+            combined.records += page.records
+            combined.nextPage = page.nextPage
+            combined.backoff = page.backoff ?? combined.backoff
+        }
+        try RecordPageScanner.requireUniqueIDs(combined.records)
+        return .page(combined)
+    }
+
+    static func page(from response: Response<Data>) throws(APIError) -> RecordPage {
+        let records: [RawRecord]
+        do {
+            records = try RecordPageScanner.scan(response.value)
+        } catch {
+            if case .decoding(let failure) = error { throw .decoding(failure.with(url: response.url)) }
+            throw error
+        }
+        return RecordPage(records: records, nextPage: response.nextPage, etag: response.etag, backoff: response.backoff)
+    }
+
+    private static func nextPageHook(_ onNextPage: (@Sendable (String) -> Void)?) -> (@Sendable (HTTPResponseHead) -> Void)? {
+        guard let onNextPage else { return nil }
+        return { head in
+            if let next = head.headers["Next-Page"], !next.isEmpty { onNextPage(next) }
+        }
+    }
+
+    // MARK: One record
+
+    /// - Throws: `APIError.notFound` when there is no such record.
+    public func record(id: String) async throws -> RawRecord {
+        let response = try await client.send(.get, try path.recordPath(id))
+        return try KintoBody.record(in: response.value, url: response.url)
+    }
+
+    // MARK: Writes
+
+    /// Creates a record with `If-None-Match: *`, so an existing one is never overwritten.
+    /// - Parameters:
+    ///   - id: the new record's id; nil lets the server pick one.
+    ///   - data: the record as a JSON object (its `id` and `last_modified`, if present,
+    ///     are the server's business).
+    /// - Returns: the record as stored, with its `last_modified`.
+    /// - Throws: `APIError.preconditionFailed` carrying the existing record when `id` is taken.
+    public func create(id: String?, data: Data) async throws -> RawRecord {
+        let body = try KintoBody.envelope(data)
+        let response: Response<Data>
+        if let id {
+            response = try await client.send(.put, try path.recordPath(id), body: body, precondition: .ifNoneMatchAny)
+        } else {
+            response = try await client.send(.post, path.recordsPath, body: body)
+        }
+        return try KintoBody.record(in: response.value, url: response.url)
+    }
+
+    /// Replaces a record (PUT).
+    /// - Parameter lastModified: the version the change is based on, sent as
+    ///   `If-Match: "<ts>"`; nil writes unconditionally.
+    /// - Throws: `APIError.preconditionFailed` with the server's current record (nil if
+    ///   it was deleted) when the record changed since `lastModified`.
+    public func update(id: String, data: Data, ifMatch lastModified: Int?) async throws -> RawRecord {
+        let response = try await client.send(
+            .put, try path.recordPath(id), body: try KintoBody.envelope(data),
+            precondition: lastModified.map { .ifMatch(lastModified: $0) })
+        return try KintoBody.record(in: response.value, url: response.url)
+    }
+
+    /// Deletes a record.
+    /// - Returns: the tombstone (`deleted == true`) with the deletion's timestamp.
+    public func delete(id: String, ifMatch lastModified: Int?) async throws -> RawRecord {
+        let response = try await client.send(
+            .delete, try path.recordPath(id), precondition: lastModified.map { .ifMatch(lastModified: $0) })
+        return try KintoBody.record(in: response.value, url: response.url)
+    }
+
+    // MARK: Batch
+
+    /// Sends `operations` through `POST /batch`, 25 per call; results come back in order.
+    public func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
+        try await KintoBatchService(client: client).send(operations)
+    }
+}
+
+// MARK: - JSONValue bodies
+
+extension KintoCollectionService {
+    /// `create(id:data:)` with the record's fields as `JSONValue`s.
+    public func create(id: String?, fields: [String: JSONValue]) async throws -> RawRecord {
+        try await create(id: id, data: try JSONValueEncoding.data(fields))
+    }
+
+    /// `update(id:data:ifMatch:)` with the record's fields as `JSONValue`s.
+    public func update(id: String, fields: [String: JSONValue], ifMatch lastModified: Int?) async throws -> RawRecord {
+        try await update(id: id, data: try JSONValueEncoding.data(fields), ifMatch: lastModified)
+    }
+}
+
+/// `JSONValue` → JSON bytes, for bodies built from fields.
+enum JSONValueEncoding {
+    static func data(_ fields: [String: JSONValue]) throws(APIError) -> Data {
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return try encoder.encode(fields)
+        } catch {
+            throw .invalidRequest("record fields cannot be written as JSON: \(error)")
+        }
+    }
+}

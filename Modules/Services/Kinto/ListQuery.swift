@@ -1,0 +1,33 @@
+import Foundation
+
+// MARK: - ListQuery
+
+/// What to ask of a collection's record list.
+public struct ListQuery: Sendable, Hashable {
+    /// `_since`: only records changed after this timestamp, tombstones of deletions
+    /// included (strictly greater: the cursor's own record is not repeated).
+    public var since: Int?
+    /// `_limit`: records per page; the server's maximum (10,000 by default) when nil.
+    public var limit: Int?
+    /// `_sort`: field names, `-` first for descending. Kinto lists newest first unless
+    /// told otherwise; the sync engine sorts by `last_modified` so paging stays stable.
+    public var sort: [String]
+    /// `If-None-Match`: the server answers 304 (`PageResult.notModified`) when the
+    /// collection has not changed since this ETag.
+    public var ifNoneMatch: ETag?
+
+    public init(since: Int? = nil, limit: Int? = nil, sort: [String] = [], ifNoneMatch: ETag? = nil) {
+        self.since = since
+        self.limit = limit
+        self.sort = sort
+        self.ifNoneMatch = ifNoneMatch
+    }
+
+    var queryItems: [URLQueryItem] {
+        var items: [URLQueryItem] = []
+        if let since { items.append(URLQueryItem(name: "_since", value: String(since))) }
+        if let limit { items.append(URLQueryItem(name: "_limit", value: String(limit))) }
+        if !sort.isEmpty { items.append(URLQueryItem(name: "_sort", value: sort.joined(separator: ","))) }
+        return items
+    }
+}
