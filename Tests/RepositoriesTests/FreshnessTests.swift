@@ -5,7 +5,7 @@ import Storage
 import Testing
 import TestSupport
 
-@Suite("Repositories: freshness decides when to refresh")
+@Suite("Repositories: freshness decides when to refresh", .timeLimit(.minutes(1)))
 struct FreshnessTests {
     /// A harness whose store holds the book `b1` "Dune", and a repository that has
     /// loaded it once (one refresh, at the clock's start).

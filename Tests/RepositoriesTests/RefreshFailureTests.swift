@@ -5,7 +5,7 @@ import Storage
 import Testing
 import TestSupport
 
-@Suite("Repositories: a failed refresh keeps the cached data")
+@Suite("Repositories: a failed refresh keeps the cached data", .timeLimit(.minutes(1)))
 struct RefreshFailureTests {
     private let offline = FakeError("the server did not answer")
 

@@ -5,7 +5,7 @@ import Storage
 import Testing
 import TestSupport
 
-@Suite("Repositories: concurrent reads share one refresh")
+@Suite("Repositories: concurrent reads share one refresh", .timeLimit(.minutes(1)))
 struct SingleFlightTests {
     /// A harness whose repositories pass `joined` each time a read joins a books refresh.
     private func harness(joined: Checkpoint) throws -> Harness {
@@ -116,10 +116,14 @@ struct SingleFlightTests {
         await gate.arrival()
         let kept = Task { try await repository.load() }
         await joined.reached()
-        cancelled.cancel()
-        await gate.open(with: .unchanged)
 
+        // WHEN the first read is cancelled, it stops waiting at once (the gate is still shut)
+        cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(await gate.waitingCount == 1)
+
+        // THEN the refresh goes on and answers the read still waiting
+        await gate.open(with: .unchanged)
         #expect(titles(try await kept.value.value) == ["Dune"])
         #expect(await harness.refresher.callCount(.books) == 1)
     }

@@ -34,6 +34,11 @@ actor CachedCollection<Mapping: RecordMapping> {
     private var lastRefreshError: (any Error)?
     /// The refresh every read that needs one shares (single flight).
     private var inFlight: Task<RefreshOutcome, Never>?
+    /// Reads waiting for `inFlight`, resumed when it ends or when their task is cancelled.
+    private var waiters: [Int: CheckedContinuation<RefreshOutcome, any Error>] = [:]
+    private var nextWaiter = 0
+    /// How the latest refresh ended; nil before the first one ends.
+    private var lastOutcome: RefreshOutcome?
 
     init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration) {
         self.store = store
@@ -98,9 +103,8 @@ actor CachedCollection<Mapping: RecordMapping> {
             if inFlight == nil { startRefresh(background: true) }
             return Freshness(fetchedAt: fetchedAt, isStale: true, error: lastRefreshError)
         case .refreshFirst:
-            let outcome = await joinOrStartRefresh().value
-            // NB: a read cancelled while it waited still lets the shared refresh finish
-            // (other reads may wait for it); it only stops answering.
+            joinOrStartRefresh()
+            let outcome = try await waitForSharedRefresh()
             try Task.checkCancellation()
             let refreshedAt = try self.fetchedAt()
             switch outcome {
@@ -121,12 +125,38 @@ actor CachedCollection<Mapping: RecordMapping> {
         return [lastRefresh, synced].compactMap { $0 }.max()
     }
 
-    private func joinOrStartRefresh() -> Task<RefreshOutcome, Never> {
-        if let inFlight {
+    private func joinOrStartRefresh() {
+        if inFlight != nil {
             onEvent(.refreshJoined(collection))
-            return inFlight
+        } else {
+            startRefresh(background: false)
         }
-        return startRefresh(background: false)
+    }
+
+    /// Waits for the refresh in flight to end, or for this read's task to be cancelled.
+    ///
+    /// A cancelled read stops waiting at once and throws `CancellationError`; the
+    /// refresh itself goes on, since other reads may share it.
+    private func waitForSharedRefresh() async throws -> RefreshOutcome {
+        let id = nextWaiter
+        nextWaiter += 1
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                // NB: this runs on the actor before the read suspends, while the refresh
+                // it joined is still in flight (it can only end on the actor).
+                if Task.isCancelled {
+                    continuation.resume(throwing: CancellationError())
+                } else {
+                    waiters[id] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelWaiter(id) }
+        }
+    }
+
+    private func cancelWaiter(_ id: Int) {
+        waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
     }
 
     /// Starts the one refresh of this collection. The task belongs to this actor: it
@@ -155,6 +185,12 @@ actor CachedCollection<Mapping: RecordMapping> {
 
     private func finishRefresh(_ outcome: RefreshOutcome, startedAt: Date) {
         inFlight = nil
+        lastOutcome = outcome
+        defer {
+            let waiting = waiters.values
+            waiters.removeAll()
+            for waiter in waiting { waiter.resume(returning: outcome) }
+        }
         switch outcome {
         case .success(let summary):
             // The data is as of the moment the refresh started.
@@ -173,10 +209,14 @@ actor CachedCollection<Mapping: RecordMapping> {
     // MARK: - Background work
 
     /// Waits for the refresh in flight, if any — e.g. the one a stale-while-revalidate
-    /// read started — and returns how it ended. After it returns, reads see its data.
+    /// read started — and returns how the latest refresh ended (nil when none has run).
+    /// After it returns, reads see that refresh's data.
+    ///
+    /// A refresh that ended before this call is reported the same way as one it waited
+    /// for, so a caller (a test, the CLI before it exits) need not know which it was.
     func waitForRefresh() async -> RefreshOutcome? {
-        guard let inFlight else { return nil }
-        return await inFlight.value
+        if let inFlight { return await inFlight.value }
+        return lastOutcome
     }
 
     /// Cancels the refresh in flight, if any (e.g. when the reader leaves the account).

@@ -48,7 +48,8 @@ public actor CatalogRepository: CatalogService {
 
     // MARK: Refreshes
 
-    /// Waits for the refresh in flight (e.g. behind a stale read); reads after it see its data.
+    /// Waits for the refresh in flight (e.g. behind a stale read), if any; returns how the
+    /// latest refresh ended. Reads after it see that refresh's data.
     @discardableResult
     public func waitForRefresh() async -> RefreshOutcome? {
         await cache.waitForRefresh()
