@@ -80,6 +80,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "RepositoriesBench",
+            dependencies: ["Domain", "Repositories", "Storage"],
+            path: "Benchmarks/RepositoriesBench",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "TransportBench",
             dependencies: ["Services"],
             path: "Benchmarks/TransportBench",
