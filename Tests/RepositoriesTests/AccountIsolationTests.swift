@@ -71,4 +71,50 @@ struct AccountIsolationTests {
         #expect(try await a.repositories.syncStatus.syncStatus().pendingChanges == 1)
         #expect(try await b.repositories.syncStatus.syncStatus().pendingChanges == 0)
     }
+
+    // MARK: - Background work of a container
+
+    @Test func leavingAnAccountCancelsItsRefreshes() async throws {
+        let a = try Harness()
+        try a.store.pull([try Wire.book("book-1", title: "Dune")], into: .books)
+        let gate = SuspensionGate<RefreshSummary>()
+        await a.refresher.enqueue(.gate(gate), for: .books)
+        let accountA = a.repositories
+
+        let load = Task { try await accountA.books.load() }
+        await gate.arrival()
+        await accountA.cancelRefreshes()
+
+        // The read answers with what the store has, saying the refresh did not finish.
+        let result = try await load.value
+        #expect(titles(result.value) == ["Dune"])
+        #expect(result.refreshError is CancellationError)
+        #expect(await gate.waitingCount == 0)
+    }
+
+    @Test func waitingForRefreshesLetsEveryRefreshBehindAReadLand() async throws {
+        let harness = try Harness(policy: FreshnessPolicy(maxAge: .seconds(60), staleWhileRevalidate: .seconds(600)))
+        let store = harness.store
+        let repositories = harness.repositories
+        _ = try await repositories.books.load()
+        _ = try await repositories.tasks.load()
+        await harness.refresher.onRefresh(.books) {
+            try store.pull([try Wire.book("b1", title: "Dune")], into: .books)
+            return RefreshSummary(changedRecords: 1)
+        }
+        await harness.refresher.onRefresh(.tasks) {
+            try store.pull([try Wire.task("t1", title: "Read")], into: .tasks)
+            return RefreshSummary(changedRecords: 1)
+        }
+
+        // Two stale reads answer at once and each starts a refresh behind it.
+        harness.clock.advance(by: .seconds(120))
+        #expect(try await repositories.books.load().value.isEmpty)
+        #expect(try await repositories.tasks.load().value.isEmpty)
+        await repositories.waitForRefreshes()
+
+        #expect(titles(try await repositories.books.load().value) == ["Dune"])
+        #expect(try await repositories.tasks.load().value.map(\.title) == ["Read"])
+        #expect(await harness.refresher.calls == [.books, .tasks, .books, .tasks])
+    }
 }

@@ -46,12 +46,4 @@ public struct CachedResult<Value: Sendable>: Sendable {
         if let refreshError, !hasCachedData { throw refreshError }
         return value
     }
-
-    /// The same freshness around another value.
-    public func map<Other: Sendable>(_ transform: (Value) throws -> Other) rethrows -> CachedResult<Other> {
-        CachedResult<Other>(
-            value: try transform(value), fetchedAt: fetchedAt, isStale: isStale, refreshError: refreshError,
-            unreadable: unreadable, hasCachedData: hasCachedData
-        )
-    }
 }
