@@ -50,6 +50,7 @@ let package = Package(
             name: "Services",
             dependencies: ["CCurl", "Domain"],
             path: "Modules/Services",
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -43,6 +43,8 @@ echo "Building TransportBench (release)…" >&2
 (cd "$root" && swift build -c release --product TransportBench >/dev/null)
 bench="$(cd "$root" && swift build -c release --show-bin-path)/TransportBench"
 
+mkdir -p "$root/Benchmarks/results"
+exec > >(tee "$root/Benchmarks/results/transport-vs-curl-$(date +%Y%m%d-%H%M%S).txt")
 echo "Page: $bytes bytes at $url; $count sequential GETs each"
 echo
 echo "== CurlTransport (TransportBench, release)"
@@ -53,4 +55,3 @@ echo "== curl CLI (one process, $count URLs, sequential)"
 urls=()
 for _ in $(seq "$count"); do urls+=("$url"); done
 /usr/bin/time -f "curl: wall %e s, cpu %U user + %S sys" curl -s --parallel-max 1 "${urls[@]}" >/dev/null
-

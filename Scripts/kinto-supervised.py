@@ -35,6 +35,10 @@ def main():
     parser.add_argument("--log", default=os.devnull)
     args = parser.parse_args()
 
+    # A process started from a thread of Swift's concurrency pool inherits that thread's
+    # signal mask, in which SIGTERM is blocked; unblock everything so SIGTERM stops this
+    # supervisor, and so Kinto (which inherits the mask from here) can be stopped too.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     parent = os.getppid()
     kinto = str(pathlib.Path(sys.executable).parent / "kinto")
     port = args.port or free_port()

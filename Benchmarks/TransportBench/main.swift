@@ -4,6 +4,8 @@
 //
 // Prints wall-clock and CPU time (user + system) for the whole run, so the transport
 // can be compared with the curl CLI doing the same (Benchmarks/transport-vs-curl.sh).
+// When the body is a Kinto list page, it also times reading it with RecordPageScanner
+// (the sync path) against JSONDecoder into BookDTOs.
 import Foundation
 import Services
 
@@ -32,6 +34,7 @@ let request = HTTPRequest(method: .get, url: url)
 let cpuBefore = cpuSeconds()
 let started = ContinuousClock.now
 var totalBytes = 0
+var lastBody = Data()
 do {
     for _ in 0..<count {
         let response = try await transport.send(request)
@@ -40,6 +43,7 @@ do {
             exit(1)
         }
         totalBytes += response.body.count
+        lastBody = response.body
     }
 } catch {
     FileHandle.standardError.write(Data("TransportBench: \(error)\n".utf8))
@@ -54,3 +58,29 @@ let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attos
 print(String(
     format: "TransportBench: %d GETs, %.1f MB, wall %.3f s, cpu %.3f s (user %.3f, sys %.3f), %.2f ms/request",
     count, Double(totalBytes) / 1_000_000, wallSeconds, user + system, user, system, wallSeconds * 1000 / Double(count)))
+
+// MARK: - Reading the page
+
+/// Milliseconds per run of `body`, the best of `runs`.
+func bestMilliseconds(runs: Int = 10, _ body: () throws -> Void) rethrows -> Double {
+    var best = Double.infinity
+    for _ in 0..<runs {
+        let start = ContinuousClock.now
+        try body()
+        let elapsed = ContinuousClock.now - start
+        best = min(best, Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+    }
+    return best
+}
+
+struct BookPage: Decodable { let data: [BookDTO] }
+
+if let records = try? RecordPageScanner.scan(lastBody) {
+    let megabytes = Double(lastBody.count) / 1_000_000
+    let scan = try bestMilliseconds { _ = try RecordPageScanner.scan(lastBody) }
+    print(String(format: "RecordPageScanner: %d records in %.2f ms (%.0f MB/s)", records.count, scan, megabytes / scan * 1000))
+    if (try? JSONDecoder().decode(BookPage.self, from: lastBody)) != nil {
+        let decode = try bestMilliseconds(runs: 3) { _ = try JSONDecoder().decode(BookPage.self, from: lastBody) }
+        print(String(format: "JSONDecoder [BookDTO]: %.2f ms (%.0f MB/s)", decode, megabytes / decode * 1000))
+    }
+}

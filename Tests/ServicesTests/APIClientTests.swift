@@ -1,6 +1,5 @@
 import Foundation
 import Services
-import Synchronization
 import Testing
 import TestSupport
 
@@ -90,7 +89,7 @@ struct APIClientTests {
         let error = await #expect(throws: APIError.self) {
             try await service.update(id: "book-002", data: Data(json: "{}"), ifMatch: 1)
         }
-        let existing = try #require(error?.existingRecord ?? nil)
+        let existing = try #require(error?.existingRecord)
         #expect(existing.id == "book-002")
         #expect(try existing.fields()["title"]?.stringValue == "Cien años de soledad")
         #expect(error?.httpFailure?.serverError?.errno == 114)
@@ -100,7 +99,10 @@ struct APIClientTests {
         let recorded = try RecordedResponses.response("precondition-failed-deleted-412")
         let transport = FakeHTTPTransport(status: 412, headers: recorded.headers, body: recorded.body)
         let error = await #expect(throws: APIError.self) { try await client(transport).send(.put, "/x", body: Data(json: "{}")) }
-        let existing = try #require(error?.existingRecord)
+        guard case .preconditionFailed(_, let existing) = error else {
+            Issue.record("expected preconditionFailed, got \(String(describing: error))")
+            return
+        }
         #expect(existing == nil)
         #expect("\(error!)".contains("no longer has the record"))
     }
@@ -150,21 +152,14 @@ struct APIClientTests {
         var headers = recorded.headers
         headers["Backoff"] = "10"
         let transport = FakeHTTPTransport(status: 200, headers: headers, body: recorded.body)
-        let nextPages = NextPageLog()
+        let nextPages = CallLog<String>()
         let service = KintoCollectionService(client: client(transport), collection: .books)
         let page = try #require(try await service.firstPage(ListQuery(since: 5, limit: 2, sort: ["last_modified"]), onNextPage: { nextPages.record($0) }).page)
         #expect(page.records.map(\.id) == ["book-001", "book-002"])
         #expect(page.nextPage == recorded.headers["Next-Page"])
-        #expect(nextPages.urls == [recorded.headers["Next-Page"]!])
+        #expect(nextPages.values == [recorded.headers["Next-Page"]!])
         #expect(page.backoff == 10)
         #expect(page.etag != nil)
         #expect(transport.requests.first?.url == Self.base + "/buckets/default/collections/books/records?_since=5&_limit=2&_sort=last_modified")
     }
-}
-
-/// Collects the URLs a pager's `onNextPage` reports.
-final class NextPageLog: Sendable {
-    private let log = Mutex<[String]>([])
-    var urls: [String] { log.withLock { $0 } }
-    func record(_ url: String) { log.withLock { $0.append(url) } }
 }

@@ -89,7 +89,7 @@ struct KintoBatchTests {
         #expect(try results[1].record().id == "task-001")
 
         let conflict = try #require(results[2].error)
-        #expect(conflict.existingRecord??.id == "task-002")
+        #expect(conflict.existingRecord?.id == "task-002")
         if case .notFound = results[3].error {} else { Issue.record("expected notFound, got \(String(describing: results[3].error))") }
         if case .forbidden = results[4].error {} else { Issue.record("expected forbidden, got \(String(describing: results[4].error))") }
         #expect(throws: APIError.self) { try results[4].record() }

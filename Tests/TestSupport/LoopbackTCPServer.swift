@@ -86,10 +86,10 @@ public final class LoopbackConnection: Sendable {
 
     public func write(_ data: Data) {
         data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
             var sent = 0
             while sent < raw.count {
-                let count = send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
-                // NB: the force unwrap is safe: `raw.count > sent >= 0` means the buffer is not empty.
+                let count = send(fd, base + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
                 guard count > 0 else { return }
                 sent += count
             }

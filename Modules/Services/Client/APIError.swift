@@ -48,6 +48,25 @@ public enum APIError: Error, Sendable {
         }
     }
 
+    /// The failure's transport details, for `.transport`.
+    public var transportFailure: TransportFailure? {
+        if case .transport(let failure) = self { return failure }
+        return nil
+    }
+
+    /// The failure's decoding details, for `.decoding`.
+    public var decodingFailure: DecodingFailure? {
+        if case .decoding(let failure) = self { return failure }
+        return nil
+    }
+
+    /// For `.preconditionFailed`: the record as the server has it now. Nil when it was
+    /// deleted — and for every other case.
+    public var existingRecord: RawRecord? {
+        if case .preconditionFailed(_, let existing) = self { return existing }
+        return nil
+    }
+
     /// Worth retrying later unchanged: transport failures other than TLS, 408, 429 and 5xx.
     /// Authentication, permission, 4xx and decoding failures won't fix themselves.
     public var isTransient: Bool {

@@ -14,14 +14,14 @@ extension APIError {
         case 401: self = .unauthorized(failure)
         case 403: self = .forbidden(failure)
         case 404: self = .notFound(failure)
-        case 412: self = .preconditionFailed(failure, existing: Self.existingRecord(in: body))
+        case 412: self = .preconditionFailed(failure, existing: Self.parseExisting(in: body))
         default: self = .httpStatus(failure)
         }
     }
 
     /// Kinto's `details.existing` in a 412 body: the record as the server has it now.
     /// Nil when absent (the record was deleted) or unreadable.
-    static func existingRecord(in body: Data) -> RawRecord? {
+    static func parseExisting(in body: Data) -> RawRecord? {
         try? JSONByteScanner.withScanner(over: body) { (scanner) throws(JSONScanError) -> RawRecord? in
             guard let range = try scanner.findValue(at: ["details", "existing"]) else { return nil }
             var record = JSONByteScanner(base: scanner.base + range.lowerBound, count: range.count)

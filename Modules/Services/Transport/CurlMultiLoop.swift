@@ -46,9 +46,7 @@ final class CurlMultiLoop: Sendable {
             self.multi = nil
         }
         guard let multi else { return }
-        let thread = Thread { [self] in self.run(multi: multi.raw) }
-        thread.name = "shelf-curl"
-        thread.start()
+        Thread { [self] in self.run(multi: multi.raw) }.start()
     }
 
     func makeTransferID() -> UInt64 {
@@ -105,6 +103,9 @@ final class CurlMultiLoop: Sendable {
     // MARK: The loop thread
 
     private func run(multi: UnsafeMutableRawPointer) {
+        // Named for debuggers and `top -H`: Foundation passes a name to the OS thread
+        // only when the thread names itself.
+        Thread.current.name = "shelf-curl"
         var transfers: [UInt64: CurlTransfer] = [:]
         var transferIDs: [UnsafeMutableRawPointer: UInt64] = [:]
         var idleHandles: [UnsafeMutableRawPointer] = []
