@@ -63,6 +63,7 @@ let package = Package(
             name: "Repositories",
             dependencies: ["Domain", "Services", "Storage"],
             path: "Modules/Repositories",
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
