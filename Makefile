@@ -41,6 +41,7 @@ test: setup check
 bench: apt-packages
 	@mkdir -p Benchmarks/results
 	$(SWIFT) run -c release StorageBench | tee Benchmarks/results/StorageBench.txt
+	$(SWIFT) run -c release RepositoriesBench | tee Benchmarks/results/RepositoriesBench.txt
 
 ## server: start a local Kinto on 127.0.0.1:8888 seeded from Fixtures/ (stop: make server-stop)
 server: setup

@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "Presentation", targets: ["Presentation"]),
+        .library(name: "Repositories", targets: ["Repositories"]),
         .library(name: "Services", targets: ["Services"]),
         .library(name: "Storage", targets: ["Storage"]),
     ],
@@ -59,6 +60,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "Repositories",
+            dependencies: ["Domain", "Services", "Storage"],
+            path: "Modules/Repositories",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "Presentation",
             dependencies: ["Domain"],
             path: "Modules/Presentation",
@@ -67,6 +75,12 @@ let package = Package(
 
         // MARK: - Benchmarks
 
+        .executableTarget(
+            name: "RepositoriesBench",
+            dependencies: ["Domain", "Repositories", "Storage"],
+            path: "Benchmarks/RepositoriesBench",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "TransportBench",
             dependencies: ["Services"],
@@ -84,7 +98,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["Domain", "Presentation", "Services"],
+            dependencies: ["Domain", "Presentation", "Repositories", "Services"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -122,6 +136,12 @@ let package = Package(
             name: "PresentationTests",
             dependencies: ["Domain", "Presentation", "TestSupport"],
             path: "Tests/PresentationTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RepositoriesTests",
+            dependencies: ["Domain", "Repositories", "Services", "Storage", "TestSupport"],
+            path: "Tests/RepositoriesTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
