@@ -94,6 +94,7 @@ def machine_facts(cluster: PostgresCluster) -> dict:
 
     return {
         "cpus": os.cpu_count(),
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
         "platform": platform.platform(),
         "python": platform.python_version(),
         "kinto": version("kinto"),
@@ -162,6 +163,11 @@ def run_in(stack: contextlib.ExitStack, config: Config) -> dict:
     bench.local_reads()
     bench.json_throughput(page)
     results["meta"]["seconds"] = round(time.monotonic() - STARTED, 1)
+    start_load = results["meta"]["machine"]["load_average_at_start"]
+    end_load = [round(x, 2) for x in os.getloadavg()]
+    results["meta"]["machine"]["load_average_at_end"] = end_load
+    results["notes"].append(f"load average (1, 5, 15 min) at start {start_load}, at end {end_load} "
+                            f"on {os.cpu_count()} CPUs: other work on the machine widens the spreads")
     return results
 
 

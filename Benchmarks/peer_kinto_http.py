@@ -132,7 +132,6 @@ def main() -> int:
             parser.error(f"{args.mode} needs --store")
         db = open_store(args.store)
         result = first_sync(client, db) if args.mode == "first-sync" else incremental(client, db)
-        result["stored"] = dict(db.execute("SELECT collection, count(*) FROM records GROUP BY collection"))
         db.close()
     print(json.dumps({"mode": args.mode, **result}))
     return 0

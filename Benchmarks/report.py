@@ -92,7 +92,7 @@ def table(results: dict) -> str:
             label = ""
     # Free-text rows (skips, throughputs, ratios) do not widen the figure columns.
     measured = [line for line in lines if len(line) == len(header)]
-    widths = [max(len(line[i]) for line in measured) for i in range(len(header))]
+    widths = [max(len(line[i]) for line in (lines if i < 2 else measured)) for i in range(len(header))]
     rendered = []
     for index, line in enumerate(lines):
         if len(line) == len(header):
