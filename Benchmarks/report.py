@@ -101,9 +101,31 @@ def table(results: dict) -> str:
             rendered.append(f"{line[0].ljust(widths[0])}  {line[1].ljust(widths[1])}  {line[2]}")
         if index == 0:
             rendered.append("  ".join("-" * w for w in widths))
+    rendered += request_breakdown(results)
     for note in results.get("notes", []):
         rendered.append("note: " + note)
     return "\n".join(rendered)
+
+
+def request_breakdown(results: dict) -> list[str]:
+    """Which requests each client made in the counted scenarios (its last good run)."""
+    lines = []
+    for entry in results["scenarios"]:
+        if entry["scenario"] not in ("no_change", "delta", "push"):
+            continue
+        for name, row in entry["contenders"].items():
+            good = [s for s in row.get("samples", []) if s.get("exit_code") == 0 and "by_kind" in s]
+            if not good:
+                continue
+            kinds = ", ".join(f"{_short(kind)} ×{count}" for kind, count in good[-1]["by_kind"].items())
+            statuses = ", ".join(f"{status} ×{count}" for status, count in good[-1].get("statuses", {}).items())
+            lines.append(f"requests: {entry['label']}, {NAMES.get(name, name)}: {kinds} (HTTP {statuses})")
+    return lines
+
+
+def _short(kind: str) -> str:
+    """`GET /v1/buckets/default/collections/books/records` → `GET default/books/records`."""
+    return kind.replace("/v1/buckets/", "").replace("/collections/", "/")
 
 
 # MARK: - JSON file
