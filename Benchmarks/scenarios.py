@@ -164,11 +164,11 @@ class Bench:
         for size in self.config.sizes:
             account = Account(f"bench-{size}", secrets.token_hex(12))
             started = time.perf_counter()
-            info = seeding.seed_account(self.cluster, self.kinto.root_url, account, size,
-                                        seed=size, page_limit=PAGE_LIMIT)
+            self.books[size] = seeding.BookGenerator(seed=size).books(size)
+            info = seeding.seed_account(self.cluster, self.kinto.root_url, account, self.books[size],
+                                        page_limit=PAGE_LIMIT)
             info["seconds"] = round(time.perf_counter() - started, 1)
             self.accounts[size] = account
-            self.books[size] = seeding.BookGenerator(size).books(size)
             self.results["setup"].setdefault("seed", {})[str(size)] = info
             self.log(f"seeded {size} books for {account.user} in {info['seconds']} s "
                      f"(bulk insert {info['insert_s']} s), Kinto serves {info['served_books']} "
