@@ -7,7 +7,7 @@ APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev
 # The test build refuses imports of targets that are not declared dependencies.
 SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 
-.PHONY: setup apt-packages build test check bench server server-stop clean
+.PHONY: setup apt-packages build test check server server-stop clean bench bench-quick bench-setup bench-build bench-micro bench-test
 
 ## setup: install the C libraries (apt) and the pinned Kinto into .venv
 setup: apt-packages $(VENV)/.installed
@@ -37,17 +37,57 @@ test: setup check
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build
 
-## bench: performance runs in release; figures also land in Benchmarks/results/
-bench: apt-packages
-	@mkdir -p Benchmarks/results
-	$(SWIFT) run -c release StorageBench | tee Benchmarks/results/StorageBench.txt
-
 ## server: start a local Kinto on 127.0.0.1:8888 seeded from Fixtures/ (stop: make server-stop)
 server: setup
 	@Scripts/kinto-server.sh start
 
 server-stop:
 	@Scripts/kinto-server.sh stop
+
+## bench-setup: PostgreSQL, GNU time, hyperfine (apt) and Kinto's PostgreSQL backend (.venv)
+BENCH_APT_PACKAGES := postgresql time hyperfine curl
+# The release products the benchmarks run, each built once it exists in Package.swift.
+BENCH_PRODUCTS := shelf-sync shelf shelf-json-throughput
+
+bench-setup: setup $(VENV)/.bench-installed
+	@if ! dpkg -s $(BENCH_APT_PACKAGES) >/dev/null 2>&1; then \
+	  echo "Installing $(BENCH_APT_PACKAGES)"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(BENCH_APT_PACKAGES); \
+	fi
+
+$(VENV)/.bench-installed: $(VENV)/.installed Fixtures/kinto/requirements-postgresql.txt
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r Fixtures/kinto/requirements-postgresql.txt
+	@touch $@
+
+## bench-build: release builds of the products the benchmarks run (those that exist yet)
+bench-build:
+	@for product in $(BENCH_PRODUCTS); do \
+	  if grep -q "name: \"$$product\"" Package.swift; then \
+	    echo "$(SWIFT) build -c release --product $$product"; \
+	    $(SWIFT) build -c release --product $$product || exit 1; \
+	  else \
+	    echo "bench: '$$product' is not a product in Package.swift yet; its rows will be skipped."; \
+	  fi; \
+	done
+
+## bench: Shelf vs kinto-http vs curl on a private Kinto + PostgreSQL (20k and 100k records; < 30 min)
+bench: bench-setup bench-build
+	$(VENV)/bin/python Benchmarks/bench.py $(BENCH_ARGS)
+
+## bench-quick: the same, 20k records and fewer runs (a few minutes)
+bench-quick: bench-setup bench-build
+	$(VENV)/bin/python Benchmarks/bench.py --quick $(BENCH_ARGS)
+
+## bench-micro: the store and repositories at 100,000 records, in-process (release)
+bench-micro: apt-packages
+	@mkdir -p Benchmarks/results
+	$(SWIFT) run -c release StorageBench | tee Benchmarks/results/StorageBench.txt
+	$(SWIFT) run -c release RepositoriesBench | tee Benchmarks/results/RepositoriesBench.txt
+
+## bench-test: the harness's own tests (proxy, measurement, parsing)
+bench-test: bench-setup
+	$(VENV)/bin/python -m unittest discover -s Benchmarks/tests
 
 clean:
 	rm -rf .build .run

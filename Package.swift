@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "Presentation", targets: ["Presentation"]),
+        .library(name: "Repositories", targets: ["Repositories"]),
         .library(name: "Services", targets: ["Services"]),
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "Sync", targets: ["Sync"]),
@@ -60,8 +61,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "Sync",
+            name: "Repositories",
             dependencies: ["Domain", "Services", "Storage"],
+            path: "Modules/Repositories",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Sync",
+            dependencies: ["Domain", "Repositories", "Services", "Storage"],
             path: "Modules/Sync",
             swiftSettings: swiftSettings
         ),
@@ -74,6 +82,12 @@ let package = Package(
 
         // MARK: - Benchmarks
 
+        .executableTarget(
+            name: "RepositoriesBench",
+            dependencies: ["Domain", "Repositories", "Storage"],
+            path: "Benchmarks/RepositoriesBench",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "TransportBench",
             dependencies: ["Services"],
@@ -91,7 +105,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["Domain", "Presentation", "Services"],
+            dependencies: ["Domain", "Presentation", "Repositories", "Services"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -129,6 +143,12 @@ let package = Package(
             name: "PresentationTests",
             dependencies: ["Domain", "Presentation", "TestSupport"],
             path: "Tests/PresentationTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RepositoriesTests",
+            dependencies: ["Domain", "Repositories", "Services", "Storage", "TestSupport"],
+            path: "Tests/RepositoriesTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

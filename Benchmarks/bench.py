@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Shelf's benchmark harness: Shelf against kinto-http and a curl floor, on a real Kinto.
+
+    make bench          # full: 20k and 100k records, 5 runs each (under 30 minutes)
+    make bench-quick    # 20k only, 3 runs (a few minutes)
+    .venv/bin/python Benchmarks/bench.py [--quick] [--runs N] [--sizes 20000,100000]
+        [--shelf-sync PATH] [--shelf PATH] [--swift-json PATH] [--results DIR]
+
+It starts a private PostgreSQL cluster and a Kinto on loopback, seeds large data
+sets in bulk, puts a counting proxy in front of Kinto, runs the scenarios
+(Benchmarks/README.md says what each measures), prints a table on stdout and writes
+Benchmarks/results/<timestamp>.json and latest.json. Everything it started is
+stopped and its temporary folder removed on success, failure, Ctrl-C or SIGTERM.
+Progress goes to stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.metadata
+import os
+import pathlib
+import platform
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import contenders as plug  # noqa: E402
+import report  # noqa: E402
+from kinto_server import KintoServer  # noqa: E402
+from postgres_cluster import PostgresCluster  # noqa: E402
+from proxy import CountingProxy  # noqa: E402
+from scenarios import Bench, Config  # noqa: E402
+from workspace import Workspace, sweep_abandoned  # noqa: E402
+
+STARTED = time.monotonic()
+
+
+def log(message: str) -> None:
+    print(f"[{time.monotonic() - STARTED:7.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# MARK: - Command line
+
+def parse_args(argv: list[str]) -> Config:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="20k records only, fewer runs")
+    parser.add_argument("--runs", type=int, help="runs per contender (default 5, quick 3)")
+    parser.add_argument("--sizes", help="comma-separated record counts (default 20000,100000; quick 20000)")
+    parser.add_argument("--shelf-sync", type=pathlib.Path, default=plug.DEFAULT_SHELF_SYNC)
+    parser.add_argument("--shelf", type=pathlib.Path, default=plug.DEFAULT_SHELF)
+    parser.add_argument("--swift-json", type=pathlib.Path, default=plug.DEFAULT_SWIFT_JSON)
+    parser.add_argument("--results", type=pathlib.Path, default=HERE / "results")
+    parser.add_argument("--push-records", type=int, default=1000, help="books pushed per push run")
+    parser.add_argument("--delta-records", type=int, default=100, help="books changed per delta run")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([20_000] if args.quick else [20_000, 100_000])
+    if min(sizes) < 10_000:
+        parser.error("sizes must be at least 10000 (one full page)")
+    runs = args.runs or (3 if args.quick else 5)
+    return Config(quick=args.quick, runs=runs, sizes=sorted(sizes), push_runs=2 if args.quick else 3,
+                  read_runs=10 if args.quick else 20,
+                  shelf_sync=args.shelf_sync.absolute(), shelf=args.shelf.absolute(),
+                  swift_json=args.swift_json.absolute(), results_dir=args.results.absolute(),
+                  push_records=args.push_records, delta_records=args.delta_records)
+
+
+# MARK: - Environment facts for the results file
+
+def machine_facts(cluster: PostgresCluster) -> dict:
+    def first_line(argv):
+        try:
+            return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  text=True).stdout.splitlines()[0]
+        except (OSError, IndexError):
+            return None
+
+    def version(package):
+        try:
+            return importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            return None
+
+    return {
+        "cpus": os.cpu_count(),
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "kinto": version("kinto"),
+        "kinto_http": version("kinto-http"),
+        "postgresql": cluster.psql("SHOW server_version").strip(),
+        "curl": first_line(["curl", "--version"]),
+        "hyperfine": first_line(["hyperfine", "--version"]),
+        "commit": first_line(["git", "-C", str(HERE.parent), "rev-parse", "--short", "HEAD"]),
+    }
+
+
+# MARK: - Run
+
+def run(config: Config) -> dict:
+    sweep_abandoned(log)
+    with contextlib.ExitStack() as stack:
+        try:
+            return run_in(stack, config)
+        finally:
+            # Clean-up must finish: a second Ctrl-C or SIGTERM no longer interrupts it.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def run_in(stack: contextlib.ExitStack, config: Config) -> dict:
+    workspace = Workspace()
+    stack.callback(workspace.close)
+    log(f"workspace {workspace.path}")
+
+    cluster = PostgresCluster(workspace.path / "pg", free_port())
+    workspace.record(pg_data=str(cluster.data), pg_ctl=cluster.pg_ctl)
+    stack.callback(cluster.stop)
+    cluster.start()
+    log(f"PostgreSQL {cluster.psql('SHOW server_version').strip()} on 127.0.0.1:{cluster.port}")
+
+    kinto = KintoServer(workspace.subdir("kinto"), cluster, free_port())
+    kinto.migrate()
+    stack.callback(kinto.stop)
+    kinto.start(on_spawn=lambda pid: workspace.record(kinto_pid=pid))
+    log(f"Kinto on {kinto.root_url} (PostgreSQL storage, permission and cache)")
+
+    proxy = CountingProxy("127.0.0.1", kinto.port)
+    proxy.start()
+    stack.callback(proxy.stop)
+
+    bench = Bench(config, workspace, cluster, kinto, proxy, log)
+    results = bench.results
+    results["meta"] = {"mode": "quick" if config.quick else "full", "runs": config.runs,
+                       "sizes": config.sizes, "push_runs": config.push_runs,
+                       "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                       "shelf_sync": str(config.shelf_sync), "shelf": str(config.shelf),
+                       "swift_json": str(config.swift_json), "machine": machine_facts(cluster)}
+    for note in config.notes:
+        log("note: " + note)
+
+    bench.seed()
+    page = bench.capture_page()
+    bench.proxy_overhead()
+    for size in config.sizes:
+        bench.first_sync(size)
+    largest = max(config.sizes)
+    bench.no_change(largest)
+    bench.delta(largest)
+    bench.push()
+    bench.memory()
+    bench.local_reads()
+    bench.json_throughput(page)
+    results["meta"]["seconds"] = round(time.monotonic() - STARTED, 1)
+    start_load = results["meta"]["machine"]["load_average_at_start"]
+    end_load = [round(x, 2) for x in os.getloadavg()]
+    results["meta"]["machine"]["load_average_at_end"] = end_load
+    results["notes"].append(f"load average (1, 5, 15 min) at start {start_load}, at end {end_load} "
+                            f"on {os.cpu_count()} CPUs: other work on the machine widens the spreads")
+    return results
+
+
+def main(argv: list[str]) -> int:
+    config = parse_args(argv)
+
+    def terminate(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGHUP, terminate)
+    try:
+        results = run(config)
+    except KeyboardInterrupt:
+        log("interrupted: servers stopped, workspace removed")
+        return 130
+    path = report.write(results, config.results_dir)
+    print(report.table(results))
+    log(f"results: {path} (and latest.json); finished in {results['meta']['seconds']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

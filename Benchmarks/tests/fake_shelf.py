@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""A stand-in for Shelf's two binaries, so the harness's Shelf paths can be tested.
+
+Linked as `shelf-sync` it syncs like the real worker would from the harness's point
+of view (environment account, XDG store, push the outbox in batches of 25, pull every
+collection with `_since` and `If-None-Match`, exit 0). Linked as `shelf` it answers
+the commands the harness runs: `--version`, `books --search TEXT`, `--json books`,
+`[--quiet] book add --title T --author A`. Standard library only; not a benchmark
+contender — only the harness's tests use it.
+"""
+import base64
+import http.client
+import json
+import os
+import pathlib
+import sqlite3
+import sys
+import urllib.parse
+import uuid
+
+COLLECTIONS = [("default", "books"), ("default", "notes"), ("default", "tasks"),
+               ("default", "cart"), ("shop", "products")]
+
+
+def store() -> sqlite3.Connection:
+    folder = pathlib.Path(os.environ["XDG_DATA_HOME"]) / "shelf"
+    folder.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(folder / "fake.sqlite", isolation_level=None)
+    db.execute("CREATE TABLE IF NOT EXISTS records (collection TEXT, id TEXT, json TEXT, PRIMARY KEY (collection, id))")
+    db.execute("CREATE TABLE IF NOT EXISTS cursors (collection TEXT PRIMARY KEY, etag TEXT)")
+    db.execute("CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY, id TEXT, json TEXT)")
+    return db
+
+
+# MARK: - shelf-sync
+
+class Server:
+    def __init__(self) -> None:
+        url = urllib.parse.urlsplit(os.environ["SHELF_SERVER"])
+        self.prefix = url.path.rstrip("/")
+        self.conn = http.client.HTTPConnection(url.hostname, url.port, timeout=120)
+        token = f"{os.environ['SHELF_USER']}:{os.environ['SHELF_PASSWORD']}".encode()
+        self.auth = "Basic " + base64.b64encode(token).decode()
+
+    def call(self, method, path, body=None, headers=None):
+        if path.startswith("http"):
+            parts = urllib.parse.urlsplit(path)
+            path = parts.path + "?" + parts.query
+        else:
+            path = self.prefix + path
+        all_headers = {"Authorization": self.auth, "Content-Type": "application/json", **(headers or {})}
+        self.conn.request(method, path, body=None if body is None else json.dumps(body), headers=all_headers)
+        response = self.conn.getresponse()
+        payload = response.read()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, payload
+
+
+def sync() -> int:
+    db, server = store(), Server()
+    pending = db.execute("SELECT seq, id, json FROM outbox ORDER BY seq").fetchall()
+    for start in range(0, len(pending), 25):
+        chunk = pending[start:start + 25]
+        requests = [{"method": "PUT", "path": f"/buckets/default/collections/books/records/{rid}",
+                     "body": {"data": json.loads(data)}, "headers": {"If-None-Match": "*"}}
+                    for _, rid, data in chunk]
+        status, _, payload = server.call("POST", "/batch", {"requests": requests})
+        if status != 200 or any(r["status"] >= 400 for r in json.loads(payload)["responses"]):
+            return 75
+        db.execute("DELETE FROM outbox WHERE seq <= ?", (chunk[-1][0],))
+    cursors = dict(db.execute("SELECT collection, etag FROM cursors"))
+    for bucket, name in COLLECTIONS:
+        key = f"{bucket}/{name}"
+        path = f"/buckets/{bucket}/collections/{name}/records?_limit=10000"
+        headers = {}
+        if key in cursors:
+            path += f"&_since={cursors[key]}"
+            headers["If-None-Match"] = f'"{cursors[key]}"'
+        etag = None
+        db.execute("BEGIN")
+        while path:
+            status, response_headers, payload = server.call("GET", path, headers=headers)
+            if status == 304:
+                break
+            if status != 200:
+                db.execute("ROLLBACK")
+                return 75
+            etag = etag or response_headers.get("etag", "").strip('"')
+            for record in json.loads(payload)["data"]:
+                if record.get("deleted"):
+                    db.execute("DELETE FROM records WHERE collection = ? AND id = ?", (key, record["id"]))
+                else:
+                    db.execute("INSERT OR REPLACE INTO records VALUES (?, ?, ?)", (key, record["id"], json.dumps(record)))
+            path, headers = response_headers.get("next-page"), {}
+        if etag:
+            db.execute("INSERT OR REPLACE INTO cursors VALUES (?, ?)", (key, etag))
+        db.execute("COMMIT")
+    return 0
+
+
+# MARK: - shelf
+
+def books(db) -> list:
+    return [json.loads(row[0]) for row in db.execute("SELECT json FROM records WHERE collection = 'default/books'")]
+
+
+def cli(args: list) -> int:
+    if args == ["--version"]:
+        print("shelf 0.0.0-fake")
+        return 0
+    quiet = "--quiet" in args
+    args = [a for a in args if a not in ("--quiet", "-q")]
+    as_json = "--json" in args
+    args = [a for a in args if a != "--json"]
+    db = store()
+    if args[:1] == ["books"]:
+        text = args[args.index("--search") + 1].lower() if "--search" in args else ""
+        found = [b for b in books(db) if text in (b["title"] + " " + b["author_name"]).lower()]
+        if as_json:
+            print(json.dumps(found))
+        else:
+            for book in found:
+                print(f"{book['id']}  {book['title']} — {book['author_name']}")
+        return 0
+    if args[:2] == ["book", "add"]:
+        title, author = args[args.index("--title") + 1], args[args.index("--author") + 1]
+        record = {"id": str(uuid.uuid4()), "title": title, "author_name": author, "finished": False}
+        db.execute("INSERT INTO outbox (id, json) VALUES (?, ?)", (record["id"], json.dumps(record)))
+        if not quiet:
+            print(f"Added {record['id']}")
+        return 0
+    print(f"Error: unknown command {' '.join(args)}", file=sys.stderr)
+    return 64
+
+
+if __name__ == "__main__":
+    name = pathlib.Path(sys.argv[0]).name
+    sys.exit(sync() if name == "shelf-sync" else cli(sys.argv[1:]))

@@ -1,0 +1,300 @@
+import Domain
+import Foundation
+import Services
+import Storage
+
+// MARK: - CachedCollection
+
+/// What every repository runs on: one collection of one account's store, served from
+/// an in-memory copy under a freshness policy, refreshed through the sync engine's
+/// `CollectionRefreshing` port, one refresh at a time.
+///
+/// The store is the source of truth. The in-memory copy (`CollectionSnapshot`) is the
+/// decoded whole collection, read from the store when first needed, kept in step with
+/// this repository's own edits, and dropped when a refresh changed the store; searches
+/// and filters go to the store's indexes instead and are not kept.
+///
+/// Store calls are synchronous and made on this actor, so a read of the store and the
+/// update of the copy are never interleaved with another edit: the only suspension
+/// points are waits for a refresh.
+actor CachedCollection<Mapping: RecordMapping> {
+    typealias Value = Mapping.Value
+
+    let store: ShelfStore
+    private let refresher: any CollectionRefreshing
+    private let policy: FreshnessPolicy
+    private let clock: @Sendable () -> Date
+    private let onEvent: @Sendable (RepositoryEvent) -> Void
+
+    /// The decoded collection; nil until first needed and after a refresh changed it.
+    private var snapshot: CollectionSnapshot<Mapping>?
+    /// When the last successful refresh made through this repository started.
+    private var lastRefresh: Date?
+    /// Why the latest refresh failed; nil after a success.
+    private var lastRefreshError: (any Error)?
+    /// The refresh every read that needs one shares (single flight).
+    private var inFlight: Task<RefreshOutcome, Never>?
+    /// Reads waiting for `inFlight`, resumed when it ends or when their task is cancelled.
+    private var waiters: [Int: CheckedContinuation<RefreshOutcome, any Error>] = [:]
+    private var nextWaiter = 0
+    /// How the latest refresh ended; nil before the first one ends.
+    private var lastOutcome: RefreshOutcome?
+
+    init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration) {
+        self.store = store
+        self.refresher = refresher
+        self.policy = configuration.policy(for: Mapping.collection)
+        self.clock = configuration.clock
+        self.onEvent = configuration.onEvent
+    }
+
+    var collection: CollectionName { Mapping.collection }
+
+    // MARK: - Reading
+
+    /// The whole collection, in the store's order.
+    func all(forceRefresh: Bool) async throws -> CachedResult<[Value]> {
+        let freshness = try await freshen(force: forceRefresh)
+        let snapshot = try currentSnapshot()
+        let hasData = freshness.fetchedAt != nil || !snapshot.values.isEmpty || !snapshot.unreadable.isEmpty
+        return freshness.result(snapshot.values, unreadable: snapshot.unreadable, hasCachedData: hasData)
+    }
+
+    /// One page of the records matching a search and filter, found with the store's
+    /// indexes; only the records of the page are decoded.
+    func page(
+        search: String?, complete: Bool?, limit: Int?, offset: Int, forceRefresh: Bool
+    ) async throws -> CachedResult<QueryPage<Value>> {
+        let freshness = try await freshen(force: forceRefresh)
+        let query = RecordQuery(collection, search: search, complete: complete, limit: limit, offset: offset)
+        let everything = RecordQuery(collection)
+        let needsPresence = freshness.fetchedAt == nil
+        let (records, total, stored) = try store.read { reader in
+            (try reader.records(query), try reader.count(query), needsPresence ? try reader.count(everything) : 0)
+        }
+        let (values, unreadable) = Mapping.decodeAll(records)
+        let page = QueryPage(items: values, totalMatches: total, offset: offset)
+        return freshness.result(page, unreadable: unreadable, hasCachedData: !needsPresence || stored > 0)
+    }
+
+    /// One value from the store, without asking the server.
+    /// - Throws: `RepositoryError.unreadableRecord` when the record does not read.
+    func value(id: String) throws -> Value? {
+        guard let record = try store.record(collection, id: id) else { return nil }
+        return try Mapping.decode(record)
+    }
+
+    private func currentSnapshot() throws -> CollectionSnapshot<Mapping> {
+        if let snapshot { return snapshot }
+        let loaded = CollectionSnapshot<Mapping>(records: try store.records(RecordQuery(collection)))
+        snapshot = loaded
+        return loaded
+    }
+
+    // MARK: - Freshness
+
+    /// Applies the policy: answers at once, refreshes behind, or waits for a refresh.
+    private func freshen(force: Bool) async throws -> Freshness {
+        let fetchedAt = try self.fetchedAt()
+        switch policy.decision(fetchedAt: fetchedAt, now: clock(), force: force) {
+        case .serveCached:
+            return Freshness(fetchedAt: fetchedAt, isStale: false, error: lastRefreshError)
+        case .serveAndRevalidate:
+            if inFlight == nil { startRefresh(background: true) }
+            return Freshness(fetchedAt: fetchedAt, isStale: true, error: lastRefreshError)
+        case .refreshFirst:
+            joinOrStartRefresh()
+            let outcome = try await waitForSharedRefresh()
+            try Task.checkCancellation()
+            let refreshedAt = try self.fetchedAt()
+            switch outcome {
+            case .success:
+                return Freshness(fetchedAt: refreshedAt, isStale: false, error: nil)
+            case .failure(let error):
+                return Freshness(
+                    fetchedAt: refreshedAt, isStale: !policy.isFresh(fetchedAt: refreshedAt, now: clock()), error: error)
+            }
+        }
+    }
+
+    /// The later of this repository's last refresh and the last success the sync
+    /// engine recorded in the store (possibly from another process).
+    private func fetchedAt() throws -> Date? {
+        let collection = self.collection
+        let synced = try store.read { reader in try reader.syncState(collection).lastSuccess }
+        return [lastRefresh, synced].compactMap { $0 }.max()
+    }
+
+    private func joinOrStartRefresh() {
+        if inFlight != nil {
+            onEvent(.refreshJoined(collection))
+        } else {
+            startRefresh(background: false)
+        }
+    }
+
+    /// Waits for the refresh in flight to end, or for this read's task to be cancelled.
+    ///
+    /// A cancelled read stops waiting at once and throws `CancellationError`; the
+    /// refresh itself goes on, since other reads may share it.
+    private func waitForSharedRefresh() async throws -> RefreshOutcome {
+        let id = nextWaiter
+        nextWaiter += 1
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                // NB: this runs on the actor before the read suspends, while the refresh
+                // it joined is still in flight (it can only end on the actor).
+                if Task.isCancelled {
+                    continuation.resume(throwing: CancellationError())
+                } else {
+                    waiters[id] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelWaiter(id) }
+        }
+    }
+
+    private func cancelWaiter(_ id: Int) {
+        waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
+    }
+
+    /// Starts the one refresh of this collection. The task belongs to this actor: it
+    /// keeps running when the read that started it is cancelled or returns, and ends
+    /// by bringing the in-memory copy in line with the store.
+    @discardableResult
+    private func startRefresh(background: Bool) -> Task<RefreshOutcome, Never> {
+        let refresher = self.refresher
+        let collection = self.collection
+        let startedAt = clock()
+        onEvent(.refreshStarted(collection, background: background))
+        let task = Task(priority: background ? .utility : nil) {
+            let outcome: RefreshOutcome
+            do {
+                outcome = .success(try await refresher.refresh(collection))
+            } catch {
+                outcome = .failure(error)
+            }
+            // NB: the task runs on this actor (it uses `self`); only the refresher's call leaves it.
+            self.finishRefresh(outcome, startedAt: startedAt)
+            return outcome
+        }
+        inFlight = task
+        return task
+    }
+
+    private func finishRefresh(_ outcome: RefreshOutcome, startedAt: Date) {
+        inFlight = nil
+        lastOutcome = outcome
+        defer {
+            let waiting = waiters.values
+            waiters.removeAll()
+            for waiter in waiting { waiter.resume(returning: outcome) }
+        }
+        switch outcome {
+        case .success(let summary):
+            // The data is as of the moment the refresh started.
+            lastRefresh = max(lastRefresh ?? startedAt, startedAt)
+            lastRefreshError = nil
+            if summary.changedRecords != 0 { snapshot = nil }
+        case .failure(let error):
+            // NB: a refresh can apply some pages before it fails; read the store again.
+            snapshot = nil
+            if !(error is CancellationError) { lastRefreshError = error }
+        }
+        let succeeded = if case .success = outcome { true } else { false }
+        onEvent(.refreshFinished(collection, succeeded: succeeded))
+    }
+
+    // MARK: - Background work
+
+    /// Waits for the refresh in flight, if any — e.g. the one a stale-while-revalidate
+    /// read started — and returns how the latest refresh ended (nil when none has run).
+    /// After it returns, reads see that refresh's data.
+    ///
+    /// A refresh that ended before this call is reported the same way as one it waited
+    /// for, so a caller (a test, the CLI before it exits) need not know which it was.
+    func waitForRefresh() async -> RefreshOutcome? {
+        if let inFlight { return await inFlight.value }
+        return lastOutcome
+    }
+
+    /// Cancels the refresh in flight, if any (e.g. when the reader leaves the account).
+    func cancelRefresh() {
+        inFlight?.cancel()
+    }
+
+    /// Forgets the in-memory copy: the next read decodes the store again. For whoever
+    /// changed the store behind this repository's back (a sync run of the engine).
+    func invalidate() {
+        snapshot = nil
+    }
+}
+
+// MARK: - Local edits
+
+extension CachedCollection where Mapping.DTO: WritableRecordDTO {
+    /// Writes a value to the store — record and outbox entry in one transaction — and
+    /// puts it into the in-memory copy.
+    /// - Throws: `RepositoryError.notFound` (`.update`), `.idInUse` (`.create`),
+    ///   `.unreadableRecord` when the stored JSON cannot carry its other fields over,
+    ///   `StorageError`.
+    func save(_ value: Value, as kind: SaveKind) throws {
+        let collection = self.collection
+        let id = value.id
+        let dto = Mapping.DTO(value)
+        try store.write { transaction in
+            let existing = try transaction.record(collection, id: id, includingDeleted: true)
+            let isLive = existing.map { !$0.isDeleted } ?? false
+            switch kind {
+            case .create where isLive: throw RepositoryError.idInUse(collection, id: id)
+            case .update where !isLive: throw RepositoryError.notFound(collection, id: id)
+            default: break
+            }
+            try transaction.saveLocal(collection, id: id, json: try WireEncoding.encode(dto, over: existing?.json))
+        }
+        snapshot?.upsert(value)
+    }
+
+    /// Deletes a record in the store — hidden row and outbox entry in one transaction —
+    /// and from the in-memory copy.
+    /// - Parameter mustExist: throw `RepositoryError.notFound` when there is no such
+    ///   record; otherwise deleting a missing record does nothing.
+    func delete(id: String, mustExist: Bool) throws {
+        let collection = self.collection
+        try store.write { transaction in
+            guard try transaction.record(collection, id: id) != nil else {
+                if mustExist { throw RepositoryError.notFound(collection, id: id) }
+                return
+            }
+            try transaction.deleteLocal(collection, id: id)
+        }
+        snapshot?.remove(id: id)
+    }
+}
+
+/// What a save expects to find.
+enum SaveKind: Sendable {
+    /// A new record: its id must not be in use.
+    case create
+    /// A change to a record that exists.
+    case update
+    /// Either (a cart line is set whether or not it was there).
+    case upsert
+}
+
+// MARK: - Freshness
+
+/// How current the data of one read is, before the data itself is read.
+private struct Freshness: Sendable {
+    var fetchedAt: Date?
+    var isStale: Bool
+    var error: (any Error)?
+
+    func result<Value>(_ value: Value, unreadable: [UnreadableRecord], hasCachedData: Bool) -> CachedResult<Value> {
+        CachedResult(
+            value: value, fetchedAt: fetchedAt, isStale: isStale, refreshError: error,
+            unreadable: unreadable, hasCachedData: hasCachedData
+        )
+    }
+}

@@ -1,0 +1,71 @@
+import Domain
+import Storage
+
+// MARK: - AccountRepositories
+
+/// Every repository of one account, built over that account's store and sync engine.
+///
+/// A repository is bound to one store for its whole life and keeps its in-memory copy
+/// inside itself; nothing is shared between containers. Switching accounts means
+/// building a new container for the other account's store (and dropping this one,
+/// after `cancelRefreshes()`), so data of one account can never be served for another.
+public struct AccountRepositories: Sendable {
+    /// The account's local store, which every repository here reads and writes.
+    public let store: ShelfStore
+    public let books: BookRepository
+    public let notes: NoteRepository
+    public let tasks: TaskRepository
+    public let cart: CartRepository
+    public let catalog: CatalogRepository
+    /// The reader's preferences, kept in the same store.
+    public let preferences: SQLitePreferencesStore
+
+    /// - Parameters:
+    ///   - store: the account's local store.
+    ///   - refresher: the account's sync engine, which pulls into that same store.
+    public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
+        self.store = store
+        books = BookRepository(store: store, refresher: refresher, configuration: configuration)
+        notes = NoteRepository(store: store, refresher: refresher, configuration: configuration)
+        tasks = TaskRepository(store: store, refresher: refresher, configuration: configuration)
+        cart = CartRepository(store: store, refresher: refresher, configuration: configuration)
+        catalog = CatalogRepository(store: store, refresher: refresher, configuration: configuration)
+        preferences = SQLitePreferencesStore(store: store)
+    }
+
+    /// The status screen's summary, straight from the store.
+    public var syncStatus: any SyncStatusProviding { store }
+
+    // MARK: Background work
+
+    /// Waits until every refresh in flight has finished — the CLI calls this after
+    /// printing, so a stale-while-revalidate refresh lands before the process exits.
+    public func waitForRefreshes() async {
+        // NB: the refreshes already run side by side; waiting for them in turn takes as
+        // long as the slowest.
+        await books.waitForRefresh()
+        await notes.waitForRefresh()
+        await tasks.waitForRefresh()
+        await cart.waitForRefresh()
+        await catalog.waitForRefresh()
+    }
+
+    /// Cancels every refresh in flight (when leaving the account).
+    public func cancelRefreshes() async {
+        await books.cancelRefresh()
+        await notes.cancelRefresh()
+        await tasks.cancelRefresh()
+        await cart.cancelRefresh()
+        await catalog.cancelRefresh()
+    }
+
+    /// Makes every repository read the store again, e.g. after a full sync run that
+    /// did not go through the repositories.
+    public func invalidateAll() async {
+        await books.invalidate()
+        await notes.invalidate()
+        await tasks.invalidate()
+        await cart.invalidate()
+        await catalog.invalidate()
+    }
+}

@@ -1,0 +1,88 @@
+import Domain
+import Storage
+
+// MARK: - BookRepository
+
+/// The reader's books, offline first: served from the account's local store under the
+/// reader-data freshness policy, refreshed through the sync engine, edited locally at
+/// once (each edit queued in the outbox for the next push).
+public actor BookRepository: BookService {
+    private let cache: CachedCollection<BookMapping>
+    private let newID: RecordIDGenerator
+
+    /// - Parameters:
+    ///   - store: the account's local store; this repository serves nothing else.
+    ///   - refresher: the account's sync engine (or a fake).
+    public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
+        cache = CachedCollection(store: store, refresher: refresher, configuration: configuration)
+        newID = configuration.newID
+    }
+
+    // MARK: Reading
+
+    /// Every book, in title order, with how current it is and any refresh error.
+    public func load(forceRefresh: Bool = false) async throws -> CachedResult<[Book]> {
+        try await cache.all(forceRefresh: forceRefresh)
+    }
+
+    /// One page of the books matching `search` (case- and diacritic-insensitive, in
+    /// title and author), found with the store's indexes — for the CLI at 100,000 books.
+    /// - Parameters:
+    ///   - unfinishedOnly: leave finished books out.
+    ///   - limit: at most this many books; nil for all matches.
+    public func books(
+        matching search: String? = nil, unfinishedOnly: Bool = false, limit: Int? = nil, offset: Int = 0,
+        forceRefresh: Bool = false
+    ) async throws -> CachedResult<QueryPage<Book>> {
+        try await cache.page(
+            search: search, complete: unfinishedOnly ? false : nil, limit: limit, offset: offset, forceRefresh: forceRefresh)
+    }
+
+    /// The book with this id in the local store, without asking the server.
+    public func book(id: Book.ID) async throws -> Book? {
+        try await cache.value(id: id)
+    }
+
+    // MARK: BookService
+
+    /// The books; a failed refresh is reported only when there is nothing cached.
+    public func books(forceRefresh: Bool) async throws -> [Book] {
+        try await cache.all(forceRefresh: forceRefresh).valueOrRefreshError()
+    }
+
+    /// - Throws: `DomainError` for an empty title or author (nothing is written).
+    public func addBook(title: String, author: String) async throws -> Book {
+        let book = try Book(id: newID.next(), title: title, author: author)
+        try await cache.save(book, as: .create)
+        return book
+    }
+
+    /// - Throws: `RepositoryError.notFound` when the store has no such book.
+    public func updateBook(_ book: Book) async throws {
+        try await cache.save(book, as: .update)
+    }
+
+    /// - Throws: `DomainError.invalidIdentifier`, `RepositoryError.notFound`.
+    public func deleteBook(id: Book.ID) async throws {
+        try await cache.delete(id: RecordID.validate(id), mustExist: true)
+    }
+
+    // MARK: Refreshes
+
+    /// Waits for the refresh in flight (e.g. behind a stale read), if any; returns how the
+    /// latest refresh ended. Reads after it see that refresh's data.
+    @discardableResult
+    public func waitForRefresh() async -> RefreshOutcome? {
+        await cache.waitForRefresh()
+    }
+
+    /// Cancels the refresh in flight, if any.
+    public func cancelRefresh() async {
+        await cache.cancelRefresh()
+    }
+
+    /// Forgets the in-memory copy; the next read decodes the store again.
+    public func invalidate() async {
+        await cache.invalidate()
+    }
+}

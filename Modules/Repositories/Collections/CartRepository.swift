@@ -1,0 +1,70 @@
+import Domain
+import Storage
+
+// MARK: - CartRepository
+
+/// The reader's cart, offline first (see `BookRepository`). One record per product:
+/// the record id is the product id, so setting a quantity twice changes one line.
+public actor CartRepository: CartService {
+    private let cache: CachedCollection<CartItemMapping>
+
+    public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
+        cache = CachedCollection(store: store, refresher: refresher, configuration: configuration)
+    }
+
+    // MARK: Reading
+
+    /// Every cart line, in product id order, with how current it is and any refresh error.
+    public func load(forceRefresh: Bool = false) async throws -> CachedResult<[CartItem]> {
+        try await cache.all(forceRefresh: forceRefresh)
+    }
+
+    /// The line of this product in the local store, without asking the server.
+    public func item(productID: Product.ID) async throws -> CartItem? {
+        try await cache.value(id: productID)
+    }
+
+    // MARK: CartService
+
+    /// The cart lines; a failed refresh is reported only when there is nothing cached.
+    public func cartItems() async throws -> [CartItem] {
+        try await cache.all(forceRefresh: false).valueOrRefreshError()
+    }
+
+    /// Adds the product with `quantity`, or sets the quantity of its line.
+    ///
+    /// The catalog is not consulted: a line may name a product the catalog no longer
+    /// has (the cart view shows it as such).
+    /// - Throws: `DomainError.invalidQuantity` below 1, `.invalidIdentifier` (nothing is written).
+    public func setQuantity(_ quantity: Int, of productID: Product.ID) async throws -> CartItem {
+        let item = try CartItem(productID: productID, quantity: quantity)
+        try await cache.save(item, as: .upsert)
+        return item
+    }
+
+    /// Removes the product's line. Removing a product that is not in the cart does
+    /// nothing: the cart ends up as the reader asked.
+    /// - Throws: `DomainError.invalidIdentifier`.
+    public func removeFromCart(productID: Product.ID) async throws {
+        try await cache.delete(id: RecordID.validate(productID), mustExist: false)
+    }
+
+    // MARK: Refreshes
+
+    /// Waits for the refresh in flight (e.g. behind a stale read), if any; returns how the
+    /// latest refresh ended. Reads after it see that refresh's data.
+    @discardableResult
+    public func waitForRefresh() async -> RefreshOutcome? {
+        await cache.waitForRefresh()
+    }
+
+    /// Cancels the refresh in flight, if any.
+    public func cancelRefresh() async {
+        await cache.cancelRefresh()
+    }
+
+    /// Forgets the in-memory copy; the next read decodes the store again.
+    public func invalidate() async {
+        await cache.invalidate()
+    }
+}

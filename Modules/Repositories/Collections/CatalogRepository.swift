@@ -1,0 +1,67 @@
+import Domain
+import Storage
+
+// MARK: - CatalogRepository
+
+/// The shared shop catalog, read-only: served from the account's local copy under the
+/// catalog freshness policy.
+///
+/// It has no write path: readers never change the catalog (its mapping's DTO is not a
+/// `WritableRecordDTO`, so the edit methods of `CachedCollection` do not exist for it,
+/// and the store refuses local edits of `products` as well).
+///
+/// Its refresh is the same `CollectionRefreshing` call as every other collection's; the
+/// sync engine makes it a conditional GET (`If-None-Match` with the stored ETag), so an
+/// unchanged catalog costs one 304 and leaves the in-memory copy as it is.
+public actor CatalogRepository: CatalogService {
+    private let cache: CachedCollection<ProductMapping>
+
+    public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
+        cache = CachedCollection(store: store, refresher: refresher, configuration: configuration)
+    }
+
+    // MARK: Reading
+
+    /// Every product, in name order, with how current it is and any refresh error.
+    public func load(forceRefresh: Bool = false) async throws -> CachedResult<[Product]> {
+        try await cache.all(forceRefresh: forceRefresh)
+    }
+
+    /// One page of the products whose name contains `search`, found with the store's indexes.
+    public func products(
+        matching search: String? = nil, limit: Int? = nil, offset: Int = 0, forceRefresh: Bool = false
+    ) async throws -> CachedResult<QueryPage<Product>> {
+        try await cache.page(search: search, complete: nil, limit: limit, offset: offset, forceRefresh: forceRefresh)
+    }
+
+    /// The product with this id in the local copy, without asking the server.
+    public func product(id: Product.ID) async throws -> Product? {
+        try await cache.value(id: id)
+    }
+
+    // MARK: CatalogService
+
+    /// The products; a failed refresh is reported only when there is nothing cached.
+    public func products(forceRefresh: Bool) async throws -> [Product] {
+        try await cache.all(forceRefresh: forceRefresh).valueOrRefreshError()
+    }
+
+    // MARK: Refreshes
+
+    /// Waits for the refresh in flight (e.g. behind a stale read), if any; returns how the
+    /// latest refresh ended. Reads after it see that refresh's data.
+    @discardableResult
+    public func waitForRefresh() async -> RefreshOutcome? {
+        await cache.waitForRefresh()
+    }
+
+    /// Cancels the refresh in flight, if any.
+    public func cancelRefresh() async {
+        await cache.cancelRefresh()
+    }
+
+    /// Forgets the in-memory copy; the next read decodes the store again.
+    public func invalidate() async {
+        await cache.invalidate()
+    }
+}

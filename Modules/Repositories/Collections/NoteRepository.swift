@@ -1,0 +1,78 @@
+import Domain
+import Storage
+
+// MARK: - NoteRepository
+
+/// The reader's notes, offline first (see `BookRepository`).
+public actor NoteRepository: NoteService {
+    private let cache: CachedCollection<NoteMapping>
+    private let newID: RecordIDGenerator
+
+    public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
+        cache = CachedCollection(store: store, refresher: refresher, configuration: configuration)
+        newID = configuration.newID
+    }
+
+    // MARK: Reading
+
+    /// Every note, in title order, with how current it is and any refresh error.
+    public func load(forceRefresh: Bool = false) async throws -> CachedResult<[Note]> {
+        try await cache.all(forceRefresh: forceRefresh)
+    }
+
+    /// One page of the notes whose title or body contains `search` (case- and
+    /// diacritic-insensitive), found with the store's indexes.
+    public func notes(
+        matching search: String? = nil, limit: Int? = nil, offset: Int = 0, forceRefresh: Bool = false
+    ) async throws -> CachedResult<QueryPage<Note>> {
+        try await cache.page(search: search, complete: nil, limit: limit, offset: offset, forceRefresh: forceRefresh)
+    }
+
+    /// The note with this id in the local store, without asking the server.
+    public func note(id: Note.ID) async throws -> Note? {
+        try await cache.value(id: id)
+    }
+
+    // MARK: NoteService
+
+    /// The notes; a failed refresh is reported only when there is nothing cached.
+    public func loadNotes() async throws -> [Note] {
+        try await cache.all(forceRefresh: false).valueOrRefreshError()
+    }
+
+    /// - Throws: `DomainError` for an empty title or a malformed book id (nothing is written).
+    public func addNote(title: String, body: String, bookID: Book.ID?) async throws -> Note {
+        let note = try Note(id: newID.next(), bookID: bookID, title: title, body: body)
+        try await cache.save(note, as: .create)
+        return note
+    }
+
+    /// - Throws: `RepositoryError.notFound` when the store has no such note.
+    public func updateNote(_ note: Note) async throws {
+        try await cache.save(note, as: .update)
+    }
+
+    /// - Throws: `DomainError.invalidIdentifier`, `RepositoryError.notFound`.
+    public func deleteNote(id: Note.ID) async throws {
+        try await cache.delete(id: RecordID.validate(id), mustExist: true)
+    }
+
+    // MARK: Refreshes
+
+    /// Waits for the refresh in flight (e.g. behind a stale read), if any; returns how the
+    /// latest refresh ended. Reads after it see that refresh's data.
+    @discardableResult
+    public func waitForRefresh() async -> RefreshOutcome? {
+        await cache.waitForRefresh()
+    }
+
+    /// Cancels the refresh in flight, if any.
+    public func cancelRefresh() async {
+        await cache.cancelRefresh()
+    }
+
+    /// Forgets the in-memory copy; the next read decodes the store again.
+    public func invalidate() async {
+        await cache.invalidate()
+    }
+}

@@ -1,0 +1,80 @@
+import Domain
+import Storage
+
+// MARK: - TaskRepository
+
+/// The reader's reading tasks, offline first (see `BookRepository`).
+public actor TaskRepository: TaskService {
+    private let cache: CachedCollection<ReadingTaskMapping>
+    private let newID: RecordIDGenerator
+
+    public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
+        cache = CachedCollection(store: store, refresher: refresher, configuration: configuration)
+        newID = configuration.newID
+    }
+
+    // MARK: Reading
+
+    /// Every task, in title order, with how current it is and any refresh error.
+    public func load(forceRefresh: Bool = false) async throws -> CachedResult<[ReadingTask]> {
+        try await cache.all(forceRefresh: forceRefresh)
+    }
+
+    /// One page of the tasks whose title contains `search`, found with the store's indexes.
+    /// - Parameter openOnly: leave done tasks out.
+    public func tasks(
+        matching search: String? = nil, openOnly: Bool = false, limit: Int? = nil, offset: Int = 0,
+        forceRefresh: Bool = false
+    ) async throws -> CachedResult<QueryPage<ReadingTask>> {
+        try await cache.page(
+            search: search, complete: openOnly ? false : nil, limit: limit, offset: offset, forceRefresh: forceRefresh)
+    }
+
+    /// The task with this id in the local store, without asking the server.
+    public func task(id: ReadingTask.ID) async throws -> ReadingTask? {
+        try await cache.value(id: id)
+    }
+
+    // MARK: TaskService
+
+    /// The tasks; a failed refresh is reported only when there is nothing cached.
+    public func tasks() async throws -> [ReadingTask] {
+        try await cache.all(forceRefresh: false).valueOrRefreshError()
+    }
+
+    /// - Throws: `DomainError.emptyTitle` (nothing is written).
+    public func addTask(title: String) async throws -> ReadingTask {
+        let task = try ReadingTask(id: newID.next(), title: title)
+        try await cache.save(task, as: .create)
+        return task
+    }
+
+    /// - Throws: `RepositoryError.notFound` when the store has no such task.
+    public func updateTask(_ task: ReadingTask) async throws {
+        try await cache.save(task, as: .update)
+    }
+
+    /// - Throws: `DomainError.invalidIdentifier`, `RepositoryError.notFound`.
+    public func deleteTask(id: ReadingTask.ID) async throws {
+        try await cache.delete(id: RecordID.validate(id), mustExist: true)
+    }
+
+    // MARK: Refreshes
+
+    /// Waits for the refresh in flight (e.g. behind a stale read), if any; returns how the
+    /// latest refresh ended. Reads after it see that refresh's data.
+    @discardableResult
+    public func waitForRefresh() async -> RefreshOutcome? {
+        await cache.waitForRefresh()
+    }
+
+    /// Cancels the refresh in flight, if any.
+    public func cancelRefresh() async {
+        await cache.cancelRefresh()
+    }
+
+    /// Forgets the in-memory copy; the next read decodes the store again.
+    public func invalidate() async {
+        await cache.invalidate()
+    }
+}
