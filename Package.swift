@@ -80,6 +80,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: - Apps
+
+        .executableTarget(
+            name: "shelf-sync",
+            dependencies: ["ArgumentParsing", "Domain", "Storage", "Sync"],
+            path: "Apps/shelf-sync",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - Benchmarks
 
         .executableTarget(
