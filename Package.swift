@@ -75,12 +75,28 @@ let package = Package(
         ),
         .target(
             name: "Presentation",
-            dependencies: ["Domain"],
+            dependencies: ["Domain", "Sync"],
             path: "Modules/Presentation",
             swiftSettings: swiftSettings
         ),
 
+        // MARK: - Apps
+
+        .executableTarget(
+            name: "shelf",
+            dependencies: ["ArgumentParsing", "Domain", "Presentation", "Repositories", "Services", "Storage", "Sync"],
+            path: "Apps/shelf",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - Benchmarks
+
+        .executableTarget(
+            name: "LocalLibrarySeed",
+            dependencies: ["Domain", "Storage"],
+            path: "Benchmarks/LocalLibrarySeed",
+            swiftSettings: swiftSettings
+        ),
 
         .executableTarget(
             name: "RepositoriesBench",
@@ -141,7 +157,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PresentationTests",
-            dependencies: ["Domain", "Presentation", "TestSupport"],
+            dependencies: ["Domain", "Presentation", "Sync", "TestSupport"],
             path: "Tests/PresentationTests",
             swiftSettings: swiftSettings
         ),
@@ -155,6 +171,12 @@ let package = Package(
             name: "ServicesTests",
             dependencies: ["Domain", "Services", "TestSupport"],
             path: "Tests/ServicesTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ShelfCLITests",
+            dependencies: ["shelf", "TestSupport"],
+            path: "Tests/ShelfCLITests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

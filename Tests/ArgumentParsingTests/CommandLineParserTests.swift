@@ -150,4 +150,13 @@ struct HelpRendererTests {
 
         """)
     }
+
+    @Test func theCommandPathOfAWrongLineStopsWhereMatchingStops() {
+        #expect(parser.commandPath(for: ["book", "add", "--title"]) == ["tool", "book", "add"])
+        #expect(parser.commandPath(for: ["--account", "book", "book", "show", "x", "y"]) == ["tool", "book", "show"])
+        #expect(parser.commandPath(for: ["book", "lend", "b-1"]) == ["tool", "book"])
+        #expect(parser.commandPath(for: ["--nope", "cart", "rm"]) == ["tool", "cart", "rm"])
+        #expect(parser.commandPath(for: ["help", "settings", "extra"]) == ["tool", "settings"])
+        #expect(parser.commandPath(for: ["--", "book"]) == ["tool"])
+    }
 }
