@@ -132,6 +132,7 @@ struct HelpRendererTests {
         #expect(help.contains("USAGE: tool book <subcommand>"))
         #expect(help.contains("SUBCOMMANDS:\n  add                     Add a book.\n  show                    Show a book.\n"))
         #expect(help.contains("See 'tool help book <subcommand>' for detailed help."))
+        #expect(HelpRenderer(parser: parser).help(for: ["tool"]).contains("See 'tool help <subcommand>' for detailed help."))
     }
 
     @Test func rootHelpEndsWithTheEpilogue() {
