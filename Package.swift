@@ -88,6 +88,13 @@ let package = Package(
             path: "Apps/shelf",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "shelf-sync",
+            dependencies: ["ArgumentParsing", "Domain", "Storage", "Sync"],
+            path: "Apps/shelf-sync",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: - Benchmarks
 
@@ -97,7 +104,6 @@ let package = Package(
             path: "Benchmarks/LocalLibrarySeed",
             swiftSettings: swiftSettings
         ),
-
         .executableTarget(
             name: "RepositoriesBench",
             dependencies: ["Domain", "Repositories", "Storage"],

@@ -1,7 +1,6 @@
 import ArgumentParsing
 import Domain
 import Repositories
-import Services
 import Storage
 import Sync
 
@@ -49,23 +48,7 @@ extension ExitCode {
             case .sqlite, .newerSchema, .fileSystem, .transactionFinished, .corruptValue: .ioError
             }
         case is AccountConfigError: .configuration
-        case is RunLockError: .ioError
-        case let error as SyncRunError: .forOutcome(error.outcome)
-        case let error as APIError:
-            if case .unauthorized = error { .noPermission } else { .temporaryFailure }
         default: .software
-        }
-    }
-
-    /// How `shelf sync` (like the `shelf-sync` worker) ends for each outcome of a run.
-    static func forOutcome(_ outcome: RunOutcome) -> ExitCode {
-        switch outcome {
-        case .synced, .alreadyRunning: .success
-        case .needsAttention: .failure
-        case .backoff, .temporaryFailure: .temporaryFailure
-        case .authenticationFailed: .noPermission
-        case .localStoreFailure: .ioError
-        case .configurationError: .configuration
         }
     }
 }

@@ -10,44 +10,39 @@ import Sync
 /// `shelf sync` and `shelf status`.
 @MainActor
 enum SyncCommands {
-    /// Runs the sync engine once, under the account's run lock: another run holding it
-    /// (the cron worker, another `shelf sync`) is not an error, there is just nothing
-    /// to do. Exits as the worker does: 0 synced, 1 conflicts or failed changes, 75
-    /// temporary failure or backoff, 77 credentials refused, 74 store, 69 no server.
+    /// Runs the sync engine once under the account's run lock, built as the `shelf-sync`
+    /// worker builds it (`AccountSync`): another run holding the lock (the cron worker,
+    /// another `shelf sync`) is not an error, there is just nothing to do. Exits as the
+    /// worker does (`RunOutcome.exitStatus`); 69 without a server.
     static func sync(_ context: CommandContext) async throws -> ExitCode {
-        let session = try context.session()
-        let account = try session.requireServer()
         let options = try syncOptions(context.invocation)
-
-        let lockFile = session.paths.syncLock(account.name)
-        guard let lock = try RunLock.acquire(at: lockFile) else {
-            let holder = RunLock.holder(of: lockFile).map { " (pid \($0))" } ?? ""
-            let report = RunReport(
-                account: account.name.rawValue, outcome: .alreadyRunning,
-                message: "Another sync of account \(account.name) is running\(holder); nothing to do.", startedAt: Date())
-            try context.output.show(SyncRunScreen(report))
-            return .success
+        let paths = ShelfPaths(environment: context.environment)
+        let selection = try AccountSession.resolve(
+            accountFlag: context.invocation.option("account"), environment: context.environment, paths: paths)
+        guard case .account(let account) = selection else {
+            throw CommandFailure.noServer(paths.database(.localOnly).description)
         }
-        defer { lock.release() }
+        context.output.note("account \(account)")
+        let sync = try AccountSync(account: account, paths: paths, options: options)
 
-        let engine = SyncEngine(
-            account: account.name.rawValue, store: session.store, client: AccountSession.client(for: account), options: options)
         let progress = SyncProgress(output: context.output)
-        var finished: RunReport?
-        for await event in engine.events() {
-            progress.handle(event)
-            if case .runFinished(let report) = event { finished = report }
+        let (events, continuation) = AsyncStream<SyncEvent>.makeStream(bufferingPolicy: .unbounded)
+        let run = Task {
+            let report = await sync.runLocked { continuation.yield($0) }
+            continuation.finish()
+            return report
         }
+        for await event in events { progress.handle(event) }
         progress.finish()
-        guard let report = finished else { throw CommandFailure(.software, "the sync run ended without a report") }
+        let report = await run.value
 
-        let status = ExitCode.forOutcome(report.outcome)
         switch report.outcome {
         case .synced: try context.output.confirm(SyncRunScreen(report))
         case .needsAttention, .alreadyRunning: try context.output.show(SyncRunScreen(report))
-        default: try context.output.showFailure(SyncRunScreen(report))
+        case .backoff, .temporaryFailure, .authenticationFailed, .localStoreFailure, .configurationError:
+            try context.output.showFailure(SyncRunScreen(report))
         }
-        return status
+        return ExitCode(rawValue: report.outcome.exitStatus) ?? .software
     }
 
     static func status(_ context: CommandContext) async throws -> ExitCode {

@@ -44,29 +44,25 @@ final class SyncProgress {
         case .collectionStarted(let collection):
             activity = "\(collection.rawValue): pulling"
         case .notModified(let collection):
-            activity = "\(collection.rawValue): unchanged"
-            line("\(collection.rawValue): unchanged since the last sync")
+            activity = "\(collection.rawValue): up to date"
         case .pageApplied(let collection, let counts):
             activity = "\(collection.rawValue): \(counts.totalSoFar) pulled"
-            line("\(collection.rawValue): pulled \(counts.totalSoFar) so far (\(counts.deleted) deleted in this page)")
         case .pushed(let collection, let count):
             activity = "\(collection.rawValue): pushed \(count)"
-            line("\(collection.rawValue): pushed \(count)")
-        case .merged(let collection, let id):
-            line("\(collection.rawValue)/\(id): merged local and server changes")
-        case .conflict(let collection, let id, let clash):
-            let fields = clash.fields.isEmpty ? clash.kind.rawValue : clash.fields.joined(separator: ", ")
-            line("\(collection.rawValue)/\(id): conflict (\(fields)); see 'shelf conflicts'", always: true)
-        case .deadLettered(let collection, let id, let status, let reason):
-            line("\(collection.rawValue)/\(id): refused by the server (\(status): \(reason)); see 'shelf failed'", always: true)
-        case .retrying(let attempt, let delay, let reason):
-            let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        case .retrying:
             activity = "retrying"
-            line(String(format: "retrying in %.1f s (attempt %d): ", seconds, attempt) + reason, always: true)
         case .collectionFinished:
             done += 1
+        case .merged, .conflict, .deadLettered, .runFinished:
+            break
+        }
+        switch event {
         case .runFinished:
             break
+        case .conflict, .deadLettered, .retrying:
+            line(event.summary, always: true)
+        default:
+            line(event.summary)
         }
         drawBar()
     }

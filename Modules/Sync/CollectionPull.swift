@@ -9,18 +9,21 @@ extension SyncRun {
     /// Pulls every collection's changes.
     ///
     /// When every collection has been pulled before, one `POST /batch` carries a
-    /// conditional GET per collection: an up-to-date store costs one round trip, and a
-    /// changed collection's first page arrives in the same answer.
+    /// `_since=<cursor>` GET per collection: an up-to-date store costs one round trip
+    /// (every list comes back empty), and a changed collection's first page arrives in
+    /// the same answer.
+    ///
+    /// NB: the sub-requests carry no `If-None-Match`: Kinto 26.5.0 answers a batch whose
+    /// sub-response is a 304 with a 500 (it cannot serialise the empty 304 body). An
+    /// empty `_since` list says "nothing changed" just as well, tombstones included.
     func pullAll() async throws {
         let states = try store.read { reader in try options.collections.map { try reader.syncState($0) } }
-        guard states.count > 1, states.allSatisfy({ $0.etag != nil }) else {
+        guard states.count > 1, states.allSatisfy({ $0.lastSuccess != nil }) else {
             for state in states { try await pullCollection(state.collection, firstPage: nil) }
             return
         }
         let operations = states.map { state in
-            BatchOperation(
-                method: .get, path: listPath(state.collection, since: state.cursor),
-                precondition: state.etag.flatMap(ETag.init(headerValue:)).map { .ifNoneMatch($0) })
+            BatchOperation(method: .get, path: listPath(state.collection, since: state.cursor))
         }
         let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
         let results = try await withRetries("check \(states.count) collections for changes") { try await batch.send(operations) }
@@ -34,8 +37,16 @@ extension SyncRun {
                 continue
             }
             if let error = result.error { throw error }
+            let records = try RecordPageScanner.scan(result.body)
+            if records.isEmpty && result.headers["Next-Page"] == nil {
+                try markUpToDate(state.collection)
+                emit(.collectionStarted(state.collection))
+                emit(.notModified(state.collection))
+                collectionReport(state.collection) { _ in }
+                continue
+            }
             let page = RecordPage(
-                records: try RecordPageScanner.scan(result.body),
+                records: records,
                 // NB: a batch sub-response's Next-Page names the batch's host; the rest
                 // of the list is asked for by cursor instead, which is equivalent when
                 // sorted by `last_modified`.

@@ -11,13 +11,12 @@ public struct CollectionReport: Sendable, Equatable, Codable {
     public var merged = 0
     public var conflicts = 0
     public var deadLetters = 0
-    public var requests = 0
     public var durationMilliseconds = 0
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case pulled, pushed, merged, conflicts, requests
+        case pulled, pushed, merged, conflicts
         case deletedLocally = "deleted_locally"
         case deadLetters = "dead_letters"
         case durationMilliseconds = "duration_ms"

@@ -28,6 +28,13 @@ public final class SyncEngine: Sendable {
         self.clock = clock
     }
 
+    /// The same engine with other options (e.g. one collection, pull only).
+    public func with(_ change: (inout SyncOptions) -> Void) -> SyncEngine {
+        var options = self.options
+        change(&options)
+        return SyncEngine(account: account, store: store, client: client, options: options, clock: clock)
+    }
+
     // MARK: Running
 
     /// Runs once and streams what happens; the last event is `.runFinished(report)`.
@@ -83,8 +90,8 @@ final class SyncRun {
         emit(.runStarted(collections: options.collections))
         do {
             try checkStoredBackoff()
-            try await pullAll()
-            try await pushAll()
+            if options.pulls { try await pullAll() }
+            if options.pushes { try await pushAll() }
             try finishSuccessfully()
         } catch {
             stop(SyncStop.from(error, now: now))

@@ -14,16 +14,23 @@ public struct SyncOptions: Sendable, Equatable {
     public var pageSize: Int
     /// Local changes per `POST /batch` (Kinto's `batch_max_requests`).
     public var batchSize: Int
+    /// Whether to pull first; off only to push what is queued right now.
+    public var pulls: Bool
+    /// Whether to push the outbox after pulling; a repository's refresh only pulls.
+    public var pushes: Bool
 
     public init(
         collections: [CollectionName] = CollectionName.allCases, policy: ConflictPolicy = .manual,
-        retry: RetryPolicy = RetryPolicy(), pageSize: Int = 10_000, batchSize: Int = 25
+        retry: RetryPolicy = RetryPolicy(), pageSize: Int = 10_000, batchSize: Int = 25,
+        pulls: Bool = true, pushes: Bool = true
     ) {
         self.collections = collections
         self.policy = policy
         self.retry = retry
         self.pageSize = max(1, pageSize)
         self.batchSize = max(1, batchSize)
+        self.pulls = pulls
+        self.pushes = pushes
     }
 }
 

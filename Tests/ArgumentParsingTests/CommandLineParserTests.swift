@@ -161,3 +161,19 @@ struct HelpRendererTests {
         #expect(parser.commandPath(for: ["--", "book"]) == ["tool"])
     }
 }
+
+@Suite("Durations")
+struct DurationParsingTests {
+    @Test(arguments: [
+        ("90", Duration.seconds(90)), ("90s", .seconds(90)), ("5m", .seconds(300)), ("1h", .seconds(3600)),
+        ("1h30m", .seconds(5400)), ("250ms", .milliseconds(250)), ("2d", .seconds(172_800)),
+    ])
+    func acceptsWhatPeopleType(_ text: String, _ expected: Duration) {
+        #expect(DurationParsing.parse(text) == expected)
+    }
+
+    @Test(arguments: ["", "0", "-5", "5x", "m", "1.5h", "5 minutes", "h5"])
+    func refusesTheRest(_ text: String) {
+        #expect(DurationParsing.parse(text) == nil)
+    }
+}

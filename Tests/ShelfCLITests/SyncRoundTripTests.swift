@@ -25,7 +25,7 @@ struct SyncRoundTripTests {
         let sync = try laptop.run("sync")
         #expect(sync.status == 0, "\(sync)")
         #expect(sync.stdout.contains("Synced account reader"), "\(sync)")
-        #expect(sync.stdout.contains("sync: books: pushed 1"), "\(sync)")
+        #expect(sync.stdout.contains("sync: books: pushed 1 change\n"), "\(sync)")
         #expect(!sync.stdout.contains("\u{1B}"))
         let status = try laptop.run("--json", "status").json()
         #expect((status["sync"] as? [String: Any])?["pendingChanges"] as? Int == 0, "\(status)")
@@ -94,7 +94,7 @@ struct SyncRoundTripTests {
 
         let run = try sandbox.run("sync")
         #expect(run.status == 0, "\(run)")
-        #expect(run.stdout.hasPrefix("Another sync of account reader is running"), "\(run)")
+        #expect(run.stdout.hasPrefix("another sync of account 'reader' is running"), "\(run)")
         #expect(try sandbox.run("--json", "sync").json()["outcome"] as? String == "already_running")
     }
 }

@@ -15,7 +15,6 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
         public let merged: Int
         public let conflicts: Int
         public let deadLetters: Int
-        public let requests: Int
 
         init(_ report: CollectionReport) {
             pulled = report.pulled
@@ -24,7 +23,6 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
             merged = report.merged
             conflicts = report.conflicts
             deadLetters = report.deadLetters
-            requests = report.requests
         }
     }
 

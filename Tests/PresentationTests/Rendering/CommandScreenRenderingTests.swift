@@ -84,11 +84,9 @@ struct CommandScreenRenderingTests {
         var books = CollectionReport()
         books.pulled = 12
         books.pushed = 2
-        books.requests = 2
         var notes = CollectionReport()
         notes.pulled = 3
         notes.conflicts = 1
-        notes.requests = 1
         let synced = RunReport(account: "reader", outcome: .synced, message: "synced", startedAt: detected,
                                durationMilliseconds: 420, requests: 3, collections: ["books": books])
         try RenderingFixture.expect(SyncRunScreen(synced), matches: "sync-run-synced")

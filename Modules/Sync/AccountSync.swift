@@ -1,0 +1,55 @@
+import Domain
+import Foundation
+import Services
+import Storage
+
+// MARK: - AccountSync
+
+/// Everything a run needs for one account, built the same way by both apps: the
+/// account's store, an API client with its credentials, the engine, and the lock file.
+public struct AccountSync: Sendable {
+    public let account: ResolvedAccount
+    public let store: ShelfStore
+    public let engine: SyncEngine
+    public let lockFile: URL
+
+    /// Opens the account's store and builds its engine.
+    /// - Throws: `StorageError` when the store can't be opened (a newer schema, permissions…).
+    public init(
+        account: ResolvedAccount, paths: ShelfPaths, options: SyncOptions = SyncOptions(),
+        transport: any HTTPTransport = CurlTransport.shared, timeouts: Timeouts = .default
+    ) throws {
+        self.account = account
+        store = try ShelfStore(location: paths.database(account.name))
+        let client = APIClient(
+            configuration: .init(
+                baseURL: account.server,
+                credentials: .init(user: account.credentials.user, password: account.credentials.password),
+                timeouts: timeouts),
+            transport: transport)
+        engine = SyncEngine(account: account.name.rawValue, store: store, client: client, options: options)
+        lockFile = paths.syncLock(account.name)
+    }
+
+    /// Runs once under the account's lock; another holder means `.alreadyRunning`
+    /// without touching the store or the network.
+    public func runLocked(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> RunReport {
+        let lock: RunLock?
+        do {
+            lock = try RunLock.acquire(at: lockFile)
+        } catch {
+            return RunReport(account: account.name.rawValue, outcome: .localStoreFailure, message: "\(error)", startedAt: Date())
+        }
+        guard let lock else {
+            let holder = RunLock.holder(of: lockFile).map { " (pid \($0))" } ?? ""
+            return RunReport(
+                account: account.name.rawValue, outcome: .alreadyRunning,
+                message: "another sync of account '\(account.name)' is running\(holder); skipped", startedAt: Date())
+        }
+        defer { lock.release() }
+        return await engine.run(onEvent: onEvent)
+    }
+
+    /// The repositories' refresh port over this account's engine and lock.
+    public var refresher: SyncRefresher { SyncRefresher(engine: engine, lockFile: lockFile) }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+// MARK: - Describing events
+
+extension SyncEvent {
+    /// A stable snake_case name, for JSON logs and scripts.
+    public var name: String {
+        switch self {
+        case .runStarted: "run_started"
+        case .collectionStarted: "collection_started"
+        case .notModified: "not_modified"
+        case .pageApplied: "page_applied"
+        case .pushed: "pushed"
+        case .merged: "merged"
+        case .conflict: "conflict"
+        case .deadLettered: "dead_lettered"
+        case .retrying: "retrying"
+        case .collectionFinished: "collection_finished"
+        case .runFinished: "run_finished"
+        }
+    }
+
+    /// The event's facts as ordered key/value pairs (strings or numbers), for log lines.
+    public var fields: [(key: String, value: LogValue)] {
+        switch self {
+        case .runStarted(let collections):
+            return [("collections", .string(collections.map(\.rawValue).joined(separator: ",")))]
+        case .collectionStarted(let collection), .notModified(let collection):
+            return [("collection", .string(collection.rawValue))]
+        case .pageApplied(let collection, let counts):
+            return [("collection", .string(collection.rawValue)), ("applied", .number(counts.applied)),
+                    ("deleted", .number(counts.deleted)), ("total", .number(counts.totalSoFar))]
+        case .pushed(let collection, let count):
+            return [("collection", .string(collection.rawValue)), ("count", .number(count))]
+        case .merged(let collection, let id):
+            return [("collection", .string(collection.rawValue)), ("id", .string(id))]
+        case .conflict(let collection, let id, let conflict):
+            return [("collection", .string(collection.rawValue)), ("id", .string(id)),
+                    ("kind", .string(conflict.kind.rawValue)), ("fields", .string(conflict.fields.joined(separator: ",")))]
+        case .deadLettered(let collection, let id, let status, let reason):
+            return [("collection", .string(collection.rawValue)), ("id", .string(id)),
+                    ("status", .number(status)), ("reason", .string(reason))]
+        case .retrying(let attempt, let delay, let reason):
+            let milliseconds = Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
+            return [("attempt", .number(attempt)), ("delay_ms", .number(milliseconds)), ("reason", .string(reason))]
+        case .collectionFinished(let collection, let report):
+            return [("collection", .string(collection.rawValue)), ("pulled", .number(report.pulled)), ("pushed", .number(report.pushed))]
+        case .runFinished(let report):
+            return [("outcome", .string(report.outcome.rawValue)), ("requests", .number(report.requests)),
+                    ("duration_ms", .number(report.durationMilliseconds)), ("message", .string(report.message))]
+        }
+    }
+
+    /// One sentence for people.
+    public var summary: String {
+        switch self {
+        case .runStarted(let collections):
+            return "sync started (\(collections.map(\.rawValue).joined(separator: ", ")))"
+        case .collectionStarted(let collection):
+            return "\(collection.rawValue): checking for changes"
+        case .notModified(let collection):
+            return "\(collection.rawValue): up to date"
+        case .pageApplied(let collection, let counts):
+            return "\(collection.rawValue): applied \(counts.applied) change\(counts.applied == 1 ? "" : "s")"
+                + (counts.deleted > 0 ? " and \(counts.deleted) deletion\(counts.deleted == 1 ? "" : "s")" : "")
+                + " (\(counts.totalSoFar) so far)"
+        case .pushed(let collection, let count):
+            return "\(collection.rawValue): pushed \(count) change\(count == 1 ? "" : "s")"
+        case .merged(let collection, let id):
+            return "\(collection.rawValue)/\(id): merged local and server changes"
+        case .conflict(let collection, let id, let conflict):
+            let what = conflict.fields.isEmpty ? conflict.kind.rawValue : "both changed \(conflict.fields.joined(separator: ", "))"
+            return "\(collection.rawValue)/\(id): conflict (\(what)); kept the local edit unpushed"
+        case .deadLettered(let collection, let id, let status, let reason):
+            return "\(collection.rawValue)/\(id): refused by the server (\(status)): \(reason)"
+        case .retrying(let attempt, let delay, let reason):
+            return "retrying (attempt \(attempt)) in \(delay.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))): \(reason)"
+        case .collectionFinished(let collection, let report):
+            return "\(collection.rawValue): done (pulled \(report.pulled), pushed \(report.pushed))"
+        case .runFinished(let report):
+            return "sync finished: \(report.message) (\(report.requests) request\(report.requests == 1 ? "" : "s"), \(report.durationMilliseconds) ms)"
+        }
+    }
+}
+
+// MARK: - LogValue
+
+/// A log field's value: JSON logs keep numbers as numbers.
+public enum LogValue: Sendable, Equatable {
+    case string(String)
+    case number(Int)
+}
