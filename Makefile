@@ -6,6 +6,9 @@ VENV := .venv
 APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev
 # The test build refuses imports of targets that are not declared dependencies.
 SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
+# Release apps carry the Swift runtime and Foundation inside: loading them as shared
+# libraries costs ~10 ms at every start, more than `shelf --version` may take.
+RELEASE_FLAGS := -c release --static-swift-stdlib
 
 .PHONY: setup apt-packages build run test check server server-stop clean bench bench-quick bench-setup bench-build bench-micro bench-cli bench-test
 
@@ -68,8 +71,8 @@ $(VENV)/.bench-installed: $(VENV)/.installed Fixtures/kinto/requirements-postgre
 bench-build:
 	@for product in $(BENCH_PRODUCTS); do \
 	  if grep -q "name: \"$$product\"" Package.swift; then \
-	    echo "$(SWIFT) build -c release --product $$product"; \
-	    $(SWIFT) build -c release --product $$product || exit 1; \
+	    echo "$(SWIFT) build $(RELEASE_FLAGS) --product $$product"; \
+	    $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; \
 	  else \
 	    echo "bench: '$$product' is not a product in Package.swift yet; its rows will be skipped."; \
 	  fi; \
@@ -92,8 +95,8 @@ bench-micro: apt-packages
 ## bench-cli: `shelf books --search` over 100,000 local books and `shelf --version` start-up (release, hyperfine)
 CLI_BENCH_HOME := .run/cli-bench
 bench-cli: apt-packages
-	$(SWIFT) build -c release --product shelf
-	$(SWIFT) build -c release --product LocalLibrarySeed
+	$(SWIFT) build $(RELEASE_FLAGS) --product shelf
+	$(SWIFT) build $(RELEASE_FLAGS) --product LocalLibrarySeed
 	@rm -rf $(CLI_BENCH_HOME) && mkdir -p $(CLI_BENCH_HOME)/config Benchmarks/results
 	.build/release/LocalLibrarySeed $(abspath $(CLI_BENCH_HOME))/data 100000
 	cd $(CLI_BENCH_HOME) && env -i PATH="$$PATH" HOME=$$PWD XDG_CONFIG_HOME=$$PWD/config XDG_DATA_HOME=$$PWD/data NO_COLOR=1 \
