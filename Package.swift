@@ -92,7 +92,7 @@ let package = Package(
             name: "shelf-sync",
             dependencies: ["ArgumentParsing", "Domain", "Storage", "Sync"],
             path: "Apps/shelf-sync",
-            exclude: ["README.md"],
+            exclude: ["README.md", "systemd"],
             swiftSettings: swiftSettings
         ),
 
@@ -189,6 +189,12 @@ let package = Package(
             name: "SyncTests",
             dependencies: ["Domain", "Services", "Storage", "Sync", "TestSupport"],
             path: "Tests/SyncTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WorkerTests",
+            dependencies: ["Domain", "Storage", "TestSupport", "shelf-sync"],
+            path: "Tests/WorkerTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,53 @@
+import Domain
+import Foundation
+import Storage
+import TestSupport
+
+// MARK: - WorkerHome
+
+/// A private XDG home for one worker "machine", with the environment that points the
+/// worker at a Kinto user, and access to the account's store as the worker leaves it.
+struct WorkerHome {
+    let root: URL
+    var environment: [String: String]
+
+    init(server: String, user: TestUser, extra: [String: String] = [:]) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-worker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        environment = [
+            "HOME": root.path, "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+            "XDG_DATA_HOME": root.appendingPathComponent("data").path, "PATH": "/usr/bin:/bin",
+            "SHELF_SERVER": server, "SHELF_USER": user.name, "SHELF_PASSWORD": user.password,
+        ].merging(extra) { $1 }
+    }
+
+    var paths: ShelfPaths { ShelfPaths(environment: environment) }
+    var reportPath: String { root.appendingPathComponent("report.json").path }
+
+    /// The store of the environment's account (`default`).
+    func store() throws -> ShelfStore {
+        try ShelfStore(location: paths.database(try AccountName("default")))
+    }
+
+    func run(_ arguments: [String] = []) throws -> ProcessResult {
+        try ProcessRunner.run(BuiltProduct.url("shelf-sync"), arguments, environment: environment)
+    }
+
+    func start(_ arguments: [String] = []) throws -> ProcessRunner.Running {
+        try ProcessRunner.start(BuiltProduct.url("shelf-sync"), arguments, environment: environment)
+    }
+
+    /// The `--report` file as JSON.
+    func report() throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: reportPath))
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    func accountReport() throws -> [String: Any] {
+        ((try report()["accounts"] as? [[String: Any]]) ?? []).first ?? [:]
+    }
+
+    func collectionReport(_ name: String) throws -> [String: Any] {
+        ((try accountReport()["collections"] as? [String: Any])?[name] as? [String: Any]) ?? [:]
+    }
+}

@@ -1,0 +1,163 @@
+import Domain
+import Foundation
+import Services
+import Storage
+import TestSupport
+import Testing
+
+/// `shelf-sync` against a real Kinto: runs, idle runs, conflicts, throttling, overlap,
+/// and runs killed with SIGKILL mid-pull and mid-push.
+@Suite("shelf-sync against a real Kinto")
+struct WorkerSyncTests {
+    let server: KintoServer
+    let user = TestUser(prefix: "worker")
+
+    init() throws {
+        server = try KintoServer.shared()
+    }
+
+    private var client: APIClient {
+        APIClient(configuration: .init(baseURL: server.baseURL, credentials: .init(user: user.name, password: user.password)))
+    }
+
+    /// Creates books `b-000`… on the server through batches.
+    private func seedBooks(_ count: Int) async throws {
+        let path = KintoCollectionPath(.books)
+        let operations = try (0..<count).map { index in
+            try BatchOperation.create(
+                in: path, id: String(format: "b-%03d", index),
+                data: Data(#"{"title":"Book \#(index)","author_name":"Author \#(index % 7)","finished":false}"#.utf8))
+        }
+        _ = try await KintoBatchService(client: client).send(operations)
+    }
+
+    private func serverBooks() async throws -> [RawRecord] {
+        try await KintoCollectionService(client: client, collection: .books).allRecords().page?.records ?? []
+    }
+
+    private func edit(_ store: ShelfStore, book id: String, title: String) throws {
+        let record = try #require(try store.record(.books, id: id))
+        var fields = try JSONDecoder().decode([String: JSONValue].self, from: record.json)
+        fields["title"] = .string(title)
+        let data = try JSONEncoder().encode(fields)
+        _ = try store.write { tx in try tx.saveLocal(.books, id: id, json: data) }
+    }
+
+    @Test func firstSyncThenAnIdleRunOfOneRequest() async throws {
+        try await seedBooks(30)
+        let home = try WorkerHome(server: server.baseURL, user: user)
+        let first = try home.run(["--report", home.reportPath])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try home.collectionReport("books")["pulled"] as? Int == 30)
+        #expect(try home.report()["exit_reason"] as? String == "synced")
+        #expect(try home.store().count(.books()) == 30)
+        let modes = try FileManager.default.attributesOfItem(atPath: home.paths.dataDirectory.path)[.posixPermissions] as? NSNumber
+        #expect(modes?.intValue == 0o700)
+
+        let idle = try home.run(["--report", home.reportPath, "--log-format", "json"])
+        #expect(idle.status == 0)
+        #expect(try home.accountReport()["requests"] as? Int == 1)
+        #expect(idle.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix(#"{"ts":""#) })
+    }
+
+    @Test func conflictsExitOneAndAreReported() async throws {
+        try await seedBooks(1)
+        let a = try WorkerHome(server: server.baseURL, user: user)
+        let b = try WorkerHome(server: server.baseURL, user: user)
+        #expect(try a.run().status == 0)
+        #expect(try b.run().status == 0)
+        try edit(try a.store(), book: "b-000", title: "From A")
+        try edit(try b.store(), book: "b-000", title: "From B")
+        #expect(try a.run().status == 0)
+        let result = try b.run(["--report", b.reportPath])
+        #expect(result.status == 1)
+        #expect(try b.report()["exit_reason"] as? String == "needs_attention")
+        #expect(try b.collectionReport("books")["conflicts"] as? Int == 1)
+        #expect(result.stderr.contains("books/b-000: conflict (both changed title)"))
+    }
+
+    @Test func aServerBackoffIsStoredAndRespected() async throws {
+        let throttled = try KintoServer.start(seedCatalog: false, settings: ["KINTO_BACKOFF": "300"])
+        defer { throttled.stop() }
+        let home = try WorkerHome(server: throttled.baseURL, user: user)
+        let first = try home.run(["--report", home.reportPath])
+        #expect(first.status == 75)
+        #expect(try home.report()["exit_reason"] as? String == "backoff")
+        #expect(try home.accountReport()["backoff_until"] is String)
+
+        let second = try home.run(["--report", home.reportPath])
+        #expect(second.status == 75)
+        #expect(try home.accountReport()["requests"] as? Int == 0)
+    }
+
+    @Test func anOverlappingRunExitsZeroSayingSo() throws {
+        // The first worker's request is held until the second has come and gone.
+        let release = DispatchSemaphore(value: 0)
+        let gate = try ScriptedHTTPServer { _, index in
+            if index == 0 { release.wait() }
+            return .json(200, #"{"data":[]}"#, headers: [("ETag", "\"1\"")])
+        }
+        defer { gate.stop() }
+        let home = try WorkerHome(server: gate.baseURL, user: user)
+        let first = try home.start(["--log-format", "json"])
+        _ = first.waitForStderrLine { $0.contains(#""event":"collection_started""#) }
+
+        let second = try home.run()
+        #expect(second.status == 0)
+        #expect(second.stderr.contains("another sync of account 'default' is running"))
+        #expect(second.stderr.split(separator: "\n").count == 1)
+
+        release.signal()
+        let finished = first.finish()
+        #expect(finished.status == 0, "\(finished.stderr)")
+        #expect(gate.requestLines.count == 5)  // one per collection, all from the first worker
+    }
+
+    @Test func aPullKilledMidwayResumesWithoutRedownloading() async throws {
+        try await seedBooks(300)
+        let home = try WorkerHome(server: server.baseURL, user: user)
+        let running = try home.start(["--page-size", "10"])
+        _ = running.waitForStderrLine { $0.contains("books: applied") && $0.contains("(50 so far)") }
+        running.kill9()
+
+        let applied = try home.store().count(.books())
+        #expect(applied >= 50 && applied < 300)
+        #expect(try home.store().read { try $0.integrityCheck() } == ["ok"])
+
+        let resumed = try home.run(["--page-size", "100", "--report", home.reportPath])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try home.store().count(.books()) == 300)
+        #expect(try home.collectionReport("books")["pulled"] as? Int == 300 - applied)
+    }
+
+    @Test func aPushKilledMidwayLosesNothingAndPushesNothingTwice() async throws {
+        let home = try WorkerHome(server: server.baseURL, user: user)
+        #expect(try home.run().status == 0)  // an empty first sync
+        let store = try home.store()
+        _ = try store.write { tx in
+            for index in 0..<200 {
+                let id = String(format: "p-%03d", index)
+                _ = try tx.saveLocal(.books, id: id, json: Data(#"{"id":"\#(id)","title":"Pushed \#(index)","author_name":"A","finished":false}"#.utf8))
+            }
+        }
+        let running = try home.start()
+        _ = running.waitForStderrLine { $0.contains("books: pushed 25 changes") }
+        running.kill9()
+        #expect(try store.pendingCount() < 200)
+
+        let resumed = try home.run(["--report", home.reportPath])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try store.pendingCount() == 0)
+        #expect(try store.conflictCount() == 0)
+        #expect(try store.deadLetterCount() == 0)
+
+        let onServer = try await serverBooks()
+        #expect(onServer.count == 200)
+        for record in onServer {
+            let fields = try record.fields()
+            let local = try #require(try store.record(.books, id: record.id))
+            #expect(local.lastModified == Int64(record.lastModified))
+            #expect(fields["title"] == .string("Pushed \(Int(record.id.dropFirst(2)) ?? -1)"))
+        }
+    }
+}
