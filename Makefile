@@ -6,8 +6,11 @@ VENV := .venv
 APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev
 # The test build refuses imports of targets that are not declared dependencies.
 SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
+# Release apps carry the Swift runtime and Foundation inside: loading them as shared
+# libraries costs ~10 ms at every start, more than `shelf --version` may take.
+RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: setup apt-packages build test check server server-stop clean bench bench-quick bench-setup bench-build bench-micro bench-test
+.PHONY: setup apt-packages build run test check server server-stop clean bench bench-quick bench-setup bench-build bench-micro bench-cli bench-test
 
 ## setup: install the C libraries (apt) and the pinned Kinto into .venv
 setup: apt-packages $(VENV)/.installed
@@ -27,6 +30,10 @@ $(VENV)/.installed: Fixtures/kinto/requirements.txt
 ## build: build every module and app (debug)
 build: apt-packages
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+
+## run: a local Kinto seeded from Fixtures/, an account for its reader, `shelf sync`, `shelf books`
+run: setup build
+	@Scripts/shelf-run.sh
 
 ## check: the module graph follows the allow-list in README.md
 check:
@@ -64,8 +71,8 @@ $(VENV)/.bench-installed: $(VENV)/.installed Fixtures/kinto/requirements-postgre
 bench-build:
 	@for product in $(BENCH_PRODUCTS); do \
 	  if grep -q "name: \"$$product\"" Package.swift; then \
-	    echo "$(SWIFT) build -c release --product $$product"; \
-	    $(SWIFT) build -c release --product $$product || exit 1; \
+	    echo "$(SWIFT) build $(RELEASE_FLAGS) --product $$product"; \
+	    $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; \
 	  else \
 	    echo "bench: '$$product' is not a product in Package.swift yet; its rows will be skipped."; \
 	  fi; \
@@ -84,6 +91,19 @@ bench-micro: apt-packages
 	@mkdir -p Benchmarks/results
 	$(SWIFT) run -c release StorageBench | tee Benchmarks/results/StorageBench.txt
 	$(SWIFT) run -c release RepositoriesBench | tee Benchmarks/results/RepositoriesBench.txt
+
+## bench-cli: `shelf books --search` over 100,000 local books and `shelf --version` start-up (release, hyperfine)
+CLI_BENCH_HOME := .run/cli-bench
+bench-cli: apt-packages
+	$(SWIFT) build $(RELEASE_FLAGS) --product shelf
+	$(SWIFT) build $(RELEASE_FLAGS) --product LocalLibrarySeed
+	@rm -rf $(CLI_BENCH_HOME) && mkdir -p $(CLI_BENCH_HOME)/config Benchmarks/results
+	.build/release/LocalLibrarySeed $(abspath $(CLI_BENCH_HOME))/data 100000
+	cd $(CLI_BENCH_HOME) && env -i PATH="$$PATH" HOME=$$PWD XDG_CONFIG_HOME=$$PWD/config XDG_DATA_HOME=$$PWD/data NO_COLOR=1 \
+	  hyperfine -N --warmup 3 --runs 30 --export-markdown $(abspath Benchmarks/results/cli.md) \
+	    '$(abspath .build/release/shelf) books --search ursula' \
+	    '$(abspath .build/release/shelf) books --search zzyzx' \
+	    '$(abspath .build/release/shelf) --version'
 
 ## bench-test: the harness's own tests (proxy, measurement, parsing)
 bench-test: bench-setup

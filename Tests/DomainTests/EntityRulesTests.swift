@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import Testing
 
 @Suite("Entity rules")
@@ -14,6 +15,14 @@ struct EntityRulesTests {
         #expect(throws: DomainError.emptyTitle(field: "title")) { try Book(id: "b1", title: title, author: "A") }
         #expect(throws: DomainError.emptyTitle(field: "title")) { try Note(id: "n1", title: title) }
         #expect(throws: DomainError.emptyTitle(field: "title")) { try ReadingTask(id: "t1", title: title) }
+    }
+
+    /// Titles that already look trimmed at an ASCII end take a shortcut; whatever the
+    /// ends hold, the result is Foundation's trimming.
+    @Test(arguments: ["Dune", "A", "x y", "Solaris ", " Solaris", "\tDune\n", "Dune\u{00A0}", "\u{3000}東京", "Étranger",
+                      "«Años»", "Dune\r\n", "~", "a\u{2028}"])
+    func trimmingMatchesFoundationWhateverTheEnds(_ title: String) throws {
+        #expect(try TitleRule.validate(title) == title.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     @Test func emptyAuthorIsRejectedNamingTheField() {

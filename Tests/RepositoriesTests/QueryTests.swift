@@ -53,6 +53,18 @@ struct QueryTests {
         #expect(second.offset == 2)
     }
 
+    @Test func aPageWithoutALimitCountsEveryMatchPastItsOffset() async throws {
+        let (_, repository) = try await shelf()
+
+        let rest = try await repository.books(matching: "e", offset: 2).value
+        #expect(titles(rest.items) == ["Dune", "L'Étranger"])
+        #expect(rest.totalMatches == 4)
+
+        let beyond = try await repository.books(matching: "e", offset: 10).value
+        #expect(beyond.items.isEmpty)
+        #expect(beyond.totalMatches == 4)
+    }
+
     @Test func aSearchSeesLocalEditsAtOnce() async throws {
         let (harness, repository) = try await shelf()
 
@@ -84,6 +96,40 @@ struct QueryTests {
         #expect(all.value.count == 4)
         #expect(all.unreadable.map(\.id) == ["bad-1"])
         await #expect(throws: RepositoryError.self) { try await repository.book(id: "bad-1") }
+    }
+
+    @Test func theBookSearchPortCountsMatchesAndTheWholeLibrary() async throws {
+        let (harness, repository) = try await shelf()
+        let search: any BookSearching = repository
+
+        let garcia = try await search.searchBooks(matching: "GARCIA", unfinishedOnly: false, limit: nil, offset: 0)
+        #expect(titles(garcia.books) == ["Cien años de soledad"])
+        #expect(garcia.totalMatches == 1)
+        #expect(garcia.totalBooks == 4)
+
+        let unfinished = try await search.searchBooks(matching: "  ", unfinishedOnly: true, limit: 1, offset: 1)
+        #expect(titles(unfinished.books) == ["L'Étranger"])
+        #expect((unfinished.totalMatches, unfinished.totalBooks, unfinished.offset) == (2, 4, 1))
+
+        let everything = try await search.searchBooks(matching: "", unfinishedOnly: false, limit: nil, offset: 0)
+        #expect(everything.books.count == 4)
+        #expect((everything.totalMatches, everything.totalBooks) == (4, 4))
+        #expect(await harness.refresher.callCount(.books) == 1)
+    }
+
+    @Test func theBookSearchPortThrowsARefreshFailureOnlyWhenNothingIsCached() async throws {
+        let harness = try Harness()
+        await harness.refresher.enqueue(.failure(FakeError("connection refused")), for: .books)
+        let repository = harness.books()
+        await #expect(throws: FakeError.self) {
+            try await repository.searchBooks(matching: "dune", unfinishedOnly: false, limit: nil, offset: 0)
+        }
+
+        _ = try await repository.addBook(title: "Dune", author: "Frank Herbert")
+        await harness.refresher.enqueue(.failure(FakeError("connection refused")), for: .books)
+        let page = try await repository.searchBooks(matching: "dune", unfinishedOnly: false, limit: nil, offset: 0)
+        #expect(titles(page.books) == ["Dune"])
+        #expect(page.totalBooks == 1)
     }
 
     @Test func notesAreSearchedInTitleAndBody() async throws {

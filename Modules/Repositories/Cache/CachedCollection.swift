@@ -70,7 +70,11 @@ actor CachedCollection<Mapping: RecordMapping> {
         let everything = RecordQuery(collection)
         let needsPresence = freshness.fetchedAt == nil
         let (records, total, stored) = try store.read { reader in
-            (try reader.records(query), try reader.count(query), needsPresence ? try reader.count(everything) : 0)
+            let records = try reader.records(query)
+            // NB: a listing without a limit found every match past the offset, so
+            // counting them again would scan the index a second time for nothing.
+            let total = query.limit == nil && (offset == 0 || !records.isEmpty) ? offset + records.count : try reader.count(query)
+            return (records, total, needsPresence ? try reader.count(everything) : 0)
         }
         let (values, unreadable) = Mapping.decodeAll(records)
         let page = QueryPage(items: values, totalMatches: total, offset: offset)
@@ -82,6 +86,11 @@ actor CachedCollection<Mapping: RecordMapping> {
     func value(id: String) throws -> Value? {
         guard let record = try store.record(collection, id: id) else { return nil }
         return try Mapping.decode(record)
+    }
+
+    /// How many live records the store holds, counted on its index, without asking the server.
+    func count() throws -> Int {
+        try store.count(RecordQuery(collection))
     }
 
     private func currentSnapshot() throws -> CollectionSnapshot<Mapping> {
