@@ -8,7 +8,7 @@ read from there. Targets are classified by where they live:
                  an end-to-end test target that builds it to run it as a process
                  (it must never import it)
   Tests/<X>, Benchmarks/<X>
-                 tests, test support and benchmarks: any module, never an app
+                 tests, test support and benchmarks: any module (apps: see above)
 A module missing from the table is an error too: a new module needs a row first.
 
 Usage: check-module-graph.py [--dump FILE] [--readme FILE]
