@@ -33,7 +33,7 @@ extension SyncRun {
                 try markUpToDate(state.collection)
                 emit(.collectionStarted(state.collection))
                 emit(.notModified(state.collection))
-                collectionReport(state.collection) { _ in }
+                finish(state.collection)
                 continue
             }
             if let error = result.error { throw error }
@@ -42,7 +42,7 @@ extension SyncRun {
                 try markUpToDate(state.collection)
                 emit(.collectionStarted(state.collection))
                 emit(.notModified(state.collection))
-                collectionReport(state.collection) { _ in }
+                finish(state.collection)
                 continue
             }
             let page = RecordPage(
@@ -65,7 +65,11 @@ extension SyncRun {
     func pullCollection(_ collection: CollectionName, firstPage: RecordPage?) async throws {
         emit(.collectionStarted(collection))
         let started = ContinuousClock.now
-        defer { collectionReport(collection) { $0.durationMilliseconds += milliseconds(since: started) } }
+        var completed = false
+        defer {
+            collectionReport(collection) { $0.durationMilliseconds += milliseconds(since: started) }
+            if completed { finish(collection) }
+        }
         let service = KintoCollectionService(client: engine.client, collection: collection)
 
         var page: RecordPage
@@ -76,6 +80,7 @@ extension SyncRun {
                 try markUpToDate(collection)
                 emit(.notModified(collection))
                 try honourBackoff()
+                completed = true
                 return
             }
             page = first
@@ -115,6 +120,13 @@ extension SyncRun {
             guard let next = try await requestFromCursor(collection, service: service, conditional: false) else { break }
             page = next
         }
+        completed = true
+    }
+
+    /// The collection's pull is done: tell listeners, with what it did so far.
+    private func finish(_ collection: CollectionName) {
+        collectionReport(collection) { _ in }
+        emit(.collectionFinished(collection, report.collections[collection.rawValue] ?? CollectionReport()))
     }
 
     // MARK: Steps

@@ -44,7 +44,8 @@ extension SyncEvent {
             let milliseconds = Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
             return [("attempt", .number(attempt)), ("delay_ms", .number(milliseconds)), ("reason", .string(reason))]
         case .collectionFinished(let collection, let report):
-            return [("collection", .string(collection.rawValue)), ("pulled", .number(report.pulled)), ("pushed", .number(report.pushed))]
+            return [("collection", .string(collection.rawValue)), ("pulled", .number(report.pulled)),
+                    ("merged", .number(report.merged)), ("conflicts", .number(report.conflicts))]
         case .runFinished(let report):
             return [("outcome", .string(report.outcome.rawValue)), ("requests", .number(report.requests)),
                     ("duration_ms", .number(report.durationMilliseconds)), ("message", .string(report.message))]
@@ -76,7 +77,7 @@ extension SyncEvent {
         case .retrying(let attempt, let delay, let reason):
             return "retrying (attempt \(attempt)) in \(delay.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))): \(reason)"
         case .collectionFinished(let collection, let report):
-            return "\(collection.rawValue): done (pulled \(report.pulled), pushed \(report.pushed))"
+            return "\(collection.rawValue): pulled \(report.pulled) record\(report.pulled == 1 ? "" : "s")"
         case .runFinished(let report):
             return "sync finished: \(report.message) (\(report.requests) request\(report.requests == 1 ? "" : "s"), \(report.durationMilliseconds) ms)"
         }

@@ -21,6 +21,7 @@ public enum SyncEvent: Sendable, Equatable {
     case deadLettered(CollectionName, id: String, status: Int, reason: String)
     /// A transient failure about to be retried after `delay`.
     case retrying(attempt: Int, delay: Duration, reason: String)
+    /// A collection's pull is complete (its local changes are pushed after every pull).
     case collectionFinished(CollectionName, CollectionReport)
     case runFinished(RunReport)
 }

@@ -163,5 +163,6 @@ struct FailureHandlingTests {
         guard case .runFinished(let report)? = seen.last else { Issue.record("no final report"); return }
         #expect(report.outcome == .synced)
         #expect(seen.contains(.collectionStarted(.books)))
+        #expect(seen.contains { if case .collectionFinished(.books, _) = $0 { true } else { false } })
     }
 }
