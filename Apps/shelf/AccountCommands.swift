@@ -31,12 +31,18 @@ enum AccountCommands {
             config = try AccountConfig(server: server, user: user, password: try password(context, user: user, server: server))
         }
         try accounts.add(name, config)
+        // Work done before there was any account moves to the new one, to be synced.
+        let adopted = try LocalStoreAdoption.adopt(into: name, paths: accounts.paths)
 
         let current = accounts.currentAccount()
         if current == nil || !accounts.exists(current ?? name) { try accounts.setCurrentAccount(name) }
         let entry = AccountsScreen.Entry(
             name: name.rawValue, user: user, server: server, isCurrent: accounts.currentAccount() == name)
         try context.output.confirm(ChangeScreen.accountAdded(entry))
+        if let adopted {
+            try context.output.confirm(ChangeScreen.localWorkAdopted(
+                account: name.rawValue, records: adopted.records, pendingChanges: adopted.pendingChanges))
+        }
         return .success
     }
 

@@ -227,3 +227,17 @@ struct FaultInjection: Sendable {
     /// entry is; throwing aborts the edit.
     var afterRecordWrite: (@Sendable (CollectionName, String) throws(StorageError) -> Void)?
 }
+
+// MARK: - Copying
+
+extension ShelfStore {
+    /// Writes a consistent copy of the whole database to a new file (`VACUUM INTO`),
+    /// private to the user (0600). The target must not exist.
+    public func copy(to target: URL) throws(StorageError) {
+        try FilePermissions.prepareDirectory(target.deletingLastPathComponent(), enforce: false)
+        try connection.withLock { (connection) throws(StorageError) in
+            _ = try connection.run("VACUUM INTO ?", [.text(target.path)], operation: "copy the store to \(target.path)")
+        }
+        try FilePermissions.restrictDatabaseFiles(target.path)
+    }
+}

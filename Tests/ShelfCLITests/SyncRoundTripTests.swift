@@ -50,6 +50,32 @@ struct SyncRoundTripTests {
         #expect((try phone.run("--json", "products").json()["totalCount"] as? Int ?? 0) > 0)
     }
 
+    @Test func workDoneBeforeAnyAccountSyncsWithTheFirstOne() throws {
+        let kinto = try KintoServer.shared()
+        let user = TestUser(prefix: "cli")
+        let sandbox = try ShelfSandbox()
+
+        // GIVEN a book written with no account at all (the local-only store)
+        let book = try sandbox.run("--json", "book", "add", "--title", "Offline first", "--author", "Ana")
+        let bookID = try #require(try book.json()["id"] as? String)
+
+        // WHEN the first account is added, the offline work moves to it
+        let added = try sandbox.run("account", "add", "reader", "--server", kinto.baseURL, "--user", user.name,
+                                    environment: ["SHELF_PASSWORD": user.password])
+        #expect(added.status == 0, "\(added)")
+        #expect(added.stdout.contains("Moved the local-only store (1 record, 1 unsynced change) to account reader"), "\(added)")
+
+        // THEN the next sync pushes it, and another device sees it
+        let sync = try sandbox.run("sync")
+        #expect(sync.status == 0, "\(sync)")
+        #expect(sync.stdout.contains("books: pushed 1 change"), "\(sync)")
+        let phone = try ShelfSandbox()
+        try addAccount(phone, server: kinto.baseURL, user: user)
+        #expect(try phone.run("sync").status == 0)
+        let books = try #require(try phone.run("--json", "books").json()["books"] as? [[String: Any]])
+        #expect(books.map { $0["id"] as? String } == [bookID])
+    }
+
     @Test func aReadWithTheServerGoneShowsTheLocalDataAndWarns() throws {
         let sandbox = try ShelfSandbox()
         try addAccount(sandbox, server: try unreachableServer(), user: TestUser(prefix: "cli"))

@@ -108,6 +108,13 @@ extension ChangeScreen {
         return ChangeScreen("Added account \(account.name) (\(account.user) @ \(account.server))\(current)", .account(account), queued: false)
     }
 
+    /// Work done before any account existed now belongs to this one and syncs with it.
+    public static func localWorkAdopted(account: String, records: Int, pendingChanges: Int) -> ChangeScreen {
+        ChangeScreen(
+            "Moved the local-only store (\(records) record\(records == 1 ? "" : "s"), \(pendingChanges) unsynced change\(pendingChanges == 1 ? "" : "s")) to account \(account); 'shelf sync' sends them",
+            .adoptedLocalWork(account: account, records: records, pendingChanges: pendingChanges), queued: false)
+    }
+
     public static func accountUsed(_ account: AccountsScreen.Entry) -> ChangeScreen {
         ChangeScreen("Account \(account.name) is now the current account", .account(account), queued: false)
     }
@@ -135,9 +142,11 @@ public enum ChangedRecord: Hashable, Sendable, Encodable {
     case failedChange(id: Int64, action: String)
     case account(AccountsScreen.Entry)
     case removedAccount(name: String, store: String)
+    /// `{"name": "work", "adoptedRecords": 12, "adoptedChanges": 12}`
+    case adoptedLocalWork(account: String, records: Int, pendingChanges: Int)
 
     private enum CodingKeys: String, CodingKey {
-        case collection, deleted, id, isFavorite, kept, action, name, store
+        case collection, deleted, id, isFavorite, kept, action, name, store, adoptedRecords, adoptedChanges
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -170,6 +179,11 @@ public enum ChangedRecord: Hashable, Sendable, Encodable {
             try container.encode(name, forKey: .name)
             try container.encode(true, forKey: .deleted)
             try container.encode(store, forKey: .store)
+        case .adoptedLocalWork(let account, let records, let pendingChanges):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(account, forKey: .name)
+            try container.encode(records, forKey: .adoptedRecords)
+            try container.encode(pendingChanges, forKey: .adoptedChanges)
         }
     }
 }
