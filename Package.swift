@@ -75,13 +75,19 @@ let package = Package(
         ),
         .target(
             name: "Presentation",
-            dependencies: ["Domain"],
+            dependencies: ["Domain", "Sync"],
             path: "Modules/Presentation",
             swiftSettings: swiftSettings
         ),
 
         // MARK: - Apps
 
+        .executableTarget(
+            name: "shelf",
+            dependencies: ["ArgumentParsing", "Domain", "Presentation", "Repositories", "Services", "Storage", "Sync"],
+            path: "Apps/shelf",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "shelf-sync",
             dependencies: ["ArgumentParsing", "Domain", "Storage", "Sync"],
@@ -92,6 +98,12 @@ let package = Package(
 
         // MARK: - Benchmarks
 
+        .executableTarget(
+            name: "LocalLibrarySeed",
+            dependencies: ["Domain", "Storage"],
+            path: "Benchmarks/LocalLibrarySeed",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "RepositoriesBench",
             dependencies: ["Domain", "Repositories", "Storage"],
@@ -151,7 +163,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PresentationTests",
-            dependencies: ["Domain", "Presentation", "TestSupport"],
+            dependencies: ["Domain", "Presentation", "Sync", "TestSupport"],
             path: "Tests/PresentationTests",
             swiftSettings: swiftSettings
         ),
@@ -165,6 +177,12 @@ let package = Package(
             name: "ServicesTests",
             dependencies: ["Domain", "Services", "TestSupport"],
             path: "Tests/ServicesTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ShelfCLITests",
+            dependencies: ["shelf", "TestSupport"],
+            path: "Tests/ShelfCLITests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

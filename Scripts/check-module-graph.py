@@ -4,7 +4,9 @@
 The allow-list is written down once, in the "Module graph" table of README.md, and
 read from there. Targets are classified by where they live:
   Modules/<X>    a module: may depend only on the modules its README row names
-  Apps/<x>       an app: may depend on any module; no module or app may depend on an app
+  Apps/<x>       an app: may depend on any module; nothing may depend on an app, except
+                 an end-to-end test target that builds it to run it as a process
+                 (it must never import it)
   Tests/<X>, Benchmarks/<X>
                  tests, test support and benchmarks: any module; end-to-end tests may
                  depend on an app so the build makes the binary they run as a process
@@ -60,6 +62,13 @@ def dependency_names(target):
                 yield dep[kind][0]
 
 
+def imports(target, module):
+    """Whether any Swift file of `target` imports `module`."""
+    pattern = re.compile(rf"^\s*(@testable\s+)?import\s+{re.escape(module)}\b", re.M)
+    folder = ROOT / (target.get("path") or "")
+    return any(pattern.search(f.read_text(errors="replace")) for f in folder.rglob("*.swift"))
+
+
 def kind_of(target):
     path = target.get("path") or ""
     top = path.split("/")[0]
@@ -80,8 +89,10 @@ def violations(dump, allowed):
         for dep in dependency_names(target):
             if dep not in targets:
                 yield f"{name} -> {dep}: not a target of this package (no outside packages)"
-            elif kinds[dep] == "app" and kind != "test":
+            elif kinds[dep] == "app" and not (target.get("type") == "test" and targets[dep].get("type") == "executable"):
                 yield f"{name} -> {dep}: nothing may depend on an app"
+            elif kinds[dep] == "app" and imports(target, dep):
+                yield f"{name} -> {dep}: a test may run an app as a process, never import it"
             elif kinds[dep] == "test" and kind != "test":
                 yield f"{name} -> {dep}: only tests may depend on test support"
             elif kind == "module" and dep not in allowed[name]:

@@ -81,6 +81,31 @@ public struct CommandLineParser: Sendable {
         return invocation
     }
 
+    /// The commands `argv` names, from the root, as far as they can be matched — the
+    /// command a usage error is about, so its usage line and `--help` hint fit. Never
+    /// throws: words it cannot place are skipped, as `parse` would refuse them.
+    public func commandPath(for argv: [String]) -> [String] {
+        var words = argv[...]
+        var command = root
+        var chain = [root]
+        var path = [root.name]
+        if words.first == "help" { words = words.dropFirst() }
+        while let word = words.popFirst() {
+            if word == "--" { break }
+            if word.hasPrefix("-"), word != "-" {
+                let (name, inlineValue) = split(word)
+                if let spec = lookUp(name, in: chain), !spec.isFlag, inlineValue == nil { _ = words.popFirst() }
+            } else if let child = command.subcommand(named: word) {
+                command = child
+                chain.append(child)
+                path.append(child.name)
+            } else {
+                break
+            }
+        }
+        return path
+    }
+
     /// The command spec an invocation path names.
     public func spec(for path: [String]) -> CommandSpec {
         var command = root

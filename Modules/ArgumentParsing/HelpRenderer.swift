@@ -30,7 +30,7 @@ public struct HelpRenderer: Sendable {
         if !command.subcommands.isEmpty {
             out += "\nSUBCOMMANDS:\n"
             for sub in command.subcommands { out += row(sub.name, sub.abstract) }
-            let name = path.count == 1 ? path[0] : "\(path[0]) help \(path.dropFirst().joined(separator: " "))"
+            let name = ([path[0], "help"] + path.dropFirst()).joined(separator: " ")
             out += "\n  See '\(name) <subcommand>' for detailed help.\n"
         }
         if path.count == 1, let rootEpilogue { out += "\n\(rootEpilogue)\n" }

@@ -16,6 +16,36 @@ public protocol BookService: Sendable {
     func deleteBook(id: Book.ID) async throws
 }
 
+/// Finds the reader's books with the local store's indexes, one page at a time: for
+/// libraries too large to load whole (a search over 100,000 books must not decode them all).
+public protocol BookSearching: Sendable {
+    /// The books whose title or author contains `text` (case- and diacritic-insensitive;
+    /// empty matches every book), in the library's order.
+    /// - Parameters:
+    ///   - unfinishedOnly: leave finished books out.
+    ///   - limit: at most this many books; nil for every match.
+    func searchBooks(matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int) async throws -> BookSearchPage
+}
+
+/// One page of a book search, with the counts a list needs to say what it left out.
+public struct BookSearchPage: Hashable, Sendable {
+    /// The matching books of this page.
+    public var books: [Book]
+    /// How many books match in all pages.
+    public var totalMatches: Int
+    /// How many books the library holds, matching or not.
+    public var totalBooks: Int
+    /// Matches skipped before this page.
+    public var offset: Int
+
+    public init(books: [Book], totalMatches: Int, totalBooks: Int, offset: Int = 0) {
+        self.books = books
+        self.totalMatches = totalMatches
+        self.totalBooks = totalBooks
+        self.offset = offset
+    }
+}
+
 /// Loads the reader's notes (the seed article's `NotesLoading`).
 public protocol NotesLoading: Sendable {
     func loadNotes() async throws -> [Note]

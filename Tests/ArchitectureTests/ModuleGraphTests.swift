@@ -22,6 +22,8 @@ struct ModuleGraphTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("Storage -> Services: not allowed (Storage may import: CSQLite, Domain)"))
         #expect(result.stderr.contains("Presentation -> shelf: nothing may depend on an app"))
+        #expect(result.stderr.contains("TestSupport -> shelf: nothing may depend on an app"))
+        #expect(result.stderr.contains("ImportingTests -> shelf: a test may run an app as a process, never import it"))
         #expect(result.stderr.contains("Presentation -> TestSupport: only tests may depend on test support"))
         #expect(result.stderr.contains("Gadgets: module has no row in README.md's module graph"))
     }

@@ -132,6 +132,7 @@ struct HelpRendererTests {
         #expect(help.contains("USAGE: tool book <subcommand>"))
         #expect(help.contains("SUBCOMMANDS:\n  add                     Add a book.\n  show                    Show a book.\n"))
         #expect(help.contains("See 'tool help book <subcommand>' for detailed help."))
+        #expect(HelpRenderer(parser: parser).help(for: ["tool"]).contains("See 'tool help <subcommand>' for detailed help."))
     }
 
     @Test func rootHelpEndsWithTheEpilogue() {
@@ -149,6 +150,15 @@ struct HelpRendererTests {
           See 'tool book add --help'.
 
         """)
+    }
+
+    @Test func theCommandPathOfAWrongLineStopsWhereMatchingStops() {
+        #expect(parser.commandPath(for: ["book", "add", "--title"]) == ["tool", "book", "add"])
+        #expect(parser.commandPath(for: ["--account", "book", "book", "show", "x", "y"]) == ["tool", "book", "show"])
+        #expect(parser.commandPath(for: ["book", "lend", "b-1"]) == ["tool", "book"])
+        #expect(parser.commandPath(for: ["--nope", "cart", "rm"]) == ["tool", "cart", "rm"])
+        #expect(parser.commandPath(for: ["help", "settings", "extra"]) == ["tool", "settings"])
+        #expect(parser.commandPath(for: ["--", "book"]) == ["tool"])
     }
 }
 

@@ -86,6 +86,40 @@ struct QueryTests {
         await #expect(throws: RepositoryError.self) { try await repository.book(id: "bad-1") }
     }
 
+    @Test func theBookSearchPortCountsMatchesAndTheWholeLibrary() async throws {
+        let (harness, repository) = try await shelf()
+        let search: any BookSearching = repository
+
+        let garcia = try await search.searchBooks(matching: "GARCIA", unfinishedOnly: false, limit: nil, offset: 0)
+        #expect(titles(garcia.books) == ["Cien años de soledad"])
+        #expect(garcia.totalMatches == 1)
+        #expect(garcia.totalBooks == 4)
+
+        let unfinished = try await search.searchBooks(matching: "  ", unfinishedOnly: true, limit: 1, offset: 1)
+        #expect(titles(unfinished.books) == ["L'Étranger"])
+        #expect((unfinished.totalMatches, unfinished.totalBooks, unfinished.offset) == (2, 4, 1))
+
+        let everything = try await search.searchBooks(matching: "", unfinishedOnly: false, limit: nil, offset: 0)
+        #expect(everything.books.count == 4)
+        #expect((everything.totalMatches, everything.totalBooks) == (4, 4))
+        #expect(await harness.refresher.callCount(.books) == 1)
+    }
+
+    @Test func theBookSearchPortThrowsARefreshFailureOnlyWhenNothingIsCached() async throws {
+        let harness = try Harness()
+        await harness.refresher.enqueue(.failure(FakeError("connection refused")), for: .books)
+        let repository = harness.books()
+        await #expect(throws: FakeError.self) {
+            try await repository.searchBooks(matching: "dune", unfinishedOnly: false, limit: nil, offset: 0)
+        }
+
+        _ = try await repository.addBook(title: "Dune", author: "Frank Herbert")
+        await harness.refresher.enqueue(.failure(FakeError("connection refused")), for: .books)
+        let page = try await repository.searchBooks(matching: "dune", unfinishedOnly: false, limit: nil, offset: 0)
+        #expect(titles(page.books) == ["Dune"])
+        #expect(page.totalBooks == 1)
+    }
+
     @Test func notesAreSearchedInTitleAndBody() async throws {
         let harness = try Harness()
         let records = try SampleShelf.notes().map { note in

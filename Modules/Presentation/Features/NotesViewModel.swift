@@ -24,9 +24,14 @@ public final class NotesViewModel {
     /// All loaded notes, in the service's order.
     public var notes: [Note] { state.value ?? [] }
 
-    /// The notes matching `query`.
+    /// Only notes about this book, when set.
+    public private(set) var bookID: Book.ID?
+
+    /// The notes matching `query` (and about `bookID`, when set).
     public var visibleNotes: [Note] {
-        notes.filter { SearchFolding.matches(query, in: $0.title, $0.body) }
+        notes.filter { note in
+            (bookID == nil || note.bookID == bookID) && SearchFolding.matches(query, in: note.title, note.body)
+        }
     }
 
     public var isLoading: Bool { state.isLoading }
@@ -64,6 +69,11 @@ public final class NotesViewModel {
 
     public func search(_ query: String) {
         self.query = query
+    }
+
+    /// Shows only the notes about `book`; nil shows the notes about any book or none.
+    public func filter(book: Book.ID?) {
+        bookID = book
     }
 
     public func dismissError() {

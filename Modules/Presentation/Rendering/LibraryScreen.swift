@@ -3,7 +3,7 @@ import Foundation
 
 // MARK: - LibraryScreen
 
-/// The library as `shelf list` shows it: the visible books, how many there are in
+/// The library as `shelf books` shows it: the visible books, how many there are in
 /// all, and the search and filter that hid the others.
 public struct LibraryScreen: RenderableScreen, Hashable {
     public let state: ScreenStatus
@@ -22,6 +22,19 @@ public struct LibraryScreen: RenderableScreen, Hashable {
         totalCount = model.books.count
         query = model.searchText
         showFinished = model.showFinished
+        error = model.errorMessage ?? model.state.failureMessage
+        hasValue = model.state.hasValue
+    }
+
+    /// The library as a search through the store's indexes found it: the page of
+    /// matches, counted against the whole library.
+    @MainActor
+    public init(_ model: BookSearchModel) {
+        state = ScreenStatus(model.state)
+        books = model.books.map(BookView.init)
+        totalCount = model.state.value?.totalBooks ?? 0
+        query = model.query
+        showFinished = !model.unfinishedOnly
         error = model.errorMessage ?? model.state.failureMessage
         hasValue = model.state.hasValue
     }

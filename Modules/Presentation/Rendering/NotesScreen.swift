@@ -13,6 +13,8 @@ public struct NotesScreen: RenderableScreen, Hashable {
     public let notes: [NoteView]
     public let totalCount: Int
     public let query: String
+    /// The book the notes are filtered to, when they are.
+    public let bookID: String?
     public let error: String?
     private let hasValue: Bool
 
@@ -22,6 +24,7 @@ public struct NotesScreen: RenderableScreen, Hashable {
         notes = model.visibleNotes.map(NoteView.init)
         totalCount = model.notes.count
         query = model.query
+        bookID = model.bookID
         error = model.errorMessage ?? model.state.failureMessage
         hasValue = model.state.hasValue
     }
@@ -46,20 +49,29 @@ public struct NotesScreen: RenderableScreen, Hashable {
         return table
     }
 
-    private var isFiltered: Bool { !query.trimmingCharacters(in: .whitespaces).isEmpty }
+    private var isSearched: Bool { !query.trimmingCharacters(in: .whitespaces).isEmpty }
+
+    private var filters: [String] {
+        var filters: [String] = []
+        if isSearched { filters.append("matching \"\(query)\"") }
+        if let bookID { filters.append("about book \(bookID)") }
+        return filters
+    }
 
     private var summary: String {
-        guard isFiltered else { return Wording.count(totalCount, "note") }
-        return "\(notes.count) of \(Wording.count(totalCount, "note")) shown (matching \"\(query)\")"
+        guard !filters.isEmpty else { return Wording.count(totalCount, "note") }
+        return "\(notes.count) of \(Wording.count(totalCount, "note")) shown (\(filters.joined(separator: "; ")))"
     }
 
     private var emptyLine: String {
-        totalCount == 0 || !isFiltered ? "No notes yet." : "No notes match \"\(query)\"."
+        if totalCount == 0 || filters.isEmpty { return "No notes yet." }
+        if !isSearched, let bookID { return "No notes about book \(bookID)." }
+        return "No notes match \"\(query)\"" + (bookID.map { " about book \($0)." } ?? ".")
     }
 
     // MARK: JSON
 
-    private enum CodingKeys: String, CodingKey { case state, notes, totalCount, query, error }
+    private enum CodingKeys: String, CodingKey { case state, notes, totalCount, query, bookID, error }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -67,6 +79,7 @@ public struct NotesScreen: RenderableScreen, Hashable {
         try container.encode(notes, forKey: .notes)
         try container.encode(totalCount, forKey: .totalCount)
         try container.encode(query, forKey: .query)
+        try container.encode(bookID, forKey: .bookID)
         try container.encode(error, forKey: .error)
     }
 }

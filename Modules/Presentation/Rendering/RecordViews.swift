@@ -95,3 +95,13 @@ public struct RouteView: Encodable, Hashable, Sendable {
         url = route.url
     }
 }
+
+public struct CartItemView: Encodable, Hashable, Sendable {
+    public let productID: String
+    public let quantity: Int
+
+    public init(_ item: CartItem) {
+        productID = item.productID
+        quantity = item.quantity
+    }
+}

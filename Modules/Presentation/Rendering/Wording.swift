@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 // MARK: - Wording
@@ -16,5 +17,16 @@ enum Wording {
 
     static func yesNo(_ value: Bool) -> String {
         value ? "yes" : "no"
+    }
+
+    /// "book", "note", "task", "cart line", "product": one record of a collection.
+    static func noun(_ collection: CollectionName) -> String {
+        switch collection {
+        case .books: "book"
+        case .notes: "note"
+        case .tasks: "task"
+        case .cart: "cart line"
+        case .products: "product"
+        }
     }
 }

@@ -84,6 +84,11 @@ actor CachedCollection<Mapping: RecordMapping> {
         return try Mapping.decode(record)
     }
 
+    /// How many live records the store holds, counted on its index, without asking the server.
+    func count() throws -> Int {
+        try store.count(RecordQuery(collection))
+    }
+
     private func currentSnapshot() throws -> CollectionSnapshot<Mapping> {
         if let snapshot { return snapshot }
         let loaded = CollectionSnapshot<Mapping>(records: try store.records(RecordQuery(collection)))

@@ -38,6 +38,11 @@ public actor BookRepository: BookService {
             search: search, complete: unfinishedOnly ? false : nil, limit: limit, offset: offset, forceRefresh: forceRefresh)
     }
 
+    /// How many books the local store holds, without asking the server.
+    public func libraryCount() async throws -> Int {
+        try await cache.count()
+    }
+
     /// The book with this id in the local store, without asking the server.
     public func book(id: Book.ID) async throws -> Book? {
         try await cache.value(id: id)

@@ -5,7 +5,7 @@ import Domain
 /// A `BookService` over an in-memory shelf. Loads answer from the shelf unless a reply
 /// is queued (a value, an error or a gate); writes change the shelf unless a failure
 /// or a gate is queued for them. Every call is counted.
-public actor FakeBookService: BookService {
+public actor FakeBookService: BookService, BookSearching {
     /// The server's copy of the books.
     public private(set) var shelf: [Book]
     public private(set) var loadCount = 0
@@ -14,7 +14,11 @@ public actor FakeBookService: BookService {
     /// Every write, in order: "add <title>", "update <id>", "delete <id>".
     public private(set) var writes: [String] = []
 
+    /// Every search, in order: "<text>" or "<text> unfinished".
+    public private(set) var searches: [String] = []
+
     private var loadReplies = ReplyQueue<[Book]>()
+    private var searchReplies = ReplyQueue<BookSearchPage>()
     private var writeReplies = ReplyQueue<Void>()
     private var nextNumber = 1
 
@@ -26,6 +30,10 @@ public actor FakeBookService: BookService {
 
     public func enqueueLoad(_ reply: FakeReply<[Book]>) {
         loadReplies.enqueue(reply)
+    }
+
+    public func enqueueSearch(_ reply: FakeReply<BookSearchPage>) {
+        searchReplies.enqueue(reply)
     }
 
     /// The next write waits at this reply (a gate) or fails with it before touching the shelf.
@@ -61,5 +69,17 @@ public actor FakeBookService: BookService {
         writes.append("delete \(id)")
         try await writeReplies.next()?.resolve()
         shelf.removeAll { $0.id == id }
+    }
+
+    // MARK: BookSearching (as the store's indexes would answer)
+
+    public func searchBooks(matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int) async throws -> BookSearchPage {
+        searches.append(unfinishedOnly ? "\(text) unfinished" : text)
+        if let reply = searchReplies.next() { return try await reply.resolve() }
+        let matches = shelf.filter { book in
+            (!unfinishedOnly || !book.isFinished) && SearchFolding.matches(text, in: book.title, book.author)
+        }
+        let page = Array(matches.dropFirst(offset).prefix(limit ?? Int.max))
+        return BookSearchPage(books: page, totalMatches: matches.count, totalBooks: shelf.count, offset: offset)
     }
 }

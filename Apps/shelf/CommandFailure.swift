@@ -1,0 +1,63 @@
+import ArgumentParsing
+import Domain
+import Repositories
+import Storage
+import Sync
+
+// MARK: - CommandFailure
+
+/// A command that could not do what was asked: the sentence printed after `Error:` and
+/// the exit status scripts see (documented in the root help and the README).
+struct CommandFailure: Error {
+    let code: ExitCode
+    let message: String
+
+    init(_ code: ExitCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `shelf sync` (or another command that needs a server) on the local-only store.
+    static func noServer(_ store: String) -> CommandFailure {
+        CommandFailure(.unavailable, """
+            no server configured: add an account ('shelf account add NAME --server URL --user USER') \
+            or set SHELF_SERVER, SHELF_USER and SHELF_PASSWORD; local data is kept in \(store)
+            """)
+    }
+}
+
+// MARK: - Exit statuses of errors
+
+extension ExitCode {
+    /// The status for an error a module threw, sorted by what the reader can do about it.
+    static func classifying(_ error: any Error) -> ExitCode {
+        switch error {
+        case let failure as CommandFailure: failure.code
+        case is ParseError: .usage
+        case is DomainError, is RouteError: .dataError
+        case let error as RepositoryError:
+            switch error {
+            case .notFound: .failure
+            case .idInUse, .unreadableRecord: .dataError
+            }
+        case is ResolutionError: .failure
+        case let error as StorageError:
+            switch error {
+            case .notFound: .failure
+            case .invalidRecord, .readOnlyCollection, .invalidAccountName: .dataError
+            case .sqlite, .newerSchema, .fileSystem, .transactionFinished, .corruptValue: .ioError
+            }
+        case is AccountConfigError: .configuration
+        default: .software
+        }
+    }
+}
+
+// MARK: - Messages
+
+/// The sentence after `Error:`: errors of Shelf's modules describe themselves without
+/// secrets (see their `CustomStringConvertible` conformances).
+func failureMessage(_ error: any Error) -> String {
+    if let failure = error as? CommandFailure { return failure.message }
+    return String(describing: error)
+}

@@ -1,0 +1,76 @@
+import ArgumentParsing
+import Presentation
+
+// MARK: - Output
+
+/// Where a command's results go, in the shape the reader asked for: Presentation's
+/// screens as text tables (coloured on a terminal) or as JSON on standard output;
+/// warnings, errors and `--verbose` notes on standard error.
+struct Output: Sendable {
+    let terminal: Terminal
+    let format: OutputFormat
+    /// `-q`: no confirmations or progress; reads and errors still print.
+    let quiet: Bool
+    /// `-v`: notes about what happens (account, refreshes) on standard error.
+    let verbose: Bool
+
+    var isJSON: Bool { format == .json }
+
+    private var screenOptions: RenderOptions { RenderOptions(color: terminal.colorsStandardOutput) }
+
+    // MARK: Screens
+
+    /// Prints what a read asked for.
+    func show(_ screen: some RenderableScreen) throws {
+        terminal.writeOut(try screen.render(format, options: screenOptions))
+    }
+
+    /// Prints the outcome of a change: the written object as JSON, or its confirmation
+    /// line unless `--quiet`.
+    func confirm(_ screen: some RenderableScreen) throws {
+        guard isJSON || !quiet else { return }
+        try show(screen)
+    }
+
+    /// A screen that could not be filled, e.g. "Error: Could not load books: …": as
+    /// JSON on standard output (scripts parse it), as text on standard error.
+    func showFailure(_ screen: some RenderableScreen) throws {
+        if isJSON {
+            terminal.writeOut(try screen.renderJSON())
+        } else {
+            terminal.writeErr(screen.renderText(RenderOptions(color: terminal.colorsStandardError)))
+        }
+    }
+
+    /// Prints a list screen after its model loaded: the screen, or — when the load
+    /// failed with nothing to show — its failure, as exit status 74. Network failures
+    /// never get here (see `ReportedRefresher`): what is left is the local store.
+    func present<Value>(_ screen: some RenderableScreen, loaded state: LoadingState<Value>) throws -> ExitCode {
+        if state.failureMessage != nil, !state.hasValue {
+            try showFailure(screen)
+            return .ioError
+        }
+        try show(screen)
+        return .success
+    }
+
+    // MARK: Standard error
+
+    func error(_ message: String) {
+        terminal.writeErr(styled("Error:", code: "31") + " \(message)\n")
+    }
+
+    func warn(_ message: String) {
+        terminal.writeErr(styled("Warning:", code: "33") + " \(message)\n")
+    }
+
+    /// A `--verbose` note.
+    func note(_ message: String) {
+        guard verbose else { return }
+        terminal.writeErr("shelf: \(message)\n")
+    }
+
+    private func styled(_ text: String, code: String) -> String {
+        terminal.colorsStandardError ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

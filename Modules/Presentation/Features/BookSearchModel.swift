@@ -1,0 +1,66 @@
+import Domain
+import Observation
+
+// MARK: - BookSearchModel
+
+/// The library searched through the store's indexes, for libraries too large to load
+/// whole: `LibraryModel` loads every book and filters in memory, this model asks the
+/// `BookSearching` port for the matching page only (100,000 books, one search, a few
+/// milliseconds).
+///
+/// A newer search wins over an older one whatever order they finish in; a cancelled
+/// search publishes nothing; a failed search keeps the last results on screen.
+@MainActor
+@Observable
+public final class BookSearchModel {
+    // MARK: State
+
+    public var state: LoadingState<BookSearchPage> { content.state }
+    /// The last failure of a search; cleared by the next success.
+    public var errorMessage: String? { content.errorMessage }
+    /// The text of the latest search.
+    public private(set) var query = ""
+    /// Whether the latest search left finished books out.
+    public private(set) var unfinishedOnly = false
+
+    /// The books of the latest results.
+    public var books: [Book] { state.value?.books ?? [] }
+    public var isLoading: Bool { state.isLoading }
+
+    // MARK: Dependencies
+
+    private let service: any BookSearching
+    private let content = ContentController<BookSearchPage>()
+
+    public init(service: any BookSearching) {
+        self.service = service
+    }
+
+    // MARK: Searching
+
+    /// Searches title and author (case- and diacritic-insensitive); an empty text lists
+    /// every book.
+    /// - Parameters:
+    ///   - unfinishedOnly: leave finished books out (the reader's `showFinished` off, or
+    ///     a filter asked for).
+    ///   - limit: at most this many books; nil for every match.
+    public func search(_ text: String, unfinishedOnly: Bool, limit: Int? = nil) async {
+        query = text
+        self.unfinishedOnly = unfinishedOnly
+        let service = self.service
+        await content.load(.newestWins, action: "search the books") {
+            let page = try await service.searchBooks(matching: text, unfinishedOnly: unfinishedOnly, limit: limit, offset: 0)
+            _ = try page.books.requireUniqueIDs()
+            return page
+        }
+    }
+
+    /// Cancels the search in flight; nothing it would have found is published.
+    public func cancel() {
+        content.cancel()
+    }
+
+    public func dismissError() {
+        content.dismissError()
+    }
+}

@@ -1,0 +1,119 @@
+import Domain
+import Foundation
+import Sync
+
+// MARK: - SyncRunScreen
+
+/// One sync run as `shelf sync` reports it when it ends: what each collection pulled
+/// and pushed, and how the run ended, in one sentence.
+public struct SyncRunScreen: RenderableScreen, Hashable {
+    /// One collection's counts, as JSON carries them.
+    public struct Counts: Encodable, Hashable, Sendable {
+        public let pulled: Int
+        public let deletedLocally: Int
+        public let pushed: Int
+        public let merged: Int
+        public let conflicts: Int
+        public let deadLetters: Int
+
+        init(_ report: CollectionReport) {
+            pulled = report.pulled
+            deletedLocally = report.deletedLocally
+            pushed = report.pushed
+            merged = report.merged
+            conflicts = report.conflicts
+            deadLetters = report.deadLetters
+        }
+    }
+
+    public let account: String
+    /// `synced`, `needs_attention`, `backoff`, `temporary_failure`, `authentication_failed`,
+    /// `local_store_failure`, `configuration_error` or `already_running`.
+    public let outcome: String
+    public let message: String
+    public let startedAt: String
+    public let durationMilliseconds: Int
+    public let requests: Int
+    public let backoffUntil: String?
+    /// By collection name.
+    public let collections: [String: Counts]
+    private let runOutcome: RunOutcome
+
+    public init(_ report: RunReport) {
+        account = report.account
+        runOutcome = report.outcome
+        outcome = report.outcome.rawValue
+        message = report.message
+        startedAt = Wording.timestamp(report.startedAt)
+        durationMilliseconds = report.durationMilliseconds
+        requests = report.requests
+        backoffUntil = report.backoffUntil.map(Wording.timestamp)
+        collections = report.collections.mapValues(Counts.init)
+    }
+
+    // MARK: Text
+
+    public func renderText(_ options: RenderOptions) -> String {
+        var text = ScreenText(options)
+        if !collections.isEmpty {
+            var table = TextTable([.init("COLLECTION"), .init("PULLED", .right), .init("DELETED", .right), .init("PUSHED", .right),
+                                   .init("MERGED", .right), .init("CONFLICTS", .right), .init("FAILED", .right)])
+            for name in orderedNames {
+                guard let counts = collections[name] else { continue }
+                table.append([.init(name), .init(String(counts.pulled)), .init(String(counts.deletedLocally)),
+                              .init(String(counts.pushed)), .init(String(counts.merged)),
+                              .init(String(counts.conflicts), counts.conflicts > 0 ? .warning : nil),
+                              .init(String(counts.deadLetters), counts.deadLetters > 0 ? .error : nil)])
+            }
+            text.table(table)
+        }
+        text.line(summary, role)
+        return text.text
+    }
+
+    /// Collections in the order Shelf syncs them, then any other name.
+    private var orderedNames: [String] {
+        let known = CollectionName.allCases.map(\.rawValue).filter { collections[$0] != nil }
+        return known + collections.keys.filter { !known.contains($0) }.sorted()
+    }
+
+    private var took: String {
+        String(format: "%.2f s", Double(durationMilliseconds) / 1000) + ", " + Wording.count(requests, "request")
+    }
+
+    private var summary: String {
+        switch runOutcome {
+        case .synced: "Synced account \(account) (\(took))."
+        case .needsAttention: "Synced account \(account), but \(message) (\(took))."
+        case .alreadyRunning: message
+        case .backoff, .temporaryFailure, .authenticationFailed, .localStoreFailure, .configurationError:
+            "Not synced: \(message)"
+        }
+    }
+
+    private var role: TextStyle.Role {
+        switch runOutcome {
+        case .synced: .positive
+        case .needsAttention, .alreadyRunning, .backoff: .warning
+        case .temporaryFailure, .authenticationFailed, .localStoreFailure, .configurationError: .error
+        }
+    }
+
+    // MARK: JSON
+
+    private enum CodingKeys: String, CodingKey {
+        case account, outcome, message, startedAt, durationMilliseconds, requests, backoffUntil, collections
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(account, forKey: .account)
+        try container.encode(outcome, forKey: .outcome)
+        try container.encode(message, forKey: .message)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(durationMilliseconds, forKey: .durationMilliseconds)
+        try container.encode(requests, forKey: .requests)
+        try container.encode(backoffUntil, forKey: .backoffUntil)
+        try container.encode(collections, forKey: .collections)
+    }
+}

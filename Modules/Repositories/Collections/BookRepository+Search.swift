@@ -1,0 +1,21 @@
+import Domain
+import Storage
+
+// MARK: - BookSearching
+
+/// The library search of the CLI and of any list too long to load whole: the store's
+/// indexes find the page, and only that page is decoded.
+extension BookRepository: BookSearching {
+    /// One page of matches with the library's size, under the reader-data freshness
+    /// policy (one refresh at most, shared with every other read of the books).
+    /// - Throws: the refresh's error only when nothing is cached at all (as the
+    ///   `BookService` reads do); `StorageError` when the store cannot be read.
+    public func searchBooks(matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int) async throws -> BookSearchPage {
+        let search = text.allSatisfy(\.isWhitespace) ? nil : text
+        let page = try await books(matching: search, unfinishedOnly: unfinishedOnly, limit: limit, offset: offset)
+            .valueOrRefreshError()
+        // NB: an unfiltered listing already counted the whole library.
+        let totalBooks = search == nil && !unfinishedOnly ? page.totalMatches : try await libraryCount()
+        return BookSearchPage(books: page.items, totalMatches: page.totalMatches, totalBooks: totalBooks, offset: page.offset)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Help on every level, the version, and every kind of wrong command line.
+@Suite("shelf: help, version and usage errors")
+struct HelpAndUsageTests {
+    let sandbox: ShelfSandbox
+
+    init() throws {
+        sandbox = try ShelfSandbox()
+    }
+
+    private func expected(_ name: String) throws -> String {
+        String(decoding: try FixtureFiles.data("cli/\(name).txt"), as: UTF8.self)
+    }
+
+    // MARK: Help
+
+    @Test func rootHelpListsEveryCommandAndTheExitCodes() throws {
+        let run = try sandbox.run("--help")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout == (try expected("help-root")))
+        #expect(run.stderr.isEmpty)
+        #expect(try sandbox.run("-h").stdout == run.stdout)
+        #expect(try sandbox.run("help").stdout == run.stdout)
+    }
+
+    @Test func leafHelpShowsItsOptionsAndTheInheritedOnes() throws {
+        let run = try sandbox.run("book", "add", "--help")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout == (try expected("help-book-add")))
+        #expect(try sandbox.run("help", "book", "add").stdout == run.stdout)
+        #expect(try sandbox.run("book", "add", "--title", "Dune", "-h").stdout == run.stdout)
+    }
+
+    @Test func groupHelpListsItsSubcommands() throws {
+        let run = try sandbox.run("help", "account")
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("USAGE: shelf account <subcommand>"))
+        #expect(run.stdout.contains("  add                     Add an account."))
+        #expect(run.stdout.contains("See 'shelf help account <subcommand>' for detailed help."))
+        #expect(!run.stdout.contains("EXIT CODES"))
+    }
+
+    @Test func theVersionAnswersAlone() throws {
+        let run = try sandbox.run("--version")
+        #expect(run.status == 0)
+        #expect(run.stdout == "shelf 0.1.0\n")
+        #expect(try sandbox.run("--json", "--version").stdout == "shelf 0.1.0\n")
+        // NB: nothing was opened: no store, no config.
+        #expect(!FileManager.default.fileExists(atPath: sandbox.dataHome.path))
+    }
+
+    // MARK: Usage errors
+
+    /// Every kind of parse error exits 64 with the message, the usage line of the command
+    /// it is about and where to read more, on standard error only.
+    @Test(arguments: [
+        (["books", "--nope"], "Error: Unknown option '--nope'", "Usage: shelf books [<options>]", "See 'shelf books --help'."),
+        (["book", "add", "--title"], "Error: Missing value for '--title'",
+         "Usage: shelf book add --title <title> --author <author>", "See 'shelf book add --help'."),
+        (["book", "add", "--title", "Dune"], "Error: Missing required option '--author'",
+         "Usage: shelf book add --title <title> --author <author>", "See 'shelf book add --help'."),
+        (["book", "show"], "Error: Missing expected argument '<id>'", "Usage: shelf book show <id>", "See 'shelf book show --help'."),
+        (["books", "extra"], "Error: Unexpected argument 'extra'", "Usage: shelf books [<options>]", "See 'shelf books --help'."),
+        (["boks"], "Error: Unknown command 'boks'; expected one of: books, book,", "Usage: shelf [<options>] <subcommand>", "See 'shelf --help'."),
+        (["book", "lend"], "Error: Unknown command 'lend'; expected one of: show, add, edit, finish, unfinish, rm",
+         "Usage: shelf book <subcommand>", "See 'shelf book --help'."),
+        (["book"], "Error: Missing command; expected one of: show, add", "Usage: shelf book <subcommand>", "See 'shelf book --help'."),
+        (["settings", "--show-finished", "maybe"], "Error: Invalid value 'maybe' for '--show-finished'; expected one of: on, off",
+         "Usage: shelf settings [<options>]", "See 'shelf settings --help'."),
+        (["--json=yes", "books"], "Error: '--json' is a flag and takes no value", "Usage: shelf books [<options>]", "See 'shelf books --help'."),
+        (["settings", "--daily-goal", "soon"], "Error: Invalid value 'soon' for '--daily-goal': expected a whole number",
+         "Usage: shelf settings [<options>]", "See 'shelf settings --help'."),
+        (["retry", "abc"], "Error: Invalid failed-change id 'abc'", "Usage: shelf retry <id>", "See 'shelf retry --help'."),
+        (["resolve", "b-1", "--keep", "local"], "Error: Invalid record 'b-1': expected COLLECTION/ID",
+         "Usage: shelf resolve --keep <local|remote> <collection/id>", "See 'shelf resolve --help'."),
+        (["book", "edit", "b-1"], "Error: Nothing to change: give --title, --author or both",
+         "Usage: shelf book edit [<options>] <id>", "See 'shelf book edit --help'."),
+    ])
+    func aWrongLineIsAUsageError(arguments: [String], message: String, usage: String, hint: String) throws {
+        let run = try sandbox.run(arguments)
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stdout.isEmpty, "\(run)")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(run)")
+        #expect(lines.first?.hasPrefix(message) == true, "\(run)")
+        #expect(lines.dropFirst().first == usage, "\(run)")
+        #expect(lines.last?.trimmingCharacters(in: .whitespaces) == hint, "\(run)")
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+/// Every local command on the local-only store: no account, no `SHELF_SERVER`.
+@Suite("shelf: local commands without a server")
+struct LocalStoreTests {
+    let sandbox: ShelfSandbox
+
+    init() throws {
+        sandbox = try ShelfSandbox()
+    }
+
+    /// Adds a book and returns its id, read from the JSON the write prints.
+    private func addBook(_ title: String, author: String) throws -> String {
+        let run = try sandbox.run("--json", "book", "add", "--title", title, "--author", author)
+        #expect(run.status == 0, "\(run)")
+        return try #require(try run.json()["id"] as? String)
+    }
+
+    // MARK: Books
+
+    @Test func aBookIsAddedListedShownEditedFinishedAndRemoved() throws {
+        let add = try sandbox.run("book", "add", "--title", "Dune", "--author", "Frank Herbert")
+        #expect(add.status == 0, "\(add)")
+        let id = try #require(add.stdout.firstMatch(of: /^Added book (\S+) \(queued for sync\)\n$/)?.1).description
+        #expect(add.stderr.isEmpty)
+
+        let list = try sandbox.run("books")
+        #expect(list.status == 0)
+        #expect(list.stdout == """
+            ID\(String(repeating: " ", count: id.count - 2))  TITLE  AUTHOR         FINISHED
+            \(id)  Dune   Frank Herbert  no
+            1 book
+
+            """)
+
+        let edit = try sandbox.run("book", "edit", id, "--title", "Dune Messiah")
+        #expect(edit.stdout == "Updated book \(id) (queued for sync)\n")
+        #expect(try sandbox.run("book", "finish", id).stdout == "Marked book \(id) finished (queued for sync)\n")
+
+        let show = try sandbox.run("book", "show", id)
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("title     Dune Messiah\n"))
+        #expect(show.stdout.contains("finished  yes\n"))
+
+        #expect(try sandbox.run("book", "rm", id).stdout == "Removed book \(id) (queued for sync)\n")
+        #expect(try sandbox.run("books").stdout == "No books on the shelf yet.\n")
+    }
+
+    @Test func theBooksJSONHasTheDocumentedShape() throws {
+        let dune = try addBook("Dune", author: "Frank Herbert")
+        _ = try addBook("L'Étranger", author: "Albert Camus")
+        #expect(try sandbox.run("book", "finish", dune).status == 0)
+
+        let json = try sandbox.run("--json", "books", "--search", "ETRANGER").json()
+        #expect(Set(json.keys) == ["state", "books", "totalCount", "query", "showFinished", "error"])
+        #expect(json["state"] as? String == "loaded")
+        #expect(json["totalCount"] as? Int == 2)
+        #expect(json["query"] as? String == "ETRANGER")
+        let books = try #require(json["books"] as? [[String: Any]])
+        #expect(books.count == 1)
+        #expect(Set(books[0].keys) == ["id", "title", "author", "isFinished"])
+        #expect(books[0]["title"] as? String == "L'Étranger")
+        #expect(books[0]["isFinished"] as? Bool == false)
+        #expect(json["error"] is NSNull)
+
+        let unfinished = try sandbox.run("--json", "books", "--unfinished").json()
+        #expect((unfinished["books"] as? [[String: Any]])?.map { $0["id"] as? String } != [dune])
+        #expect(unfinished["showFinished"] as? Bool == false)
+    }
+
+    @Test func aWriteWithJSONPrintsTheWrittenObjectAndQuietPrintsNothing() throws {
+        let json = try sandbox.run("--json", "book", "add", "--title", "  Solaris ", "--author", "Stanisław Lem").json()
+        #expect(json["title"] as? String == "Solaris")
+        #expect(json["author"] as? String == "Stanisław Lem")
+        #expect(json["isFinished"] as? Bool == false)
+
+        let quiet = try sandbox.run("-q", "book", "add", "--title", "Dune", "--author", "Frank Herbert")
+        #expect(quiet.status == 0)
+        #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty)
+        #expect(try sandbox.run("--json", "books").json()["totalCount"] as? Int == 2)
+    }
+
+    // MARK: Errors
+
+    @Test func anUnknownIDIsNotFound() throws {
+        for arguments in [["book", "show", "b-404"], ["book", "finish", "b-404"], ["book", "rm", "b-404"],
+                          ["note", "show", "n-404"], ["task", "done", "t-404"], ["favorite", "b-404"]] {
+            let run = try sandbox.run(arguments)
+            #expect(run.status == 1, "\(run)")
+            #expect(run.stderr.hasPrefix("Error: no "), "\(run)")
+            #expect(run.stderr.contains("'\(arguments.last ?? "")'"), "\(run)")
+            #expect(run.stdout.isEmpty)
+        }
+    }
+
+    @Test func aDomainRuleViolationIsADataError() throws {
+        let empty = try sandbox.run("book", "add", "--title", "   ", "--author", "Anon")
+        #expect(empty.status == 65, "\(empty)")
+        #expect(empty.stderr == "Error: title must not be empty\n")
+
+        let task = try sandbox.run("task", "add", "")
+        #expect(task.status == 65)
+        #expect(task.stderr == "Error: title must not be empty\n")
+
+        let goal = try sandbox.run("settings", "--show-finished", "off", "--daily-goal", "300")
+        #expect(goal.status == 65, "\(goal)")
+        #expect(goal.stderr == "Error: daily goal must be 5...120 minutes in steps of 5, got 300\n")
+        // NB: nothing was saved, not even the valid half.
+        #expect(try sandbox.run("--json", "settings").json()["showFinished"] as? Bool == true)
+
+        let link = try sandbox.run("open", "http://example.org")
+        #expect(link.status == 65)
+        #expect(link.stderr.contains("unsupported scheme 'http'"))
+    }
+
+    // MARK: The other features
+
+    @Test func notesTasksFavoritesSettingsAndNavigation() throws {
+        let book = try addBook("Dune", author: "Frank Herbert")
+        let note = try sandbox.run("--json", "note", "add", "--title", "Spice", "--body", "must flow", "--book", book).json()
+        #expect(note["bookID"] as? String == book)
+        #expect(try sandbox.run("note", "add", "--title", "Orphan", "--book", "b-404").status == 1)
+        let notes = try sandbox.run("--json", "notes", "--book", book).json()
+        #expect((notes["notes"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Spice"])
+        #expect(notes["bookID"] as? String == book)
+
+        let task = try sandbox.run("--json", "task", "add", "Read chapter 3").json()
+        let taskID = try #require(task["id"] as? String)
+        #expect(try sandbox.run("task", "done", taskID).stdout == "Marked task \(taskID) done (queued for sync)\n")
+        #expect(try sandbox.run("tasks").stdout.contains("1 of 1 task done"))
+
+        #expect(try sandbox.run("favorite", book).stdout == "Book \(book) is now a favorite\n")
+        #expect(try sandbox.run("favorites").stdout.contains("\(book)  Dune   Frank Herbert"))
+        #expect(try sandbox.run("favorite", book).stdout == "Book \(book) is no longer a favorite\n")
+
+        #expect(try sandbox.run("settings", "--daily-goal", "45").stdout.contains("daily goal     45 minutes"))
+        #expect(try sandbox.run("settings").stdout.contains("daily goal     45 minutes"))
+
+        #expect(try sandbox.run("open", "shelf://book/\(book)").status == 0)
+        #expect(try sandbox.run("-q", "open", "shelf://author/Frank%20Herbert").stdout.isEmpty)
+        let path = try sandbox.run("--json", "where").json()
+        #expect((path["path"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["book", "author"])
+        #expect(try sandbox.run("back").stdout.contains("shelf://book/\(book)"))
+        #expect(try sandbox.run("back").stdout == "At the root: no screen open.\n")
+
+        let status = try sandbox.run("--json", "status").json()
+        #expect((status["sync"] as? [String: Any])?["pendingChanges"] as? Int == 3)
+    }
+
+    @Test func theCartTakesOnlyCatalogProducts() throws {
+        // NB: without a server the catalog is empty.
+        let run = try sandbox.run("cart", "add", "prod-001", "--quantity", "2")
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderr.contains("product 'prod-001' is not in the catalog"))
+        #expect(try sandbox.run("cart", "add", "prod-001", "--quantity", "0").status == 65)
+        #expect(try sandbox.run("cart").stdout == "The cart is empty.\n")
+        #expect(try sandbox.run("cart", "rm", "prod-001").status == 1)
+        #expect(try sandbox.run("products").stdout == "The catalog is empty.\n")
+    }
+
+    // MARK: Sync
+
+    @Test func syncSaysThereIsNoServer() throws {
+        _ = try addBook("Dune", author: "Frank Herbert")
+        let run = try sandbox.run("sync")
+        #expect(run.status == 69, "\(run)")
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("Error: no server configured: add an account ('shelf account add NAME --server URL --user USER')"))
+        #expect(try sandbox.run("conflicts").stdout == "No conflicts.\n")
+        #expect(try sandbox.run("failed").stdout == "No failed changes.\n")
+        #expect(try sandbox.run("retry", "1").status == 1)
+        #expect(try sandbox.run("resolve", "books/b-1", "--keep", "remote").status == 1)
+    }
+
+    // MARK: Output
+
+    @Test func outputHoldsNoEscapeCodesOffATerminalOrWithNoColor() throws {
+        let id = try addBook("Dune", author: "Frank Herbert")
+        _ = try sandbox.run("favorite", id)
+        for environment in [[:], ["NO_COLOR": "1"]] {
+            for arguments in [["books"], ["book", "show", id], ["favorites"], ["status"], ["tasks"], ["settings"],
+                              ["book", "show", "nope"], ["boks"], ["--no-color", "books"]] {
+                let run = try sandbox.run(arguments, environment: environment)
+                #expect(!run.stdout.contains("\u{1B}") && !run.stderr.contains("\u{1B}"), "\(run)")
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import TestSupport
+
+// MARK: - ShelfSandbox
+
+/// A reader's machine for one test: its own `HOME`, `XDG_CONFIG_HOME` and
+/// `XDG_DATA_HOME` in a temporary folder, and an environment that inherits nothing
+/// of Shelf's (`SHELF_*`, `NO_COLOR`) from whoever runs the tests.
+///
+/// `run` starts the built `shelf` binary as a process, with standard input, output and
+/// error on files (never a terminal), and returns what it printed and how it exited.
+final class ShelfSandbox {
+    let root: URL
+    /// What every run gets; `run(_:environment:)` adds to it.
+    var environment: [String: String]
+
+    var configHome: URL { root.appendingPathComponent("config") }
+    var dataHome: URL { root.appendingPathComponent("data") }
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "LANG": "C.UTF-8",
+            "HOME": root.path,
+            "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+            "XDG_DATA_HOME": root.appendingPathComponent("data").path,
+        ]
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// Runs `shelf arguments…` and waits for it.
+    func run(_ arguments: String..., environment extra: [String: String] = [:]) throws -> ShelfRun {
+        try run(arguments, environment: extra)
+    }
+
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ShelfRun {
+        let id = UUID().uuidString
+        let outURL = root.appendingPathComponent("out-\(id)"), errURL = root.appendingPathComponent("err-\(id)")
+        try Data().write(to: outURL)
+        try Data().write(to: errURL)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let process = Process()
+        process.executableURL = ShelfBinary.url
+        process.arguments = arguments
+        process.environment = environment.merging(extra) { _, new in new }
+        process.currentDirectoryURL = root
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        try process.run()
+        process.waitUntilExit()
+        return ShelfRun(
+            arguments: arguments, status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// A file in the sandbox with `contents` and POSIX `mode`.
+    func file(_ name: String, contents: String, mode: Int) throws -> URL {
+        let url = root.appendingPathComponent(name)
+        try Data(contents.utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
+        return url
+    }
+}
+
+// MARK: - ShelfRun
+
+/// One finished `shelf` process.
+struct ShelfRun: CustomStringConvertible {
+    let arguments: [String]
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    /// Standard output as JSON.
+    func json() throws -> [String: Any] {
+        let value = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+        return try #require(value as? [String: Any], "not a JSON object: \(stdout)")
+    }
+
+    var description: String {
+        "shelf \(arguments.joined(separator: " ")) → \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+    }
+}
+
+// MARK: - ShelfBinary
+
+/// The `shelf` built next to this test bundle (the test target depends on it, so
+/// `swift build --build-tests` builds both into the same folder).
+enum ShelfBinary {
+    static let url: URL = {
+        let besideTests = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("shelf")
+        if let besideTests, FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
+        return FixtureFiles.repositoryRoot.appendingPathComponent(".build/debug/shelf")
+    }()
+}
+
+// MARK: - A server that is not there
+
+/// A loopback URL nothing listens on: a port the kernel handed out and took back.
+func unreachableServer() throws -> String {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    try #require(bound, "no free loopback port")
+    return "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/v1"
+}

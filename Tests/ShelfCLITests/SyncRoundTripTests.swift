@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `shelf sync` against a real Kinto, and reads when the server is not there.
+@Suite("shelf: sync with a real Kinto")
+struct SyncRoundTripTests {
+    /// An account for `user` on `server` in `sandbox`, password through the environment.
+    private func addAccount(_ sandbox: ShelfSandbox, server: String, user: TestUser) throws {
+        let run = try sandbox.run("account", "add", "reader", "--server", server, "--user", user.name,
+                                  environment: ["SHELF_PASSWORD": user.password])
+        #expect(run.status == 0, "\(run)")
+    }
+
+    @Test func aBookAndANoteReachAnotherDevice() throws {
+        let kinto = try KintoServer.shared()
+        let user = TestUser(prefix: "cli")
+
+        // GIVEN a book and a note written on one device and synced
+        let laptop = try ShelfSandbox()
+        try addAccount(laptop, server: kinto.baseURL, user: user)
+        let book = try laptop.run("--json", "book", "add", "--title", "Cien años de soledad", "--author", "Gabriel García Márquez")
+        let bookID = try #require(try book.json()["id"] as? String)
+        #expect(try laptop.run("note", "add", "--title", "Macondo", "--body", "Page 1", "--book", bookID).status == 0)
+        let sync = try laptop.run("sync")
+        #expect(sync.status == 0, "\(sync)")
+        #expect(sync.stdout.contains("Synced account reader"), "\(sync)")
+        #expect(sync.stdout.contains("sync: books: pushed 1 change\n"), "\(sync)")
+        #expect(!sync.stdout.contains("\u{1B}"))
+        let status = try laptop.run("--json", "status").json()
+        #expect((status["sync"] as? [String: Any])?["pendingChanges"] as? Int == 0, "\(status)")
+
+        // WHEN another device of the same reader syncs
+        let phone = try ShelfSandbox()
+        try addAccount(phone, server: kinto.baseURL, user: user)
+        let pulled = try phone.run("--json", "sync")
+        #expect(pulled.status == 0, "\(pulled)")
+        let report = try pulled.json()
+        #expect(report["outcome"] as? String == "synced")
+        #expect(((report["collections"] as? [String: Any])?["books"] as? [String: Any])?["pulled"] as? Int == 1)
+
+        // THEN it lists the book and the note
+        let books = try #require(try phone.run("--json", "books").json()["books"] as? [[String: Any]])
+        #expect(books.map { $0["id"] as? String } == [bookID])
+        #expect(books.first?["title"] as? String == "Cien años de soledad")
+        let notes = try #require(try phone.run("--json", "notes").json()["notes"] as? [[String: Any]])
+        #expect(notes.map { $0["title"] as? String } == ["Macondo"])
+        #expect(notes.first?["bookID"] as? String == bookID)
+        // AND the shared catalog came along
+        #expect((try phone.run("--json", "products").json()["totalCount"] as? Int ?? 0) > 0)
+    }
+
+    @Test func aReadWithTheServerGoneShowsTheLocalDataAndWarns() throws {
+        let sandbox = try ShelfSandbox()
+        try addAccount(sandbox, server: try unreachableServer(), user: TestUser(prefix: "cli"))
+        #expect(try sandbox.run("book", "add", "--title", "Dune", "--author", "Frank Herbert").status == 0)
+
+        let run = try sandbox.run("books")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("Dune"))
+        let warnings = run.stderr.split(separator: "\n")
+        #expect(warnings.count == 1, "\(run)")
+        #expect(warnings.first?.hasPrefix("Warning: could not refresh books from the server (") == true, "\(run)")
+        #expect(warnings.first?.hasSuffix("; showing the local data") == true, "\(run)")
+
+        let notes = try sandbox.run("--json", "notes")
+        #expect(notes.status == 0, "\(notes)")
+        #expect(try notes.json()["notes"] as? [Any] != nil)
+        #expect(notes.stderr.hasPrefix("Warning: could not refresh notes"))
+    }
+
+    @Test func anEmptyPasswordFromTheEnvironmentIsAConfigurationError() throws {
+        let kinto = try KintoServer.shared()
+        let sandbox = try ShelfSandbox()
+        let run = try sandbox.run("sync", environment: [
+            "SHELF_SERVER": kinto.baseURL, "SHELF_USER": "reader", "SHELF_PASSWORD": "",
+        ])
+        #expect(run.status == 78, "\(run)")
+        #expect(run.stderr == "Error: the password from SHELF_PASSWORD is empty\n")
+    }
+
+    @Test func aSyncWhileAnotherRunsHasNothingToDo() throws {
+        let kinto = try KintoServer.shared()
+        let sandbox = try ShelfSandbox()
+        try addAccount(sandbox, server: kinto.baseURL, user: TestUser(prefix: "cli"))
+        let lockFile = sandbox.dataHome.appendingPathComponent("shelf/reader.lock")
+        try FileManager.default.createDirectory(at: lockFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+
+        // GIVEN another process holding the account's run lock
+        let descriptor = open(lockFile.path, O_RDWR | O_CREAT, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        try #require(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+
+        let run = try sandbox.run("sync")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.hasPrefix("another sync of account 'reader' is running"), "\(run)")
+        #expect(try sandbox.run("--json", "sync").json()["outcome"] as? String == "already_running")
+    }
+}
