@@ -47,7 +47,7 @@ server-stop:
 ## bench-setup: PostgreSQL, GNU time, hyperfine (apt) and Kinto's PostgreSQL backend (.venv)
 BENCH_APT_PACKAGES := postgresql time hyperfine curl
 # The release products the benchmarks run, each built once it exists in Package.swift.
-BENCH_PRODUCTS := shelf-sync shelf shelf-json-throughput
+BENCH_PRODUCTS := shelf-sync shelf shelf-json-throughput shelf-bench-local-edits
 
 bench-setup: setup $(VENV)/.bench-installed
 	@if ! dpkg -s $(BENCH_APT_PACKAGES) >/dev/null 2>&1; then \
