@@ -25,11 +25,24 @@ struct RecordIndexing: Hashable, Sendable {
     static let bodySortPrefix = 64
 
     init(collection: CollectionName, fields: WireFields) {
-        /// The fields joined by the separator, then folded in one pass. Folding works
-        /// character by character and the separator is a control character, which no
-        /// combining mark attaches to, so this equals folding each field and joining.
+        var folder = SearchText.Folder()
+        self.init(collection: collection, fields: fields, folder: &folder)
+    }
+
+    /// - Parameter folder: folds the text, remembering what it folded for the next
+    ///   records (a page of books names the same authors again and again).
+    init(collection: CollectionName, fields: WireFields, folder: inout SearchText.Folder) {
+        /// Each field folded, joined by the separator. Folding works character by
+        /// character and the separator is a control character, which no combining mark
+        /// attaches to, so this equals folding the joined text in one pass.
         func folded(_ keys: String...) -> String {
-            SearchText.fold(keys.map { fields.string($0) ?? "" }.joined(separator: SearchText.fieldSeparator))
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(keys.reduce(0) { $0 + (fields.string($1)?.utf8.count ?? 0) + 1 })
+            for (index, key) in keys.enumerated() {
+                if index > 0 { bytes.append(contentsOf: SearchText.fieldSeparator.utf8) }
+                folder.append(fields.string(key) ?? "", to: &bytes)
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
         switch collection {
         case .books:
@@ -58,8 +71,20 @@ struct RecordIndexing: Hashable, Sendable {
         case .cart:
             let productID = fields.string("product_id") ?? ""
             sortKey = productID
-            searchText = SearchText.fold(productID)
+            searchText = folded("product_id")
             complete = nil
+        }
+    }
+
+    /// The top-level members each collection's columns are computed from, plus `id`
+    /// (checked against the row's id): all `WireFields` needs to read of a record.
+    static func wireNames(for collection: CollectionName) -> [StaticString] {
+        switch collection {
+        case .books: ["id", "title", "author_name", "finished"]
+        case .notes: ["id", "title", "body"]
+        case .tasks: ["id", "title", "done"]
+        case .products: ["id", "name"]
+        case .cart: ["id", "product_id"]
         }
     }
 }

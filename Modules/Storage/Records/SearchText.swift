@@ -23,6 +23,38 @@ enum SearchText {
         }, as: UTF8.self)
     }
 
+    // MARK: Folder
+
+    /// Folds text into a byte buffer: ASCII by lower-casing in place, anything else
+    /// through `fold`, remembering the last few hundred non-ASCII results — a pulled
+    /// page names the same authors again and again, and Foundation's folding costs
+    /// microseconds a string.
+    struct Folder {
+        private var remembered: [String: String] = [:]
+        static let capacity = 512
+
+        /// Appends `text` folded.
+        mutating func append(_ text: String, to bytes: inout [UInt8]) {
+            let start = bytes.count
+            for byte in text.utf8 {
+                guard byte < 0x80 else {
+                    bytes.removeSubrange(start...)
+                    bytes.append(contentsOf: folded(text).utf8)
+                    return
+                }
+                bytes.append(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte)
+            }
+        }
+
+        private mutating func folded(_ text: String) -> String {
+            if let known = remembered[text] { return known }
+            let result = SearchText.fold(text)
+            if remembered.count >= Self.capacity { remembered.removeAll(keepingCapacity: true) }
+            remembered[text] = result
+            return result
+        }
+    }
+
     /// Separates fields inside one search or sort column. A control character no one
     /// types, so a query never matches across two fields, and lower than every printable
     /// character, so "Dune" sorts before "Dune Messiah" whatever the second field holds.
