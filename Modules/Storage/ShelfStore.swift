@@ -69,8 +69,11 @@ public final class ShelfStore: Sendable {
             PRAGMA foreign_keys = ON;
             PRAGMA cache_size = -\(configuration.cacheKibibytes);
             PRAGMA journal_size_limit = \(Self.walSizeLimit);
+            PRAGMA mmap_size = \(configuration.memoryMapBytes);
             """, operation: "configure connection")
         try SchemaMigrator.migrate(connection, path: path)
+        // A bulk pull that was killed may have left the listing indexes out.
+        try ListingIndexes.restoreIfMissing(connection)
 
         self.location = location
         self.configuration = configuration
@@ -183,18 +186,30 @@ extension ShelfStore {
         /// records the indexes no longer fit SQLite's 2 MiB default, and a bulk insert
         /// then spends a fifth of its time re-reading pages from the OS.
         public var cacheKibibytes: Int
+        /// How much of the database file SQLite reads through a memory map instead of
+        /// copying each page into its cache. Default 0 (off): a sync writes more than it
+        /// reads, and mapped pages would count in its resident memory. A short-lived
+        /// reader (the CLI) maps the file: a search over 100,000 books reads the whole
+        /// listing index, and mapping it saves a `pread` and a copy per page.
+        public var memoryMapBytes: Int
 
         /// Failures injected between the steps of a store operation (tests only).
         var faults: FaultInjection = FaultInjection()
 
         public init(
             busyTimeout: Duration = .seconds(5), synchronous: Synchronous = .normal, cacheKibibytes: Int = 16 * 1024,
-            clock: @escaping @Sendable () -> Date = { Date() }
+            memoryMapBytes: Int = 0, clock: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.busyTimeout = busyTimeout
             self.synchronous = synchronous
             self.cacheKibibytes = cacheKibibytes
+            self.memoryMapBytes = max(0, memoryMapBytes)
             self.clock = clock
+        }
+
+        /// For a process that mostly reads and then exits (the CLI): the file mapped.
+        public static var reader: Configuration {
+            Configuration(memoryMapBytes: 1 << 30)
         }
 
         var busyTimeoutMilliseconds: Int32 {

@@ -149,3 +149,61 @@ extension Migration {
         }
     }
 }
+
+// MARK: - Listing indexes
+
+/// The two listing indexes of v2, which a bulk pull may leave out while it loads
+/// (`StoreTransaction.applyRemote(_:to:morePagesFollow:)`).
+///
+/// They only make listings and searches fast; no query's result depends on them, and
+/// no constraint lives in them. Inserting 100,000 records at random places in them
+/// costs several times more than building them once the records are in, because every
+/// pulled page then rewrites most of their pages. A store opened without them (a bulk
+/// pull was killed) gets them back at once.
+enum ListingIndexes {
+    /// NB: the same definitions as `v2CompletionAndPaging`'s: a store never has two
+    /// shapes of them. A later migration that changes them changes these too.
+    static let definitions: [(name: String, sql: String)] = [
+        ("records_listing",
+         "CREATE INDEX IF NOT EXISTS records_listing ON records (collection, deleted, sort_key, id, search_text)"),
+        ("records_listing_by_completion",
+         "CREATE INDEX IF NOT EXISTS records_listing_by_completion ON records (collection, deleted, complete, sort_key, id, search_text)"),
+    ]
+
+    /// Whether every listing index exists.
+    static func arePresent(_ connection: SQLiteConnection) throws(StorageError) -> Bool {
+        let found = try connection.queryFirst(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ('records_listing', 'records_listing_by_completion')",
+            operation: "look for the listing indexes"
+        ) { $0.int(0) } ?? 0
+        return found == definitions.count
+    }
+
+    /// Drops them, inside the caller's transaction.
+    static func drop(_ connection: SQLiteConnection) throws(StorageError) {
+        for (name, _) in definitions {
+            try connection.execute("DROP INDEX IF EXISTS \(name)", operation: "drop listing index \(name)")
+        }
+    }
+
+    /// Builds those that are missing, inside the caller's transaction.
+    static func create(_ connection: SQLiteConnection) throws(StorageError) {
+        for (name, sql) in definitions {
+            try connection.execute(sql, operation: "build listing index \(name)")
+        }
+    }
+
+    /// Builds missing ones in a transaction of their own; nothing to do (one look at the
+    /// schema) when they are there.
+    static func restoreIfMissing(_ connection: SQLiteConnection) throws(StorageError) {
+        guard try !arePresent(connection) else { return }
+        try connection.execute("BEGIN IMMEDIATE", operation: "begin rebuilding the listing indexes")
+        do throws(StorageError) {
+            try create(connection)
+            try connection.execute("COMMIT", operation: "commit the listing indexes")
+        } catch {
+            try? connection.execute("ROLLBACK", operation: "roll back the listing indexes")
+            throw error
+        }
+    }
+}
