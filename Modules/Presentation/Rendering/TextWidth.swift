@@ -6,7 +6,15 @@ enum TextWidth {
     /// The columns `text` takes in a terminal: one per character, two for East Asian
     /// wide characters and emoji, so columns of titles in any script line up.
     static func of(_ text: String) -> Int {
-        text.reduce(0) { $0 + width(of: $1) }
+        // Printable ASCII is one column a byte; only other text needs its characters.
+        if isPrintableASCII(text) { return text.utf8.count }
+        return text.reduce(0) { $0 + width(of: $1) }
+    }
+
+    /// Whether every byte is printable ASCII (space to `~`): most titles and names, for
+    /// which each byte is one character, one column and nothing to sanitize.
+    private static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 &- 0x20 < 0x5F }
     }
 
     private static func width(of character: Character) -> Int {
@@ -30,6 +38,7 @@ enum TextWidth {
     /// so data from the server can neither break a table's rows nor send escape codes
     /// to the terminal.
     static func sanitized(_ text: String) -> String {
+        if isPrintableASCII(text) { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             out.append(scalar.properties.generalCategory == .control ? " " : scalar)

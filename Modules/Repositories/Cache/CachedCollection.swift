@@ -70,7 +70,11 @@ actor CachedCollection<Mapping: RecordMapping> {
         let everything = RecordQuery(collection)
         let needsPresence = freshness.fetchedAt == nil
         let (records, total, stored) = try store.read { reader in
-            (try reader.records(query), try reader.count(query), needsPresence ? try reader.count(everything) : 0)
+            let records = try reader.records(query)
+            // NB: a listing of every match already counted them: a second pass over the
+            // index (a search scans all of it) would double the cost of the read.
+            let total = limit == nil && offset == 0 ? records.count : try reader.count(query)
+            return (records, total, needsPresence ? try reader.count(everything) : 0)
         }
         let (values, unreadable) = Mapping.decodeAll(records)
         let page = QueryPage(items: values, totalMatches: total, offset: offset)
