@@ -25,6 +25,7 @@ final class SQLiteConnection {
     /// Opens (and creates when missing) the database at `path`.
     /// - Throws: `StorageError.sqlite` when SQLite cannot open the file.
     init(path: String) throws(StorageError) {
+        _ = Self.processSettings
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
@@ -45,6 +46,11 @@ final class SQLiteConnection {
         statements.removeAll()
         sqlite3_close_v2(db)
     }
+
+    /// Process-wide settings, applied once before SQLite initializes (the first open).
+    private static let processSettings: Void = {
+        _ = shelf_sqlite_disable_memory_statistics()
+    }()
 
     // MARK: - Running SQL
 
