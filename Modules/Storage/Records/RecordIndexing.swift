@@ -13,6 +13,9 @@ import Domain
 /// | products   | name                     | name               | —          |
 /// | cart       | product_id (as written)  | product_id         | —          |
 ///
+/// Where the search text equals the sort key (books, tasks, products) the row stores it
+/// once, in `sort_key`, and keeps `search_text` empty (schema v3).
+///
 /// Text is folded with `SearchText.fold`, so sorting and searching are case- and
 /// diacritic-insensitive; ties are broken by id in queries.
 struct RecordIndexing: Hashable, Sendable {
@@ -74,6 +77,25 @@ struct RecordIndexing: Hashable, Sendable {
             searchText = folded("product_id")
             complete = nil
         }
+    }
+
+    /// Whether a collection's search text is its sort key (books, tasks, products):
+    /// such rows store an empty `search_text`, and searches read `sort_key` (schema v3).
+    static func searchesSortKey(_ collection: CollectionName) -> Bool {
+        switch collection {
+        case .books, .tasks, .products: true
+        case .notes, .cart: false
+        }
+    }
+
+    /// The `search_text` column: empty where the sort key already holds it.
+    func storedSearchText(_ collection: CollectionName) -> String {
+        Self.searchesSortKey(collection) ? "" : searchText
+    }
+
+    /// The column a search of `collection` reads.
+    static func searchColumn(_ collection: CollectionName) -> String {
+        searchesSortKey(collection) ? "sort_key" : "search_text"
     }
 
     /// The top-level members each collection's columns are computed from, plus `id`

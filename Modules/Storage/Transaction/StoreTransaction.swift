@@ -155,7 +155,7 @@ extension StoreTransaction {
             """,
             [
                 .text(collection.rawValue), .text(id), .blob(json), .integer(lastModified), .bool(deleted),
-                .text(indexing.sortKey), .text(indexing.searchText), .bool(indexing.complete),
+                .text(indexing.sortKey), .text(indexing.storedSearchText(collection)), .bool(indexing.complete),
             ],
             operation: operation()
         )
