@@ -100,13 +100,19 @@ struct RecordIndexing: Hashable, Sendable {
 
     /// The top-level members each collection's columns are computed from, plus `id`
     /// (checked against the row's id): all `WireFields` needs to read of a record.
-    static func wireNames(for collection: CollectionName) -> [StaticString] {
+    static func wireNames(for collection: CollectionName) -> [WireFields.Name] {
         switch collection {
-        case .books: ["id", "title", "author_name", "finished"]
-        case .notes: ["id", "title", "body"]
-        case .tasks: ["id", "title", "done"]
-        case .products: ["id", "name"]
-        case .cart: ["id", "product_id"]
+        case .books: bookNames
+        case .notes: noteNames
+        case .tasks: taskNames
+        case .products: productNames
+        case .cart: cartNames
         }
     }
+
+    private static let bookNames = ["id", "title", "author_name", "finished"].map(WireFields.Name.init)
+    private static let noteNames = ["id", "title", "body"].map(WireFields.Name.init)
+    private static let taskNames = ["id", "title", "done"].map(WireFields.Name.init)
+    private static let productNames = ["id", "name"].map(WireFields.Name.init)
+    private static let cartNames = ["id", "product_id"].map(WireFields.Name.init)
 }

@@ -36,14 +36,18 @@ enum SearchText {
         /// Appends `text` folded.
         mutating func append(_ text: String, to bytes: inout [UInt8]) {
             let start = bytes.count
-            for byte in text.utf8 {
-                guard byte < 0x80 else {
-                    bytes.removeSubrange(start...)
-                    bytes.append(contentsOf: folded(text).utf8)
-                    return
+            bytes.append(contentsOf: text.utf8)
+            let isASCII = bytes.withUnsafeMutableBufferPointer { buffer in
+                for index in start..<buffer.count {
+                    let byte = buffer[index]
+                    guard byte < 0x80 else { return false }
+                    if byte &- UInt8(ascii: "A") < 26 { buffer[index] = byte | 0x20 }
                 }
-                bytes.append(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte)
+                return true
             }
+            guard !isASCII else { return }
+            bytes.removeSubrange(start...)
+            bytes.append(contentsOf: folded(text).utf8)
         }
 
         private mutating func folded(_ text: String) -> String {

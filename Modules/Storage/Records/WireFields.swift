@@ -58,6 +58,17 @@ struct WireFields: Sendable {
         }
     }
 
+    /// A member name to keep, as bytes to compare with and as the text to store.
+    struct Name: Sendable {
+        let bytes: StaticString
+        let text: String
+
+        init(_ bytes: StaticString) {
+            self.bytes = bytes
+            self.text = bytes.description
+        }
+    }
+
     /// Why bytes could not be read as a JSON object; `offset` is a byte position.
     struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
         let reason: String
@@ -69,7 +80,7 @@ struct WireFields: Sendable {
     /// - Parameter names: keep only these members (the rest are checked and skipped
     ///   without decoding them); nil keeps every member.
     /// - Throws: `SyntaxError` when the bytes are not a JSON object.
-    static func parse(_ data: Data, keeping names: [StaticString]? = nil) throws(SyntaxError) -> WireFields {
+    static func parse(_ data: Data, keeping names: [Name]? = nil) throws(SyntaxError) -> WireFields {
         let result: Result<WireFields, SyntaxError> = data.withUnsafeBytes { raw in
             var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self), keeping: names)
             do throws(SyntaxError) {
@@ -87,16 +98,17 @@ struct WireFields: Sendable {
 extension WireFields {
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
-        let keeping: [StaticString]?
+        let keeping: [Name]?
         var index = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>, keeping: [StaticString]?) {
+        init(bytes: UnsafeBufferPointer<UInt8>, keeping: [Name]?) {
             self.bytes = bytes
             self.keeping = keeping
         }
 
         mutating func readObject() throws(SyntaxError) -> WireFields {
             var fields = WireFields()
+            if let keeping { fields.members.reserveCapacity(keeping.count) }
             skipWhitespace()
             try expect(UInt8(ascii: "{"), "expected a JSON object")
             skipWhitespace()
@@ -134,16 +146,18 @@ extension WireFields {
             let end = index - 1
             let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
             guard let base = name.baseAddress, !name.isEmpty else {
-                return keeping.contains { $0.utf8CodeUnitCount == 0 } ? "" : nil
+                return keeping.contains { $0.bytes.utf8CodeUnitCount == 0 } ? "" : nil
             }
             if !name.contains(UInt8(ascii: "\\")) {
-                let wanted = keeping.first { $0.utf8CodeUnitCount == name.count && memcmp($0.utf8Start, base, name.count) == 0 }
-                return wanted?.description
+                let wanted = keeping.first {
+                    $0.bytes.utf8CodeUnitCount == name.count && memcmp($0.bytes.utf8Start, base, name.count) == 0
+                }
+                return wanted?.text
             }
             // An escaped name (`"\u0069d"` is `"id"`): decode it to compare.
             index = start - 1
             let decoded = try readString()
-            return keeping.contains { $0.description == decoded } ? decoded : nil
+            return keeping.contains { $0.text == decoded } ? decoded : nil
         }
 
         // MARK: Values
