@@ -10,7 +10,7 @@ SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # libraries costs ~10 ms at every start, more than `shelf --version` may take.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: setup apt-packages build run test check server server-stop clean bench bench-quick bench-setup bench-build bench-micro bench-cli bench-test
+.PHONY: setup apt-packages build release run test check server server-stop clean bench bench-quick bench-setup bench-build bench-micro bench-cli bench-test
 
 ## setup: install the C libraries (apt) and the pinned Kinto into .venv
 setup: apt-packages $(VENV)/.installed
@@ -35,6 +35,11 @@ build: apt-packages
 run: setup build
 	@Scripts/shelf-run.sh
 
+## release: the two apps as shipped, in .build/release (Swift runtime linked statically)
+release: apt-packages
+	$(SWIFT) build $(RELEASE_FLAGS) --product shelf
+	$(SWIFT) build $(RELEASE_FLAGS) --product shelf-sync
+
 ## check: the module graph follows the allow-list in README.md
 check:
 	python3 Scripts/check-module-graph.py
@@ -54,7 +59,7 @@ server-stop:
 ## bench-setup: PostgreSQL, GNU time, hyperfine (apt) and Kinto's PostgreSQL backend (.venv)
 BENCH_APT_PACKAGES := postgresql time hyperfine curl
 # The release products the benchmarks run, each built once it exists in Package.swift.
-BENCH_PRODUCTS := shelf-sync shelf shelf-json-throughput
+BENCH_PRODUCTS := shelf-sync shelf shelf-json-throughput shelf-bench-local-edits
 
 bench-setup: setup $(VENV)/.bench-installed
 	@if ! dpkg -s $(BENCH_APT_PACKAGES) >/dev/null 2>&1; then \
@@ -67,7 +72,7 @@ $(VENV)/.bench-installed: $(VENV)/.installed Fixtures/kinto/requirements-postgre
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r Fixtures/kinto/requirements-postgresql.txt
 	@touch $@
 
-## bench-build: release builds of the products the benchmarks run (those that exist yet)
+## bench-build: release builds (as `make release`) of the products the benchmarks run (those that exist yet)
 bench-build:
 	@for product in $(BENCH_PRODUCTS); do \
 	  if grep -q "name: \"$$product\"" Package.swift; then \

@@ -99,6 +99,18 @@ let package = Package(
         // MARK: - Benchmarks
 
         .executableTarget(
+            name: "shelf-bench-local-edits",
+            dependencies: ["Domain", "Services", "Storage"],
+            path: "Benchmarks/LocalEdits",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "shelf-json-throughput",
+            dependencies: ["Domain", "Services", "Storage"],
+            path: "Benchmarks/JSONThroughput",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "LocalLibrarySeed",
             dependencies: ["Domain", "Storage"],
             path: "Benchmarks/LocalLibrarySeed",

@@ -4,7 +4,7 @@
     make bench          # full: 20k and 100k records, 5 runs each (under 30 minutes)
     make bench-quick    # 20k only, 3 runs (a few minutes)
     .venv/bin/python Benchmarks/bench.py [--quick] [--runs N] [--sizes 20000,100000]
-        [--shelf-sync PATH] [--shelf PATH] [--swift-json PATH] [--results DIR]
+        [--shelf-sync PATH] [--shelf PATH] [--shelf-edits PATH] [--swift-json PATH] [--results DIR]
 
 It starts a private PostgreSQL cluster and a Kinto on loopback, seeds large data
 sets in bulk, puts a counting proxy in front of Kinto, runs the scenarios
@@ -60,6 +60,8 @@ def parse_args(argv: list[str]) -> Config:
     parser.add_argument("--sizes", help="comma-separated record counts (default 20000,100000; quick 20000)")
     parser.add_argument("--shelf-sync", type=pathlib.Path, default=plug.DEFAULT_SHELF_SYNC)
     parser.add_argument("--shelf", type=pathlib.Path, default=plug.DEFAULT_SHELF)
+    parser.add_argument("--shelf-edits", type=pathlib.Path, default=plug.DEFAULT_SHELF_EDITS,
+                        help="saves books as local edits before a measured push")
     parser.add_argument("--swift-json", type=pathlib.Path, default=plug.DEFAULT_SWIFT_JSON)
     parser.add_argument("--results", type=pathlib.Path, default=HERE / "results")
     parser.add_argument("--push-records", type=int, default=1000, help="books pushed per push run")
@@ -72,6 +74,7 @@ def parse_args(argv: list[str]) -> Config:
     return Config(quick=args.quick, runs=runs, sizes=sorted(sizes), push_runs=2 if args.quick else 3,
                   read_runs=10 if args.quick else 20,
                   shelf_sync=args.shelf_sync.absolute(), shelf=args.shelf.absolute(),
+                  shelf_edits=args.shelf_edits.absolute(),
                   swift_json=args.swift_json.absolute(), results_dir=args.results.absolute(),
                   push_records=args.push_records, delta_records=args.delta_records)
 
@@ -146,6 +149,7 @@ def run_in(stack: contextlib.ExitStack, config: Config) -> dict:
                        "sizes": config.sizes, "push_runs": config.push_runs,
                        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                        "shelf_sync": str(config.shelf_sync), "shelf": str(config.shelf),
+                       "shelf_edits": str(config.shelf_edits),
                        "swift_json": str(config.swift_json), "machine": machine_facts(cluster)}
     for note in config.notes:
         log("note: " + note)

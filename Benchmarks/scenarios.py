@@ -39,6 +39,7 @@ class Config:
     read_runs: int
     shelf_sync: pathlib.Path
     shelf: pathlib.Path
+    shelf_edits: pathlib.Path
     swift_json: pathlib.Path
     results_dir: pathlib.Path
     delta_records: int = 100
@@ -96,12 +97,17 @@ class Bench:
         self.kept: dict[tuple[int, str], Target] = {}
         self.shelf_sync_ok = plug.executable(config.shelf_sync)
         self.shelf_ok = plug.executable(config.shelf)
+        self.shelf_edits_ok = plug.executable(config.shelf_edits)
         if not self.shelf_sync_ok:
             config.notes.append(f"shelf-sync not found at {config.shelf_sync}: Shelf rows skipped "
                                 "(build it: swift build -c release --product shelf-sync, or pass --shelf-sync PATH)")
         if not self.shelf_ok:
-            config.notes.append(f"shelf not found at {config.shelf}: local reads and Shelf push skipped "
+            config.notes.append(f"shelf not found at {config.shelf}: local reads skipped "
                                 "(build it: swift build -c release --product shelf, or pass --shelf PATH)")
+        if not self.shelf_edits_ok:
+            config.notes.append(f"shelf-bench-local-edits not found at {config.shelf_edits}: Shelf push skipped "
+                                "(build it: swift build -c release --product shelf-bench-local-edits, "
+                                "or pass --shelf-edits PATH)")
 
     # MARK: - Helpers
 
@@ -145,11 +151,13 @@ class Bench:
         if errors:
             entry["contenders"][name]["errors"] = errors
 
-    def shelf_skip_reason(self, needs_shelf: bool = False) -> str | None:
+    def shelf_skip_reason(self, needs_shelf: bool = False, needs_edits: bool = False) -> str | None:
         if not self.shelf_sync_ok:
             return f"no shelf-sync at {self.config.shelf_sync}"
         if needs_shelf and not self.shelf_ok:
             return f"no shelf at {self.config.shelf}"
+        if needs_edits and not self.shelf_edits_ok:
+            return f"no shelf-bench-local-edits at {self.config.shelf_edits}"
         return None
 
     def collection_urls(self, root: str) -> list[str]:
@@ -371,7 +379,7 @@ class Bench:
         count = self.config.push_records
         entry = self.entry("push", f"4 push {count} new books", records=count,
                            expected_batch_requests=-(-count // 25))
-        shelf_reason = self.shelf_skip_reason(needs_shelf=True)
+        shelf_reason = self.shelf_skip_reason(needs_edits=True)
         names = [PEER] + ([SHELF] if shelf_reason is None else [])
         samples: dict[str, list[Sample]] = {name: [] for name in names}
         prepare_s: list[float] = []
@@ -390,7 +398,7 @@ class Bench:
                         fail(sample, f"peer reported {created} created, expected {count}")
                 else:
                     started = time.perf_counter()
-                    failed = self.run_unmeasured(plug.shelf_push_prepare(self.config.shelf, books), env)
+                    failed = self.run_unmeasured(plug.shelf_push_prepare(self.config.shelf_edits, books, target.home), env)
                     prepare_s.append(time.perf_counter() - started)
                     if failed:
                         entry["contenders"][SHELF] = {"skipped": f"preparing local edits failed: {failed}"}

@@ -31,12 +31,14 @@ final class AccountSession: Sendable {
         case .account(let account):
             // NB: a read asks the server once and gives up sooner than a sync run:
             // retries belong to `shelf sync`.
-            let sync = try AccountSync(account: account, paths: paths, options: SyncOptions(retry: .none), timeouts: Self.readTimeouts)
+            let sync = try AccountSync(
+                account: account, paths: paths, options: SyncOptions(retry: .none), timeouts: Self.readTimeouts,
+                storeConfiguration: .reader)
             store = sync.store
             refresher = sync.refresher
             output.note("account \(account); store \(store.location)")
         case .localOnly:
-            store = try ShelfStore(account: .localOnly, environment: environment)
+            store = try ShelfStore(account: .localOnly, environment: environment, configuration: .reader)
             refresher = LocalOnlyRefresher()
             output.note("no account configured: local-only store \(store.location)")
         }

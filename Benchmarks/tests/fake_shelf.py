@@ -5,7 +5,8 @@ Linked as `shelf-sync` it syncs like the real worker would from the harness's po
 of view (environment account, XDG store, push the outbox in batches of 25, pull every
 collection with `_since` and `If-None-Match`, exit 0). Linked as `shelf` it answers
 the commands the harness runs: `--version`, `books --search TEXT`, `--json books`,
-`[--quiet] book add --title T --author A`. Standard library only; not a benchmark
+`[--quiet] book add --title T --author A`. Linked as `shelf-bench-local-edits` it
+queues a JSON file's books for the next push. Standard library only; not a benchmark
 contender — only the harness's tests use it.
 """
 import base64
@@ -132,6 +133,15 @@ def cli(args: list) -> int:
     return 64
 
 
+def local_edits(args: list) -> int:
+    db = store()
+    for book in json.loads(pathlib.Path(args[0]).read_text()):
+        db.execute("INSERT INTO outbox (id, json) VALUES (?, ?)", (book["id"], json.dumps(book)))
+    return 0
+
+
 if __name__ == "__main__":
     name = pathlib.Path(sys.argv[0]).name
-    sys.exit(sync() if name == "shelf-sync" else cli(sys.argv[1:]))
+    if name == "shelf-sync":
+        sys.exit(sync())
+    sys.exit(local_edits(sys.argv[1:]) if name == "shelf-bench-local-edits" else cli(sys.argv[1:]))

@@ -212,7 +212,7 @@ def leftovers(workspace: str) -> list[str]:
 class EndToEndTests(unittest.TestCase):
     def setUp(self):
         self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="bench-test-"))
-        for name in ("shelf-sync", "shelf"):
+        for name in ("shelf-sync", "shelf", "shelf-bench-local-edits"):
             (self.tmp / name).symlink_to(HERE / "fake_shelf.py")
         self.results = self.tmp / "results"
 
@@ -222,6 +222,7 @@ class EndToEndTests(unittest.TestCase):
     def harness(self, *extra: str) -> subprocess.Popen:
         argv = [sys.executable, str(BENCH / "bench.py"), "--quick", "--runs", "1",
                 "--shelf-sync", str(self.tmp / "shelf-sync"), "--shelf", str(self.tmp / "shelf"),
+                "--shelf-edits", str(self.tmp / "shelf-bench-local-edits"),
                 "--swift-json", str(BENCH / "json_throughput.py"), "--results", str(self.results),
                 "--push-records", "30", *extra]
         return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -68,10 +68,12 @@ public final class ShelfStore: Sendable {
             PRAGMA synchronous = \(configuration.synchronous.rawValue);
             PRAGMA foreign_keys = ON;
             PRAGMA cache_size = -\(configuration.cacheKibibytes);
-            PRAGMA mmap_size = \(configuration.memoryMapBytes);
             PRAGMA journal_size_limit = \(Self.walSizeLimit);
+            PRAGMA mmap_size = \(configuration.memoryMapBytes);
             """, operation: "configure connection")
         try SchemaMigrator.migrate(connection, path: path)
+        // A bulk pull that was killed may have left the listing indexes out.
+        try ListingIndexes.restoreIfMissing(connection)
 
         self.location = location
         self.configuration = configuration
@@ -184,10 +186,11 @@ extension ShelfStore {
         /// records the indexes no longer fit SQLite's 2 MiB default, and a bulk insert
         /// then spends a fifth of its time re-reading pages from the OS.
         public var cacheKibibytes: Int
-        /// How much of the database file reads may map into memory instead of copying
-        /// pages through `read(2)` into the page cache. Default 256 MiB: a search over
-        /// 100,000 records then spends a third as long in the kernel, which a CLI run
-        /// that opens the store cold pays on every start. Zero turns it off.
+        /// How much of the database file SQLite reads through a memory map instead of
+        /// copying each page into its cache. Default 0 (off): a sync writes more than it
+        /// reads, and mapped pages would count in its resident memory. A short-lived
+        /// reader (the CLI) maps the file: a search over 100,000 books reads the whole
+        /// listing index, and mapping it saves a `pread` and a copy per page.
         public var memoryMapBytes: Int
 
         /// Failures injected between the steps of a store operation (tests only).
@@ -195,13 +198,18 @@ extension ShelfStore {
 
         public init(
             busyTimeout: Duration = .seconds(5), synchronous: Synchronous = .normal, cacheKibibytes: Int = 16 * 1024,
-            memoryMapBytes: Int = 256 * 1024 * 1024, clock: @escaping @Sendable () -> Date = { Date() }
+            memoryMapBytes: Int = 0, clock: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.busyTimeout = busyTimeout
             self.synchronous = synchronous
             self.cacheKibibytes = cacheKibibytes
             self.memoryMapBytes = max(0, memoryMapBytes)
             self.clock = clock
+        }
+
+        /// For a process that mostly reads and then exits (the CLI): the file mapped.
+        public static var reader: Configuration {
+            Configuration(memoryMapBytes: 1 << 30)
         }
 
         var busyTimeoutMilliseconds: Int32 {

@@ -15,12 +15,14 @@ public struct AccountSync: Sendable {
 
     /// Opens the account's store and builds its engine.
     /// - Throws: `StorageError` when the store can't be opened (a newer schema, permissions…).
+    /// - Parameter storeConfiguration: how the store is opened (`.reader` for the CLI).
     public init(
         account: ResolvedAccount, paths: ShelfPaths, options: SyncOptions = SyncOptions(),
-        transport: any HTTPTransport = CurlTransport.shared, timeouts: Timeouts = .default
+        transport: any HTTPTransport = CurlTransport.shared, timeouts: Timeouts = .default,
+        storeConfiguration: ShelfStore.Configuration = ShelfStore.Configuration()
     ) throws {
         self.account = account
-        store = try ShelfStore(location: paths.database(account.name))
+        store = try ShelfStore(location: paths.database(account.name), configuration: storeConfiguration)
         let client = APIClient(
             configuration: .init(
                 baseURL: account.server,

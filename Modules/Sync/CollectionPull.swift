@@ -19,7 +19,7 @@ extension SyncRun {
     func pullAll() async throws {
         let states = try store.read { reader in try options.collections.map { try reader.syncState($0) } }
         guard states.count > 1, states.allSatisfy({ $0.lastSuccess != nil }) else {
-            for state in states { try await pullCollection(state.collection, firstPage: nil) }
+            try await pullOneByOne(states)
             return
         }
         let operations = states.map { state in
@@ -52,17 +52,49 @@ extension SyncRun {
                 // sorted by `last_modified`.
                 nextPage: result.headers["Next-Page"].map { _ in "" },
                 etag: result.headers["ETag"].flatMap(ETag.init(headerValue:)))
-            try await pullCollection(state.collection, firstPage: page)
+            try await pullCollection(state.collection, first: .arrived(page))
         }
         try honourBackoff()
+    }
+
+    /// Pulls collections one after the other (a first sync, or one collection).
+    ///
+    /// Once the server has answered the first collection's first request — so the
+    /// account and the server work — the other collections' first pages are asked for
+    /// at once, and arrive while the first collection is still being pulled and stored
+    /// instead of one round trip each after it.
+    private func pullOneByOne(_ states: [SyncState]) async throws {
+        var requested: [CollectionName: Task<PageResult, any Error>] = [:]
+        defer { for task in requested.values { task.cancel() } }
+        for (index, state) in states.enumerated() {
+            let first = requested.removeValue(forKey: state.collection).map(FirstPage.requested) ?? .request
+            try await pullCollection(state.collection, first: first) {
+                guard index == 0, backoffUntil == nil else { return }
+                for later in states.dropFirst() {
+                    let service = KintoCollectionService(client: engine.client, collection: later.collection)
+                    let query = firstPageQuery(later, conditional: true)
+                    requested[later.collection] = Task { try await service.firstPage(query) }
+                }
+            }
+        }
+    }
+
+    /// Where a collection's first page comes from.
+    enum FirstPage {
+        /// Asked for now, from the stored cursor.
+        case request
+        /// A batch already brought it; a `nextPage` of `""` continues by cursor.
+        case arrived(RecordPage)
+        /// Asked for earlier (`firstPageQuery`); on a transient failure it is asked for
+        /// again with the run's retries.
+        case requested(Task<PageResult, any Error>)
     }
 
     /// Pulls one collection page by page, applying each page with the cursor after it
     /// in one transaction. While a page is being stored the next one is already being
     /// fetched.
-    /// - Parameter firstPage: the first page when a batch already fetched it; a page
-    ///   whose `nextPage` is `""` continues by cursor.
-    func pullCollection(_ collection: CollectionName, firstPage: RecordPage?) async throws {
+    /// - Parameter onFirstAnswer: called once the server answered the first request.
+    func pullCollection(_ collection: CollectionName, first: FirstPage, onFirstAnswer: () -> Void = {}) async throws {
         emit(.collectionStarted(collection))
         let started = ContinuousClock.now
         var completed = false
@@ -73,18 +105,25 @@ extension SyncRun {
         let service = KintoCollectionService(client: engine.client, collection: collection)
 
         var page: RecordPage
-        if let firstPage {
-            page = firstPage
-        } else {
-            guard let first = try await requestFromCursor(collection, service: service, conditional: true) else {
-                try markUpToDate(collection)
-                emit(.notModified(collection))
-                try honourBackoff()
-                completed = true
-                return
-            }
-            page = first
+        let answer: RecordPage?
+        switch first {
+        case .arrived(let arrived):
+            answer = arrived
+        case .request:
+            answer = try await requestFromCursor(collection, service: service, conditional: true)
+        case .requested(let task):
+            answer = try await requested(task, collection, service: service)
         }
+        if let answer { noteBackoff(answer.backoff) }
+        onFirstAnswer()
+        guard let answer else {
+            try markUpToDate(collection)
+            emit(.notModified(collection))
+            try honourBackoff()
+            completed = true
+            return
+        }
+        page = answer
 
         var pulled = 0
         while true {
@@ -137,10 +176,25 @@ extension SyncRun {
         _ collection: CollectionName, service: KintoCollectionService, conditional: Bool
     ) async throws -> RecordPage? {
         let state = try store.read { reader in try reader.syncState(collection) }
-        let query = ListQuery(
-            since: state.cursor.map(Int.init), limit: options.pageSize, sort: ["last_modified"],
-            ifNoneMatch: conditional ? state.etag.flatMap(ETag.init(headerValue:)) : nil)
+        let query = firstPageQuery(state, conditional: conditional)
         let result = try await withRetries("pull \(collection.rawValue)") { try await service.firstPage(query) }
+        return notingNotModified(result)
+    }
+
+    /// A first page asked for earlier; asked again from the cursor, with the run's
+    /// retries, when that request failed transiently.
+    private func requested(
+        _ task: Task<PageResult, any Error>, _ collection: CollectionName, service: KintoCollectionService
+    ) async throws -> RecordPage? {
+        report.requests += 1
+        do {
+            return notingNotModified(try await task.value)
+        } catch let error as APIError where error.isTransient && error.httpFailure?.retryAfter == nil {
+            return try await requestFromCursor(collection, service: service, conditional: true)
+        }
+    }
+
+    private func notingNotModified(_ result: PageResult) -> RecordPage? {
         switch result {
         case .notModified(_, let backoff):
             noteBackoff(backoff)
@@ -148,6 +202,13 @@ extension SyncRun {
         case .page(let page):
             return page
         }
+    }
+
+    /// The list request from a collection's stored cursor; `conditional` adds its ETag.
+    private func firstPageQuery(_ state: SyncState, conditional: Bool) -> ListQuery {
+        ListQuery(
+            since: state.cursor.map(Int.init), limit: options.pageSize, sort: ["last_modified"],
+            ifNoneMatch: conditional ? state.etag.flatMap(ETag.init(headerValue:)) : nil)
     }
 
     /// Applies one page and advances the cursor, in one transaction. Records with a
@@ -158,7 +219,7 @@ extension SyncRun {
         let isLast = page.nextPage == nil
         let at = now
         let (merges, deleted) = try store.write { tx in
-            let held = try tx.applyRemote(remote, to: collection)
+            let held = try tx.applyRemote(remote, to: collection, morePagesFollow: !isLast)
             var merges: [(String, MergeApplier.Result)] = []
             for (record, _) in held {
                 merges.append((record.id, try merger.apply(collection, id: record.id, remote: record, in: tx)))

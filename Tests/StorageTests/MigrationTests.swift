@@ -26,14 +26,17 @@ struct MigrationTests {
                 let connection = try SQLiteConnection(path: path.path)
                 try SchemaMigrator.migrate(connection, path: path.path, to: version)
                 #expect(try SchemaMigrator.version(of: connection) == version)
+                // From v2 on, rows carry `complete` as that version's writes filled it.
+                let completeColumn = version >= 2 ? ", complete" : ""
+                let completeValue = { (flag: Bool) in version >= 2 ? ", \(flag ? 1 : 0)" : "" }
                 try connection.run(
-                    "INSERT INTO records (collection, id, json, last_modified, deleted, sort_key, search_text) VALUES (?, ?, ?, ?, 0, ?, ?)",
+                    "INSERT INTO records (collection, id, json, last_modified, deleted, sort_key, search_text\(completeColumn)) VALUES (?, ?, ?, ?, 0, ?, ?\(completeValue(true)))",
                     [.text("books"), .text("b1"), .blob(Wire.book("b1", title: "Café Society", author: "Émile Zola", finished: true, lastModified: 5)),
                      .integer(5), .text("cafe society\u{1F}emile zola"), .text("cafe society\u{1F}emile zola")],
                     operation: "seed v\(version)"
                 )
                 try connection.run(
-                    "INSERT INTO records (collection, id, json, last_modified, deleted, sort_key, search_text) VALUES (?, ?, ?, NULL, 0, ?, ?)",
+                    "INSERT INTO records (collection, id, json, last_modified, deleted, sort_key, search_text\(completeColumn)) VALUES (?, ?, ?, NULL, 0, ?, ?\(completeValue(false)))",
                     [.text("tasks"), .text("t1"), .blob(Wire.task("t1", title: "Read", done: false)), .text("read"), .text("read")],
                     operation: "seed v\(version)"
                 )
@@ -57,7 +60,16 @@ struct MigrationTests {
                  try reader.pendingCount())
             }
             #expect(book?.lastModified == 5)
-            #expect(finished == 1, "v2 backfills `complete` from the JSON")
+            #expect(finished == 1, "v2 backfills `complete` from the JSON; later files keep theirs")
+            let (byAuthor, byTitle, indexes) = try store.read { reader in
+                (try reader.count(RecordQuery(.books, search: "zola")),
+                 try reader.records(RecordQuery(.tasks, search: "READ")).map(\.id),
+                 try reader.db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'records_%' ORDER BY name",
+                                     operation: "list indexes") { $0.text(0) })
+            }
+            #expect(byAuthor == 1, "searches find what earlier versions stored")
+            #expect(byTitle == ["t1"])
+            #expect(indexes == ["records_listing"], "v3 keeps one listing index")
             #expect(unfinishedTasks == 1)
             #expect(pending == 1)
             #expect(try SQLitePreferencesStore(store: store).favorites() == ["b1"])

@@ -102,3 +102,56 @@ struct WireFieldsTests {
         #expect(SearchText.fold("Café") == "cafe")
     }
 }
+
+@Suite("Reading only the indexed members")
+struct SelectiveWireFieldsTests {
+    private let names = ["id", "title", "author_name", "finished"].map(WireFields.Name.init)
+
+    @Test func onlyTheKeptMembersAreRead() throws {
+        let json = Data(#"{"id":"b1","description":"A \"long\" text \u00e9","title":"Dune","tags":["x",{"y":"]"}],"finished":true,"n":-1.5e3,"author_name":"Frank Herbert","z":null}"#.utf8)
+        let fields = try WireFields.parse(json, keeping: names)
+        #expect(fields.members.map(\.name) == ["id", "title", "finished", "author_name"])
+        #expect(fields.string("title") == "Dune")
+        #expect(fields.string("author_name") == "Frank Herbert")
+        #expect(fields.bool("finished") == true)
+        #expect(fields["description"] == nil)
+
+        let all = try WireFields.parse(json)
+        for name in ["id", "title", "finished", "author_name"] {
+            #expect(fields[name] == all[name])
+        }
+    }
+
+    @Test func escapedNamesAreRecognisedAndTheLastRepeatWins() throws {
+        let fields = try WireFields.parse(Data(#"{"t\u0069tle":"First","title":"Second","\u0069d":"b1"}"#.utf8), keeping: names)
+        #expect(fields.string("title") == "Second")
+        #expect(fields.string("id") == "b1")
+        #expect(fields.members.count == 2)
+    }
+
+    @Test(arguments: [
+        #"{"skipped":"\x"}"#, #"{"skipped":"\ud83d"}"#, #"{"skipped":1.}"#, #"{"skipped":-}"#, #"{"skipped":tru}"#,
+        "{\"skipped\":\"line\nbreak\"}", #"{"skipped":"unterminated}"#, #"{"skipped":[1,}"#, #"{"title":"x","skipped":}"#,
+    ])
+    func skippedMembersAreStillChecked(_ text: String) {
+        #expect(throws: WireFields.SyntaxError.self) { try WireFields.parse(Data(text.utf8), keeping: names) }
+    }
+
+    @Test func theFolderAgreesWithFoldingEachTimeItRemembers() {
+        var folder = SearchText.Folder()
+        let samples = ["Émile Zola", "Dune", "ÉMILE ZOLA", "Kapuściński", "Émile Zola", "MiXeD ascii", "Ｗｉｄｅ", ""]
+        for _ in 0..<2 {
+            for sample in samples {
+                var bytes: [UInt8] = []
+                folder.append(sample, to: &bytes)
+                #expect(String(decoding: bytes, as: UTF8.self) == SearchText.fold(sample), "\(sample)")
+            }
+        }
+        // More distinct texts than it keeps: still right after it forgets.
+        for index in 0..<(SearchText.Folder.capacity + 10) {
+            var bytes: [UInt8] = []
+            folder.append("Ünïcode \(index)", to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "unicode \(index)")
+        }
+    }
+}

@@ -13,6 +13,9 @@ import Domain
 /// | products   | name                     | name               | —          |
 /// | cart       | product_id (as written)  | product_id         | —          |
 ///
+/// Where the search text equals the sort key (books, tasks, products) the row stores it
+/// once, in `sort_key`, and keeps `search_text` empty (schema v3).
+///
 /// Text is folded with `SearchText.fold`, so sorting and searching are case- and
 /// diacritic-insensitive; ties are broken by id in queries.
 struct RecordIndexing: Hashable, Sendable {
@@ -25,11 +28,24 @@ struct RecordIndexing: Hashable, Sendable {
     static let bodySortPrefix = 64
 
     init(collection: CollectionName, fields: WireFields) {
-        /// The fields joined by the separator, then folded in one pass. Folding works
-        /// character by character and the separator is a control character, which no
-        /// combining mark attaches to, so this equals folding each field and joining.
+        var folder = SearchText.Folder()
+        self.init(collection: collection, fields: fields, folder: &folder)
+    }
+
+    /// - Parameter folder: folds the text, remembering what it folded for the next
+    ///   records (a page of books names the same authors again and again).
+    init(collection: CollectionName, fields: WireFields, folder: inout SearchText.Folder) {
+        /// Each field folded, joined by the separator. Folding works character by
+        /// character and the separator is a control character, which no combining mark
+        /// attaches to, so this equals folding the joined text in one pass.
         func folded(_ keys: String...) -> String {
-            SearchText.fold(keys.map { fields.string($0) ?? "" }.joined(separator: SearchText.fieldSeparator))
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(keys.reduce(0) { $0 + (fields.string($1)?.utf8.count ?? 0) + 1 })
+            for (index, key) in keys.enumerated() {
+                if index > 0 { bytes.append(contentsOf: SearchText.fieldSeparator.utf8) }
+                folder.append(fields.string(key) ?? "", to: &bytes)
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
         switch collection {
         case .books:
@@ -58,8 +74,45 @@ struct RecordIndexing: Hashable, Sendable {
         case .cart:
             let productID = fields.string("product_id") ?? ""
             sortKey = productID
-            searchText = SearchText.fold(productID)
+            searchText = folded("product_id")
             complete = nil
         }
     }
+
+    /// Whether a collection's search text is its sort key (books, tasks, products):
+    /// such rows store an empty `search_text`, and searches read `sort_key` (schema v3).
+    static func searchesSortKey(_ collection: CollectionName) -> Bool {
+        switch collection {
+        case .books, .tasks, .products: true
+        case .notes, .cart: false
+        }
+    }
+
+    /// The `search_text` column: empty where the sort key already holds it.
+    func storedSearchText(_ collection: CollectionName) -> String {
+        Self.searchesSortKey(collection) ? "" : searchText
+    }
+
+    /// The column a search of `collection` reads.
+    static func searchColumn(_ collection: CollectionName) -> String {
+        searchesSortKey(collection) ? "sort_key" : "search_text"
+    }
+
+    /// The top-level members each collection's columns are computed from, plus `id`
+    /// (checked against the row's id): all `WireFields` needs to read of a record.
+    static func wireNames(for collection: CollectionName) -> [WireFields.Name] {
+        switch collection {
+        case .books: bookNames
+        case .notes: noteNames
+        case .tasks: taskNames
+        case .products: productNames
+        case .cart: cartNames
+        }
+    }
+
+    private static let bookNames = ["id", "title", "author_name", "finished"].map(WireFields.Name.init)
+    private static let noteNames = ["id", "title", "body"].map(WireFields.Name.init)
+    private static let taskNames = ["id", "title", "done"].map(WireFields.Name.init)
+    private static let productNames = ["id", "name"].map(WireFields.Name.init)
+    private static let cartNames = ["id", "product_id"].map(WireFields.Name.init)
 }

@@ -22,25 +22,50 @@ struct WireFields: Sendable {
         case nested
     }
 
-    private(set) var values: [String: Value] = [:]
+    /// In the object's order; a repeated name keeps its last value, as a dictionary would.
+    ///
+    /// NB: an array, not a dictionary: a record has a handful of fields, and hashing
+    /// every name of every pulled record cost more than the linear look-ups.
+    private(set) var members: [(name: String, value: Value)] = []
 
-    subscript(key: String) -> Value? { values[key] }
+    subscript(key: String) -> Value? {
+        members.first { $0.name == key }?.value
+    }
 
     func string(_ key: String) -> String? {
-        if case .string(let text) = values[key] { return text }
+        if case .string(let text) = self[key] { return text }
         return nil
     }
 
     func bool(_ key: String) -> Bool? {
-        if case .bool(let flag) = values[key] { return flag }
+        if case .bool(let flag) = self[key] { return flag }
         return nil
     }
 
     func integer(_ key: String) -> Int64? {
-        switch values[key] {
+        switch self[key] {
         case .integer(let number): return number
         case .real(let number): return Int64(exactly: number)
         default: return nil
+        }
+    }
+
+    fileprivate mutating func set(_ name: String, _ value: Value) {
+        if let index = members.firstIndex(where: { $0.name == name }) {
+            members[index].value = value
+        } else {
+            members.append((name, value))
+        }
+    }
+
+    /// A member name to keep, as bytes to compare with and as the text to store.
+    struct Name: Sendable {
+        let bytes: StaticString
+        let text: String
+
+        init(_ bytes: StaticString) {
+            self.bytes = bytes
+            self.text = bytes.description
         }
     }
 
@@ -52,10 +77,12 @@ struct WireFields: Sendable {
     }
 
     /// Reads the top-level fields of a JSON object.
+    /// - Parameter names: keep only these members (the rest are checked and skipped
+    ///   without decoding them); nil keeps every member.
     /// - Throws: `SyntaxError` when the bytes are not a JSON object.
-    static func parse(_ data: Data) throws(SyntaxError) -> WireFields {
+    static func parse(_ data: Data, keeping names: [Name]? = nil) throws(SyntaxError) -> WireFields {
         let result: Result<WireFields, SyntaxError> = data.withUnsafeBytes { raw in
-            var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
+            var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self), keeping: names)
             do throws(SyntaxError) {
                 return .success(try scanner.readObject())
             } catch {
@@ -71,14 +98,17 @@ struct WireFields: Sendable {
 extension WireFields {
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
+        let keeping: [Name]?
         var index = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>) {
+        init(bytes: UnsafeBufferPointer<UInt8>, keeping: [Name]?) {
             self.bytes = bytes
+            self.keeping = keeping
         }
 
         mutating func readObject() throws(SyntaxError) -> WireFields {
             var fields = WireFields()
+            if let keeping { fields.members.reserveCapacity(keeping.count) }
             skipWhitespace()
             try expect(UInt8(ascii: "{"), "expected a JSON object")
             skipWhitespace()
@@ -88,11 +118,15 @@ extension WireFields {
                 while true {
                     skipWhitespace()
                     guard peek() == UInt8(ascii: "\"") else { throw fail("expected a field name") }
-                    let key = try readString()
+                    let key = try readName()
                     skipWhitespace()
                     try expect(UInt8(ascii: ":"), "expected ':' after a field name")
                     skipWhitespace()
-                    fields.values[key] = try readValue()
+                    if let key {
+                        fields.set(key, try readValue())
+                    } else {
+                        try skipValue()
+                    }
                     skipWhitespace()
                     if peek() == UInt8(ascii: ",") { index += 1; continue }
                     try expect(UInt8(ascii: "}"), "expected ',' or '}'")
@@ -104,7 +138,42 @@ extension WireFields {
             return fields
         }
 
+        /// Reads a member name; nil when it is not one of the names being kept.
+        private mutating func readName() throws(SyntaxError) -> String? {
+            guard let keeping else { return try readString() }
+            let start = index + 1
+            try skipString()
+            let end = index - 1
+            let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            guard let base = name.baseAddress, !name.isEmpty else {
+                return keeping.contains { $0.bytes.utf8CodeUnitCount == 0 } ? "" : nil
+            }
+            if !name.contains(UInt8(ascii: "\\")) {
+                let wanted = keeping.first {
+                    $0.bytes.utf8CodeUnitCount == name.count && memcmp($0.bytes.utf8Start, base, name.count) == 0
+                }
+                return wanted?.text
+            }
+            // An escaped name (`"\u0069d"` is `"id"`): decode it to compare.
+            index = start - 1
+            let decoded = try readString()
+            return keeping.contains { $0.text == decoded } ? decoded : nil
+        }
+
         // MARK: Values
+
+        /// Steps over a value that is not kept, checking it as `readValue` would.
+        private mutating func skipValue() throws(SyntaxError) {
+            guard let byte = peek() else { throw fail("expected a value") }
+            switch byte {
+            case UInt8(ascii: "\""):
+                try skipString()
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                try skipNumber()
+            default:
+                _ = try readValue()
+            }
+        }
 
         private mutating func readValue() throws(SyntaxError) -> Value {
             guard let byte = peek() else { throw fail("expected a value") }
@@ -128,6 +197,16 @@ extension WireFields {
 
         private mutating func readNumber() throws(SyntaxError) -> Value {
             let start = index
+            let isInteger = try skipNumber()
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            if isInteger, let number = Int64(text) { return .integer(number) }
+            guard let number = Double(text) else { throw fail("number out of range") }
+            return .real(number)
+        }
+
+        /// Steps over a number. - Returns: whether it has neither fraction nor exponent.
+        @discardableResult
+        private mutating func skipNumber() throws(SyntaxError) -> Bool {
             var isInteger = true
             if peek() == UInt8(ascii: "-") { index += 1 }
             guard let first = peek(), isDigit(first) else { throw fail("expected a digit") }
@@ -145,10 +224,7 @@ extension WireFields {
                 guard let byte = peek(), isDigit(byte) else { throw fail("expected a digit in the exponent") }
                 while let byte = peek(), isDigit(byte) { index += 1 }
             }
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-            if isInteger, let number = Int64(text) { return .integer(number) }
-            guard let number = Double(text) else { throw fail("number out of range") }
-            return .real(number)
+            return isInteger
         }
 
         /// Skips an array or object, honouring strings so brackets inside them don't count.
@@ -198,7 +274,7 @@ extension WireFields {
                 case UInt8(ascii: "\""):
                     return String(decoding: utf8, as: UTF8.self)
                 case UInt8(ascii: "\\"):
-                    try readEscape(into: &utf8)
+                    try readEscape(into: &utf8, keep: true)
                 case 0..<0x20:
                     throw fail("control character in a string")
                 default:
@@ -207,16 +283,35 @@ extension WireFields {
             }
         }
 
-        private mutating func readEscape(into utf8: inout [UInt8]) throws(SyntaxError) {
+        /// Steps over a string starting at its opening quote, checking its escapes as
+        /// `readString` does, without building it.
+        private mutating func skipString() throws(SyntaxError) {
+            index += 1  // opening quote
+            while true {
+                while let byte = peek(), byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                    guard byte >= 0x20 else { throw fail("control character in a string") }
+                    index += 1
+                }
+                guard let stop = peek() else { throw fail("unterminated string") }
+                index += 1
+                if stop == UInt8(ascii: "\"") { return }
+                var unused: [UInt8] = []
+                try readEscape(into: &unused, keep: false)
+            }
+        }
+
+        /// Reads one escape after its backslash; `keep` false only checks it.
+        private mutating func readEscape(into utf8: inout [UInt8], keep: Bool) throws(SyntaxError) {
             guard let byte = peek() else { throw fail("unterminated escape") }
             index += 1
+            let simple: UInt8
             switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(byte)
-            case UInt8(ascii: "b"): utf8.append(0x08)
-            case UInt8(ascii: "f"): utf8.append(0x0C)
-            case UInt8(ascii: "n"): utf8.append(0x0A)
-            case UInt8(ascii: "r"): utf8.append(0x0D)
-            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): simple = byte
+            case UInt8(ascii: "b"): simple = 0x08
+            case UInt8(ascii: "f"): simple = 0x0C
+            case UInt8(ascii: "n"): simple = 0x0A
+            case UInt8(ascii: "r"): simple = 0x0D
+            case UInt8(ascii: "t"): simple = 0x09
             case UInt8(ascii: "u"):
                 var scalar = UInt32(try readHex4())
                 if (0xD800...0xDBFF).contains(scalar) {
@@ -232,11 +327,13 @@ extension WireFields {
                     throw fail("unpaired surrogate")
                 }
                 guard let unicode = Unicode.Scalar(scalar) else { throw fail("invalid code point") }
-                utf8.append(contentsOf: UTF8.encode(unicode)!)
+                if keep { utf8.append(contentsOf: UTF8.encode(unicode)!) }
                 // NB: the force unwrap is safe: every `Unicode.Scalar` has a UTF-8 encoding.
+                return
             default:
                 throw fail("invalid escape")
             }
+            if keep { utf8.append(simple) }
         }
 
         private mutating func readHex4() throws(SyntaxError) -> UInt16 {

@@ -13,10 +13,19 @@ final class SQLiteConnection {
     let path: String
     private let db: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    /// The statements used last, newest first, looked up before `statements`.
+    ///
+    /// NB: comparing a call's SQL with a few recent ones is nearly free (the same
+    /// literal compares by identity, others mostly by length), while the dictionary
+    /// hashes every byte of the SQL on every call — for a pulled page, once per record
+    /// and statement.
+    private var recent: [SQLiteStatement] = []
+    private static let recentCapacity = 8
 
     /// Opens (and creates when missing) the database at `path`.
     /// - Throws: `StorageError.sqlite` when SQLite cannot open the file.
     init(path: String) throws(StorageError) {
+        _ = Self.processSettings
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
@@ -33,28 +42,34 @@ final class SQLiteConnection {
     deinit {
         // Statements must be finalized before the handle closes; `close_v2` would wait
         // for them anyway, but finalizing first releases the file at once.
+        recent.removeAll()
         statements.removeAll()
         sqlite3_close_v2(db)
     }
+
+    /// Process-wide settings, applied once before SQLite initializes (the first open).
+    private static let processSettings: Void = {
+        _ = shelf_sqlite_disable_memory_statistics()
+    }()
 
     // MARK: - Running SQL
 
     /// Runs SQL without parameters, possibly several statements (schema, pragmas).
     /// Never pass user data here: it has no way to bind it.
-    func execute(_ sql: String, operation: String) throws(StorageError) {
+    func execute(_ sql: String, operation: @autoclosure () -> String) throws(StorageError) {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(db, sql, nil, nil, &errorMessage)
         guard code == SQLITE_OK else {
             let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
             sqlite3_free(errorMessage)
-            throw .sqlite(operation: operation, code: code, message: message)
+            throw .sqlite(operation: operation(), code: code, message: message)
         }
     }
 
     /// Runs one statement with bound parameters and no result rows.
     /// - Returns: the number of rows it inserted, updated or deleted.
     @discardableResult
-    func run(_ sql: String, _ parameters: [SQLiteValue] = [], operation: String) throws(StorageError) -> Int {
+    func run(_ sql: String, _ parameters: [SQLiteValue] = [], operation: @autoclosure () -> String) throws(StorageError) -> Int {
         try withStatement(sql, parameters, operation: operation) { (statement) throws(StorageError) in
             while try step(statement, operation: operation) {}
         }
@@ -63,7 +78,7 @@ final class SQLiteConnection {
 
     /// Runs one query and maps each result row.
     func query<Row>(
-        _ sql: String, _ parameters: [SQLiteValue] = [], operation: String,
+        _ sql: String, _ parameters: [SQLiteValue] = [], operation: @autoclosure () -> String,
         row map: (SQLiteRow) throws(StorageError) -> Row
     ) throws(StorageError) -> [Row] {
         try withStatement(sql, parameters, operation: operation) { (statement) throws(StorageError) -> [Row] in
@@ -77,7 +92,7 @@ final class SQLiteConnection {
 
     /// Runs one query and maps its first row, if any.
     func queryFirst<Row>(
-        _ sql: String, _ parameters: [SQLiteValue] = [], operation: String,
+        _ sql: String, _ parameters: [SQLiteValue] = [], operation: @autoclosure () -> String,
         row map: (SQLiteRow) throws(StorageError) -> Row
     ) throws(StorageError) -> Row? {
         try withStatement(sql, parameters, operation: operation) { (statement) throws(StorageError) -> Row? in
@@ -99,37 +114,51 @@ final class SQLiteConnection {
     // MARK: - Statements
 
     private func withStatement<Result>(
-        _ sql: String, _ parameters: [SQLiteValue], operation: String,
+        _ sql: String, _ parameters: [SQLiteValue], operation: () -> String,
         _ body: (SQLiteStatement) throws(StorageError) -> Result
     ) throws(StorageError) -> Result {
         let statement = try prepared(sql, operation: operation)
         defer { statement.reset() }
         let code = statement.bind(parameters)
         guard code == SQLITE_OK else {
-            throw .sqlite(operation: operation, code: code, message: lastErrorMessage)
+            throw .sqlite(operation: operation(), code: code, message: lastErrorMessage)
         }
         return try body(statement)
     }
 
     /// The cached statement for `sql`, prepared on first use.
-    private func prepared(_ sql: String, operation: String) throws(StorageError) -> SQLiteStatement {
-        if let statement = statements[sql] { return statement }
-        var handle: OpaquePointer?
-        let code = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
-        guard code == SQLITE_OK, let handle else {
-            throw .sqlite(operation: operation, code: code, message: lastErrorMessage)
+    private func prepared(_ sql: String, operation: () -> String) throws(StorageError) -> SQLiteStatement {
+        if let index = recent.firstIndex(where: { $0.sql == sql }) {
+            let statement = recent[index]
+            if index > 0 {
+                recent.remove(at: index)
+                recent.insert(statement, at: 0)
+            }
+            return statement
         }
-        let statement = SQLiteStatement(handle: handle, sql: sql)
-        statements[sql] = statement
+        let statement: SQLiteStatement
+        if let cached = statements[sql] {
+            statement = cached
+        } else {
+            var handle: OpaquePointer?
+            let code = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+            guard code == SQLITE_OK, let handle else {
+                throw .sqlite(operation: operation(), code: code, message: lastErrorMessage)
+            }
+            statement = SQLiteStatement(handle: handle, sql: sql)
+            statements[sql] = statement
+        }
+        if recent.count == Self.recentCapacity { recent.removeLast() }
+        recent.insert(statement, at: 0)
         return statement
     }
 
     /// Steps once. - Returns: true when a row is available, false when done.
-    private func step(_ statement: SQLiteStatement, operation: String) throws(StorageError) -> Bool {
+    private func step(_ statement: SQLiteStatement, operation: () -> String) throws(StorageError) -> Bool {
         switch sqlite3_step(statement.handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        case let code: throw .sqlite(operation: operation, code: code, message: lastErrorMessage)
+        case let code: throw .sqlite(operation: operation(), code: code, message: lastErrorMessage)
         }
     }
 
@@ -146,6 +175,7 @@ final class SQLiteConnection {
 
     /// Drops every cached statement, e.g. after a migration changed the schema.
     func clearStatementCache() {
+        recent.removeAll()
         statements.removeAll()
     }
 }

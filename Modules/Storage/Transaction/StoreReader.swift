@@ -96,7 +96,7 @@ public class StoreReader {
             parameters.append(.bool(complete))
         }
         if let needle = query.foldedSearch {
-            clauses.append("instr(search_text, ?) > 0")
+            clauses.append("instr(\(RecordIndexing.searchColumn(query.collection)), ?) > 0")
             parameters.append(.text(needle))
         }
         return (clauses.joined(separator: " AND "), parameters)

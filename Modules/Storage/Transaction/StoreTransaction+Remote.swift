@@ -20,28 +20,66 @@ extension StoreTransaction {
         if let waiting = try outboxEntry(collection, id: remote.id) {
             return .pendingLocalChange(waiting)
         }
-        if remote.isDeleted {
-            try removeRecord(collection, id: remote.id)
-        } else {
-            let indexing = try Self.indexing(collection, id: remote.id, json: remote.json, requireID: false)
-            try writeRecord(
-                collection, id: remote.id, json: remote.json, lastModified: remote.lastModified, deleted: false,
-                indexing: indexing, operation: "apply pulled \(collection.rawValue) record"
-            )
-        }
+        try store(remote, in: collection)
         return .applied
     }
 
     /// Applies a pulled page. - Returns: the records left alone because a local change
     /// to them is waiting, in page order.
-    public func applyRemote(_ page: [RemoteRecord], to collection: CollectionName) throws(StorageError) -> [(record: RemoteRecord, waiting: OutboxEntry)] {
+    /// - Parameter morePagesFollow: the pull goes on with more pages. When the page is
+    ///   large and the store holds fewer records than it brings (a first pull of a big
+    ///   collection), the listing indexes are dropped for the rest of the pull and
+    ///   built again, from all the records at once, with its last page (the page
+    ///   applied with `morePagesFollow` false); see `ListingIndexes`. Results of every
+    ///   query are the same with or without them.
+    public func applyRemote(
+        _ page: [RemoteRecord], to collection: CollectionName, morePagesFollow: Bool = false
+    ) throws(StorageError) -> [(record: RemoteRecord, waiting: OutboxEntry)] {
+        if morePagesFollow, page.count >= Self.bulkPageMinimum, try recordCountEstimate() < page.count {
+            try ListingIndexes.drop(db)
+        }
+        // NB: one look at the outbox for the page: when nothing of this collection is
+        // waiting (every first sync, most pulls), no record needs its own look-up.
+        let anyWaiting = try hasWaitingChanges(in: collection)
         var held: [(record: RemoteRecord, waiting: OutboxEntry)] = []
         for remote in page {
-            if case .pendingLocalChange(let waiting) = try applyRemote(remote, to: collection) {
+            if anyWaiting, let waiting = try outboxEntry(collection, id: remote.id) {
                 held.append((remote, waiting))
+                continue
             }
+            try store(remote, in: collection)
+        }
+        if !morePagesFollow {
+            try ListingIndexes.create(db)
         }
         return held
+    }
+
+    /// Pages at least this large may be loaded without the listing indexes.
+    static let bulkPageMinimum = 1000
+
+    private func store(_ remote: RemoteRecord, in collection: CollectionName) throws(StorageError) {
+        if remote.isDeleted {
+            try removeRecord(collection, id: remote.id)
+        } else {
+            let indexing = try indexing(collection, id: remote.id, json: remote.json, requireID: false)
+            try writeRecord(
+                collection, id: remote.id, json: remote.json, lastModified: remote.lastModified, deleted: false,
+                indexing: indexing, operation: "apply pulled \(collection.rawValue) record"
+            )
+        }
+    }
+
+    /// The records table's highest rowid: at least its row count, read in O(1).
+    private func recordCountEstimate() throws(StorageError) -> Int {
+        try db.queryFirst("SELECT coalesce(max(rowid), 0) FROM records", operation: "estimate the record count") { $0.int(0) } ?? 0
+    }
+
+    private func hasWaitingChanges(in collection: CollectionName) throws(StorageError) -> Bool {
+        try db.queryFirst(
+            "SELECT EXISTS (SELECT 1 FROM outbox WHERE collection = ?)", [.text(collection.rawValue)],
+            operation: "look for waiting \(collection.rawValue) changes"
+        ) { $0.bool(0) } ?? false
     }
 
     // MARK: - Pushes
@@ -75,7 +113,7 @@ extension StoreTransaction {
             try removeOutbox(current.sequence)
             if serverHasRecord {
                 try removeBase(collection, id: id)
-                let indexing = try Self.indexing(collection, id: id, json: server.json, requireID: false)
+                let indexing = try indexing(collection, id: id, json: server.json, requireID: false)
                 try writeRecord(
                     collection, id: id, json: server.json, lastModified: server.lastModified, deleted: false,
                     indexing: indexing, operation: "store pushed \(collection.rawValue) record"
@@ -110,14 +148,14 @@ extension StoreTransaction {
         guard !server.isDeleted else { return }  // deleted on both sides: nothing left to do
         if try record(collection, id: id, includingDeleted: true) != nil {
             // The entry went away another way (e.g. discarded); the row follows the server.
-            let indexing = try Self.indexing(collection, id: id, json: server.json, requireID: false)
+            let indexing = try indexing(collection, id: id, json: server.json, requireID: false)
             try writeRecord(
                 collection, id: id, json: server.json, lastModified: server.lastModified, deleted: false,
                 indexing: indexing, operation: "store pushed \(collection.rawValue) record"
             )
             return
         }
-        let indexing = try Self.indexing(collection, id: id, json: server.json, requireID: false)
+        let indexing = try indexing(collection, id: id, json: server.json, requireID: false)
         try writeRecord(
             collection, id: id, json: server.json, lastModified: server.lastModified, deleted: true,
             indexing: indexing, operation: "queue deletion of pushed \(collection.rawValue) record"
@@ -159,7 +197,7 @@ extension StoreTransaction {
             throw .notFound(what: "\(collection.rawValue) record '\(id)'")
         }
         let content = merged ?? row.json
-        let indexing = try Self.indexing(collection, id: id, json: content, requireID: false)
+        let indexing = try indexing(collection, id: id, json: content, requireID: false)
 
         if remote.isDeleted {
             if waiting.kind == .delete {
@@ -197,7 +235,7 @@ extension StoreTransaction {
         guard let base = try base(collection, id: id) else {
             throw .corruptValue(what: "base snapshot of \(collection.rawValue) record '\(id)'", reason: "missing for a waiting \(waiting.kind.rawValue)")
         }
-        let indexing = try Self.indexing(collection, id: id, json: base.json, requireID: false)
+        let indexing = try indexing(collection, id: id, json: base.json, requireID: false)
         try writeRecord(collection, id: id, json: base.json, lastModified: base.lastModified, deleted: false,
                         indexing: indexing, operation: "restore \(collection.rawValue) record")
         try removeBase(collection, id: id)

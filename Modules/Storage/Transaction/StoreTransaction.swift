@@ -14,6 +14,8 @@ import Foundation
 public final class StoreTransaction: StoreReader {
     let clock: @Sendable () -> Date
     let faults: FaultInjection
+    /// Folds the search and sort columns of the records this transaction writes.
+    var folder = SearchText.Folder()
 
     init(connection: SQLiteConnection, clock: @escaping @Sendable () -> Date, faults: FaultInjection) {
         self.clock = clock
@@ -40,7 +42,7 @@ public final class StoreTransaction: StoreReader {
     public func saveLocal(_ collection: CollectionName, id: String, json: Data) throws(StorageError) -> OutboxEntry {
         guard !collection.isReadOnly else { throw .readOnlyCollection(collection) }
         try Self.validate(id: id, in: collection)
-        let indexing = try Self.indexing(collection, id: id, json: json, requireID: false)
+        let indexing = try indexing(collection, id: id, json: json, requireID: false)
         let existing = try record(collection, id: id, includingDeleted: true)
         let waiting = try outboxEntry(collection, id: id)
 
@@ -116,10 +118,10 @@ public final class StoreTransaction: StoreReader {
     }
 
     /// Reads the wire fields the store indexes and checks the JSON names the same id.
-    static func indexing(_ collection: CollectionName, id: String, json: Data, requireID: Bool) throws(StorageError) -> RecordIndexing {
+    func indexing(_ collection: CollectionName, id: String, json: Data, requireID: Bool) throws(StorageError) -> RecordIndexing {
         let fields: WireFields
         do {
-            fields = try WireFields.parse(json)
+            fields = try WireFields.parse(json, keeping: RecordIndexing.wireNames(for: collection))
         } catch {
             throw .invalidRecord(collection: collection, id: id, reason: "not a JSON object: \(error)")
         }
@@ -133,7 +135,7 @@ public final class StoreTransaction: StoreReader {
         default:
             throw .invalidRecord(collection: collection, id: id, reason: "its JSON has no string 'id'")
         }
-        return RecordIndexing(collection: collection, fields: fields)
+        return RecordIndexing(collection: collection, fields: fields, folder: &folder)
     }
 }
 
@@ -142,7 +144,7 @@ public final class StoreTransaction: StoreReader {
 extension StoreTransaction {
     func writeRecord(
         _ collection: CollectionName, id: String, json: Data, lastModified: Int64?, deleted: Bool,
-        indexing: RecordIndexing, operation: String
+        indexing: RecordIndexing, operation: @autoclosure () -> String
     ) throws(StorageError) {
         try db.run("""
             INSERT INTO records (collection, id, json, last_modified, deleted, sort_key, search_text, complete)
@@ -153,9 +155,9 @@ extension StoreTransaction {
             """,
             [
                 .text(collection.rawValue), .text(id), .blob(json), .integer(lastModified), .bool(deleted),
-                .text(indexing.sortKey), .text(indexing.searchText), .bool(indexing.complete),
+                .text(indexing.sortKey), .text(indexing.storedSearchText(collection)), .bool(indexing.complete),
             ],
-            operation: operation
+            operation: operation()
         )
     }
 
