@@ -63,19 +63,13 @@ final class EventLog: Sendable {
         }
     }
 
+    /// A JSON string literal, escaped by Foundation's encoder (the object around it is
+    /// written by hand so its keys keep their order: ts, level, account, event, fields).
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        // NB: encoding a String cannot fail; the fallback only satisfies the type checker.
+        guard let data = try? encoder.encode(text) else { return "\"\"" }
+        return String(decoding: data, as: UTF8.self)
     }
 }
