@@ -6,8 +6,11 @@ VENV := .venv
 APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev
 # The test build refuses imports of targets that are not declared dependencies.
 SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
+# Release apps carry the Swift runtime and Foundation inside: loading them as shared
+# libraries costs ~10 ms at every start, more than `shelf --version` may take.
+RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: setup apt-packages build release test check server server-stop clean bench bench-quick bench-setup bench-build bench-micro bench-test
+.PHONY: setup apt-packages build release run test check server server-stop clean bench bench-quick bench-setup bench-build bench-micro bench-cli bench-test
 
 ## setup: install the C libraries (apt) and the pinned Kinto into .venv
 setup: apt-packages $(VENV)/.installed
@@ -28,14 +31,15 @@ $(VENV)/.installed: Fixtures/kinto/requirements.txt
 build: apt-packages
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 
-## release: the two apps as shipped, in .build/release (Swift runtime linked statically)
-# Linking Swift's runtime and Foundation into the binary is how Swift programs ship on
-# Linux; it also spares every run loading and relocating a dozen shared libraries
-# (about 6 of the 12 ms `shelf --version` took). The benchmarks measure these builds.
-RELEASE_FLAGS := -c release --static-swift-stdlib
+## release: the two apps as shipped, in .build/release (RELEASE_FLAGS: Swift runtime linked in);
+## the benchmarks measure these builds
 release: apt-packages
 	$(SWIFT) build $(RELEASE_FLAGS) --product shelf
 	$(SWIFT) build $(RELEASE_FLAGS) --product shelf-sync
+
+## run: a local Kinto seeded from Fixtures/, an account for its reader, `shelf sync`, `shelf books`
+run: setup build
+	@Scripts/shelf-run.sh
 
 ## check: the module graph follows the allow-list in README.md
 check:
@@ -93,6 +97,19 @@ bench-micro: apt-packages
 	@mkdir -p Benchmarks/results
 	$(SWIFT) run -c release StorageBench | tee Benchmarks/results/StorageBench.txt
 	$(SWIFT) run -c release RepositoriesBench | tee Benchmarks/results/RepositoriesBench.txt
+
+## bench-cli: `shelf books --search` over 100,000 local books and `shelf --version` start-up (release, hyperfine)
+CLI_BENCH_HOME := .run/cli-bench
+bench-cli: apt-packages
+	$(SWIFT) build $(RELEASE_FLAGS) --product shelf
+	$(SWIFT) build $(RELEASE_FLAGS) --product LocalLibrarySeed
+	@rm -rf $(CLI_BENCH_HOME) && mkdir -p $(CLI_BENCH_HOME)/config Benchmarks/results
+	.build/release/LocalLibrarySeed $(abspath $(CLI_BENCH_HOME))/data 100000
+	cd $(CLI_BENCH_HOME) && env -i PATH="$$PATH" HOME=$$PWD XDG_CONFIG_HOME=$$PWD/config XDG_DATA_HOME=$$PWD/data NO_COLOR=1 \
+	  hyperfine -N --warmup 3 --runs 30 --export-markdown $(abspath Benchmarks/results/cli.md) \
+	    '$(abspath .build/release/shelf) books --search ursula' \
+	    '$(abspath .build/release/shelf) books --search zzyzx' \
+	    '$(abspath .build/release/shelf) --version'
 
 ## bench-test: the harness's own tests (proxy, measurement, parsing)
 bench-test: bench-setup

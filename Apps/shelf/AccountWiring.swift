@@ -44,7 +44,8 @@ final class AccountSession: Sendable {
         }
         let configuration = RepositoryConfiguration(onEvent: { event in Self.describe(event, to: output) })
         repositories = AccountRepositories(
-            store: store, refresher: ReportedRefresher(inner: refresher, log: refreshLog), configuration: configuration)
+            store: store, refresher: ReportedRefresher(inner: refresher, log: refreshLog, note: { output.note($0) }),
+            configuration: configuration)
     }
 
     /// The account a command works on: `--account` > environment > current account >
@@ -75,7 +76,8 @@ final class AccountSession: Sendable {
         case .refreshJoined(let collection):
             output.note("waiting for the refresh of \(collection.rawValue) in flight")
         case .refreshFinished(let collection, let succeeded):
-            output.note("refresh of \(collection.rawValue) \(succeeded ? "finished" : "failed")")
+            // NB: failures are noted by `ReportedRefresher`, which the repository sees succeed.
+            if !succeeded { output.note("refresh of \(collection.rawValue) cancelled") }
         }
     }
 }

@@ -34,10 +34,11 @@ struct CommandRunner {
             return .success
         }
         guard let command = Self.commands[invocation.command] else {
-            // NB: every leaf of the tree has a command; a group without a default
-            // subcommand is refused by the parser before this point.
-            Terminal.standardOutput(Self.help.help(for: invocation.path))
-            return .usage
+            // NB: unreachable while every leaf of the tree has a command here (the
+            // end-to-end tests run each one); a group without a default subcommand is
+            // refused by the parser before this point.
+            Terminal.standardError("Error: 'shelf \(invocation.command)' has nothing to run\n")
+            return .software
         }
 
         let context = CommandContext(invocation: invocation, environment: environment)

@@ -13,14 +13,19 @@ import Synchronization
 struct ReportedRefresher: CollectionRefreshing {
     let inner: any CollectionRefreshing
     let log: RefreshLog
+    /// `--verbose` notes.
+    let note: @Sendable (String) -> Void
 
     func refresh(_ collection: CollectionName) async throws -> RefreshSummary {
         do {
-            return try await inner.refresh(collection)
+            let summary = try await inner.refresh(collection)
+            note("refreshed \(collection.rawValue) (\(summary.changedRecords) records changed)")
+            return summary
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             log.record(collection, failure: error)
+            note("could not refresh \(collection.rawValue): \(failureMessage(error))")
             return .unchanged
         }
     }

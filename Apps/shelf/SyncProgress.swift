@@ -5,8 +5,9 @@ import Sync
 // MARK: - SyncProgress
 
 /// Draws a sync run as it happens, from its `SyncEvent`s: on a terminal, one bar redrawn
-/// in place (collections done out of all, and what the current one is doing); on a pipe
-/// or file, one plain line per step, for logs. Nothing with `--json` or `--quiet`.
+/// in place (collections pulled out of all, and what is happening now); on a pipe or
+/// file, one plain line per event (`SyncEvent.summary`), for logs. Nothing with
+/// `--json` or `--quiet`.
 ///
 /// The bar moves the cursor with a carriage return only; colour (the filled part, in
 /// green) only when colour is allowed.
@@ -21,7 +22,9 @@ final class SyncProgress {
     private let style: Style
     private let terminal: Terminal
     private var total = 0
+    /// Collections whose pull has finished: those before the one pulling now.
     private var done = 0
+    private var started: Set<CollectionName> = []
     private var activity = "starting"
     private var drawnWidth = 0
 
@@ -42,6 +45,8 @@ final class SyncProgress {
             total = collections.count
             activity = "connecting"
         case .collectionStarted(let collection):
+            // NB: a collection is done pulling when the next one starts.
+            if started.insert(collection).inserted { done = started.count - 1 }
             activity = "\(collection.rawValue): pulling"
         case .notModified(let collection):
             activity = "\(collection.rawValue): up to date"
@@ -51,9 +56,9 @@ final class SyncProgress {
             activity = "\(collection.rawValue): pushed \(count)"
         case .retrying:
             activity = "retrying"
-        case .collectionFinished:
-            done += 1
-        case .merged, .conflict, .deadLettered, .runFinished:
+        case .runFinished:
+            done = total
+        case .merged, .conflict, .deadLettered, .collectionFinished:
             break
         }
         switch event {
@@ -98,7 +103,7 @@ final class SyncProgress {
         let text = " \(done)/\(total) \(activity)"
         let width = min(terminal.columns - 1, slots + 2 + text.count)
         let plain = String(("[" + bar + rest + "]" + text).prefix(width))
-        let shown = color ? plain.replacingOccurrences(of: "[" + bar, with: "[\u{1B}[32m" + bar + "\u{1B}[0m") : plain
+        let shown = color && filled > 0 ? plain.replacingOccurrences(of: "[" + bar, with: "[\u{1B}[32m" + bar + "\u{1B}[0m") : plain
         let padding = String(repeating: " ", count: max(0, drawnWidth - plain.count))
         terminal.writeOut("\r" + shown + padding)
         drawnWidth = plain.count

@@ -8,10 +8,10 @@ public enum TitleRule {
     /// - Returns: `raw` without leading and trailing whitespace and newlines.
     /// - Throws: `DomainError.emptyTitle` when nothing is left.
     public static func validate(_ raw: String, field: String = "title") throws(DomainError) -> String {
-        // Most titles start and end with a printable ASCII character: nothing to trim,
-        // and no trip through Foundation's trimming (microseconds a call on Linux, which
-        // a listing of thousands of books pays per title and author).
-        if let first = raw.utf8.first, let last = raw.utf8.last, isPrintableASCII(first), isPrintableASCII(last) {
+        // NB: a title that starts and ends with a printable ASCII character other than a
+        // space has nothing to trim — the common case, checked without Foundation's
+        // character sets, which cost more than decoding the record (thousands per listing).
+        if let first = raw.utf8.first, let last = raw.utf8.last, isVisibleASCII(first), isVisibleASCII(last) {
             return raw
         }
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -19,8 +19,7 @@ public enum TitleRule {
         return trimmed
     }
 
-    /// `!` to `~`: neither whitespace nor a newline, and a whole character on its own.
-    private static func isPrintableASCII(_ byte: UInt8) -> Bool {
+    private static func isVisibleASCII(_ byte: UInt8) -> Bool {
         byte > 0x20 && byte < 0x7F
     }
 }

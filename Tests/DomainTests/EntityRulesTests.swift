@@ -17,6 +17,14 @@ struct EntityRulesTests {
         #expect(throws: DomainError.emptyTitle(field: "title")) { try ReadingTask(id: "t1", title: title) }
     }
 
+    /// Titles that already look trimmed at an ASCII end take a shortcut; whatever the
+    /// ends hold, the result is Foundation's trimming.
+    @Test(arguments: ["Dune", "A", "x y", "Solaris ", " Solaris", "\tDune\n", "Dune\u{00A0}", "\u{3000}東京", "Étranger",
+                      "«Años»", "Dune\r\n", "~", "a\u{2028}"])
+    func trimmingMatchesFoundationWhateverTheEnds(_ title: String) throws {
+        #expect(try TitleRule.validate(title) == title.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     @Test func emptyAuthorIsRejectedNamingTheField() {
         #expect(throws: DomainError.emptyTitle(field: "author")) { try Book(id: "b1", title: "T", author: " ") }
     }
@@ -51,15 +59,6 @@ struct EntityRulesTests {
     @Test func productNameFollowsTheTitleRule() throws {
         let price = try Money(minorUnits: 100, currency: "EUR")
         #expect(throws: DomainError.emptyTitle(field: "name")) { try Product(id: "p1", name: " ", price: price) }
-    }
-
-    @Test(arguments: [
-        ("Dune", "Dune"), ("  Dune\n", "Dune"), ("\tThe Left Hand ", "The Left Hand"), ("\u{00A0}Émile\u{2003}", "Émile"),
-        ("Émile Zola", "Émile Zola"), ("x", "x"), ("a b", "a b"), ("\u{3000}本\u{3000}", "本"),
-    ])
-    func titlesAreTrimmedOfWhitespaceAtBothEnds(_ raw: String, _ expected: String) throws {
-        #expect(try TitleRule.validate(raw) == expected)
-        #expect(try TitleRule.validate(raw) == raw.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     @Test func cartQuantityMustBePositive() throws {

@@ -53,6 +53,18 @@ struct QueryTests {
         #expect(second.offset == 2)
     }
 
+    @Test func aPageWithoutALimitCountsEveryMatchPastItsOffset() async throws {
+        let (_, repository) = try await shelf()
+
+        let rest = try await repository.books(matching: "e", offset: 2).value
+        #expect(titles(rest.items) == ["Dune", "L'Étranger"])
+        #expect(rest.totalMatches == 4)
+
+        let beyond = try await repository.books(matching: "e", offset: 10).value
+        #expect(beyond.items.isEmpty)
+        #expect(beyond.totalMatches == 4)
+    }
+
     @Test func aSearchSeesLocalEditsAtOnce() async throws {
         let (harness, repository) = try await shelf()
 

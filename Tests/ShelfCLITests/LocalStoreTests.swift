@@ -186,4 +186,19 @@ struct LocalStoreTests {
             }
         }
     }
+
+    /// On a terminal (a pseudo-terminal from `script`) tables are coloured — unless
+    /// `NO_COLOR` or `--no-color` says no.
+    @Test func aTerminalGetsColourUnlessNoColorSaysNo() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script runs shelf on a terminal")
+        _ = try addBook("Dune", author: "Frank Herbert")
+        func onTerminal(_ command: String, _ environment: [String: String] = [:]) throws -> ShelfRun {
+            let run = try sandbox.runProgram("/usr/bin/script", ["-qec", "\(ShelfBinary.url.path) \(command)", "/dev/null"], environment: environment)
+            #expect(run.status == 0, "\(run)")
+            return run
+        }
+        #expect(try onTerminal("books").stdout.contains("\u{1B}[1mTITLE"))
+        #expect(!(try onTerminal("books", ["NO_COLOR": "1"]).stdout.contains("\u{1B}")))
+        #expect(!(try onTerminal("--no-color books").stdout.contains("\u{1B}")))
+    }
 }

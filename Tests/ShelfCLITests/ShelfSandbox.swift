@@ -40,6 +40,11 @@ final class ShelfSandbox {
     }
 
     func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ShelfRun {
+        try runProgram(ShelfBinary.url.path, arguments, environment: extra)
+    }
+
+    /// Runs another program (e.g. `script`, to give `shelf` a terminal) the same way.
+    func runProgram(_ path: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> ShelfRun {
         let id = UUID().uuidString
         let outURL = root.appendingPathComponent("out-\(id)"), errURL = root.appendingPathComponent("err-\(id)")
         try Data().write(to: outURL)
@@ -49,7 +54,7 @@ final class ShelfSandbox {
             try? FileManager.default.removeItem(at: errURL)
         }
         let process = Process()
-        process.executableURL = ShelfBinary.url
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = environment.merging(extra) { _, new in new }
         process.currentDirectoryURL = root

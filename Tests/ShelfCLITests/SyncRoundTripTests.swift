@@ -97,4 +97,20 @@ struct SyncRoundTripTests {
         #expect(run.stdout.hasPrefix("another sync of account 'reader' is running"), "\(run)")
         #expect(try sandbox.run("--json", "sync").json()["outcome"] as? String == "already_running")
     }
+
+    /// On a terminal, `sync` draws one bar redrawn in place; with `NO_COLOR` it has no
+    /// escape codes (a carriage return moves the cursor).
+    @Test func onATerminalSyncDrawsAProgressBar() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script runs shelf on a terminal")
+        let kinto = try KintoServer.shared()
+        let sandbox = try ShelfSandbox()
+        try addAccount(sandbox, server: kinto.baseURL, user: TestUser(prefix: "cli"))
+
+        let run = try sandbox.runProgram("/usr/bin/script", ["-qec", "\(ShelfBinary.url.path) sync", "/dev/null"], environment: ["NO_COLOR": "1"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("\r[####################] 5/5 "), "\(run)")
+        #expect(run.stdout.contains("Synced account reader"))
+        #expect(!run.stdout.contains("sync: "), "no plain progress lines on a terminal")
+        #expect(!run.stdout.contains("\u{1B}"), "\(run)")
+    }
 }

@@ -75,6 +75,19 @@ struct LocationTests {
         #expect(try mode(path.path) == 0o600)
     }
 
+    @Test func readersMapTheFileAndTheDefaultDoesNot() throws {
+        let folder = try TemporaryDirectory()
+        func mapped(_ configuration: ShelfStore.Configuration, _ name: String) throws -> Int? {
+            let store = try ShelfStore(location: .file(folder.url.appendingPathComponent(name)), configuration: configuration)
+            return try store.read { reader in
+                try reader.db.queryFirst("PRAGMA mmap_size", operation: "read mmap_size") { row in row.int(0) }
+            }
+        }
+        #expect(try mapped(ShelfStore.Configuration.reader, "reader.sqlite") == 256 * 1024 * 1024)
+        #expect(try mapped(ShelfStore.Configuration(), "default.sqlite") == 0, "a sync keeps the table out of its resident memory")
+        #expect(try mapped(ShelfStore.Configuration(memoryMapBytes: 0), "off.sqlite") == 0)
+    }
+
     @Test func theInMemoryStoreRunsTheSameSchema() throws {
         let store = try ShelfStore.inMemory()
         #expect(store.location == .memory)

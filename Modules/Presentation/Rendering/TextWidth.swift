@@ -6,15 +6,14 @@ enum TextWidth {
     /// The columns `text` takes in a terminal: one per character, two for East Asian
     /// wide characters and emoji, so columns of titles in any script line up.
     static func of(_ text: String) -> Int {
-        // Printable ASCII is one column a byte; only other text needs its characters.
+        // NB: printable ASCII, most cells, is one column per byte; walking grapheme
+        // clusters costs far more and would show in a listing of thousands of rows.
         if isPrintableASCII(text) { return text.utf8.count }
         return text.reduce(0) { $0 + width(of: $1) }
     }
 
-    /// Whether every byte is printable ASCII (space to `~`): most titles and names, for
-    /// which each byte is one character, one column and nothing to sanitize.
     private static func isPrintableASCII(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 &- 0x20 < 0x5F }
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     private static func width(of character: Character) -> Int {

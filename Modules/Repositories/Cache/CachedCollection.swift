@@ -71,9 +71,9 @@ actor CachedCollection<Mapping: RecordMapping> {
         let needsPresence = freshness.fetchedAt == nil
         let (records, total, stored) = try store.read { reader in
             let records = try reader.records(query)
-            // NB: a listing of every match already counted them: a second pass over the
-            // index (a search scans all of it) would double the cost of the read.
-            let total = limit == nil && offset == 0 ? records.count : try reader.count(query)
+            // NB: a listing without a limit found every match past the offset, so
+            // counting them again would scan the index a second time for nothing.
+            let total = query.limit == nil && (offset == 0 || !records.isEmpty) ? offset + records.count : try reader.count(query)
             return (records, total, needsPresence ? try reader.count(everything) : 0)
         }
         let (values, unreadable) = Mapping.decodeAll(records)
