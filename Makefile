@@ -31,14 +31,15 @@ $(VENV)/.installed: Fixtures/kinto/requirements.txt
 build: apt-packages
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 
-## run: a local Kinto seeded from Fixtures/, an account for its reader, `shelf sync`, `shelf books`
-run: setup build
-	@Scripts/shelf-run.sh
-
-## release: the two apps as shipped, in .build/release (Swift runtime linked statically)
+## release: the two apps as shipped, in .build/release (RELEASE_FLAGS: Swift runtime linked in);
+## the benchmarks measure these builds
 release: apt-packages
 	$(SWIFT) build $(RELEASE_FLAGS) --product shelf
 	$(SWIFT) build $(RELEASE_FLAGS) --product shelf-sync
+
+## run: a local Kinto seeded from Fixtures/, an account for its reader, `shelf sync`, `shelf books`
+run: setup build
+	@Scripts/shelf-run.sh
 
 ## check: the module graph follows the allow-list in README.md
 check:

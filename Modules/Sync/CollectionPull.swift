@@ -181,17 +181,28 @@ extension SyncRun {
         return notingNotModified(result)
     }
 
-    /// A first page asked for earlier; asked again from the cursor, with the run's
-    /// retries, when that request failed transiently.
+    /// A first page asked for earlier. That request was only a head start: when it
+    /// failed, the collection is asked for again in its turn, with the run's retries —
+    /// unless the server asked clients to slow down (429 or 503 with `Retry-After`),
+    /// which is honoured.
+    ///
+    /// NB: on a new account Kinto creates the default bucket's collections on their
+    /// first request, and concurrent first requests can collide there: one of them gets
+    /// a 409 "Integrity constraint violated, please retry". Asked again alone, it works.
     private func requested(
         _ task: Task<PageResult, any Error>, _ collection: CollectionName, service: KintoCollectionService
     ) async throws -> RecordPage? {
         report.requests += 1
         do {
             return notingNotModified(try await task.value)
-        } catch let error as APIError where error.isTransient && error.httpFailure?.retryAfter == nil {
+        } catch let error as APIError where !Self.isThrottling(error) {
             return try await requestFromCursor(collection, service: service, conditional: true)
         }
+    }
+
+    private static func isThrottling(_ error: APIError) -> Bool {
+        guard let failure = error.httpFailure, failure.retryAfter != nil else { return false }
+        return failure.status == 429 || failure.status == 503
     }
 
     private func notingNotModified(_ result: PageResult) -> RecordPage? {

@@ -61,15 +61,6 @@ struct EntityRulesTests {
         #expect(throws: DomainError.emptyTitle(field: "name")) { try Product(id: "p1", name: " ", price: price) }
     }
 
-    @Test(arguments: [
-        ("Dune", "Dune"), ("  Dune\n", "Dune"), ("\tThe Left Hand ", "The Left Hand"), ("\u{00A0}Émile\u{2003}", "Émile"),
-        ("Émile Zola", "Émile Zola"), ("x", "x"), ("a b", "a b"), ("\u{3000}本\u{3000}", "本"),
-    ])
-    func titlesAreTrimmedOfWhitespaceAtBothEnds(_ raw: String, _ expected: String) throws {
-        #expect(try TitleRule.validate(raw) == expected)
-        #expect(try TitleRule.validate(raw) == raw.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
     @Test func cartQuantityMustBePositive() throws {
         var item = try CartItem(productID: "p1", quantity: 2)
         #expect(item.id == "p1")

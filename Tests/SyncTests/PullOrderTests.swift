@@ -112,4 +112,34 @@ struct PullOrderTests {
         #expect(report.requests == 3)
         #expect(try store.record(.tasks, id: "t1") != nil)
     }
+
+    @Test func aCollisionOfEarlyRequestsOnANewAccountIsAskedAgainAlone() async throws {
+        // GIVEN a new account whose server answers the concurrent first request for
+        // notes with Kinto's 409 "please retry" (both tried to create their collection)
+        let noteCalls = Mutex(0)
+        let transport = FakeHTTPTransport { request in
+            let url = request.url
+            if url.contains("/collections/notes/") {
+                let call = noteCalls.withLock { $0 += 1; return $0 }
+                if call == 1 {
+                    return HTTPResponse(
+                        status: 409, headers: HTTPHeaders([("Content-Type", "application/json"), ("Retry-After", "3")]),
+                        body: Data(#"{"code":409,"errno":122,"error":"Conflict","message":"Integrity constraint violated, please retry."}"#.utf8),
+                        url: url)
+                }
+                return Self.json(#"{"data":[]}"#, headers: [("ETag", "\"1\"")], url: url)
+            }
+            return Self.json(Self.page("books", ids: ["b1"], from: 10), headers: [("ETag", "\"10\"")], url: url)
+        }
+        let store = try ShelfStore.inMemory()
+
+        // WHEN it syncs
+        let report = await engine(transport, store: store, collections: [.books, .notes, .tasks]).run()
+
+        // THEN notes was asked again in its turn, and the run ends synced
+        #expect(report.outcome == .synced, "\(report.message)")
+        #expect(noteCalls.withLock { $0 } == 2)
+        #expect(report.requests == 4)
+        #expect(try store.read { try $0.syncState(.notes) }.lastSuccess != nil)
+    }
 }
