@@ -115,6 +115,10 @@ struct AccountIsolationTests {
 
         #expect(titles(try await repositories.books.load().value) == ["Dune"])
         #expect(try await repositories.tasks.load().value.map(\.title) == ["Read"])
-        #expect(await harness.refresher.calls == [.books, .tasks, .books, .tasks])
+        // The first loads ran one after the other; the two refreshes behind the stale
+        // reads run concurrently, so their order is not part of the contract.
+        let calls = await harness.refresher.calls
+        #expect(Array(calls.prefix(2)) == [.books, .tasks])
+        #expect(calls.count == 4 && Set(calls.suffix(2)) == [.books, .tasks])
     }
 }
