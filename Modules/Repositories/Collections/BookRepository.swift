@@ -6,8 +6,10 @@ import Storage
 /// The reader's books, offline first: served from the account's local store under the
 /// reader-data freshness policy, refreshed through the sync engine, edited locally at
 /// once (each edit queued in the outbox for the next push).
-public actor BookRepository: BookService {
+public actor BookRepository: BookService, RefreshControlling {
     private let cache: CachedCollection<BookMapping>
+    /// Wait for, cancel or forget what this repository refreshes behind its reads.
+    public nonisolated let refreshControl: RefreshControl
     private let newID: RecordIDGenerator
 
     /// - Parameters:
@@ -15,6 +17,7 @@ public actor BookRepository: BookService {
     ///   - refresher: the account's sync engine (or a fake).
     public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
         cache = CachedCollection(store: store, refresher: refresher, configuration: configuration)
+        refreshControl = RefreshControl(cache)
         newID = configuration.newID
     }
 
@@ -72,22 +75,4 @@ public actor BookRepository: BookService {
         try await cache.delete(id: RecordID.validate(id), mustExist: true)
     }
 
-    // MARK: Refreshes
-
-    /// Waits for the refresh in flight (e.g. behind a stale read), if any; returns how the
-    /// latest refresh ended. Reads after it see that refresh's data.
-    @discardableResult
-    public func waitForRefresh() async -> RefreshOutcome? {
-        await cache.waitForRefresh()
-    }
-
-    /// Cancels the refresh in flight, if any.
-    public func cancelRefresh() async {
-        await cache.cancelRefresh()
-    }
-
-    /// Forgets the in-memory copy; the next read decodes the store again.
-    public func invalidate() async {
-        await cache.invalidate()
-    }
 }

@@ -5,11 +5,14 @@ import Storage
 
 /// The reader's cart, offline first (see `BookRepository`). One record per product:
 /// the record id is the product id, so setting a quantity twice changes one line.
-public actor CartRepository: CartService {
+public actor CartRepository: CartService, RefreshControlling {
     private let cache: CachedCollection<CartItemMapping>
+    /// Wait for, cancel or forget what this repository refreshes behind its reads.
+    public nonisolated let refreshControl: RefreshControl
 
     public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
         cache = CachedCollection(store: store, refresher: refresher, configuration: configuration)
+        refreshControl = RefreshControl(cache)
     }
 
     // MARK: Reading
@@ -49,22 +52,4 @@ public actor CartRepository: CartService {
         try await cache.delete(id: RecordID.validate(productID), mustExist: false)
     }
 
-    // MARK: Refreshes
-
-    /// Waits for the refresh in flight (e.g. behind a stale read), if any; returns how the
-    /// latest refresh ended. Reads after it see that refresh's data.
-    @discardableResult
-    public func waitForRefresh() async -> RefreshOutcome? {
-        await cache.waitForRefresh()
-    }
-
-    /// Cancels the refresh in flight, if any.
-    public func cancelRefresh() async {
-        await cache.cancelRefresh()
-    }
-
-    /// Forgets the in-memory copy; the next read decodes the store again.
-    public func invalidate() async {
-        await cache.invalidate()
-    }
 }

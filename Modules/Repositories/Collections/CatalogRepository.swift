@@ -13,11 +13,14 @@ import Storage
 /// Its refresh is the same `CollectionRefreshing` call as every other collection's; the
 /// sync engine makes it a conditional GET (`If-None-Match` with the stored ETag), so an
 /// unchanged catalog costs one 304 and leaves the in-memory copy as it is.
-public actor CatalogRepository: CatalogService {
+public actor CatalogRepository: CatalogService, RefreshControlling {
     private let cache: CachedCollection<ProductMapping>
+    /// Wait for, cancel or forget what this repository refreshes behind its reads.
+    public nonisolated let refreshControl: RefreshControl
 
     public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
         cache = CachedCollection(store: store, refresher: refresher, configuration: configuration)
+        refreshControl = RefreshControl(cache)
     }
 
     // MARK: Reading
@@ -46,22 +49,4 @@ public actor CatalogRepository: CatalogService {
         try await cache.all(forceRefresh: forceRefresh).valueOrRefreshError()
     }
 
-    // MARK: Refreshes
-
-    /// Waits for the refresh in flight (e.g. behind a stale read), if any; returns how the
-    /// latest refresh ended. Reads after it see that refresh's data.
-    @discardableResult
-    public func waitForRefresh() async -> RefreshOutcome? {
-        await cache.waitForRefresh()
-    }
-
-    /// Cancels the refresh in flight, if any.
-    public func cancelRefresh() async {
-        await cache.cancelRefresh()
-    }
-
-    /// Forgets the in-memory copy; the next read decodes the store again.
-    public func invalidate() async {
-        await cache.invalidate()
-    }
 }

@@ -4,12 +4,15 @@ import Storage
 // MARK: - NoteRepository
 
 /// The reader's notes, offline first (see `BookRepository`).
-public actor NoteRepository: NoteService {
+public actor NoteRepository: NoteService, RefreshControlling {
     private let cache: CachedCollection<NoteMapping>
+    /// Wait for, cancel or forget what this repository refreshes behind its reads.
+    public nonisolated let refreshControl: RefreshControl
     private let newID: RecordIDGenerator
 
     public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
         cache = CachedCollection(store: store, refresher: refresher, configuration: configuration)
+        refreshControl = RefreshControl(cache)
         newID = configuration.newID
     }
 
@@ -57,22 +60,4 @@ public actor NoteRepository: NoteService {
         try await cache.delete(id: RecordID.validate(id), mustExist: true)
     }
 
-    // MARK: Refreshes
-
-    /// Waits for the refresh in flight (e.g. behind a stale read), if any; returns how the
-    /// latest refresh ended. Reads after it see that refresh's data.
-    @discardableResult
-    public func waitForRefresh() async -> RefreshOutcome? {
-        await cache.waitForRefresh()
-    }
-
-    /// Cancels the refresh in flight, if any.
-    public func cancelRefresh() async {
-        await cache.cancelRefresh()
-    }
-
-    /// Forgets the in-memory copy; the next read decodes the store again.
-    public func invalidate() async {
-        await cache.invalidate()
-    }
 }

@@ -4,12 +4,15 @@ import Storage
 // MARK: - TaskRepository
 
 /// The reader's reading tasks, offline first (see `BookRepository`).
-public actor TaskRepository: TaskService {
+public actor TaskRepository: TaskService, RefreshControlling {
     private let cache: CachedCollection<ReadingTaskMapping>
+    /// Wait for, cancel or forget what this repository refreshes behind its reads.
+    public nonisolated let refreshControl: RefreshControl
     private let newID: RecordIDGenerator
 
     public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
         cache = CachedCollection(store: store, refresher: refresher, configuration: configuration)
+        refreshControl = RefreshControl(cache)
         newID = configuration.newID
     }
 
@@ -59,22 +62,4 @@ public actor TaskRepository: TaskService {
         try await cache.delete(id: RecordID.validate(id), mustExist: true)
     }
 
-    // MARK: Refreshes
-
-    /// Waits for the refresh in flight (e.g. behind a stale read), if any; returns how the
-    /// latest refresh ended. Reads after it see that refresh's data.
-    @discardableResult
-    public func waitForRefresh() async -> RefreshOutcome? {
-        await cache.waitForRefresh()
-    }
-
-    /// Cancels the refresh in flight, if any.
-    public func cancelRefresh() async {
-        await cache.cancelRefresh()
-    }
-
-    /// Forgets the in-memory copy; the next read decodes the store again.
-    public func invalidate() async {
-        await cache.invalidate()
-    }
 }
