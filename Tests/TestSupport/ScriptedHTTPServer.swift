@@ -50,6 +50,9 @@ public final class ScriptedHTTPServer: Sendable {
             var text = "HTTP/1.1 \(reply.status) Scripted\r\nConnection: close\r\nContent-Length: \(reply.body.utf8.count)\r\n"
             for (name, value) in reply.headers { text += "\(name): \(value)\r\n" }
             connection.write(text + "\r\n" + reply.body)
+            // NB: read until the client hangs up, so a request body that was not read
+            // yet is drained rather than answered with a reset that could cut off the reply.
+            connection.waitUntilClosedByPeer()
         }
     }
 
