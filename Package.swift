@@ -98,6 +98,12 @@ let package = Package(
 
         // MARK: - Benchmarks
 
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: ["Storage"],
+            path: "Benchmarks/BenchmarkSupport",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "shelf-bench-local-edits",
             dependencies: ["Domain", "Services", "Storage"],
@@ -112,13 +118,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "LocalLibrarySeed",
-            dependencies: ["Domain", "Storage"],
+            dependencies: ["BenchmarkSupport", "Domain", "Storage"],
             path: "Benchmarks/LocalLibrarySeed",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "RepositoriesBench",
-            dependencies: ["Domain", "Repositories", "Storage"],
+            dependencies: ["BenchmarkSupport", "Domain", "Repositories", "Storage"],
             path: "Benchmarks/RepositoriesBench",
             swiftSettings: swiftSettings
         ),
@@ -130,7 +136,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "StorageBench",
-            dependencies: ["Domain", "Storage"],
+            dependencies: ["BenchmarkSupport", "Domain", "Storage"],
             path: "Benchmarks/StorageBench",
             swiftSettings: swiftSettings
         ),

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Domain
 import Foundation
 import Storage
@@ -14,18 +15,6 @@ import Storage
 // local-only store, `local`) as a first pull would: one transaction of server records.
 // The books follow Benchmarks/seeding.py: about 300 bytes each, fifty authors (so
 // "ursula" matches about 2%), 40% finished, deterministic (fixed seed).
-
-/// SplitMix64: the same records on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 let authors = [
     "Ursula K. Le Guin", "Frank Herbert", "Gabriel García Márquez", "Albert Camus", "Toni Morrison",

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Domain
 import Foundation
 import Repositories
@@ -10,86 +11,14 @@ import Storage
 // searches that decode only the page they show, and a local edit with the whole
 // collection in memory. Run in release: `swift run -c release RepositoriesBench [count]`.
 //
-// Records are generated deterministically (fixed seed) in the Kinto wire shape, with
-// non-ASCII text escaped as \uXXXX the way Kinto sends it, and a `description` field
-// Shelf does not know, which every edit must keep.
+// Records: BenchmarkSupport's sample books, whose `description` field Shelf does not
+// know and every edit must keep.
 
-// MARK: - Data
-
-/// SplitMix64: a small deterministic generator, so every run stores the same records.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-let titleWords = ["Dune", "Shadow", "River", "Café", "Night", "Garden", "Winter", "Mirror", "Soledad", "Étranger",
-                  "House", "Ocean", "Letters", "Müller", "Crown", "Island", "Silence", "Fire", "Años", "Stone"]
-let authors = ["Ursula Le Guin", "Gabriel García Márquez", "Émile Zola", "Haruki Murakami", "Jane Austen",
-               "Toni Morrison", "Stanisław Lem", "Chinua Achebe", "Wisława Szymborska", "Italo Calvino"]
-
-/// JSON string contents as Kinto writes them: ASCII, with \uXXXX (and surrogate pairs).
-func kintoEscaped(_ text: String) -> String {
-    var out = ""
-    for unit in text.utf16 {
-        switch unit {
-        case 0x22: out += "\\\""
-        case 0x5C: out += "\\\\"
-        case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
-        default: out += String(format: "\\u%04x", unit)
-        }
-    }
-    return out
-}
-
-func makeBook(_ index: Int, using generator: inout SeededGenerator) -> RemoteRecord {
-    // NB: force unwraps are safe: the word lists are non-empty literals.
-    let title = (0..<Int.random(in: 2...4, using: &generator)).map { _ in titleWords.randomElement(using: &generator)! }
-        .joined(separator: " ")
-    let author = authors.randomElement(using: &generator)!
-    let id = "book-\(index)"
-    let lastModified = Int64(1_700_000_000_000 + index)
-    let finished = Bool.random(using: &generator)
-    let json = #"{"id":"\#(id)","title":"\#(kintoEscaped(title))","author_name":"\#(kintoEscaped(author))","finished":\#(finished),"description":"a quiet story told with wit","last_modified":\#(lastModified)}"#
-    return RemoteRecord(id: id, lastModified: lastModified, json: Data(json.utf8))
-}
+// MARK: - Refreshes
 
 /// The sync engine's side, standing still: the bench measures the repository alone.
 struct UnchangedRefresher: CollectionRefreshing {
     func refresh(_ collection: CollectionName) async throws -> RefreshSummary { .unchanged }
-}
-
-// MARK: - Timing
-
-func format(_ duration: Duration) -> String {
-    let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    return value >= 1 ? String(format: "%.3f s", value) : String(format: "%.3f ms", value * 1000)
-}
-
-/// The median of `runs` timings, so one scheduler hiccup does not decide the figure.
-func median<T>(runs: Int = 7, _ body: () async throws -> T) async rethrows -> (Duration, T) {
-    let clock = ContinuousClock()
-    var timings: [Duration] = []
-    var result: T?
-    for _ in 0..<runs {
-        let start = clock.now
-        result = try await body()
-        timings.append(clock.now - start)
-    }
-    // NB: the force unwrap is safe: `runs` is at least 1, so the loop assigned `result`.
-    return (timings.sorted()[timings.count / 2], result!)
-}
-
-func report(_ label: String, _ duration: Duration, _ detail: String = "") {
-    let padded = label.padding(toLength: 52, withPad: " ", startingAt: 0)
-    let time = format(duration)
-    let aligned = String(repeating: " ", count: max(0, 10 - time.count)) + time
-    print("\(padded) \(aligned)\(detail.isEmpty ? "" : "   \(detail)")")
 }
 
 // MARK: - Run
@@ -106,7 +35,7 @@ func run() async throws {
     let clock = ContinuousClock()
     var repository = BookRepository(store: store, refresher: UnchangedRefresher())
 
-    let (storeRead, stored) = try await median(runs: 3) { try store.records(RecordQuery(.books)) }
+    let (storeRead, stored) = try median(runs: 3) { try store.records(RecordQuery(.books)) }
     report("store read of every book, without decoding", storeRead, "\(stored.count) records")
 
     var start = clock.now
