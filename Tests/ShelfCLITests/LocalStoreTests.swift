@@ -145,7 +145,8 @@ struct LocalStoreTests {
         #expect(try sandbox.run("back").stdout == "At the root: no screen open.\n")
 
         let status = try sandbox.run("--json", "status").json()
-        #expect((status["sync"] as? [String: Any])?["pendingChanges"] as? Int == 3)
+        // The book, the note, the task, and the preferences record (favorites and settings sync).
+        #expect((status["sync"] as? [String: Any])?["pendingChanges"] as? Int == 4)
     }
 
     @Test func theCartTakesOnlyCatalogProducts() throws {

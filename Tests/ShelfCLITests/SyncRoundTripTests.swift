@@ -134,7 +134,7 @@ struct SyncRoundTripTests {
 
         let run = try sandbox.runProgram("/usr/bin/script", ["-qec", "\(ShelfBinary.url.path) sync", "/dev/null"], environment: ["NO_COLOR": "1"])
         #expect(run.status == 0, "\(run)")
-        #expect(run.stdout.contains("\r[####################] 5/5 "), "\(run)")
+        #expect(run.stdout.contains("\r[####################] 7/7 "), "\(run)")
         #expect(run.stdout.contains("Synced account reader"))
         #expect(!run.stdout.contains("sync: "), "no plain progress lines on a terminal")
         #expect(!run.stdout.contains("\u{1B}"), "\(run)")

@@ -17,8 +17,10 @@ public struct AccountRepositories: Sendable {
     public let tasks: TaskRepository
     public let cart: CartRepository
     public let catalog: CatalogRepository
-    /// The reader's preferences, kept in the same store.
-    public let preferences: SQLitePreferencesStore
+    public let readingLog: ReadingLogRepository
+    /// The reader's favorites and settings (synced, in the `preferences` collection) and
+    /// this device's router path, kept in the same store.
+    public let preferences: SyncedPreferencesStore
 
     /// - Parameters:
     ///   - store: the account's local store.
@@ -30,7 +32,25 @@ public struct AccountRepositories: Sendable {
         tasks = TaskRepository(store: store, refresher: refresher, configuration: configuration)
         cart = CartRepository(store: store, refresher: refresher, configuration: configuration)
         catalog = CatalogRepository(store: store, refresher: refresher, configuration: configuration)
-        preferences = SQLitePreferencesStore(store: store)
+        readingLog = ReadingLogRepository(store: store, refresher: refresher, configuration: configuration)
+        preferences = SyncedPreferencesStore(store: store)
+    }
+
+    // MARK: Changes across collections
+
+    /// Removes a book and, as `mode` says, its notes, sessions and favorite — one change
+    /// set (see `BookRemoval`) — and makes the repositories read the store again.
+    public func removeBook(id: Book.ID, mode: BookRemovalMode) async throws -> BookRemovalResult {
+        let result = try BookRemoval.remove(id, mode: mode, from: store)
+        await books.invalidate()
+        await notes.invalidate()
+        await readingLog.invalidate()
+        return result
+    }
+
+    /// What refers to a book (notes, sessions, its favorite).
+    public func references(toBook id: Book.ID) throws -> BookReferences {
+        try store.read { reader in try BookRemoval.references(to: id, in: reader) }
     }
 
     /// The status screen's summary, straight from the store.
@@ -48,6 +68,7 @@ public struct AccountRepositories: Sendable {
         await tasks.waitForRefresh()
         await cart.waitForRefresh()
         await catalog.waitForRefresh()
+        await readingLog.waitForRefresh()
     }
 
     /// Cancels every refresh in flight (when leaving the account).
@@ -57,6 +78,7 @@ public struct AccountRepositories: Sendable {
         await tasks.cancelRefresh()
         await cart.cancelRefresh()
         await catalog.cancelRefresh()
+        await readingLog.cancelRefresh()
     }
 
     /// Makes every repository read the store again, e.g. after a full sync run that
@@ -67,5 +89,6 @@ public struct AccountRepositories: Sendable {
         await tasks.invalidate()
         await cart.invalidate()
         await catalog.invalidate()
+        await readingLog.invalidate()
     }
 }
