@@ -75,7 +75,7 @@ let package = Package(
         ),
         .target(
             name: "Presentation",
-            dependencies: ["Domain", "Sync"],
+            dependencies: ["Domain", "Repositories", "Sync"],
             path: "Modules/Presentation",
             swiftSettings: swiftSettings
         ),

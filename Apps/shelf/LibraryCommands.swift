@@ -58,11 +58,26 @@ enum LibraryCommands {
         return .success
     }
 
+    /// Removes a book; what refers to it decides whether it may go (see `BookRemoval`).
     static func remove(_ context: CommandContext) async throws -> ExitCode {
+        let cascade = context.invocation.flag("cascade"), keepNotes = context.invocation.flag("keep-notes")
+        guard !(cascade && keepNotes) else { throw ParseError.invalid("Give --cascade or --keep-notes, not both") }
         let session = try context.session()
         let id = try context.argument("id")
-        try await session.repositories.books.deleteBook(id: id)
-        try context.output.confirm(ChangeScreen.removed(.books, id: id))
+        let mode: BookRemovalMode = cascade ? .cascade : keepNotes ? .keepNotes : .refuseIfReferenced
+        let result: BookRemovalResult
+        do {
+            result = try await session.repositories.removeBook(id: id, mode: mode)
+        } catch let refused as BookRemovalError {
+            throw CommandFailure(.failure, """
+                \(refused.description); use --cascade to remove them too, or --keep-notes to keep the notes \
+                and sessions without a book
+                """)
+        }
+        try context.output.confirm(ChangeScreen.bookRemoved(BookRemovalSummary(
+            bookID: result.bookID, notesRemoved: result.notesRemoved, notesDetached: result.notesDetached,
+            sessionsRemoved: result.sessionsRemoved, sessionsDetached: result.sessionsDetached,
+            favoriteRemoved: result.favoriteRemoved)))
         return .success
     }
 

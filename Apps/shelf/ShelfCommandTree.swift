@@ -24,7 +24,7 @@ enum ShelfCommandTree {
         ],
         subcommands: [
             books, book, notes, note, tasks, task, favorites, favorite, products, cart, settings,
-            open, back, whereCommand, sync, status, conflicts, resolve, failed, retry, discard, account,
+            read, today, log, importCommand, export, open, back, whereCommand, sync, status, conflicts, resolve, failed, retry, discard, account,
         ],
         inheritedByChildren: true)
 
@@ -75,7 +75,19 @@ enum ShelfCommandTree {
                 ]),
             CommandSpec(name: "finish", abstract: "Mark a book finished.", arguments: [ArgumentSpec("id", help: "The book's id.")]),
             CommandSpec(name: "unfinish", abstract: "Mark a book not finished.", arguments: [ArgumentSpec("id", help: "The book's id.")]),
-            CommandSpec(name: "rm", abstract: "Remove a book.", arguments: [ArgumentSpec("id", help: "The book's id.")]),
+            CommandSpec(
+                name: "rm", abstract: "Remove a book.",
+                discussion: """
+                A book that notes, reading sessions or a favorite refer to is not removed unless
+                --cascade (remove them too, as one change) or --keep-notes (keep the notes and
+                sessions without a book) says what to do with them; the message says how many
+                there are. A removed book's favorite always goes with it.
+                """,
+                arguments: [ArgumentSpec("id", help: "The book's id.")],
+                options: [
+                    .flag("cascade", help: "Also remove the book's notes and reading sessions."),
+                    .flag("keep-notes", help: "Keep the book's notes and reading sessions, detached from it."),
+                ]),
         ])
 
     // MARK: Notes
@@ -150,6 +162,59 @@ enum ShelfCommandTree {
             .option("daily-goal", value: "minutes", help: "Daily reading goal: 5...120 in steps of 5."),
         ])
 
+    // MARK: Reading log
+
+    static let read = CommandSpec(
+        name: "read", abstract: "Log minutes of reading (a reading session).",
+        discussion: """
+        Sessions are only ever added, and sync like the rest: the minutes logged on every
+        device add up. Example: shelf read 25 --book 3f2b… --on 2026-11-30
+        """,
+        arguments: [ArgumentSpec("minutes", help: "Minutes read: 1...1440.")],
+        options: [
+            .option("book", value: "id", help: "The book read."),
+            .option("on", value: "YYYY-MM-DD", help: "The day read on (default today)."),
+        ])
+
+    static let today = CommandSpec(
+        name: "today", abstract: "Show today's reading against the daily goal, and the streak of days that met it.")
+
+    static let log = CommandSpec(
+        name: "log", abstract: "List reading sessions by day, with totals.",
+        options: [.option("days", value: "n", help: "The last N days, today included (default 7, at most 3660).")])
+
+    // MARK: Import and export
+
+    static let importCommand = CommandSpec(
+        name: "import", abstract: "Import books (and notes) from Goodreads, Calibre or a Shelf export.",
+        discussion: """
+        Formats: Goodreads' library export CSV (finished when Exclusive Shelf is 'read'; a
+        review becomes a note), Calibre's 'calibredb list --for-machine' JSON, and Shelf's
+        own export (JSON or CSV). The format is guessed from the content unless --format
+        says. Importing a file again adds nothing: ids are derived from the source's ids.
+        A file is imported whole or not at all; a malformed one is refused, naming its
+        first bad line. Rows that cannot become a book are skipped and listed with why.
+        """,
+        arguments: [ArgumentSpec("file", help: "The file to import.")],
+        options: [
+            .option("format", value: "format", help: "goodreads, calibre or shelf (default: guessed).",
+                    allowed: ["goodreads", "calibre", "shelf"]),
+            .flag("dry-run", help: "Say what would be imported without writing anything."),
+        ])
+
+    static let export = CommandSpec(
+        name: "export", abstract: "Export the account's data, unsynced changes included.",
+        discussion: """
+        The JSON shape is stable and documented in the README; 'shelf import' reads it (and
+        the CSV) back as it was. Example: shelf export --collection books --output books.json
+        """,
+        options: [
+            .option("format", value: "json|csv", help: "json (default) or csv.", allowed: ["json", "csv"]),
+            .option("collection", value: "name", help: "Only this collection; repeat for several (default: all of the reader's).",
+                    allowed: ["books", "notes", "tasks", "cart", "preferences", "sessions", "products"]),
+            .option("output", value: "file", help: "Write to this file instead of standard output."),
+        ])
+
     // MARK: Navigation
 
     static let open = CommandSpec(
@@ -163,7 +228,8 @@ enum ShelfCommandTree {
     static let sync = CommandSpec(
         name: "sync", abstract: "Send local changes to the server and fetch its changes now.",
         options: [
-            .option("collection", value: "name", help: "Only this collection.", allowed: ["books", "notes", "tasks", "cart", "products"]),
+            .option("collection", value: "name", help: "Only this collection.",
+                    allowed: ["books", "notes", "tasks", "cart", "products", "preferences", "sessions"]),
             .option("policy", value: "policy", help: "How to settle a field changed on both sides (default manual).",
                     allowed: ["manual", "server-wins", "client-wins"]),
         ])

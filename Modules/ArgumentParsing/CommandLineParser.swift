@@ -44,6 +44,7 @@ public struct CommandLineParser: Sendable {
                         throw .invalidValue(option: spec.long, value: value, allowed: allowed)
                     }
                     invocation.options[spec.long] = value
+                    invocation.repeatedOptions[spec.long, default: []].append(value)
                 }
             } else if positionals.isEmpty, let child = command.subcommand(named: word) {
                 command = child

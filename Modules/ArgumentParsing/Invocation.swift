@@ -6,6 +6,9 @@ public struct Invocation: Sendable, Equatable {
     public var path: [String]
     /// Option values by long name; a repeated option keeps its last value.
     public var options: [String: String]
+    /// Every value of each option, in order, for options that may be given more than
+    /// once (`--collection books --collection notes`).
+    public var repeatedOptions: [String: [String]] = [:]
     public var flags: Set<String>
     /// Positional arguments by name.
     public var arguments: [String: String]
@@ -18,6 +21,7 @@ public struct Invocation: Sendable, Equatable {
     ) {
         self.path = path
         self.options = options
+        repeatedOptions = options.mapValues { [$0] }
         self.flags = flags
         self.arguments = arguments
         self.wantsHelp = wantsHelp
@@ -29,6 +33,8 @@ public struct Invocation: Sendable, Equatable {
     public func flag(_ name: String) -> Bool { flags.contains(name) }
     public func option(_ name: String) -> String? { options[name] }
     public func argument(_ name: String) -> String? { arguments[name] }
+    /// Every value given for an option, in order; empty when it was not given.
+    public func options(_ name: String) -> [String] { repeatedOptions[name] ?? [] }
 
     /// An option's value converted by `transform`, or a usage error naming it.
     public func option<T>(_ name: String, as what: String, _ transform: (String) -> T?) throws(ParseError) -> T? {

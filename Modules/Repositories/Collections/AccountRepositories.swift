@@ -21,12 +21,16 @@ public struct AccountRepositories: Sendable {
     /// The reader's favorites and settings (synced, in the `preferences` collection) and
     /// this device's router path, kept in the same store.
     public let preferences: SyncedPreferencesStore
+    private let refresher: any CollectionRefreshing
+    private let configuration: RepositoryConfiguration
 
     /// - Parameters:
     ///   - store: the account's local store.
     ///   - refresher: the account's sync engine, which pulls into that same store.
     public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
         self.store = store
+        self.refresher = refresher
+        self.configuration = configuration
         books = BookRepository(store: store, refresher: refresher, configuration: configuration)
         notes = NoteRepository(store: store, refresher: refresher, configuration: configuration)
         tasks = TaskRepository(store: store, refresher: refresher, configuration: configuration)
@@ -34,6 +38,21 @@ public struct AccountRepositories: Sendable {
         catalog = CatalogRepository(store: store, refresher: refresher, configuration: configuration)
         readingLog = ReadingLogRepository(store: store, refresher: refresher, configuration: configuration)
         preferences = SyncedPreferencesStore(store: store)
+    }
+
+    // MARK: Preferences
+
+    /// Brings favorites and settings up to date before a command reads them, under the
+    /// reader-data freshness policy: nothing when they synced recently, one pull of the
+    /// `preferences` collection otherwise. A failed pull leaves the local values (the
+    /// refresher reports it); preferences are read synchronously, so there is no
+    /// refresh behind the answer.
+    public func refreshPreferencesIfStale() async {
+        let synced = try? store.read { reader in try reader.syncState(.preferences).lastSuccess }
+        let decision = configuration.policy(for: .preferences)
+            .decision(fetchedAt: synced ?? nil, now: configuration.clock(), force: false)
+        guard decision != .serveCached else { return }
+        _ = try? await refresher.refresh(.preferences)
     }
 
     // MARK: Changes across collections
