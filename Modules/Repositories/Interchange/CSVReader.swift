@@ -22,6 +22,11 @@ public struct CSVReader: Sendable {
         public var line: Int
         public var reason: String
         public var description: String { "line \(line): \(reason)" }
+
+        public init(line: Int, reason: String) {
+            self.line = line
+            self.reason = reason
+        }
     }
 
     /// The most fields one record may have; a file past it is not a library export.
@@ -69,13 +74,17 @@ public struct CSVReader: Sendable {
                         // After a closing quote: a separator, the end of the record, or the end.
                         if index < bytes.count, bytes[index] != comma, bytes[index] != newline,
                            !(bytes[index] == cr && index + 1 < bytes.count && bytes[index + 1] == newline) {
-                            return Malformed(line: line, reason: "text after a closing quote")
+                            // NB: a quote left open usually shows only lines later, where the next
+                            // quote closes it; the record it broke starts here.
+                            return Malformed(line: startLine, reason: line == startLine
+                                ? "text after a closing quote (a quote inside a quoted field must be doubled)"
+                                : "a quoted field that starts here is not closed (it runs on to line \(line))")
                         }
                     } else {
                         while index < bytes.count, bytes[index] != comma, bytes[index] != newline {
                             if bytes[index] == cr, index + 1 < bytes.count, bytes[index + 1] == newline { break }
                             if bytes[index] == quote {
-                                return Malformed(line: line, reason: "a quote inside an unquoted field (quote the whole field)")
+                                return Malformed(line: startLine, reason: "a quote inside an unquoted field (quote the whole field)")
                             }
                             field.append(bytes[index])
                             index += 1
