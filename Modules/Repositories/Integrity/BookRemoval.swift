@@ -51,6 +51,11 @@ public struct BookRemovalError: Error, Hashable, Sendable, CustomStringConvertib
     public let bookID: Book.ID
     public let references: BookReferences
 
+    public init(bookID: Book.ID, references: BookReferences) {
+        self.bookID = bookID
+        self.references = references
+    }
+
     public var description: String {
         "book '\(bookID)' has \(references); nothing was removed"
     }
@@ -67,6 +72,11 @@ public struct BookRemovalResult: Hashable, Sendable, Codable {
     public var sessionsRemoved: Int = 0
     public var sessionsDetached: Int = 0
     public var favoriteRemoved: Bool = false
+
+    public init(bookID: Book.ID, mode: BookRemovalMode) {
+        self.bookID = bookID
+        self.mode = mode
+    }
 }
 
 // MARK: - BookRemoval
