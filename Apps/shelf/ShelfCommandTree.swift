@@ -31,10 +31,12 @@ enum ShelfCommandTree {
     static let exitCodes = """
     EXIT CODES:
       0   success
-      1   not found, or finished with conflicts or failed changes
+      1   not found, or finished with conflicts or failed changes; a book others refer to (book rm)
       64  usage error (a wrong command line)
-      65  invalid data (e.g. an empty title, a daily goal out of range)
+      65  invalid data (e.g. an empty title, a daily goal out of range, a malformed import file)
+      66  an input file cannot be read (import)
       69  no server configured for a command that needs one
+      73  an output file cannot be written (export --output)
       74  the local store could not be read or written
       75  temporary failure: network, server, or the server asked to wait (backoff)
       77  the server refused the credentials
