@@ -9,6 +9,7 @@ import Presentation
 enum FavoriteCommands {
     static func list(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
+        await session.repositories.refreshPreferencesIfStale()
         let favorites = FavoritesViewModel(preferences: session.preferences)
         let library = LibraryModel(service: session.repositories.books, preferences: session.preferences)
         await library.refresh()
@@ -19,6 +20,7 @@ enum FavoriteCommands {
     /// one; a favorite whose book is gone can still be unmarked.
     static func toggle(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
+        await session.repositories.refreshPreferencesIfStale()
         let id = try RecordID.validate(try context.argument("book-id"))
         let favorites = FavoritesViewModel(preferences: session.preferences)
         if let message = favorites.errorMessage { throw CommandFailure(.ioError, message) }

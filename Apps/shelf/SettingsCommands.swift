@@ -11,6 +11,7 @@ enum SettingsCommands {
     /// saved, so a refused goal leaves `--show-finished` unchanged too.
     static func settings(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
+        await session.repositories.refreshPreferencesIfStale()
         let model = ReadingSettingsModel(preferences: session.preferences)
         let showFinished = context.invocation.option("show-finished").map { $0 == "on" }
         let dailyGoal = try context.integerOption("daily-goal").map { minutes in try DailyGoal(minutes: minutes) }

@@ -121,11 +121,26 @@ public struct CSVReader: Sendable {
     /// One record as a CSV line (with CRLF, as RFC 4180 and spreadsheets expect): a field
     /// is quoted when it holds a comma, a quote or a line break.
     public static func line(_ fields: [String]) -> String {
-        fields.map { field in
-            guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
-                return field
-            }
-            return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }.joined(separator: ",") + "\r\n"
+        var bytes: [UInt8] = []
+        for (index, field) in fields.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            append(field: field.utf8, to: &bytes)
+        }
+        bytes.append(contentsOf: [0x0D, 0x0A])
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// One field as `line(_:)` writes it, appended to `bytes` without building strings
+    /// (an export writes one line per record).
+    public static func append(field: some Collection<UInt8>, to bytes: inout [UInt8]) {
+        let quote = UInt8(ascii: "\"")
+        let needsQuotes = field.contains { $0 == UInt8(ascii: ",") || $0 == quote || $0 == 0x0A || $0 == 0x0D }
+        guard needsQuotes else { bytes.append(contentsOf: field); return }
+        bytes.append(quote)
+        for byte in field {
+            bytes.append(byte)
+            if byte == quote { bytes.append(quote) }
+        }
+        bytes.append(quote)
     }
 }

@@ -68,12 +68,20 @@ public enum ShelfExport {
             }
             data.append(contentsOf: "\n  }\n}\n".utf8)
         case .csv:
-            data.append(contentsOf: CSVReader.line(csvHeader).utf8)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(records.reduce(64) { $0 + $1.1.reduce(0) { $0 + $1.json.count * 5 / 4 + 64 } })
+            bytes.append(contentsOf: CSVReader.line(csvHeader).utf8)
             for (collection, list) in records {
                 for record in list {
-                    data.append(contentsOf: CSVReader.line([collection.rawValue, record.id, String(decoding: record.json, as: UTF8.self)]).utf8)
+                    CSVReader.append(field: collection.rawValue.utf8, to: &bytes)
+                    bytes.append(UInt8(ascii: ","))
+                    CSVReader.append(field: record.id.utf8, to: &bytes)
+                    bytes.append(UInt8(ascii: ","))
+                    record.json.withUnsafeBytes { CSVReader.append(field: $0, to: &bytes) }
+                    bytes.append(contentsOf: [0x0D, 0x0A])
                 }
             }
+            data = Data(bytes)
         }
         let total = counts.values.reduce(0, +)
         return (data, Summary(format: format, collections: counts, records: total, bytes: data.count))
