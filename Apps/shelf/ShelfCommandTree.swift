@@ -9,7 +9,7 @@ enum ShelfCommandTree {
 
     static let root = CommandSpec(
         name: "shelf",
-        abstract: "Your reading companion: books, notes, tasks, favorites and a cart, offline first and synced with Kinto.",
+        abstract: "Your reading companion: books, notes, tasks, favorites, a reading log and a cart, offline first and synced with Kinto.",
         discussion: """
         Every change is written to the local store at once and queued; 'shelf sync' (or the
         shelf-sync worker from cron) sends it to the server.

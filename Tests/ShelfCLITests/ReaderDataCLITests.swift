@@ -105,6 +105,24 @@ struct ReaderDataCLITests {
         #expect(try sandbox.run("import", "/nonexistent/file.csv").status == 66)
     }
 
+    /// On a terminal a large import draws a bar on standard error; off one, nothing.
+    @Test func aLargeImportDrawsAProgressBarOnATerminalOnly() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script runs shelf on a terminal")
+        var csv = "Book Id,Title,Author,Exclusive Shelf\n"
+        for number in 1...2500 { csv += "\(number),Book \(number),Author \(number % 40),read\n" }
+        let file = try sandbox.file("large.csv", contents: csv, mode: 0o600)
+
+        let onTerminal = try sandbox.runProgram(
+            "/usr/bin/script", ["-qec", "\(ShelfBinary.url.path) import \(file.path)", "/dev/null"], environment: ["NO_COLOR": "1"])
+        #expect(onTerminal.status == 0, "\(onTerminal)")
+        #expect(onTerminal.stdout.contains("\r[####################] 2500/2500 records"), "\(onTerminal)")
+        #expect(onTerminal.stdout.contains("2500 added"))
+
+        let piped = try sandbox.run("import", file.path)
+        #expect(piped.stderr.isEmpty, "\(piped)")
+        #expect(piped.stdout.contains("2500 unchanged"))
+    }
+
     @Test func aDryRunSaysWhatWouldChangeAndWritesNothing() throws {
         let run = try sandbox.run("import", "--dry-run", FixtureFiles.url("import/calibre_list.json").path)
         #expect(run.stdout.hasPrefix("Would import"), "\(run)")
