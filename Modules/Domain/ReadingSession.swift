@@ -21,9 +21,15 @@ public struct ReadingSession: Identifiable, Hashable, Sendable, Codable {
     /// - Throws: `DomainError` for a malformed id or minutes outside 1...1440.
     public init(id: ID, minutes: Int, day: ReadingDay, bookID: Book.ID? = nil) throws(DomainError) {
         self.id = try RecordID.validate(id)
-        guard Self.minutesRange.contains(minutes) else { throw .invalidMinutes(minutes) }
-        self.minutes = minutes
+        self.minutes = try Self.validate(minutes: minutes)
         self.day = day
         self.bookID = try bookID.map { (id) throws(DomainError) in try RecordID.validate(id) }
+    }
+
+    /// The minutes of a session, checked.
+    /// - Throws: `DomainError.invalidMinutes` outside 1...1440.
+    public static func validate(minutes: Int) throws(DomainError) -> Int {
+        guard minutesRange.contains(minutes) else { throw .invalidMinutes(minutes) }
+        return minutes
     }
 }

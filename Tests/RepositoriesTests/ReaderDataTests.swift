@@ -57,7 +57,15 @@ struct ReaderDataTests {
     @Test func aGoalAnotherClientBrokeIsReportedNotReplaced() throws {
         let store = try ShelfStore.inMemory()
         try store.pull([try Wire.record(.preferences, ["id": "reader", "daily_goal_minutes": 300], lastModified: 10)], into: .preferences)
-        #expect(throws: RepositoryError.self) { try SyncedPreferencesStore(store: store).readingSettings() }
+        let preferences = SyncedPreferencesStore(store: store)
+        #expect(throws: RepositoryError.self) { try preferences.readingSettings() }
+        #expect(try preferences.favorites().isEmpty, "favorites still read")
+
+        // The reader can still repair it, and favorite next to it.
+        try preferences.setFavorites(["b-1"])
+        try preferences.setReadingSettings(.default)
+        #expect(try preferences.readingSettings() == .default)
+        #expect(try preferences.favorites() == ["b-1"])
     }
 
     @Test func localFavoritesAndSettingsFromBeforeAreCarriedOverOnce() throws {

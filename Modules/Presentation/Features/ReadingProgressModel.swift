@@ -93,7 +93,8 @@ public final class ReadingProgressModel {
         let day = day ?? today
         do {
             // Checked here first so a refused session never reaches the service.
-            _ = try ReadingSession(id: "check", minutes: minutes, day: day, bookID: bookID)
+            _ = try ReadingSession.validate(minutes: minutes)
+            _ = try bookID.map { (id) throws(DomainError) in try RecordID.validate(id) }
         } catch {
             content.refuse(action, error)
             return nil

@@ -90,7 +90,7 @@ public enum BookRemoval {
         BookReferences(
             notes: try reader.recordIDs(.notes, field: "book_id", equals: bookID).count,
             sessions: try reader.recordIDs(.sessions, field: "book_id", equals: bookID).count,
-            isFavorite: try SyncedPreferencesStore.current(in: reader).favorites.contains(bookID))
+            isFavorite: try SyncedPreferencesStore.isFavorite(bookID, in: reader))
     }
 
     /// - Throws: `RepositoryError.notFound` when there is no such book;
@@ -106,7 +106,7 @@ public enum BookRemoval {
             if mode == .refuseIfReferenced {
                 let references = BookReferences(
                     notes: notes.count, sessions: sessions.count,
-                    isFavorite: try SyncedPreferencesStore.current(in: transaction).favorites.contains(id))
+                    isFavorite: try SyncedPreferencesStore.isFavorite(id, in: transaction))
                 guard references.isEmpty else { throw BookRemovalError(bookID: id, references: references) }
             }
             for (collection, ids) in [(CollectionName.notes, notes), (.sessions, sessions)] {

@@ -30,18 +30,29 @@ public final class SyncedPreferencesStore: PreferencesStore {
 
     // MARK: PreferencesStore
 
+    /// The favorites, even when a setting next to them breaks a rule (that is the
+    /// settings' error to report, not a reason to hide the favorites).
     public func favorites() throws -> Set<Book.ID> {
-        try preferences().favorites
+        try carryOverIfNeeded()
+        return try store.read { reader in
+            guard let record = try reader.record(.preferences, id: ReaderPreferences.recordID) else { return [] }
+            guard let fields = try? JSONDecoder().decode(JSONValue.self, from: record.json).objectValue else {
+                throw RepositoryError.unreadableRecord(
+                    UnreadableRecord(collection: .preferences, id: record.id, reason: "its stored JSON is not an object"))
+            }
+            return Self.favorites(in: fields).filter { (try? RecordID.validate($0)) != nil }
+        }
     }
 
     public func setFavorites(_ ids: Set<Book.ID>) throws {
         try carryOverIfNeeded()
         try store.write { transaction in
-            try Self.update(in: transaction) { fields, current in
-                for id in current.favorites.subtracting(ids) {
+            try Self.update(in: transaction) { fields in
+                let current = Self.favorites(in: fields)
+                for id in current.subtracting(ids) {
                     fields.removeValue(forKey: ReaderPreferencesDTO.favoriteField(id))
                 }
-                for id in ids.subtracting(current.favorites) {
+                for id in ids.subtracting(current) {
                     fields[ReaderPreferencesDTO.favoriteField(id)] = .bool(true)
                 }
             }
@@ -55,9 +66,7 @@ public final class SyncedPreferencesStore: PreferencesStore {
     public func setReadingSettings(_ settings: ReadingSettings) throws {
         try carryOverIfNeeded()
         try store.write { transaction in
-            try Self.update(in: transaction) { fields, current in
-                Self.write(settings, over: current.settings, into: &fields)
-            }
+            try Self.update(in: transaction) { fields in Self.write(settings, into: &fields) }
         }
     }
 
@@ -96,20 +105,24 @@ public final class SyncedPreferencesStore: PreferencesStore {
 
     /// Changes the record's fields inside `transaction`; writes (and queues) it only
     /// when a field changed. Fields this Shelf does not know are kept.
-    static func update(
-        in transaction: StoreTransaction,
-        _ change: (inout [String: JSONValue], ReaderPreferences) throws -> Void
-    ) throws {
+    ///
+    /// NB: changes work on the fields, not on the decoded preferences, so a record that
+    /// breaks a rule (a goal of 300 from another client) can still be repaired by
+    /// setting the goal, and favorites can still change next to it.
+    static func update(in transaction: StoreTransaction, _ change: (inout [String: JSONValue]) throws -> Void) throws {
         let id = ReaderPreferences.recordID
         let existing = try transaction.record(.preferences, id: id)
-        let current = try current(in: transaction)
         var fields: [String: JSONValue] = [:]
         if let existing {
-            fields = try JSONDecoder().decode(JSONValue.self, from: existing.json).objectValue ?? [:]
+            guard let object = try JSONDecoder().decode(JSONValue.self, from: existing.json).objectValue else {
+                throw RepositoryError.unreadableRecord(
+                    UnreadableRecord(collection: .preferences, id: id, reason: "its stored JSON is not an object"))
+            }
+            fields = object
         }
         fields.removeValue(forKey: "last_modified")
         let before = fields
-        try change(&fields, current)
+        try change(&fields)
         guard fields != before || existing == nil && !fields.isEmpty else { return }
         fields["id"] = .string(id)
         let encoder = JSONEncoder()
@@ -117,14 +130,37 @@ public final class SyncedPreferencesStore: PreferencesStore {
         try transaction.saveLocal(.preferences, id: id, json: try encoder.encode(JSONValue.object(fields)))
     }
 
-    /// Writes the settings that differ from `current` (and only those).
-    static func write(_ settings: ReadingSettings, over current: ReadingSettings, into fields: inout [String: JSONValue]) {
-        if settings.showFinished != current.showFinished {
+    /// Writes the settings whose value in `fields` (absent: the default) differs from
+    /// `settings` — and only those.
+    static func write(_ settings: ReadingSettings, into fields: inout [String: JSONValue]) {
+        // NB: a stored value of the wrong type counts as different, so it gets repaired.
+        let storedShowFinished = fields[ReaderPreferencesDTO.showFinishedField]
+        let showFinished = storedShowFinished == nil ? ReadingSettings.default.showFinished : storedShowFinished?.boolValue
+        if settings.showFinished != showFinished {
             fields[ReaderPreferencesDTO.showFinishedField] = .bool(settings.showFinished)
         }
-        if settings.dailyGoal != current.dailyGoal {
+        let storedGoal = fields[ReaderPreferencesDTO.dailyGoalField]
+        let goal = storedGoal == nil ? ReadingSettings.default.dailyGoal.minutes : storedGoal?.intValue
+        if settings.dailyGoal.minutes != goal {
             fields[ReaderPreferencesDTO.dailyGoalField] = .number(Double(settings.dailyGoal.minutes))
         }
+    }
+
+    /// The favorites a record's fields hold, read leniently (an invalid id is not one).
+    static func favorites(in fields: [String: JSONValue]) -> Set<Book.ID> {
+        var ids: Set<Book.ID> = []
+        for (name, value) in fields where name.hasPrefix(ReaderPreferencesDTO.favoritePrefix) && value == .bool(true) {
+            ids.insert(String(name.dropFirst(ReaderPreferencesDTO.favoritePrefix.count)))
+        }
+        return ids
+    }
+
+    /// Whether `bookID` is a favorite, read leniently from the stored record.
+    static func isFavorite(_ bookID: Book.ID, in reader: StoreReader) throws -> Bool {
+        guard let record = try reader.record(.preferences, id: ReaderPreferences.recordID),
+              let fields = try? JSONDecoder().decode(JSONValue.self, from: record.json).objectValue
+        else { return false }
+        return fields[ReaderPreferencesDTO.favoriteField(bookID)] == .bool(true)
     }
 
     /// Removes `bookID` from the favorites inside `transaction` (a removed book's
@@ -132,7 +168,7 @@ public final class SyncedPreferencesStore: PreferencesStore {
     @discardableResult
     static func removeFavorite(_ bookID: Book.ID, in transaction: StoreTransaction) throws -> Bool {
         var removed = false
-        try update(in: transaction) { fields, _ in
+        try update(in: transaction) { fields in
             removed = fields.removeValue(forKey: ReaderPreferencesDTO.favoriteField(bookID)) != nil
         }
         return removed
@@ -153,13 +189,11 @@ public final class SyncedPreferencesStore: PreferencesStore {
         guard try store.read({ reader in try reader.hasLocalPreferencesToCarryOver() }) else { return }
         try store.write { transaction in
             guard let local = try transaction.takeLocalPreferencesForSync() else { return }
-            try update(in: transaction) { fields, current in
-                for id in local.favorites where !current.favorites.contains(id) {
+            try update(in: transaction) { fields in
+                for id in local.favorites {
                     fields[ReaderPreferencesDTO.favoriteField(id)] = .bool(true)
                 }
-                if let settings = local.settings {
-                    write(settings, over: current.settings, into: &fields)
-                }
+                if let settings = local.settings { write(settings, into: &fields) }
             }
         }
     }
