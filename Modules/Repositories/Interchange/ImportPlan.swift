@@ -25,7 +25,9 @@ public enum ImportFormat: String, Sendable, Hashable, Codable, CaseIterable {
         case UInt8(ascii: "["):
             return .calibre
         case UInt8(ascii: "{"):
-            return String(decoding: start, as: UTF8.self).contains(ShelfExport.formatMarker) ? .shelf : nil
+            // NB: Shelf writes `format` first, so it is within the first bytes even of a
+            // 100,000-book export; a copy rewritten by another tool may space it differently.
+            return String(decoding: start, as: UTF8.self).contains("\"\(ShelfExport.formatName)\"") ? .shelf : nil
         default:
             let header = String(decoding: start.prefix { $0 != 0x0A }, as: UTF8.self)
             if header.contains("Book Id"), header.contains("Exclusive Shelf") { return .goodreads }

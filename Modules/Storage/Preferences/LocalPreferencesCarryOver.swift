@@ -28,21 +28,25 @@ extension StoreReader {
 extension StoreTransaction {
     /// The favorites and settings kept before they synced, once: nil when they were
     /// handed over already (or there never were any, on a store made by this Shelf).
-    /// - Throws: `StorageError.corruptValue` when a stored value no longer decodes; nothing
-    ///   is marked then, so no value is lost.
+    ///
+    /// A value that no longer decodes (damaged, or from a newer Shelf) is not handed
+    /// over and stays in the table as it was, so nothing is lost and it does not block
+    /// the rest.
     public func takeLocalPreferencesForSync() throws(StorageError) -> LocalPreferences? {
         guard try hasLocalPreferencesToCarryOver() else { return nil }
-        let favoritesData = try preference(PreferenceKey<[Book.ID]>.favorites.name)
-        let settingsData = try preference(PreferenceKey<ReadingSettings>.readingSettings.name)
-        let favorites = Set(try PreferenceKey<[Book.ID]>.favorites.decode(favoritesData))
-        let settings = try settingsData.map { (data) throws(StorageError) in
-            try PreferenceKey<ReadingSettings>.readingSettings.decode(data)
-        }
-        for key in [PreferenceKey<[Book.ID]>.favorites.name, PreferenceKey<ReadingSettings>.readingSettings.name] {
-            try db.run("DELETE FROM preferences WHERE key = ?", [.text(key)], operation: "hand over preference \(key)")
-        }
+        let favoritesKey = PreferenceKey<[Book.ID]>.favorites, settingsKey = PreferenceKey<ReadingSettings>.readingSettings
+        let favoritesData = try preference(favoritesKey.name)
+        let settingsData = try preference(settingsKey.name)
+        let favorites = try? favoritesKey.decode(favoritesData)
+        let settings = try? settingsData.map { (data) throws(StorageError) in try settingsKey.decode(data) }
+        if favorites != nil { try removePreference(favoritesKey.name) }
+        if settings != nil { try removePreference(settingsKey.name) }
         try setPreference(PreferenceKey<Int>.carriedOver.name, Data("1".utf8))
-        guard !favorites.isEmpty || settings != nil else { return nil }
-        return LocalPreferences(favorites: favorites, settings: settings)
+        let handed = LocalPreferences(favorites: Set(favorites ?? []), settings: settings ?? nil)
+        return handed.favorites.isEmpty && handed.settings == nil ? nil : handed
+    }
+
+    private func removePreference(_ key: String) throws(StorageError) {
+        try db.run("DELETE FROM preferences WHERE key = ?", [.text(key)], operation: "hand over preference \(key)")
     }
 }
