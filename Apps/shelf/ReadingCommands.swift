@@ -16,7 +16,7 @@ enum ReadingCommands {
         let session = try context.session()
         let bookID = try context.invocation.option("book").map { id in try RecordID.validate(id) }
         if let bookID { _ = try await LibraryCommands.existingBook(bookID, in: session) }
-        let model = try await progressModel(session)
+        let model = await progressModel(context, session)
         guard let logged = await model.log(minutes: minutes, bookID: bookID, on: day) else {
             throw try refusal(minutes: minutes, model)
         }
@@ -26,7 +26,7 @@ enum ReadingCommands {
 
     static func today(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
-        let model = try await progressModel(session)
+        let model = await progressModel(context, session)
         await model.load()
         return try context.output.present(ReadingTodayScreen(model), loaded: model.state)
     }
@@ -37,7 +37,7 @@ enum ReadingCommands {
             throw ParseError.invalid("Invalid value '\(days)' for '--days': expected 1...3660")
         }
         let session = try context.session()
-        let model = try await progressModel(session)
+        let model = await progressModel(context, session)
         await model.load()
         return try context.output.present(ReadingLogScreen(model, days: days), loaded: model.state)
     }
@@ -45,10 +45,12 @@ enum ReadingCommands {
     // MARK: Wiring
 
     /// The model over the account's reading log, measured against the reader's goal.
-    private static func progressModel(_ session: AccountSession) async throws -> ReadingProgressModel {
+    /// Settings that cannot be read (a goal another client broke) leave the default goal
+    /// and a warning: the log itself is still there to show.
+    private static func progressModel(_ context: CommandContext, _ session: AccountSession) async -> ReadingProgressModel {
         await session.repositories.refreshPreferencesIfStale()
         let settings = ReadingSettingsModel(preferences: session.preferences)
-        if let message = settings.errorMessage { throw CommandFailure(.ioError, message) }
+        if let message = settings.errorMessage { context.output.warn("\(message); measuring against the default goal") }
         return ReadingProgressModel(service: session.repositories.readingLog, goal: settings.settings.dailyGoal)
     }
 
