@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Run a throwaway Kinto for Shelf's tests and benchmarks, tied to its parent.
 
-Picks a free loopback port, starts `kinto start` with Fixtures/kinto/kinto.ini (or
---ini), waits until the server answers, optionally seeds the shop catalog, then
+Picks a free loopback port, starts `kinto start` with Fixtures/kinto/kinto.ini (the
+accounts plugin; or --ini, e.g. kinto-basicauth.ini), waits until the server answers,
+optionally seeds the shop catalog, then
 prints one line `ready <port>` on stdout. It stops Kinto when it gets SIGTERM or
 SIGINT, and also when its parent process dies (even by SIGKILL), so a crashed test
 run never leaves a server behind. Extra Kinto settings come from the environment
 (`KINTO_BACKOFF=10` etc., Kinto's own override mechanism).
+
+With --fast-password-hashing the accounts plugin hashes new passwords with bcrypt's
+lowest cost (4 instead of 12): a throwaway test server signs up a new account per test,
+and at cost 12 each sign-up and first login costs ~0.25 s of CPU. Passwords are still
+hashed and checked; only the work factor differs. Never for a real server.
 """
 import argparse
 import os
@@ -21,6 +27,16 @@ import urllib.request
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
+# `kinto start` with bcrypt's cost factor at its minimum (see the module's doc).
+FAST_HASHING_KINTO = """
+import sys, bcrypt
+_gensalt = bcrypt.gensalt
+bcrypt.gensalt = lambda rounds=4, prefix=b"2b": _gensalt(4, prefix)
+from kinto.__main__ import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -33,6 +49,7 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--seed-catalog", action="store_true")
     parser.add_argument("--log", default=os.devnull)
+    parser.add_argument("--fast-password-hashing", action="store_true")
     args = parser.parse_args()
 
     # A process started from a thread of Swift's concurrency pool inherits that thread's
@@ -43,8 +60,10 @@ def main():
     kinto = str(pathlib.Path(sys.executable).parent / "kinto")
     port = args.port or free_port()
     log = open(args.log, "ab")
-    child = subprocess.Popen([kinto, "start", "--ini", args.ini, "--port", str(port)],
-                             stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+    command = [kinto, "start", "--ini", args.ini, "--port", str(port)]
+    if args.fast_password_hashing:
+        command = [sys.executable, "-c", FAST_HASHING_KINTO, "start", "--ini", args.ini, "--port", str(port)]
+    child = subprocess.Popen(command, stdout=log, stderr=log, stdin=subprocess.DEVNULL)
 
     def stop(*_):
         if child.poll() is None:

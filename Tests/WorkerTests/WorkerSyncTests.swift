@@ -10,10 +10,11 @@ import Testing
 @Suite("shelf-sync against a real Kinto")
 struct WorkerSyncTests {
     let server: KintoServer
-    let user = TestUser(prefix: "worker")
+    let user: TestUser
 
-    init() throws {
+    init() async throws {
         server = try KintoServer.shared()
+        user = try await server.newUser(prefix: "worker")
     }
 
     private var client: APIClient {
@@ -79,6 +80,7 @@ struct WorkerSyncTests {
     @Test func aServerBackoffIsStoredAndRespected() async throws {
         let throttled = try KintoServer.start(seedCatalog: false, settings: ["KINTO_BACKOFF": "300"])
         defer { throttled.stop() }
+        try await throttled.signUp(user)
         let home = try WorkerHome(server: throttled.baseURL, user: user)
         let first = try home.run(["--report", home.reportPath])
         #expect(first.status == 75)
