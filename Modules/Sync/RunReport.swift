@@ -59,11 +59,19 @@ public struct RunReport: Sendable, Equatable, Codable {
     /// Until when the server asked clients to wait, when it did.
     public var backoffUntil: Date?
     public var collections: [String: CollectionReport]
+    /// Collections the server refused for good this run (403/404), by name, with why.
+    /// An optional one (the shared catalog) alone leaves the run `synced`.
+    public var unavailable: [String: String]
+    /// The server's capabilities looked different from the ones the run started with
+    /// (a batch refused as too large, a write refused as on a read-only server): read
+    /// them again before the next run.
+    public var capabilitiesChanged: Bool
 
     public init(
         account: String, outcome: RunOutcome, message: String, startedAt: Date,
         durationMilliseconds: Int = 0, requests: Int = 0, backoffUntil: Date? = nil,
-        collections: [String: CollectionReport] = [:]
+        collections: [String: CollectionReport] = [:], unavailable: [String: String] = [:],
+        capabilitiesChanged: Bool = false
     ) {
         self.account = account
         self.outcome = outcome
@@ -73,13 +81,16 @@ public struct RunReport: Sendable, Equatable, Codable {
         self.requests = requests
         self.backoffUntil = backoffUntil
         self.collections = collections
+        self.unavailable = unavailable
+        self.capabilitiesChanged = capabilitiesChanged
     }
 
     public var totalConflicts: Int { collections.values.reduce(0) { $0 + $1.conflicts } }
     public var totalDeadLetters: Int { collections.values.reduce(0) { $0 + $1.deadLetters } }
 
     enum CodingKeys: String, CodingKey {
-        case account, outcome, message, requests, collections
+        case account, outcome, message, requests, collections, unavailable
+        case capabilitiesChanged = "capabilities_changed"
         case startedAt = "started_at"
         case durationMilliseconds = "duration_ms"
         case backoffUntil = "backoff_until"

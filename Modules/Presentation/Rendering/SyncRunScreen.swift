@@ -83,6 +83,9 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
 
     private var summary: String {
         switch runOutcome {
+        case .synced where message != "synced" && message.hasPrefix("synced; "):
+            // An optional collection the server lacks: synced, with the reason as a warning.
+            "Synced account \(account), but \(message.dropFirst("synced; ".count)) (\(took))."
         case .synced: "Synced account \(account) (\(took))."
         case .needsAttention: "Synced account \(account), but \(message) (\(took))."
         case .alreadyRunning: message
@@ -93,6 +96,7 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
 
     private var role: TextStyle.Role {
         switch runOutcome {
+        case .synced where message.hasPrefix("synced; "): .warning
         case .synced: .positive
         case .needsAttention, .alreadyRunning, .backoff: .warning
         case .temporaryFailure, .authenticationFailed, .localStoreFailure, .configurationError: .error
