@@ -1,0 +1,137 @@
+import Domain
+import Foundation
+import Services
+import Storage
+import Sync
+import TestSupport
+import Testing
+
+/// The server's capabilities shape a run: batches as large as `batch_max_requests`,
+/// read-only mode recognised, and capabilities read again when a request shows they
+/// changed.
+@Suite("Server capabilities (real Kinto)")
+struct ServerCapabilitiesTests {
+    /// An account of `user` on `kinto` in a private data folder, its requests recorded.
+    private struct Machine {
+        let sync: AccountSync
+        let recorder: FakeHTTPTransport
+        let account: ResolvedAccount
+
+        init(_ kinto: KintoServer, _ user: TestUser) throws {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-caps-\(UUID().uuidString)")
+            let paths = ShelfPaths(configDirectory: root.appendingPathComponent("config"), dataDirectory: root.appendingPathComponent("data"))
+            account = ResolvedAccount(
+                name: try AccountName("caps"), server: kinto.baseURL,
+                credentials: Credentials(user: user.name, password: user.password), source: .environment)
+            recorder = FakeHTTPTransport { request in try await CurlTransport.shared.send(request) }
+            sync = try AccountSync(account: account, paths: paths, options: SyncOptions(retry: .none), transport: recorder)
+        }
+
+        func queueBooks(_ count: Int, prefix: String = "cap") throws {
+            _ = try sync.store.write { tx in
+                for index in 0..<count {
+                    let id = String(format: "\(prefix)-%03d", index)
+                    _ = try tx.saveLocal(.books, id: id, json: Data(#"{"id":"\#(id)","title":"Book \#(index)","author_name":"A","finished":false}"#.utf8))
+                }
+            }
+        }
+
+        /// How many sub-requests each `POST /batch` carried, in order.
+        var batchSizes: [Int] {
+            recorder.requests.filter { $0.method == .post && $0.url.hasSuffix("/batch") }.map { request in
+                let body = (try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String: Any]
+                return (body?["requests"] as? [Any])?.count ?? 0
+            }
+        }
+    }
+
+    @Test func aServerThatAllowsTenRequestsPerBatchGetsBatchesOfTen() async throws {
+        let kinto = try KintoServer.start(seedCatalog: false, settings: ["KINTO_BATCH_MAX_REQUESTS": "10"])
+        defer { kinto.stop() }
+        let user = try await kinto.newUser(prefix: "caps")
+        let machine = try Machine(kinto, user)
+
+        // GIVEN the capabilities `shelf account add` read and cached
+        let verified = try await AccountVerification(
+            server: kinto.baseURL, credentials: machine.account.credentials, transport: machine.recorder
+        ).verify()
+        #expect(verified.capabilities.batchMaxRequests == 10)
+        try machine.sync.capabilitiesCache.save(verified.capabilities, for: machine.account.name, server: kinto.baseURL)
+
+        // WHEN 25 local books are pushed
+        try machine.queueBooks(25)
+        let report = await machine.sync.runLocked()
+
+        // THEN they go in batches of at most 10, none refused
+        #expect(report.outcome == .synced, "\(report.message)")
+        #expect(report.collections["books"]?.pushed == 25)
+        #expect(machine.batchSizes == [10, 10, 5], "\(machine.batchSizes)")
+        #expect(try machine.sync.store.pendingCount() == 0)
+    }
+
+    @Test func withoutCachedCapabilitiesATooLargeBatchMakesTheRunReadThem() async throws {
+        let kinto = try KintoServer.start(seedCatalog: false, settings: ["KINTO_BATCH_MAX_REQUESTS": "10"])
+        defer { kinto.stop() }
+        let user = try await kinto.newUser(prefix: "caps")
+        let machine = try Machine(kinto, user)
+        #expect(machine.sync.capabilitiesCache.load(machine.account.name, server: kinto.baseURL) == nil)
+
+        // GIVEN an account from the environment (nothing cached), 25 changes queued
+        try machine.queueBooks(25)
+        let report = await machine.sync.runLocked()
+
+        // THEN the first batch of 25 is refused (400), the server is asked (GET /v1/),
+        // the run is made again in batches of 10, and the capabilities are kept
+        #expect(report.outcome == .synced, "\(report.message)")
+        #expect(machine.batchSizes == [25, 10, 10, 5], "\(machine.batchSizes)")
+        #expect(machine.recorder.requests.filter { $0.method == .get && $0.url.hasSuffix("/v1/") }.count == 1)
+        #expect(try machine.sync.store.pendingCount() == 0)
+        #expect(machine.sync.capabilitiesCache.load(machine.account.name, server: kinto.baseURL)?.batchMaxRequests == 10)
+    }
+
+    /// A read-only Kinto (`kinto.readonly = true`) refuses every write with 405 and says
+    /// so in `GET /v1/`. NB: scripted, because a read-only Kinto cannot be given data to
+    /// serve, and its `default` bucket of a new user answers 405 even to reads.
+    @Test func aReadOnlyServerIsPulledAndLocalChangesWait() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-readonly-\(UUID().uuidString)")
+        let paths = ShelfPaths(configDirectory: root.appendingPathComponent("config"), dataDirectory: root.appendingPathComponent("data"))
+        let server = "http://127.0.0.1:9/v1"
+        let transport = FakeHTTPTransport { request in
+            let json: String
+            let status: Int
+            if request.method != .get && request.method != .head {
+                (status, json) = (405, #"{"code":405,"errno":115,"error":"Method Not Allowed","message":"Method not allowed on this endpoint."}"#)
+            } else if request.url == server + "/" {
+                (status, json) = (200, #"{"project_name":"kinto","http_api_version":"1.23","settings":{"batch_max_requests":25,"readonly":true},"capabilities":{"default_bucket":{}},"user":{"id":"account:ro"}}"#)
+            } else {
+                (status, json) = (200, #"{"data":[]}"#)
+            }
+            return HTTPResponse(status: status, headers: ["Content-Type": "application/json", "ETag": "\"1\""], body: Data(json.utf8), url: request.url)
+        }
+        let account = ResolvedAccount(
+            name: try AccountName("ro"), server: server, credentials: Credentials(user: "ro", password: "pw"), source: .environment)
+        let sync = try AccountSync(account: account, paths: paths, options: SyncOptions(retry: .none), transport: transport)
+        _ = try sync.store.write { tx in
+            for index in 0..<3 {
+                _ = try tx.saveLocal(.books, id: "ro-\(index)", json: Data(#"{"id":"ro-\#(index)","title":"T","author_name":"A","finished":false}"#.utf8))
+            }
+        }
+
+        let report = await sync.runLocked()
+
+        // The first push meets 405, the capabilities say read-only, the run is made again
+        // as pulls only: changes wait, nothing is parked as refused.
+        #expect(report.outcome == .temporaryFailure, "\(report.message)")
+        #expect(report.message.contains("the server is read-only: 3 local changes wait until it accepts writes"), "\(report.message)")
+        #expect(try sync.store.pendingCount() == 3)
+        #expect(try sync.store.deadLetterCount() == 0)
+        #expect(sync.capabilitiesCache.load(account.name, server: server)?.readOnly == true)
+
+        // The next run knows: no write is even tried.
+        let before = transport.requests.count
+        let again = await sync.runLocked()
+        #expect(again.outcome == .temporaryFailure)
+        #expect(transport.requests.count > before)
+        #expect(transport.requests.dropFirst(before).allSatisfy { $0.method == .get })
+    }
+}
