@@ -68,8 +68,11 @@ public final class KintoServer: Sendable {
     ///   - settings: Kinto settings as environment overrides, e.g. `["KINTO_BACKOFF": "10"]`.
     ///   - auth: the accounts plugin (default) or plain Basic auth.
     ///   - ini: another configuration file, relative to the repository root.
+    ///   - postgresql: run on a private PostgreSQL cluster made for this server (and
+    ///     removed with it) instead of the ini's database.
     public static func start(
-        seedCatalog: Bool = true, settings: [String: String] = [:], auth: Auth = .accounts, ini: String? = nil
+        seedCatalog: Bool = true, settings: [String: String] = [:], auth: Auth = .accounts, ini: String? = nil,
+        postgresql: Bool = false
     ) throws -> KintoServer {
         let python = Self.python
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
@@ -83,6 +86,7 @@ public final class KintoServer: Sendable {
             "--fast-password-hashing",
         ]
         if seedCatalog { arguments.append("--seed-catalog") }
+        if postgresql { arguments.append("--postgresql") }
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(settings) { $1 }
         let stdout = Pipe()
