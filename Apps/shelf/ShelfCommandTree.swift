@@ -30,13 +30,15 @@ enum ShelfCommandTree {
 
     static let exitCodes = """
     EXIT CODES:
-      0   success
-      1   not found, or finished with conflicts or failed changes
+      0   success (a sync that found no shop catalog on the server warns and exits 0)
+      1   not found, or finished with conflicts, failed changes, or a collection the
+          server refuses (the others synced)
       64  usage error (a wrong command line)
       65  invalid data (e.g. an empty title, a daily goal out of range)
-      69  no server configured for a command that needs one
+      69  no server configured for a command that needs one; no sign-up on the server
       74  the local store could not be read or written
-      75  temporary failure: network, server, or the server asked to wait (backoff)
+      75  temporary failure: network, server, the server asked to wait (backoff), or
+          a read-only server holds local changes back
       77  the server refused the credentials
       78  configuration error (unknown account, unsafe password file, a server Shelf
           cannot use, a TLS certificate that does not verify)
