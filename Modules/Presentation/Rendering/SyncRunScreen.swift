@@ -37,6 +37,8 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
     public let backoffUntil: String?
     /// By collection name.
     public let collections: [String: Counts]
+    /// Collections the server refused this run (403/404), by name, with why.
+    public let unavailable: [String: String]
     private let runOutcome: RunOutcome
 
     public init(_ report: RunReport) {
@@ -49,6 +51,7 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
         requests = report.requests
         backoffUntil = report.backoffUntil.map(Wording.timestamp)
         collections = report.collections.mapValues(Counts.init)
+        unavailable = report.unavailable
     }
 
     // MARK: Text
@@ -106,7 +109,7 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
     // MARK: JSON
 
     private enum CodingKeys: String, CodingKey {
-        case account, outcome, message, startedAt, durationMilliseconds, requests, backoffUntil, collections
+        case account, outcome, message, startedAt, durationMilliseconds, requests, backoffUntil, collections, unavailable
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -119,5 +122,6 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
         try container.encode(requests, forKey: .requests)
         try container.encode(backoffUntil, forKey: .backoffUntil)
         try container.encode(collections, forKey: .collections)
+        try container.encode(unavailable, forKey: .unavailable)
     }
 }
