@@ -71,6 +71,12 @@ public struct AccountSync: Sendable {
             if let refusal = refusal(capabilities) { return refusal }
             if capabilities != nil { report = await engine(for: capabilities).run(onEvent: onEvent) }
         }
+        if let limit = report.serverPageLimit, var known = capabilities, known.paginateBy != limit {
+            // Kinto does not publish `paginate_by`: a page cut short shows it; later
+            // runs ask for pages of that size.
+            known.paginateBy = limit
+            try? capabilitiesCache.save(known, for: account.name, server: account.server)
+        }
         return report
     }
 

@@ -151,6 +151,7 @@ extension SyncRun {
                 throw error
             }
             pulled = counts.totalSoFar
+            noteServerPageLimit(page)
             emit(.pageApplied(collection, counts))
             if backoffUntil != nil { prefetch?.cancel() }
             try honourBackoff()

@@ -66,6 +66,9 @@ public struct RunReport: Sendable, Equatable, Codable {
     /// (a batch refused as too large, a write refused as on a read-only server): read
     /// them again before the next run.
     public var capabilitiesChanged: Bool
+    /// The most records the server put in one page when more followed, when that was
+    /// fewer than asked for: its `paginate_by`, which Kinto does not publish.
+    public var serverPageLimit: Int?
 
     public init(
         account: String, outcome: RunOutcome, message: String, startedAt: Date,
@@ -91,6 +94,7 @@ public struct RunReport: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case account, outcome, message, requests, collections, unavailable
         case capabilitiesChanged = "capabilities_changed"
+        case serverPageLimit = "server_page_limit"
         case startedAt = "started_at"
         case durationMilliseconds = "duration_ms"
         case backoffUntil = "backoff_until"

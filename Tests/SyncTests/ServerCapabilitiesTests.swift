@@ -11,6 +11,11 @@ import Testing
 /// changed.
 @Suite("Server capabilities (real Kinto)")
 struct ServerCapabilitiesTests {
+    /// One Kinto for the suite with small limits: 10 requests per batch, 5 records per
+    /// page. Each test has its own user, so its own bucket.
+    private static let limited = Result { try KintoServer.start(
+        seedCatalog: false, settings: ["KINTO_BATCH_MAX_REQUESTS": "10", "KINTO_PAGINATE_BY": "5"]) }
+
     /// An account of `user` on `kinto` in a private data folder, its requests recorded.
     private struct Machine {
         let sync: AccountSync
@@ -46,8 +51,7 @@ struct ServerCapabilitiesTests {
     }
 
     @Test func aServerThatAllowsTenRequestsPerBatchGetsBatchesOfTen() async throws {
-        let kinto = try KintoServer.start(seedCatalog: false, settings: ["KINTO_BATCH_MAX_REQUESTS": "10"])
-        defer { kinto.stop() }
+        let kinto = try Self.limited.get()
         let user = try await kinto.newUser(prefix: "caps")
         let machine = try Machine(kinto, user)
 
@@ -70,8 +74,7 @@ struct ServerCapabilitiesTests {
     }
 
     @Test func withoutCachedCapabilitiesATooLargeBatchMakesTheRunReadThem() async throws {
-        let kinto = try KintoServer.start(seedCatalog: false, settings: ["KINTO_BATCH_MAX_REQUESTS": "10"])
-        defer { kinto.stop() }
+        let kinto = try Self.limited.get()
         let user = try await kinto.newUser(prefix: "caps")
         let machine = try Machine(kinto, user)
         #expect(machine.sync.capabilitiesCache.load(machine.account.name, server: kinto.baseURL) == nil)
@@ -87,6 +90,41 @@ struct ServerCapabilitiesTests {
         #expect(machine.recorder.requests.filter { $0.method == .get && $0.url.hasSuffix("/v1/") }.count == 1)
         #expect(try machine.sync.store.pendingCount() == 0)
         #expect(machine.sync.capabilitiesCache.load(machine.account.name, server: kinto.baseURL)?.batchMaxRequests == 10)
+    }
+
+    @Test func thePageLimitTheServerShowsIsKeptAndUsed() async throws {
+        let kinto = try Self.limited.get()
+        let user = try await kinto.newUser(prefix: "pages")
+        let machine = try Machine(kinto, user)
+        let verified = try await AccountVerification(
+            server: kinto.baseURL, credentials: machine.account.credentials, transport: machine.recorder
+        ).verify()
+        #expect(verified.capabilities.paginateBy == nil, "Kinto does not publish paginate_by")
+        try machine.sync.capabilitiesCache.save(verified.capabilities, for: machine.account.name, server: kinto.baseURL)
+
+        // GIVEN 12 books on the server, pulled with the default page size (10,000)
+        let writer = APIClient(configuration: .init(baseURL: kinto.baseURL, credentials: .init(user: user.name, password: user.password)))
+        let operations = try (0..<12).map { index in
+            try BatchOperation.create(in: KintoCollectionPath(.books), id: "pg-\(index)",
+                                      data: Data(#"{"title":"Page \#(index)","author_name":"A","finished":false}"#.utf8))
+        }
+        _ = try await KintoBatchService(client: writer, maximumRequests: 10).send(operations)
+        let first = await machine.sync.runLocked()
+        #expect(first.collections["books"]?.pulled == 12)
+
+        // THEN pages of 5 showed the server's limit, which is kept…
+        #expect(first.serverPageLimit == 5)
+        #expect(machine.sync.capabilitiesCache.load(machine.account.name, server: kinto.baseURL)?.paginateBy == 5)
+
+        // …and the next run asks for pages of that size
+        let before = machine.recorder.requests.count
+        let second = await machine.sync.runLocked()
+        #expect(second.outcome == .synced, "\(second.message)")
+        let asked = machine.recorder.requests.dropFirst(before).map { request in
+            request.url + String(decoding: request.body ?? Data(), as: UTF8.self)
+        }
+        #expect(asked.contains { $0.contains("_limit=5") }, "\(asked)")
+        #expect(!asked.contains { $0.contains("_limit=10000") }, "\(asked)")
     }
 
     /// A read-only Kinto (`kinto.readonly = true`) refuses every write with 405 and says

@@ -65,13 +65,21 @@ struct ServerInfoDTO: Decodable, Sendable {
         case settings, capabilities, user
     }
 
+    /// The document as Shelf keeps it: every text bounded and printable, since it ends
+    /// up in messages, logs and the capabilities cache.
     var info: ServerInfo {
         ServerInfo(
-            projectName: projectName, projectVersion: projectVersion,
+            projectName: Self.bounded(projectName), projectVersion: projectVersion.map { Self.bounded($0) },
             capabilities: ServerCapabilities(
-                httpAPIVersion: httpAPIVersion, batchMaxRequests: settings?.batchMaxRequests,
-                readOnly: settings?.readonly ?? false, capabilities: (capabilities ?? [:]).keys.sorted()),
-            userID: user?.id)
+                httpAPIVersion: Self.bounded(httpAPIVersion), batchMaxRequests: settings?.batchMaxRequests,
+                readOnly: settings?.readonly ?? false,
+                capabilities: (capabilities ?? [:]).keys.sorted().prefix(64).map { Self.bounded($0) }),
+            userID: user.map { Self.bounded($0.id, limit: 256) })
+    }
+
+    /// At most `limit` characters, control characters dropped.
+    static func bounded(_ text: String, limit: Int = 64) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.lazy.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(limit)))
     }
 }
 
