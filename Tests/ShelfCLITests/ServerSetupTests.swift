@@ -138,6 +138,17 @@ struct ServerSetupTests {
         #expect(!local.stderr.contains("in clear"), "\(local)")
     }
 
+    @Test func aServerWithoutTheDefaultBucketIsRefusedClearly() async throws {
+        // The accounts plugin alone: no `default` bucket for readers' data.
+        let kinto = try KintoServer.start(seedCatalog: false, settings: ["KINTO_INCLUDES": "kinto.plugins.accounts"])
+        defer { kinto.stop() }
+        let sandbox = try ShelfSandbox()
+        let run = try add(sandbox, server: kinto.baseURL, user: TestUser(prefix: "nobucket"), "--create")
+        #expect(run.status == 78, "\(run)")
+        #expect(run.stderr.contains("lacks the default_bucket plugin (kinto.plugins.default_bucket)"), "\(run)")
+        #expect(try sandbox.run("account", "list").stdout.contains("No accounts"))
+    }
+
     // MARK: TLS
 
     @Test func httpsWithAPrivateCAWorksAndAnythingElseIsRefused() async throws {
