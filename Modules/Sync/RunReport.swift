@@ -39,7 +39,8 @@ public enum RunOutcome: String, Sendable, Equatable, Codable {
     case authenticationFailed = "authentication_failed"
     /// The local store could not be read or written.
     case localStoreFailure = "local_store_failure"
-    /// The account's configuration is unusable (worker only: no engine runs).
+    /// The account's configuration is unusable: no account, a server Shelf cannot use,
+    /// a TLS certificate that does not verify against the trusted CAs.
     case configurationError = "configuration_error"
     /// Another run holds the account's lock.
     case alreadyRunning = "already_running"

@@ -128,8 +128,8 @@ final class SyncRun {
         } else if waitingForWritableServer > 0 {
             let count = waitingForWritableServer
             report.outcome = .temporaryFailure
-            report.message = (["pulled; the server is read-only: \(count) local change\(count == 1 ? "" : "s") wait until it accepts writes"] + notes)
-                .joined(separator: "; ")
+            let waiting = "the server is read-only: \(count) local change\(count == 1 ? "" : "s") wait until it accepts writes"
+            report.message = ([waiting + " (its changes were pulled)"] + notes).joined(separator: "; ")
         } else {
             report.outcome = .synced
             report.message = (["synced"] + notes).joined(separator: "; ")
@@ -207,7 +207,8 @@ final class SyncRun {
         if failure.status == 405 { return true }
         if failure.status == 400, failure.url.hasSuffix("/batch") {
             let message = failure.serverError?.message ?? ""
-            return message.contains("limited to") || message.contains("requests")
+            // Kinto: "Number of requests is limited to 25".
+            return message.contains("requests is limited to")
         }
         return false
     }

@@ -179,6 +179,11 @@ struct ServerSetupTests {
         #expect(try phone.run("sync").status == 0)
         let books = try #require(try phone.run("--json", "books").json()["books"] as? [[String: Any]])
         #expect(books.map { $0["title"] as? String } == ["The Dispossessed"])
+
+        // A sync that trusts another CA is refused too, as configuration (78), not "try later".
+        let mistrusted = try phone.run("sync", environment: ["SHELF_CA_FILE": front.otherCAFile])
+        #expect(mistrusted.status == 78, "\(mistrusted)")
+        #expect(mistrusted.stderr.contains("the server's certificate did not verify"), "\(mistrusted)")
     }
 
     @Test func aCertificateForAnotherHostIsRefused() throws {
