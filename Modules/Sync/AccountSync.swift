@@ -47,6 +47,7 @@ public struct AccountSync: Sendable {
     /// none are cached: an account from the environment). When a run shows they changed
     /// or were wrong (a batch refused as too large, a write refused as on a read-only
     /// server), they are read from `GET /v1/`, cached, and the run is made once more.
+    /// While they say read-only, they are read again at the start of every run.
     public func runLocked(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> RunReport {
         let lock: RunLock?
         do {
@@ -63,6 +64,11 @@ public struct AccountSync: Sendable {
         defer { lock.release() }
 
         var capabilities = capabilitiesCache.load(account.name, server: account.server)
+        if capabilities?.readOnly == true {
+            // No write is tried against a read-only server, so no answer would say it
+            // accepts writes again: ask, once per run, while local changes wait.
+            capabilities = await fetchCapabilities() ?? capabilities
+        }
         if let refusal = refusal(capabilities) { return refusal }
         var report = await engine(for: capabilities).run(onEvent: onEvent)
         if report.capabilitiesChanged {

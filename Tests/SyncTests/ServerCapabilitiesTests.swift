@@ -3,6 +3,7 @@ import Foundation
 import Services
 import Storage
 import Sync
+import Synchronization
 import TestSupport
 import Testing
 
@@ -134,13 +135,27 @@ struct ServerCapabilitiesTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-readonly-\(UUID().uuidString)")
         let paths = ShelfPaths(configDirectory: root.appendingPathComponent("config"), dataDirectory: root.appendingPathComponent("data"))
         let server = "http://127.0.0.1:9/v1"
+        let readOnly = Atomic<Bool>(true)
         let transport = FakeHTTPTransport { request in
+            let isReadOnly = readOnly.load(ordering: .relaxed)
             let json: String
             let status: Int
-            if request.method != .get && request.method != .head {
+            if request.method == .post, request.url.hasSuffix("/batch"), !isReadOnly {
+                let body = try JSONSerialization.jsonObject(with: request.body ?? Data()) as? [String: Any]
+                let responses: [[String: Any]] = ((body?["requests"] as? [[String: Any]]) ?? []).enumerated().map { index, sub in
+                    if (sub["method"] as? String) == "GET" {
+                        return ["status": 200, "path": "/v1" + (sub["path"] as? String ?? ""), "headers": [:], "body": ["data": []]]
+                    }
+                    var data = (sub["body"] as? [String: Any])?["data"] as? [String: Any] ?? [:]
+                    data["id"] = (sub["path"] as? String)?.split(separator: "/").last.map(String.init) ?? ""
+                    data["last_modified"] = 1_700_000_000_000 + index
+                    return ["status": 201, "path": "/v1" + (sub["path"] as? String ?? ""), "headers": [:], "body": ["data": data]]
+                }
+                (status, json) = (200, String(decoding: try JSONSerialization.data(withJSONObject: ["responses": responses]), as: UTF8.self))
+            } else if request.method != .get && request.method != .head {
                 (status, json) = (405, #"{"code":405,"errno":115,"error":"Method Not Allowed","message":"Method not allowed on this endpoint."}"#)
             } else if request.url == server + "/" {
-                (status, json) = (200, #"{"project_name":"kinto","http_api_version":"1.23","settings":{"batch_max_requests":25,"readonly":true},"capabilities":{"default_bucket":{}},"user":{"id":"account:ro"}}"#)
+                (status, json) = (200, #"{"project_name":"kinto","http_api_version":"1.23","settings":{"batch_max_requests":25,"readonly":\#(isReadOnly)},"capabilities":{"default_bucket":{}},"user":{"id":"account:ro"}}"#)
             } else {
                 (status, json) = (200, #"{"data":[]}"#)
             }
@@ -171,5 +186,12 @@ struct ServerCapabilitiesTests {
         #expect(again.outcome == .temporaryFailure)
         #expect(transport.requests.count > before)
         #expect(transport.requests.dropFirst(before).allSatisfy { $0.method == .get })
+
+        // Once the server accepts writes again, the next run sees it and pushes.
+        readOnly.store(false, ordering: .relaxed)
+        let writable = await sync.runLocked()
+        #expect(writable.outcome == .synced, "\(writable.message)")
+        #expect(writable.collections["books"]?.pushed == 3)
+        #expect(try sync.store.pendingCount() == 0)
     }
 }
