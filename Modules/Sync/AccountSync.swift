@@ -77,6 +77,13 @@ public struct AccountSync: Sendable {
             if let refusal = refusal(capabilities) { return refusal }
             if capabilities != nil { report = await engine(for: capabilities).run(onEvent: onEvent) }
         }
+        if capabilities == nil, !report.unavailable.isEmpty {
+            // Refused collections and nothing known of the server (an account from the
+            // environment): read what it offers once, so a server Shelf cannot use says so
+            // clearly (no default bucket) instead of as refused collections, every run.
+            capabilities = await fetchCapabilities()
+            if let refusal = refusal(capabilities) { return refusal }
+        }
         if let limit = report.serverPageLimit, var known = capabilities, known.paginateBy != limit {
             // Kinto does not publish `paginate_by`: a page cut short shows it; later
             // runs ask for pages of that size.

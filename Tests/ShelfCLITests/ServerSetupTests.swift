@@ -143,10 +143,16 @@ struct ServerSetupTests {
         let kinto = try KintoServer.start(seedCatalog: false, settings: ["KINTO_INCLUDES": "kinto.plugins.accounts"])
         defer { kinto.stop() }
         let sandbox = try ShelfSandbox()
-        let run = try add(sandbox, server: kinto.baseURL, user: TestUser(prefix: "nobucket"), "--create")
+        let user = TestUser(prefix: "nobucket")
+        let run = try add(sandbox, server: kinto.baseURL, user: user, "--create")
         #expect(run.status == 78, "\(run)")
         #expect(run.stderr.contains("lacks the default_bucket plugin (kinto.plugins.default_bucket)"), "\(run)")
         #expect(try sandbox.run("account", "list").stdout.contains("No accounts"))
+
+        // An account from the environment learns it at its first sync, and says so the same way.
+        let sync = try sandbox.run("sync", environment: ["SHELF_SERVER": kinto.baseURL, "SHELF_USER": user.name, "SHELF_PASSWORD": user.password])
+        #expect(sync.status == 78, "\(sync)")
+        #expect(sync.stdout.contains("lacks the default_bucket plugin") || sync.stderr.contains("lacks the default_bucket plugin"), "\(sync)")
     }
 
     // MARK: TLS
