@@ -124,6 +124,9 @@ public struct AccountVerification: Sendable {
             return .unreachable(server: server, reason: failure.description)
         case .unauthorized:
             return .credentialsRefused(user: "", server: server)
+        case .httpStatus(let failure) where (300...399).contains(failure.status):
+            // Shelf follows no redirect (credentials go to the configured origin only).
+            return .notKinto(server: server, reason: "it redirects elsewhere (HTTP \(failure.status)); give the URL it redirects to, often https://")
         default:
             return .unreachable(server: server, reason: error.description)
         }
