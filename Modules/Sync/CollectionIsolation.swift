@@ -3,16 +3,6 @@ import Foundation
 import Services
 import Storage
 
-// MARK: - What the server's answers say about it
-
-extension SyncRun {
-    /// A page cut short while more follow shows the server's page limit (`paginate_by`).
-    func noteServerPageLimit(_ page: RecordPage) {
-        guard page.nextPage != nil, !page.records.isEmpty, page.records.count < options.pageSize else { return }
-        report.serverPageLimit = max(report.serverPageLimit ?? 0, page.records.count)
-    }
-}
-
 // MARK: - Collections fail alone
 
 extension SyncRun {
