@@ -63,26 +63,34 @@ public struct AccountSync: Sendable {
         }
         defer { lock.release() }
 
+        // Requests made outside the returned run (GET /v1/, a run made again): counted in.
+        var spent = 0
         var capabilities = capabilitiesCache.load(account.name, server: account.server)
         if capabilities?.readOnly == true {
             // No write is tried against a read-only server, so no answer would say it
             // accepts writes again: ask, once per run, while local changes wait.
+            spent += 1
             capabilities = await fetchCapabilities() ?? capabilities
         }
-        if let refusal = refusal(capabilities) { return refusal }
+        if let refusal = refusal(capabilities, spent: spent) { return refusal }
         var report = await engine(for: capabilities).run(onEvent: onEvent)
         if report.capabilitiesChanged {
             capabilitiesCache.forget(account.name)
+            spent += 1
             capabilities = await fetchCapabilities()
-            if let refusal = refusal(capabilities) { return refusal }
-            if capabilities != nil { report = await engine(for: capabilities).run(onEvent: onEvent) }
+            if let refusal = refusal(capabilities, spent: spent + report.requests) { return refusal }
+            if capabilities != nil {
+                spent += report.requests
+                report = await engine(for: capabilities).run(onEvent: onEvent)
+            }
         }
         if capabilities == nil, !report.unavailable.isEmpty {
             // Refused collections and nothing known of the server (an account from the
             // environment): read what it offers once, so a server Shelf cannot use says so
             // clearly (no default bucket) instead of as refused collections, every run.
+            spent += 1
             capabilities = await fetchCapabilities()
-            if let refusal = refusal(capabilities) { return refusal }
+            if let refusal = refusal(capabilities, spent: spent + report.requests) { return refusal }
         }
         if let limit = report.serverPageLimit, var known = capabilities, known.paginateBy != limit {
             // Kinto does not publish `paginate_by`: a page cut short shows it; later
@@ -90,6 +98,7 @@ public struct AccountSync: Sendable {
             known.paginateBy = limit
             try? capabilitiesCache.save(known, for: account.name, server: account.server)
         }
+        report.requests += spent
         return report
     }
 
@@ -109,8 +118,9 @@ public struct AccountSync: Sendable {
         return info.capabilities
     }
 
-    /// A server Shelf cannot sync with at all: its report, ending the run before it starts.
-    private func refusal(_ capabilities: ServerCapabilities?) -> RunReport? {
+    /// A server Shelf cannot sync with at all: its report, ending the run. The cached
+    /// capabilities are dropped, so the next run asks again (the operator may fix it).
+    private func refusal(_ capabilities: ServerCapabilities?, spent: Int) -> RunReport? {
         guard let capabilities else { return nil }
         let problem: AccountVerificationError?
         if !capabilities.isCompatible {
@@ -121,8 +131,13 @@ public struct AccountSync: Sendable {
             problem = nil
         }
         guard let problem else { return nil }
-        return RunReport(account: account.name.rawValue, outcome: .configurationError, message: problem.description, startedAt: Date())
+        capabilitiesCache.forget(account.name)
+        return RunReport(
+            account: account.name.rawValue, outcome: .configurationError, message: problem.description, startedAt: Date(),
+            requests: spent)
     }
+
+    // MARK: Reads
 
     /// The repositories' refresh port over this account's engine and lock.
     public var refresher: SyncRefresher { SyncRefresher(engine: engine, lockFile: lockFile) }
