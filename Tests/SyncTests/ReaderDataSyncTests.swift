@@ -17,8 +17,8 @@ struct ReaderDataSyncTests {
         server = try KintoServer.shared()
     }
 
-    private func devices() throws -> (SyncDevice, SyncDevice) {
-        let user = TestUser(prefix: "prefs")
+    private func devices() async throws -> (SyncDevice, SyncDevice) {
+        let user = try await server.newUser(prefix: "prefs")
         return (try SyncDevice(user: user, server: server), try SyncDevice(user: user, server: server))
     }
 
@@ -28,7 +28,7 @@ struct ReaderDataSyncTests {
     }
 
     @Test func aFavoriteOnOneDeviceAndAGoalOnTheOtherBothSurviveOnBoth() async throws {
-        let (a, b) = try devices()
+        let (a, b) = try await devices()
         try a.saveBook("b1", title: "Dune")
         try a.saveBook("b2", title: "Solaris", author: "Stanisław Lem")
         await synced(a)
@@ -64,7 +64,7 @@ struct ReaderDataSyncTests {
     }
 
     @Test func readingSessionsFromBothDevicesAddUpInToday() async throws {
-        let (a, b) = try devices()
+        let (a, b) = try await devices()
         let logA = ReadingLogRepository(store: a.store, refresher: FakeCollectionRefresher())
         let logB = ReadingLogRepository(store: b.store, refresher: FakeCollectionRefresher())
         let today = try ReadingDay("2026-12-01")
