@@ -181,7 +181,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PresentationTests",
-            dependencies: ["Domain", "Presentation", "Sync", "TestSupport"],
+            dependencies: ["Domain", "Presentation", "Repositories", "Sync", "TestSupport"],
             path: "Tests/PresentationTests",
             swiftSettings: swiftSettings
         ),

@@ -10,6 +10,12 @@ public struct ImportReport: Hashable, Sendable, Codable {
         public var added = 0
         public var updated = 0
         public var unchanged = 0
+
+        public init(added: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+            self.added = added
+            self.updated = updated
+            self.unchanged = unchanged
+        }
     }
 
     public var file: String
@@ -21,6 +27,17 @@ public struct ImportReport: Hashable, Sendable, Codable {
     public var collections: [String: Counts]
     /// Rows skipped, and rows imported with a change, each with why.
     public var issues: [ImportIssue]
+
+    public init(
+        file: String, format: ImportFormat, dryRun: Bool, rows: Int, collections: [String: Counts], issues: [ImportIssue]
+    ) {
+        self.file = file
+        self.format = format
+        self.dryRun = dryRun
+        self.rows = rows
+        self.collections = collections
+        self.issues = issues
+    }
 
     public var added: Int { collections.values.reduce(0) { $0 + $1.added } }
     public var updated: Int { collections.values.reduce(0) { $0 + $1.updated } }
