@@ -44,9 +44,9 @@ enum InterchangeCommands {
             return .success
         }
         do {
-            try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            try ShelfExport.write(data, to: URL(fileURLWithPath: output))
         } catch {
-            throw CommandFailure(.cannotCreate, "cannot write \(output): \((error as NSError).localizedDescription)")
+            throw CommandFailure(.cannotCreate, error.description)
         }
         try context.output.confirm(ExportSummaryScreen(file: output, summary: summary))
         return .success

@@ -18,7 +18,7 @@ enum ReadingCommands {
         if let bookID { _ = try await LibraryCommands.existingBook(bookID, in: session) }
         let model = await progressModel(context, session)
         guard let logged = await model.log(minutes: minutes, bookID: bookID, on: day) else {
-            throw try refusal(minutes: minutes, model)
+            throw refusal(minutes: minutes, day: day, model)
         }
         try context.output.confirm(ChangeScreen.readingLogged(logged))
         return .success
@@ -55,9 +55,9 @@ enum ReadingCommands {
     }
 
     /// A refused session is the reader's input (65); anything else is the store (74).
-    private static func refusal(minutes: Int, _ model: ReadingProgressModel) throws -> CommandFailure {
+    private static func refusal(minutes: Int, day: ReadingDay?, _ model: ReadingProgressModel) -> CommandFailure {
         let message = model.errorMessage ?? "the session was not logged"
-        if !ReadingSession.minutesRange.contains(minutes) { return CommandFailure(.dataError, message) }
-        return CommandFailure(.ioError, message)
+        let refused = !ReadingSession.minutesRange.contains(minutes) || day.map { $0 > model.today } == true
+        return CommandFailure(refused ? .dataError : .ioError, message)
     }
 }

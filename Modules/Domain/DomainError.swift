@@ -23,6 +23,8 @@ public enum DomainError: Error, Equatable, Sendable {
     case invalidMinutes(Int)
     /// A calendar day that is not `YYYY-MM-DD` or does not exist.
     case invalidDay(String)
+    /// A reading session on a day that has not come yet (`today` is the second value).
+    case dayInTheFuture(String, today: String)
 }
 
 extension DomainError: CustomStringConvertible {
@@ -46,6 +48,8 @@ extension DomainError: CustomStringConvertible {
             return "minutes must be 1...1440, got \(minutes)"
         case .invalidDay(let text):
             return "invalid day '\(text)': use YYYY-MM-DD"
+        case .dayInTheFuture(let day, let today):
+            return "\(day) is after today (\(today)): reading is logged on the day it happened"
         }
     }
 }

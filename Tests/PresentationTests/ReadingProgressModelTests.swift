@@ -64,6 +64,14 @@ struct ReadingProgressModelTests {
         #expect(model.sessions.count == 4)
     }
 
+    @Test func aDayAfterTodayIsRefused() async throws {
+        await model.load()
+        #expect(await model.log(minutes: 10, on: try ReadingDay("2026-12-02")) == nil)
+        #expect(model.errorMessage == "Could not log the reading session: 2026-12-02 is after today (2026-12-01): reading is logged on the day it happened")
+        #expect(await service.writes.isEmpty)
+        #expect(await model.log(minutes: 10, on: try ReadingDay("2026-11-01")) != nil, "an earlier day is fine")
+    }
+
     @Test func daysAreGroupedNewestFirstWithTotals() async {
         await model.load()
         let days = model.days(last: 2)

@@ -45,7 +45,7 @@ struct ReaderDataCLITests {
         #expect((log["days"] as? [[String: Any]])?.map { $0["totalMinutes"] as? Int } == [25, 30])
         #expect(log["totalMinutes"] as? Int == 55)
 
-        for (arguments, status) in [(["read", "0"], 65), (["read", "ten"], 64), (["read", "5", "--on", "2026-02-30"], 65),
+        for (arguments, status) in [(["read", "0"], 65), (["read", "ten"], 64), (["read", "5", "--on", "2026-02-30"], 65), (["read", "5", "--on", "2999-01-01"], 65),
                                      (["read", "5", "--book", "b-404"], 1), (["log", "--days", "0"], 64)] {
             let run = try sandbox.run(arguments)
             #expect(run.status == Int32(status), "\(run)")
@@ -131,6 +131,19 @@ struct ReaderDataCLITests {
     }
 
     // MARK: Export
+
+    @Test func anExportFileIsPrivateAndAnUnwritablePathIsSaid() throws {
+        _ = try addBook("Dune", author: "Frank Herbert")
+        let file = sandbox.root.appendingPathComponent("export.json")
+        #expect(try sandbox.run("-q", "export", "--output", file.path).stdout.isEmpty)
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try sandbox.run("export", "--output", file.path).status == 0, "an export replaces the file")
+
+        let refused = try sandbox.run("export", "--output", "/nonexistent-folder/export.json")
+        #expect(refused.status == 73)
+        #expect(refused.stderr.contains("cannot write /nonexistent-folder/export.json: No such file or directory"), "\(refused)")
+    }
 
     /// Everything a reader keeps, exported and imported into a fresh store, lists the same.
     @Test(arguments: ["json", "csv"])

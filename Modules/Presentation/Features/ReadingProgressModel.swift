@@ -83,8 +83,8 @@ public final class ReadingProgressModel {
         self.goal = goal
     }
 
-    /// Logs a reading session. Minutes outside 1...1440 or a malformed book id set
-    /// `errorMessage` and log nothing (the service is not asked).
+    /// Logs a reading session. Minutes outside 1...1440, a malformed book id or a day
+    /// after today set `errorMessage` and log nothing (the service is not asked).
     /// - Parameter day: the day read on; today when nil.
     /// - Returns: the new session, or nil when it was refused or failed.
     @discardableResult
@@ -95,6 +95,8 @@ public final class ReadingProgressModel {
             // Checked here first so a refused session never reaches the service.
             _ = try ReadingSession.validate(minutes: minutes)
             _ = try bookID.map { (id) throws(DomainError) in try RecordID.validate(id) }
+            let today = self.today
+            guard day <= today else { throw DomainError.dayInTheFuture(day.description, today: today.description) }
         } catch {
             content.refuse(action, error)
             return nil
