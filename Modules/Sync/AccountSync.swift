@@ -12,6 +12,8 @@ public struct AccountSync: Sendable {
     public let store: ShelfStore
     public let engine: SyncEngine
     public let lockFile: URL
+    /// When the store was last checked, and whether this run must check it first.
+    public let healthGate: StoreHealthGate
 
     /// Opens the account's store and builds its engine.
     /// - Throws: `StorageError` when the store can't be opened (a newer schema, permissions…).
@@ -31,10 +33,14 @@ public struct AccountSync: Sendable {
             transport: transport)
         engine = SyncEngine(account: account.name.rawValue, store: store, client: client, options: options)
         lockFile = paths.syncLock(account.name)
+        healthGate = StoreHealthGate(mark: paths.integrityMark(account.name))
     }
 
     /// Runs once under the account's lock; another holder means `.alreadyRunning`
-    /// without touching the store or the network.
+    /// without touching the store or the network. Before the engine runs, the store is
+    /// checked when `healthGate` says so (after an unfinished run, at least daily): a
+    /// damaged store ends the run as `.localStoreFailure` without a request, and the
+    /// report's message names the file and what to do.
     public func runLocked(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> RunReport {
         let lock: RunLock?
         do {
@@ -49,6 +55,13 @@ public struct AccountSync: Sendable {
                 message: "another sync of account '\(account.name)' is running\(holder); skipped", startedAt: Date())
         }
         defer { lock.release() }
+        do {
+            try healthGate.checkIfDue(store, previousRunUnfinished: lock.previousRunUnfinished)
+        } catch {
+            let report = RunReport(account: account.name.rawValue, outcome: .localStoreFailure, message: "\(error)", startedAt: Date())
+            onEvent(.runFinished(report))
+            return report
+        }
         return await engine.run(onEvent: onEvent)
     }
 
