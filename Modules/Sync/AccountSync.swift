@@ -62,7 +62,12 @@ public struct AccountSync: Sendable {
             onEvent(.runFinished(report))
             return report
         }
-        return await engine.run(onEvent: onEvent)
+        let report = await engine.run(onEvent: onEvent)
+        if report.outcome == .localStoreFailure {
+            // Whatever failed, the next run checks the store before trusting it again.
+            unlink(healthGate.mark.path)
+        }
+        return report
     }
 
     /// The repositories' refresh port over this account's engine and lock.

@@ -61,6 +61,10 @@ public enum IntegrityCheck {
 // MARK: - Checking an open store
 
 extension ShelfStore {
+    /// The schema version this Shelf writes; a file at another version is migrated
+    /// (older) or refused (newer) when opened as a store.
+    public static var schemaVersion: Int { Schema.currentVersion }
+
     /// Runs SQLite's check on this store's connection (waiting for any block in progress).
     public func checkIntegrity(_ depth: IntegrityReport.Depth) throws(StorageError) -> IntegrityReport {
         try withConnection { (connection) throws(StorageError) in

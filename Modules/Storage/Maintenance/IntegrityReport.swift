@@ -47,7 +47,7 @@ public struct DamagedStoreError: Error, Sendable, Equatable, CustomStringConvert
         let first = report.problems.first ?? "unknown damage"
         let more = report.problems.count > 1 ? " (and \(report.problems.count - 1) more)" : ""
         return """
-            the local store \(report.path) is damaged (\(first)\(more)); nothing was sent to the server. \
+            the local store \(report.path) is damaged (\(first)\(more)); nothing more is sent from it to the server. \
             Run 'shelf doctor' to see the damage, then 'shelf restore BACKUP' to put a backup back, \
             or move the file aside so the next sync downloads everything again \
             (changes not yet synced stay in the moved file)

@@ -67,6 +67,11 @@ public struct WorkerRound: Sendable {
         let setup: AccountSync
         do {
             setup = try AccountSync(account: resolved, paths: paths, options: options)
+        } catch let error as StorageError where error.isCorruption {
+            let damage = IntegrityReport(path: paths.database(resolved.name).description, depth: .quick, problems: ["\(error)"], schemaVersion: nil)
+            let message = DamagedStoreError(report: damage).description
+            log.note(message, account: name, level: .error, event: "store_failed")
+            return RunReport(account: name, outcome: .localStoreFailure, message: message, startedAt: Date())
         } catch {
             let message = "cannot open the local store \(paths.database(resolved.name)): \(error)"
             log.note(message, account: name, level: .error, event: "store_failed")
