@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Storage
 import Sync
 import Synchronization
 import Testing
@@ -70,5 +71,40 @@ struct WorkerLogTests {
         #expect(RunOutcome.worst([]) == .synced)
         #expect(WorkerExitStatus.rows.map(\.code) == [0, 1, 64, 74, 75, 77, 78])
         #expect(WorkerExitStatus.helpText.hasPrefix("EXIT CODES:\n  0   all synced"))
+    }
+}
+
+/// `--log-file`: private, never through a symlink, and bounded by rotation.
+@Suite("Worker log file")
+struct LogFileTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-logfile-\(UUID().uuidString)")
+    }
+
+    @Test func createsItsFolderPrivateAndRotatesPastTheLimit() throws {
+        let path = folder.appendingPathComponent("state/sync.log").path
+        let file = try LogFile(path: path, limit: 4096)
+        let line = String(repeating: "x", count: 99) + "\n"
+        for _ in 0..<50 { file.write(line) }  // 5,000 bytes: one rotation
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+        let folderMode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("state").path)[.posixPermissions] as? NSNumber
+        #expect(folderMode?.intValue == 0o700)
+        let old = try Data(contentsOf: URL(fileURLWithPath: path + ".1")).count
+        let current = try Data(contentsOf: URL(fileURLWithPath: path)).count
+        #expect(old > 4096 && old <= 4096 + 100)
+        #expect(old + current == 5000)
+    }
+
+    @Test func refusesASymlinkInItsPlace() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let victim = folder.appendingPathComponent("victim")
+        try Data("keep\n".utf8).write(to: victim)
+        let path = folder.appendingPathComponent("sync.log").path
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: victim.path)
+        #expect(throws: StorageError.self) { try LogFile(path: path) }
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "keep\n")
     }
 }
