@@ -36,7 +36,7 @@ enum ShelfCommandTree {
       64  usage error (a wrong command line)
       65  invalid data (e.g. an empty title, a daily goal out of range)
       69  no server configured for a command that needs one
-      74  the local store could not be read or written
+      74  the local store could not be read or written, or is damaged ('shelf doctor')
       75  temporary failure: network, server, or the server asked to wait (backoff)
       77  the server refused the credentials
       78  configuration error (unknown account, unsafe password file)
