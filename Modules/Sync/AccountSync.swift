@@ -57,6 +57,7 @@ public struct AccountSync: Sendable {
         defer { lock.release() }
         do {
             try healthGate.checkIfDue(store, previousRunUnfinished: lock.previousRunUnfinished)
+            lock.acknowledgeUnfinishedRun()
         } catch {
             let report = RunReport(account: account.name.rawValue, outcome: .localStoreFailure, message: "\(error)", startedAt: Date())
             onEvent(.runFinished(report))

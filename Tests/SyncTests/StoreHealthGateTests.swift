@@ -48,5 +48,13 @@ struct StoreHealthGateTests {
         let third = try #require(try RunLock.acquire(at: lockFile))
         #expect(third.previousRunUnfinished)
         third.release()
+        // Released without acknowledging (a refresh that did not check): passed on.
+        let fourth = try #require(try RunLock.acquire(at: lockFile))
+        #expect(fourth.previousRunUnfinished)
+        fourth.acknowledgeUnfinishedRun()
+        fourth.release()
+        let fifth = try #require(try RunLock.acquire(at: lockFile))
+        #expect(!fifth.previousRunUnfinished)
+        fifth.release()
     }
 }

@@ -77,6 +77,7 @@ public struct StoreMaintenance: Sendable {
         }
         defer { lock.release() }
         let restored = try StoreBackup.restore(from: source, to: storeFile)
+        lock.acknowledgeUnfinishedRun()
         // The restored file just passed the full check.
         try? PrivateFile.writeAtomically(Data(), to: paths.integrityMark(account), createFolder: false)
         return StoreRestoreSummary(store: storeFile.path, backup: source.path, replacedStore: restored.replacedStore?.path,
