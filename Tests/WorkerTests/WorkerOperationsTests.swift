@@ -209,7 +209,11 @@ struct WorkerOperationsTests {
         var home = try WorkerHome(server: gate.baseURL, user: user)
         home.environment["SHELF_SERVER"] = gate.baseURL
         let running = try home.start(["--every", "1h", "--report", home.reportPath])
-        arrived.wait()
+        guard arrived.wait(timeout: .now() + 30) == .success else {
+            running.kill9()
+            Issue.record("the worker never asked the server")
+            return
+        }
         kill(running.process.processIdentifier, SIGTERM)
         let result = running.finish()
         #expect(result.status == 0)
