@@ -1,4 +1,5 @@
 import Foundation
+import Services
 import Storage
 
 // MARK: - WorkerRound
@@ -14,12 +15,18 @@ public struct WorkerRound: Sendable {
     /// Accounts synced at once: each holds a connection and a store, and one server
     /// usually serves them all.
     public let concurrency: Int
+    /// How every account reaches its server (one shared connection pool by default).
+    public let transport: any HTTPTransport
 
-    public init(paths: ShelfPaths, options: SyncOptions, log: WorkerLog, concurrency: Int = 2) {
+    public init(
+        paths: ShelfPaths, options: SyncOptions, log: WorkerLog, concurrency: Int = 2,
+        transport: any HTTPTransport = CurlTransport.shared
+    ) {
         self.paths = paths
         self.options = options
         self.log = log
         self.concurrency = max(1, concurrency)
+        self.transport = transport
     }
 
     /// Syncs `accounts` and returns their reports in the order given.
@@ -66,7 +73,7 @@ public struct WorkerRound: Sendable {
         }
         let setup: AccountSync
         do {
-            setup = try AccountSync(account: resolved, paths: paths, options: options)
+            setup = try AccountSync(account: resolved, paths: paths, options: options, transport: transport)
         } catch let error as StorageError where error.isCorruption {
             let damage = IntegrityReport(path: paths.database(resolved.name).description, depth: .quick, problems: ["\(error)"], schemaVersion: nil)
             let message = DamagedStoreError(report: damage).description
