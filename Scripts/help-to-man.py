@@ -67,7 +67,7 @@ def entries(lines, skip=()):
         if match and not line.startswith("   "):
             term, text = match.group(1), match.group(2)
             if term.split(",")[0].split(" ")[0] in skip:
-                out.append(None)
+                out.append(None)  # a skipped entry: its continuation lines are skipped too
                 continue
             if term.startswith("See "):
                 out += [".PP", escape(line.strip())]
