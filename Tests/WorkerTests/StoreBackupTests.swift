@@ -90,4 +90,34 @@ struct StoreBackupTests {
         #expect(try books(in: storeFile).count == 1)
         #expect(try shelf(["backup", storeFile.path], home).status == 74)  // never over an existing file
     }
+
+    @Test func doctorSaysWhatItFoundAndRestoreWaitsForARunningSync() throws {
+        let home = try WorkerHome(server: server.baseURL, user: user)
+        let missing = try shelf(["doctor", "--json"], home)
+        #expect(missing.status == 0)
+        #expect(missing.stdout.contains(#""state" : "missing""#))
+
+        #expect(try shelf(["book", "add", "--title", "Kept", "--author", "A"], home).status == 0)
+        let healthy = try shelf(["doctor", "--json"], home)
+        #expect(healthy.status == 0)
+        let report = try JSONSerialization.jsonObject(with: Data(healthy.stdout.utf8)) as? [String: Any]
+        #expect(report?["state"] as? String == "healthy")
+        #expect(report?["pendingChanges"] as? Int == 1)
+        #expect((report?["problems"] as? [Any])?.isEmpty == true)
+
+        let backupFile = home.root.appendingPathComponent("b.sqlite")
+        #expect(try shelf(["backup", backupFile.path], home).status == 0)
+        // Another process holds the account's run lock, as a sync does.
+        let lockFile = home.paths.syncLock(try AccountName("default"))
+        let holder = try ProcessRunner.start(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            ["-c", "import fcntl, sys, time\nf = open(sys.argv[1], 'a')\nfcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+                + "print('locked', file=sys.stderr, flush=True)\ntime.sleep(30)", lockFile.path],
+            environment: ["PATH": "/usr/bin:/bin"])
+        defer { holder.kill9() }
+        #expect(holder.waitForStderrLine { $0 == "locked" } != nil)
+        let restore = try shelf(["restore", backupFile.path], home)
+        #expect(restore.status == 75)
+        #expect(restore.stderr.contains("a sync of account 'default' is running"))
+    }
 }
