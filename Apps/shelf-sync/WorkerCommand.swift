@@ -44,6 +44,7 @@ enum WorkerCommand {
       An account file written by 'shelf account add', or the environment:
       SHELF_SERVER, SHELF_USER, SHELF_PASSWORD or SHELF_PASSWORD_FILE (mode 600), SHELF_ACCOUNT;
       under systemd, the credential 'password' ($CREDENTIALS_DIRECTORY/password).
+      SHELF_CA_FILE: a PEM file of CAs to trust for an https:// server (a private CA).
       XDG_CONFIG_HOME and XDG_DATA_HOME say where accounts and stores live.
 
     CRON:

@@ -54,6 +54,7 @@ extension ExitCode {
             case .noStore, .noBackup: .ioError
             case .syncRunning: .temporaryFailure
             }
+        case let error as AccountVerificationError: ExitCode(rawValue: error.exitStatus) ?? .software
         default: .software
         }
     }

@@ -58,13 +58,15 @@ final class SyncProgress {
             activity = "retrying"
         case .runFinished:
             done = total
+        case .collectionUnavailable(let collection, _):
+            activity = "\(collection.rawValue): unavailable"
         case .merged, .conflict, .deadLettered, .collectionFinished:
             break
         }
         switch event {
         case .runFinished:
             break
-        case .conflict, .deadLettered, .retrying:
+        case .conflict, .deadLettered, .retrying, .collectionUnavailable:
             line(event.summary, always: true)
         default:
             line(event.summary)

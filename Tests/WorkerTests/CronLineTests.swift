@@ -23,14 +23,14 @@ struct CronLineTests {
         return String(try #require(fields.count == 6 ? fields[5] : nil)).trimmingCharacters(in: .whitespaces)
     }
 
-    @Test func theLineWorksAsPrintedOnAFreshAccount() throws {
+    @Test func theLineWorksAsPrintedOnAFreshAccount() async throws {
         let command = try Self.documentedCommand()
         #expect(command.hasPrefix("/usr/local/bin/shelf-sync "))  // absolute: cron's PATH is /usr/bin:/bin
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-cron-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
 
         // A fresh account, as 'shelf account add --password-file' leaves it.
-        let user = TestUser(prefix: "cron")
+        let user = try await server.newUser(prefix: "cron")
         let paths = ShelfPaths(environment: ["HOME": home.path])
         let secret = home.appendingPathComponent(".config/shelf/password")
         try FileManager.default.createDirectory(at: secret.deletingLastPathComponent(), withIntermediateDirectories: true)

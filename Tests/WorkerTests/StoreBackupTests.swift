@@ -10,10 +10,11 @@ import Testing
 @Suite("shelf backup and restore beside a running sync")
 struct StoreBackupTests {
     let server: KintoServer
-    let user = TestUser(prefix: "backup")
+    let user: TestUser
 
-    init() throws {
+    init() async throws {
         server = try KintoServer.shared()
+        user = try await server.newUser(prefix: "backup")
     }
 
     private func shelf(_ arguments: [String], _ home: WorkerHome) throws -> ProcessResult {

@@ -10,10 +10,11 @@ import Testing
 @Suite("shelf-sync: operations")
 struct WorkerOperationsTests {
     let server: KintoServer
-    let user = TestUser(prefix: "ops")
+    let user: TestUser
 
-    init() throws {
+    init() async throws {
         server = try KintoServer.shared()
+        user = try await server.newUser(prefix: "ops")
     }
 
     private func client(_ user: TestUser) -> APIClient {
@@ -40,7 +41,7 @@ struct WorkerOperationsTests {
         var env = home
         env.environment = env.environment.filter { !$0.key.hasPrefix("SHELF_") }
         let accounts = AccountStore(paths: env.paths)
-        let users = [TestUser(prefix: "ops-a"), TestUser(prefix: "ops-b"), TestUser(prefix: "ops-c")]
+        let users = [try await server.newUser(prefix: "ops-a"), try await server.newUser(prefix: "ops-b"), try await server.newUser(prefix: "ops-c")]
         for (index, account) in users.enumerated() {
             try await seedBooks(index + 1, for: account)
             let secret = env.root.appendingPathComponent("password-\(index)")

@@ -56,17 +56,17 @@ public enum WorkerExitStatus {
 
     public static let rows: [Row] = [
         Row(code: RunOutcome.synced.exitStatus,
-            meaning: "all synced (also: another run holds the account's lock; stopped by SIGTERM/SIGINT)"),
+            meaning: "all synced (also: another run holds the account's lock; the server offers no shop catalog, a warning line says so; stopped by SIGTERM/SIGINT)"),
         Row(code: RunOutcome.needsAttention.exitStatus,
-            meaning: "finished, but conflicts or refused changes wait ('shelf conflicts', 'shelf failed')"),
+            meaning: "finished, but conflicts or refused changes wait ('shelf conflicts', 'shelf failed'), or the server refuses one of the reader's own collections (the others synced)"),
         Row(code: usage, meaning: "usage error"),
         Row(code: RunOutcome.localStoreFailure.exitStatus,
             meaning: "a local store could not be read or written, or is damaged (the log names the file; 'shelf doctor')"),
         Row(code: RunOutcome.temporaryFailure.exitStatus,
-            meaning: "temporary failure (network, server) or the server's backoff is still in force"),
+            meaning: "temporary failure (network, server), the server's backoff still in force, or a read-only server holds local changes back"),
         Row(code: RunOutcome.authenticationFailed.exitStatus, meaning: "the server refused the credentials"),
         Row(code: RunOutcome.configurationError.exitStatus,
-            meaning: "configuration error (no account, unsafe or missing password file)"),
+            meaning: "configuration error (no account, unsafe or missing password file, a server Shelf cannot use)"),
     ]
 
     /// `EXIT CODES:` for `--help` and the man page.

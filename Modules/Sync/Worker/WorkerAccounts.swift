@@ -33,9 +33,11 @@ public enum WorkerAccounts {
         if allAccounts {
             let names = store.list()
             guard !names.isEmpty else { throw .noAccountFiles(paths.accountsDirectory.path) }
+            // `SHELF_CA_FILE`, given for this run, is the CA every account trusts.
+            let caFile = environment["SHELF_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
             return names.map { name in
                 do {
-                    return .ready(try store.resolve(name))
+                    return .ready(try store.resolve(name).trusting(caFile: caFile))
                 } catch {
                     return .broken(name: name.rawValue, reason: "\(error)")
                 }

@@ -57,9 +57,9 @@ public final class WorkerLog: Sendable {
 
     // MARK: Levels
 
-    /// An idle run: synced and nothing moved either way.
+    /// An idle run: synced, every collection offered, and nothing moved either way.
     static func isIdle(_ report: RunReport) -> Bool {
-        report.outcome == .synced && report.collections.values.allSatisfy { collection in
+        report.outcome == .synced && report.unavailable.isEmpty && report.collections.values.allSatisfy { collection in
             collection.pulled == 0 && collection.pushed == 0 && collection.merged == 0
                 && collection.deletedLocally == 0 && collection.conflicts == 0 && collection.deadLetters == 0
         }
@@ -73,10 +73,11 @@ public final class WorkerLog: Sendable {
             report.pulled > 0 || report.deletedLocally > 0 ? .info : .debug
         case .pushed, .merged:
             .info
-        case .conflict, .deadLettered, .retrying:
+        case .conflict, .deadLettered, .retrying, .collectionUnavailable:
             .warning
         case .runFinished(let report):
             switch report.outcome {
+            case .synced where !report.unavailable.isEmpty: .warning
             case .synced, .alreadyRunning: .info
             case .needsAttention, .backoff, .temporaryFailure: .warning
             case .authenticationFailed, .localStoreFailure, .configurationError: .error

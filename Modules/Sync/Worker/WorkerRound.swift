@@ -15,12 +15,13 @@ public struct WorkerRound: Sendable {
     /// Accounts synced at once: each holds a connection and a store, and one server
     /// usually serves them all.
     public let concurrency: Int
-    /// How every account reaches its server (one shared connection pool by default).
-    public let transport: any HTTPTransport
+    /// How every account reaches its server; nil for the shared libcurl transport
+    /// (trusting each account's private CA when it names one).
+    public let transport: (any HTTPTransport)?
 
     public init(
         paths: ShelfPaths, options: SyncOptions, log: WorkerLog, concurrency: Int = 2,
-        transport: any HTTPTransport = CurlTransport.shared
+        transport: (any HTTPTransport)? = nil
     ) {
         self.paths = paths
         self.options = options
