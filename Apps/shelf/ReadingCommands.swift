@@ -16,7 +16,8 @@ enum ReadingCommands {
         let session = try context.session()
         let bookID = try context.invocation.option("book").map { id in try RecordID.validate(id) }
         if let bookID { _ = try await LibraryCommands.existingBook(bookID, in: session) }
-        let model = await progressModel(context, session)
+        // NB: logging needs no goal, so the preferences are not refreshed for it.
+        let model = ReadingProgressModel(service: session.repositories.readingLog, goal: .default)
         guard let logged = await model.log(minutes: minutes, bookID: bookID, on: day) else {
             throw refusal(minutes: minutes, day: day, model)
         }
