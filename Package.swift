@@ -75,7 +75,7 @@ let package = Package(
         ),
         .target(
             name: "Presentation",
-            dependencies: ["Domain", "Repositories", "Sync"],
+            dependencies: ["Domain", "Sync"],
             path: "Modules/Presentation",
             swiftSettings: swiftSettings
         ),
@@ -181,7 +181,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PresentationTests",
-            dependencies: ["Domain", "Presentation", "Repositories", "Sync", "TestSupport"],
+            dependencies: ["Domain", "Presentation", "Sync", "TestSupport"],
             path: "Tests/PresentationTests",
             swiftSettings: swiftSettings
         ),

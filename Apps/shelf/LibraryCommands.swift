@@ -74,10 +74,7 @@ enum LibraryCommands {
                 and sessions without a book
                 """)
         }
-        try context.output.confirm(ChangeScreen.bookRemoved(BookRemovalSummary(
-            bookID: result.bookID, notesRemoved: result.notesRemoved, notesDetached: result.notesDetached,
-            sessionsRemoved: result.sessionsRemoved, sessionsDetached: result.sessionsDetached,
-            favoriteRemoved: result.favoriteRemoved)))
+        try context.output.confirm(ChangeScreen.bookRemoved(result))
         return .success
     }
 

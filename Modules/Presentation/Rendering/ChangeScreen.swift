@@ -86,7 +86,7 @@ extension ChangeScreen {
     }
 
     /// A book removed with what referred to it.
-    public static func bookRemoved(_ removal: BookRemovalSummary) -> ChangeScreen {
+    public static func bookRemoved(_ removal: BookRemovalResult) -> ChangeScreen {
         var parts: [String] = []
         if removal.notesRemoved > 0 { parts.append("removed \(Wording.count(removal.notesRemoved, "note"))") }
         if removal.sessionsRemoved > 0 { parts.append("removed \(Wording.count(removal.sessionsRemoved, "reading session"))") }
@@ -161,7 +161,7 @@ public enum ChangedRecord: Hashable, Sendable, Encodable {
     case readingSession(ReadingSessionView)
     /// `{"collection": "books", "id", "deleted": true, "notesRemoved", "notesDetached",
     /// "sessionsRemoved", "sessionsDetached", "favoriteRemoved"}`
-    case bookRemoved(BookRemovalSummary)
+    case bookRemoved(BookRemovalResult)
     case resolution(collection: String, id: String, kept: String)
     case failedChange(id: Int64, action: String)
     case account(AccountsScreen.Entry)
@@ -171,6 +171,7 @@ public enum ChangedRecord: Hashable, Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case collection, deleted, id, isFavorite, kept, action, name, store, adoptedRecords, adoptedChanges
+        case notesRemoved, notesDetached, sessionsRemoved, sessionsDetached, favoriteRemoved
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -181,7 +182,16 @@ public enum ChangedRecord: Hashable, Sendable, Encodable {
         case .cartItem(let view): try view.encode(to: encoder)
         case .account(let entry): try entry.encode(to: encoder)
         case .readingSession(let view): try view.encode(to: encoder)
-        case .bookRemoved(let summary): try summary.encode(to: encoder)
+        case .bookRemoved(let result):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(CollectionName.books.rawValue, forKey: .collection)
+            try container.encode(result.bookID, forKey: .id)
+            try container.encode(true, forKey: .deleted)
+            try container.encode(result.notesRemoved, forKey: .notesRemoved)
+            try container.encode(result.notesDetached, forKey: .notesDetached)
+            try container.encode(result.sessionsRemoved, forKey: .sessionsRemoved)
+            try container.encode(result.sessionsDetached, forKey: .sessionsDetached)
+            try container.encode(result.favoriteRemoved, forKey: .favoriteRemoved)
         case .removed(let collection, let id):
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(collection, forKey: .collection)
@@ -211,45 +221,5 @@ public enum ChangedRecord: Hashable, Sendable, Encodable {
             try container.encode(records, forKey: .adoptedRecords)
             try container.encode(pendingChanges, forKey: .adoptedChanges)
         }
-    }
-}
-
-// MARK: - BookRemovalSummary
-
-/// What `book rm` did to a book and what referred to it.
-public struct BookRemovalSummary: Hashable, Sendable, Encodable {
-    public let bookID: String
-    public let notesRemoved: Int
-    public let notesDetached: Int
-    public let sessionsRemoved: Int
-    public let sessionsDetached: Int
-    public let favoriteRemoved: Bool
-
-    public init(
-        bookID: String, notesRemoved: Int, notesDetached: Int, sessionsRemoved: Int, sessionsDetached: Int,
-        favoriteRemoved: Bool
-    ) {
-        self.bookID = bookID
-        self.notesRemoved = notesRemoved
-        self.notesDetached = notesDetached
-        self.sessionsRemoved = sessionsRemoved
-        self.sessionsDetached = sessionsDetached
-        self.favoriteRemoved = favoriteRemoved
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case collection, id, deleted, notesRemoved, notesDetached, sessionsRemoved, sessionsDetached, favoriteRemoved
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(CollectionName.books.rawValue, forKey: .collection)
-        try container.encode(bookID, forKey: .id)
-        try container.encode(true, forKey: .deleted)
-        try container.encode(notesRemoved, forKey: .notesRemoved)
-        try container.encode(notesDetached, forKey: .notesDetached)
-        try container.encode(sessionsRemoved, forKey: .sessionsRemoved)
-        try container.encode(sessionsDetached, forKey: .sessionsDetached)
-        try container.encode(favoriteRemoved, forKey: .favoriteRemoved)
     }
 }

@@ -1,5 +1,4 @@
 import Domain
-import Repositories
 
 // MARK: - ImportReportScreen
 
@@ -67,9 +66,9 @@ public struct ImportReportScreen: RenderableScreen, Hashable {
 /// JSON: `{"file", "format", "records", "bytes", "collections": {"books": 12, …}}`.
 public struct ExportSummaryScreen: RenderableScreen, Hashable {
     public let file: String
-    public let summary: ShelfExport.Summary
+    public let summary: ExportSummary
 
-    public init(file: String, summary: ShelfExport.Summary) {
+    public init(file: String, summary: ExportSummary) {
         self.file = file
         self.summary = summary
     }

@@ -2,17 +2,9 @@ import Domain
 import Foundation
 import Services
 
-// MARK: - ImportFormat
+// MARK: - Telling formats apart
 
-/// The files `shelf import` reads.
-public enum ImportFormat: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Goodreads' library export (`goodreads_library_export.csv`).
-    case goodreads
-    /// `calibredb list --for-machine` JSON.
-    case calibre
-    /// Shelf's own export, JSON or CSV (`shelf export`).
-    case shelf
-
+extension ImportFormat {
     /// The format of `data`, judged from its first bytes and its header line:
     /// JSON with Shelf's `format` marker → shelf; a JSON array → calibre; CSV whose header
     /// has `Book Id` and `Exclusive Shelf` → goodreads; CSV `collection,id,record` → shelf.
@@ -49,22 +41,6 @@ public struct ImportItem: Hashable, Sendable {
     public var fields: [String: JSONValue]
     /// Where in the file: "line 12", "entry 3", "books[4]".
     public var location: String
-}
-
-// MARK: - ImportIssue
-
-/// A row that was skipped, or imported with a change, and why.
-public struct ImportIssue: Hashable, Sendable, Codable {
-    public var location: String
-    public var reason: String
-    /// false: the row was skipped; true: it was imported, adjusted as `reason` says.
-    public var imported: Bool
-
-    public init(location: String, reason: String, imported: Bool = false) {
-        self.location = location
-        self.reason = reason
-        self.imported = imported
-    }
 }
 
 // MARK: - ImportPlan

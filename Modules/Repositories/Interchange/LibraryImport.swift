@@ -2,49 +2,6 @@ import Domain
 import Foundation
 import Storage
 
-// MARK: - ImportReport
-
-/// What an import did (or, for a dry run, would do).
-public struct ImportReport: Hashable, Sendable, Codable {
-    public struct Counts: Hashable, Sendable, Codable {
-        public var added = 0
-        public var updated = 0
-        public var unchanged = 0
-
-        public init(added: Int = 0, updated: Int = 0, unchanged: Int = 0) {
-            self.added = added
-            self.updated = updated
-            self.unchanged = unchanged
-        }
-    }
-
-    public var file: String
-    public var format: ImportFormat
-    public var dryRun: Bool
-    /// Rows (CSV records after the header, JSON entries or records) in the file.
-    public var rows: Int
-    /// Per collection: records added, updated, or already as the file has them.
-    public var collections: [String: Counts]
-    /// Rows skipped, and rows imported with a change, each with why.
-    public var issues: [ImportIssue]
-
-    public init(
-        file: String, format: ImportFormat, dryRun: Bool, rows: Int, collections: [String: Counts], issues: [ImportIssue]
-    ) {
-        self.file = file
-        self.format = format
-        self.dryRun = dryRun
-        self.rows = rows
-        self.collections = collections
-        self.issues = issues
-    }
-
-    public var added: Int { collections.values.reduce(0) { $0 + $1.added } }
-    public var updated: Int { collections.values.reduce(0) { $0 + $1.updated } }
-    public var unchanged: Int { collections.values.reduce(0) { $0 + $1.unchanged } }
-    public var skipped: Int { issues.count { !$0.imported } }
-}
-
 // MARK: - LibraryImport
 
 /// Reads a file, plans it, and writes it into an account's store in one transaction.

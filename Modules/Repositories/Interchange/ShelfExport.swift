@@ -27,17 +27,8 @@ public enum ShelfExport {
     public static let version = 1
     public static let csvHeader = ["collection", "id", "record"]
 
-    public enum Format: String, Sendable, Hashable, Codable {
-        case json, csv
-    }
-
-    /// What an export wrote, for the confirmation.
-    public struct Summary: Hashable, Sendable, Codable {
-        public var format: Format
-        public var collections: [String: Int]
-        public var records: Int
-        public var bytes: Int
-    }
+    public typealias Format = ExportFormat
+    public typealias Summary = ExportSummary
 
     /// The collections exported when none are named: every collection of the reader's
     /// own (the shared catalog only when asked for).

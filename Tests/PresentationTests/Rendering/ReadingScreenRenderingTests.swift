@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Presentation
-import Repositories
 import Testing
 import TestSupport
 
