@@ -78,7 +78,7 @@ public struct ImportReport: Hashable, Sendable, Codable {
 // MARK: - Export
 
 /// The shapes `shelf export` writes.
-public enum ExportFormat: String, Sendable, Hashable, Codable {
+public enum ExportFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case json, csv
 }
 
