@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Sync
 import Synchronization
@@ -32,7 +33,9 @@ final class EventLog: Sendable {
         let line: String
         switch format {
         case .text:
-            line = "\(timestamp) \(level.uppercased()) \(account.map { "[\($0)] " } ?? "")\(summary)"
+            // NB: a summary can hold a server's words (an error message, a reason):
+            // escaped, so one event is always one line and nothing reaches a terminal raw.
+            line = "\(timestamp) \(level.uppercased()) \(account.map { "[\(TerminalEscaping.escaped($0))] " } ?? "")\(TerminalEscaping.escaped(summary))"
         case .json:
             var parts = [("ts", LogValue.string(timestamp)), ("level", .string(level))]
             if let account { parts.append(("account", .string(account))) }
@@ -50,7 +53,7 @@ final class EventLog: Sendable {
 
     private static func level(of event: SyncEvent) -> String {
         switch event {
-        case .conflict, .deadLettered, .retrying: "warning"
+        case .conflict, .deadLettered, .retrying, .recordSkipped: "warning"
         case .runFinished(let report): report.outcome == .synced || report.outcome == .alreadyRunning ? "info" : "warning"
         default: "info"
         }

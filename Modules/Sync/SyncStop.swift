@@ -23,7 +23,10 @@ enum SyncStop: Error {
         case let api as APIError:
             if case .unauthorized = api { return .authentication(api.description) }
             if let failure = api.httpFailure, let wait = failure.retryAfter, failure.status == 503 || failure.status == 429 {
-                return .backoff(until: now.addingTimeInterval(wait), reason: "the server answered \(failure.status) with Retry-After: \(Int(wait))")
+                let seconds = HeaderValues.clamped(wait)
+                return .backoff(
+                    until: now.addingTimeInterval(seconds),
+                    reason: "the server answered \(failure.status) with Retry-After: \(HeaderValues.wholeSeconds(seconds))")
             }
             return .temporary(api.description)
         case let storage as StorageError:

@@ -187,7 +187,7 @@ public struct HTTPFailure: Sendable, Hashable {
         if let error = serverError?.error { detail += " \(error)" }
         if let message = serverError?.message { detail += ": \(message)" }
         if let errno = serverError?.errno { detail += ", errno \(errno)" }
-        if let retryAfter { detail += ", retry after \(Int(retryAfter.rounded(.up))) s" }
+        if let retryAfter { detail += ", retry after \(HeaderValues.wholeSeconds(retryAfter)) s" }
         return "\(method.rawValue) \(url): \(summary) (\(detail))"
     }
 }
