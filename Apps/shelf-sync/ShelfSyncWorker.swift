@@ -17,10 +17,12 @@ struct ShelfSyncWorker {
     func run() async -> Int32 {
         let invocation: Invocation
         let every: Duration?
+        let budget: Duration?
         let pageSize: Int?
         do throws(ParseError) {
             invocation = try parser.parse(arguments)
             every = try invocation.option("every", as: "a duration such as 90s, 5m or 1h", DurationParsing.parse)
+            budget = try invocation.option("budget", as: "a duration such as 30s, 2m or 1h", DurationParsing.parse)
             pageSize = try invocation.option("page-size", as: "a whole number from 1 to 10000") { text in
                 Int(text).flatMap { (1...10_000).contains($0) ? $0 : nil }
             }
@@ -43,7 +45,8 @@ struct ShelfSyncWorker {
         let log = EventLog(format: invocation.option("log-format") == "json" ? .json : .text)
         let options = SyncOptions(
             policy: invocation.option("policy").flatMap(ConflictPolicy.init(rawValue:)) ?? .manual,
-            pageSize: pageSize ?? SyncOptions().pageSize)
+            pageSize: pageSize ?? SyncOptions().pageSize, ignoresBackoff: invocation.flag("ignore-backoff"),
+            budget: budget ?? Self.defaultBudget)
         guard let every else {
             return await runOnce(invocation, options: options, log: log)
         }
@@ -52,6 +55,10 @@ struct ShelfSyncWorker {
             do { try await Task.sleep(for: every) } catch { return 0 }
         }
     }
+
+    /// A run's budget unless `--budget` says otherwise: a cron worker against a server
+    /// that never answers exits 75 within a minute, long before the next tick.
+    static let defaultBudget: Duration = .seconds(60)
 
     // MARK: One round
 

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Domain
 import Presentation
 
 // MARK: - Output
@@ -56,18 +57,21 @@ struct Output: Sendable {
 
     // MARK: Standard error
 
+    // NB: messages can carry a server's words (an error text, a reason): each is
+    // escaped (`TerminalEscaping`), so it stays one line and sends no escape codes.
+
     func error(_ message: String) {
-        terminal.writeErr(styled("Error:", code: "31") + " \(message)\n")
+        terminal.writeErr(styled("Error:", code: "31") + " \(TerminalEscaping.escaped(message))\n")
     }
 
     func warn(_ message: String) {
-        terminal.writeErr(styled("Warning:", code: "33") + " \(message)\n")
+        terminal.writeErr(styled("Warning:", code: "33") + " \(TerminalEscaping.escaped(message))\n")
     }
 
     /// A `--verbose` note.
     func note(_ message: String) {
         guard verbose else { return }
-        terminal.writeErr("shelf: \(message)\n")
+        terminal.writeErr("shelf: \(TerminalEscaping.escaped(message))\n")
     }
 
     private func styled(_ text: String, code: String) -> String {
