@@ -45,6 +45,21 @@ enum TextWidth {
         return String(out)
     }
 
+    /// `text` cut to at most `limit` columns, ending in "…" when anything was left out.
+    static func truncated(_ text: String, limit: Int) -> String {
+        if isPrintableASCII(text), text.utf8.count <= limit { return text }
+        guard of(text) > limit else { return text }
+        var kept = ""
+        var used = 0
+        for character in text {
+            let width = width(of: character)
+            guard used + width <= limit - 1 else { break }
+            kept.append(character)
+            used += width
+        }
+        return kept + "…"
+    }
+
     /// The first line of `text`, cut to at most `limit` columns, with "…" when anything
     /// was left out (the rest of a long line, or later lines).
     static func excerpt(_ text: String, limit: Int) -> String {
