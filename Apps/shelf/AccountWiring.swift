@@ -79,6 +79,7 @@ final class AccountSession: Sendable {
             return !synced && ((try? store.count(RecordQuery(collection))) ?? 1) == 0
         })
         for warning in refreshLog.warnings(neverSynced: neverSynced) { output.warn(warning) }
+        for warning in output.unreadable.warnings { output.warn(warning) }
     }
 
     // MARK: Server
@@ -95,6 +96,8 @@ final class AccountSession: Sendable {
         case .refreshFinished(let collection, let succeeded):
             // NB: failures are noted by `ReportedRefresher`, which the repository sees succeed.
             if !succeeded { output.note("refresh of \(collection.rawValue) cancelled") }
+        case .unreadableRecords(_, let records):
+            output.unreadable.record(records)
         }
     }
 }

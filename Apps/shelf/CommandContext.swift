@@ -20,7 +20,7 @@ final class CommandContext {
         let terminal = Terminal(environment: environment, noColorFlag: invocation.flag("no-color"))
         output = Output(
             terminal: terminal, format: invocation.flag("json") ? .json : .text,
-            quiet: invocation.flag("quiet"), verbose: invocation.flag("verbose"))
+            quiet: invocation.flag("quiet"), verbose: invocation.flag("verbose"), unreadable: UnreadableLog())
     }
 
     /// `--offline` or `SHELF_OFFLINE=1` (also `true`, `yes`, `on`): never touch the network.

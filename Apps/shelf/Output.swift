@@ -14,6 +14,8 @@ struct Output: Sendable {
     let quiet: Bool
     /// `-v`: notes about what happens (account, refreshes) on standard error.
     let verbose: Bool
+    /// Records the command's reads left out; listed in a list's `--json`.
+    let unreadable: UnreadableLog
 
     var isJSON: Bool { format == .json }
 
@@ -43,7 +45,8 @@ struct Output: Sendable {
         }
     }
 
-    /// Prints a list screen after its model loaded: the screen, or — when the load
+    /// Prints a list screen after its model loaded (as JSON with the `unreadable` records
+    /// its reads left out): the screen, or — when the load
     /// failed with nothing to show — its failure, as exit status 74. Network failures
     /// never get here (see `ReportedRefresher`): what is left is the local store.
     func present<Value>(_ screen: some RenderableScreen, loaded state: LoadingState<Value>) throws -> ExitCode {
@@ -51,7 +54,11 @@ struct Output: Sendable {
             try showFailure(screen)
             return .ioError
         }
-        try show(screen)
+        if isJSON {
+            terminal.writeOut(try ScreenWithUnreadable(screen, unreadable: unreadable.records).renderJSON())
+        } else {
+            try show(screen)
+        }
         return .success
     }
 
