@@ -69,8 +69,11 @@ struct ShelfSyncWorker {
         var configurationError: String?
 
         do {
+            let limits = try LimitOverrides(environment: environment)
+            var options = options
+            options.maximumRecordBytes = limits.maximumRecordBytes
             let accounts = try accounts(invocation, paths: paths)
-            reports = await sync(accounts, paths: paths, options: options, log: log)
+            reports = await sync(accounts, paths: paths, options: options, limits: limits, log: log)
         } catch {
             configurationError = "\(error)"
             log.note("configuration error: \(error)", account: invocation.option("account"), level: "error", event: "configuration_error")
@@ -112,7 +115,9 @@ struct ShelfSyncWorker {
     }
 
     /// Syncs the accounts, at most two at a time.
-    private func sync(_ accounts: [ResolvedAccount], paths: ShelfPaths, options: SyncOptions, log: EventLog) async -> [RunReport] {
+    private func sync(
+        _ accounts: [ResolvedAccount], paths: ShelfPaths, options: SyncOptions, limits: LimitOverrides, log: EventLog
+    ) async -> [RunReport] {
         await withTaskGroup(of: (Int, RunReport).self) { group in
             var results: [(Int, RunReport)] = []
             var next = 0
@@ -121,7 +126,7 @@ struct ShelfSyncWorker {
                 let index = next
                 let account = accounts[index]
                 next += 1
-                group.addTask { (index, await Self.sync(account, paths: paths, options: options, log: log)) }
+                group.addTask { (index, await Self.sync(account, paths: paths, options: options, limits: limits, log: log)) }
             }
             startNext()
             startNext()
@@ -133,11 +138,13 @@ struct ShelfSyncWorker {
         }
     }
 
-    private static func sync(_ account: ResolvedAccount, paths: ShelfPaths, options: SyncOptions, log: EventLog) async -> RunReport {
+    private static func sync(
+        _ account: ResolvedAccount, paths: ShelfPaths, options: SyncOptions, limits: LimitOverrides, log: EventLog
+    ) async -> RunReport {
         let name = account.name.rawValue
         let setup: AccountSync
         do {
-            setup = try AccountSync(account: account, paths: paths, options: options)
+            setup = try AccountSync(account: account, paths: paths, options: options, transport: limits.transport())
         } catch {
             log.note("cannot open the local store: \(error)", account: name, level: "error", event: "store_failed")
             return RunReport(account: name, outcome: .localStoreFailure, message: "\(error)", startedAt: Date())

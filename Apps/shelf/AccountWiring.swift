@@ -31,9 +31,10 @@ final class AccountSession: Sendable {
         case .account(let account):
             // NB: a read asks the server once and gives up sooner than a sync run:
             // retries belong to `shelf sync`.
+            let limits = try LimitOverrides(environment: environment)
             let sync = try AccountSync(
-                account: account, paths: paths, options: SyncOptions(retry: .none), timeouts: Self.readTimeouts,
-                storeConfiguration: .reader)
+                account: account, paths: paths, options: SyncOptions(retry: .none, maximumRecordBytes: limits.maximumRecordBytes),
+                transport: limits.transport(), timeouts: Self.readTimeouts, storeConfiguration: .reader)
             store = sync.store
             if offline {
                 refresher = LocalOnlyRefresher()

@@ -26,7 +26,10 @@ enum SyncCommands {
             throw CommandFailure(.temporaryFailure, "offline (--offline or SHELF_OFFLINE): not contacting the server; local changes stay queued")
         }
         context.output.note("account \(account)")
-        let sync = try AccountSync(account: account, paths: paths, options: options)
+        let limits = try LimitOverrides(environment: context.environment)
+        var limited = options
+        limited.maximumRecordBytes = limits.maximumRecordBytes
+        let sync = try AccountSync(account: account, paths: paths, options: limited, transport: limits.transport())
 
         let progress = SyncProgress(output: context.output)
         let (events, continuation) = AsyncStream<SyncEvent>.makeStream(bufferingPolicy: .unbounded)
