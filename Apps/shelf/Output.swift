@@ -55,7 +55,7 @@ struct Output: Sendable {
             return .ioError
         }
         if isJSON {
-            terminal.writeOut(try ScreenWithUnreadable(screen, unreadable: unreadable.records).renderJSON())
+            terminal.writeOut(try ScreenWithUnreadable(screen, unreadable: unreadable.views).renderJSON())
         } else {
             try show(screen)
         }

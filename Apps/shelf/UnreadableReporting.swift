@@ -1,4 +1,5 @@
 import Domain
+import Presentation
 import Repositories
 import Synchronization
 
@@ -18,6 +19,11 @@ final class UnreadableLog: Sendable {
     }
 
     var records: [UnreadableRecord] { found.withLock { $0 } }
+
+    /// The records as `--json` lists them.
+    var views: [UnreadableRecordView] {
+        records.map { UnreadableRecordView(collection: $0.collection.rawValue, id: $0.id, reason: $0.reason) }
+    }
 
     /// "2 books records cannot be read and are left out (books record 'b1' cannot be
     /// read: …); they stay in the store untouched".

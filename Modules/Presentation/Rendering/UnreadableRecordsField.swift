@@ -1,5 +1,3 @@
-import Repositories
-
 // MARK: - ScreenWithUnreadable
 
 /// A screen whose JSON also lists the stored records its reads left out because they
@@ -10,9 +8,9 @@ public struct ScreenWithUnreadable<Screen: RenderableScreen>: RenderableScreen {
     public let screen: Screen
     public let unreadable: [UnreadableRecordView]
 
-    public init(_ screen: Screen, unreadable: [UnreadableRecord]) {
+    public init(_ screen: Screen, unreadable: [UnreadableRecordView]) {
         self.screen = screen
-        self.unreadable = unreadable.map(UnreadableRecordView.init)
+        self.unreadable = unreadable
     }
 
     public func renderText(_ options: RenderOptions) -> String {
@@ -38,9 +36,9 @@ public struct UnreadableRecordView: Encodable, Hashable, Sendable {
     public let id: String
     public let reason: String
 
-    public init(_ record: UnreadableRecord) {
-        collection = record.collection.rawValue
-        id = record.id
-        reason = record.reason
+    public init(collection: String, id: String, reason: String) {
+        self.collection = collection
+        self.id = id
+        self.reason = reason
     }
 }
