@@ -1,3 +1,5 @@
+import Domain
+
 // MARK: - TextWidth
 
 /// Terminal-facing text: how many columns a string takes, and cell text made safe to
@@ -33,16 +35,12 @@ enum TextWidth {
         }
     }
 
-    /// `text` with every control character (newlines, tabs, ESC…) replaced by a space,
-    /// so data from the server can neither break a table's rows nor send escape codes
-    /// to the terminal.
+    /// `text` with every control character (newlines, tabs, ESC…) shown as an escape
+    /// (`TerminalEscaping`), so data from the server can neither break a table's rows
+    /// nor send escape codes to the terminal.
     static func sanitized(_ text: String) -> String {
         if isPrintableASCII(text) { return text }
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            out.append(scalar.properties.generalCategory == .control ? " " : scalar)
-        }
-        return String(out)
+        return TerminalEscaping.escaped(text)
     }
 
     /// `text` cut to at most `limit` columns, ending in "…" when anything was left out.
