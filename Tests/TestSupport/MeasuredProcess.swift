@@ -1,14 +1,15 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 // MARK: - MeasuredProcess
 
 /// Runs a program and measures it as the kernel saw it: wall time, and peak resident
-/// memory from `wait4`'s `rusage` (`ru_maxrss`), which only the parent that reaps the
-/// child gets — so it is spawned with `posix_spawn` here, not with Foundation's
-/// `Process` (which reaps its children itself).
+/// memory from `wait4`'s `rusage` (`ru_maxrss`).
+///
+/// NB: the program is forked by a small Python parent, not spawned from the test
+/// process. Linux carries a process' RSS high-water mark across `execve` from the
+/// memory it replaced, so a child spawned straight from a test runner that uses a few
+/// hundred MB would report the runner's peak, not its own; a child forked from a
+/// ~10 MB interpreter starts from that instead.
 public struct MeasuredProcess: Sendable, CustomStringConvertible {
     public let status: Int32
     public let stdout: String
@@ -25,6 +26,25 @@ public struct MeasuredProcess: Sendable, CustomStringConvertible {
         public let description: String
     }
 
+    private static let measurer = """
+    import os, sys, time
+    out, err, program = sys.argv[1], sys.argv[2], sys.argv[3:]
+    started = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        fd_in = os.open("/dev/null", os.O_RDONLY)
+        fd_out = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd_err = os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(fd_in, 0); os.dup2(fd_out, 1); os.dup2(fd_err, 2)
+        try:
+            os.execv(program[0], program)
+        finally:
+            os._exit(127)
+    _, status, usage = os.wait4(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    print(code if code >= 0 else 128 - code, time.monotonic() - started, usage.ru_maxrss)
+    """
+
     /// Runs `executable arguments…` with exactly `environment`, standard input from
     /// /dev/null and both outputs into files, and waits for it.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> MeasuredProcess {
@@ -33,39 +53,24 @@ public struct MeasuredProcess: Sendable, CustomStringConvertible {
         defer { try? FileManager.default.removeItem(at: folder) }
         let outPath = folder.appendingPathComponent("out").path, errPath = folder.appendingPathComponent("err").path
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", measurer, outPath, errPath, executable.path] + arguments
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let summary = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let fields = summary.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard fields.count == 3, let status = Int32(fields[0]), let wall = Double(fields[1]), let peak = Int(fields[2]) else {
+            throw Failure(description: "the measuring parent printed '\(summary)' (exit \(process.terminationStatus))")
         }
-        let started = ContinuousClock.now
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw Failure(description: "posix_spawn \(executable.path): \(String(cString: strerror(spawned)))") }
-
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw Failure(description: "wait4: \(String(cString: strerror(errno)))") }
-        }
-        let elapsed = ContinuousClock.now - started
-        // NB: WIFEXITED / WEXITSTATUS are macros Swift can't see: the low 7 bits are
-        // the signal (0 when it exited), the next 8 the exit status.
-        let signal = status & 0x7F
-        let exitStatus = signal == 0 ? (status >> 8) & 0xFF : 128 + signal
         return MeasuredProcess(
-            status: exitStatus,
+            status: status,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
-            wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            peakKilobytes: usage.ru_maxrss)
+            wallSeconds: wall, peakKilobytes: peak)
     }
 }
