@@ -186,6 +186,7 @@ final class SyncRun {
         report.outcome = reason.outcome
         report.message = reason.message
         if case .backoff(let until, _) = reason { report.backoffUntil = until }
+        if case .cancelled = reason { return }
         let message = reason.message
         let at = now
         // Best effort: the store may be what failed.
@@ -219,11 +220,15 @@ final class SyncRun {
     /// keeps one the server asked for during this run (an ignored `Backoff`).
     private func clearStoredBackoff() throws {
         let kept = backoffUntil
+        let collections = options.collections
+        // NB: read first, so an ordinary run (no deadline before or after) writes nothing.
+        let stale = try store.read { reader in
+            try collections.filter { try reader.syncState($0).backoffUntil != kept }
+        }
+        guard !stale.isEmpty else { return }
         try store.write { tx in
-            for collection in self.options.collections {
-                try tx.updateSyncState(collection) { state in
-                    if state.backoffUntil != kept { state.backoffUntil = kept }
-                }
+            for collection in stale {
+                try tx.updateSyncState(collection) { $0.backoffUntil = kept }
             }
         }
     }

@@ -14,6 +14,9 @@ enum SyncStop: Error {
     case authentication(String)
     /// The local store failed.
     case localStore(String)
+    /// The run's task was cancelled (a read's time budget ran out, the process is
+    /// stopping): not a failure of the server or the account, so nothing is recorded.
+    case cancelled
 
     /// Sorts an error the way the engine acts on it.
     static func from(_ error: any Error, now: Date) -> SyncStop {
@@ -32,7 +35,7 @@ enum SyncStop: Error {
         case let storage as StorageError:
             return .localStore("\(storage)")
         case is CancellationError:
-            return .temporary("the run was cancelled")
+            return .cancelled
         default:
             return .temporary("\(error)")
         }
@@ -41,7 +44,7 @@ enum SyncStop: Error {
     var outcome: RunOutcome {
         switch self {
         case .backoff: .backoff
-        case .temporary: .temporaryFailure
+        case .temporary, .cancelled: .temporaryFailure
         case .authentication: .authenticationFailed
         case .localStore: .localStoreFailure
         }
@@ -53,6 +56,8 @@ enum SyncStop: Error {
             "\(reason); waiting until \(until.formatted(.iso8601))"
         case .temporary(let text), .authentication(let text), .localStore(let text):
             text
+        case .cancelled:
+            "the run was cancelled"
         }
     }
 }
