@@ -116,6 +116,33 @@ struct HostileServerReadTests {
         #expect(lines.first?["lineTotal"] != nil && !(lines.first?["lineTotal"] is NSNull), "\(run)")
     }
 
+    /// A year-9999 `Retry-After` holds the account for a day at most, `shelf status`
+    /// shows the deadline, and `shelf sync --ignore-backoff` gets past it and clears it.
+    @Test func aFarFutureRetryAfterShowsInStatusAndCanBeIgnored() throws {
+        let throttled = Mutex(true)
+        let server = try HostileHTTPServer { _, _ in
+            throttled.withLock { $0 }
+                ? .json(503, #"{"code":503}"#, headers: [("Retry-After", "Fri, 31 Dec 9999 23:59:59 GMT")])
+                : .json(200, #"{"data":[]}"#)
+        }
+        defer { server.stop() }
+        let sandbox = try sandbox(server: server.baseURL)
+
+        #expect(try sandbox.run("sync").status == 75)
+        let status = try #require(try sandbox.run("--json", "status").json()["sync"] as? [String: Any])
+        #expect(status["backingOff"] as? Bool == true, "\(status)")
+        let left = try #require(status["backoffSecondsLeft"] as? Int)
+        #expect(left > 0 && left <= 86_400, "\(status)")
+        #expect(try sandbox.run("status").stdout.contains("backoff"))
+        #expect(try sandbox.run("sync").status == 75, "the deadline holds")
+
+        throttled.withLock { $0 = false }
+        let forced = try sandbox.run("sync", "--ignore-backoff")
+        #expect(forced.status == 0, "\(forced)")
+        let after = try #require(try sandbox.run("--json", "status").json()["sync"] as? [String: Any])
+        #expect(after["backingOff"] as? Bool == false, "\(after)")
+    }
+
     // MARK: - Nothing secret or hostile reaches output raw
 
     /// A password inside a server URL is refused (78) and never echoed.
