@@ -83,7 +83,9 @@ final class SyncProgress {
 
     /// A plain line on a pipe; on a terminal, only lines that must stay (`always`),
     /// printed above the bar.
-    private func line(_ text: String, always: Bool = false) {
+    private func line(_ raw: String, always: Bool = false) {
+        // NB: a summary can carry a server's words (a refusal's reason, a retried error).
+        let text = TerminalEscaping.escaped(raw)
         switch style {
         case .lines:
             terminal.writeOut("sync: \(text)\n")
