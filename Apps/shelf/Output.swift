@@ -49,16 +49,18 @@ struct Output: Sendable {
     /// its reads left out): the screen, or — when the load
     /// failed with nothing to show — its failure, as exit status 74. Network failures
     /// never get here (see `ReportedRefresher`): what is left is the local store.
-    func present<Value>(_ screen: some RenderableScreen, loaded state: LoadingState<Value>) throws -> ExitCode {
+    /// - Parameter listsUnreadable: false for a screen that reads no collection (`status`).
+    func present<Value>(_ screen: some RenderableScreen, loaded state: LoadingState<Value>, listsUnreadable: Bool = true) throws -> ExitCode {
+        guard listsUnreadable else { return try present(screen, state) }
+        return try present(ScreenWithUnreadable(screen, unreadable: unreadable.views), state)
+    }
+
+    private func present<Value>(_ screen: some RenderableScreen, _ state: LoadingState<Value>) throws -> ExitCode {
         if state.failureMessage != nil, !state.hasValue {
             try showFailure(screen)
             return .ioError
         }
-        if isJSON {
-            terminal.writeOut(try ScreenWithUnreadable(screen, unreadable: unreadable.views).renderJSON())
-        } else {
-            try show(screen)
-        }
+        try show(screen)
         return .success
     }
 

@@ -58,7 +58,7 @@ enum SyncCommands {
         if case .localOnly = session.selection {
             context.output.warn("no server configured: local changes wait in \(session.store.location) until an account is added")
         }
-        return try context.output.present(SyncStatusScreen(model, now: Date()), loaded: model.state)
+        return try context.output.present(SyncStatusScreen(model, now: Date()), loaded: model.state, listsUnreadable: false)
     }
 
     /// How long `shelf sync` may take in all before it stops (exit 75); the next sync

@@ -14,8 +14,11 @@ struct HostileServerWorkerTests {
     private let user = TestUser(prefix: "hostile")
     private static let booksPath = "/v1/buckets/default/collections/books/records"
 
-    private func runWorker(_ home: WorkerHome, _ arguments: [String] = []) throws -> MeasuredProcess {
-        try MeasuredProcess.run(BuiltProduct.url("shelf-sync"), ["--report", home.reportPath] + arguments, environment: home.environment)
+    /// Runs the worker measured, and prints its figures (`figure: …` lines in the test log).
+    private func runWorker(_ home: WorkerHome, _ arguments: [String] = [], case name: String = #function) throws -> MeasuredProcess {
+        let run = try MeasuredProcess.run(BuiltProduct.url("shelf-sync"), ["--report", home.reportPath] + arguments, environment: home.environment)
+        print("figure: \(name) \(arguments.joined(separator: " ")): exit \(run.status), \(String(format: "%.2f", run.wallSeconds)) s, peak \(run.peakKilobytes / 1024) MiB")
+        return run
     }
 
     private func storedDeadline(_ home: WorkerHome) throws -> Date? {
@@ -52,7 +55,7 @@ struct HostileServerWorkerTests {
         hostile.set(true)
 
         let before = Date()
-        let first = try runWorker(home)
+        let first = try runWorker(home, case: wait.name)
         #expect(first.status == 75, "\(first)")
         let deadline = try #require(try storedDeadline(home))
         #expect(deadline > before && deadline <= Date().addingTimeInterval(86_400 + 1), "\(deadline)")
@@ -102,7 +105,7 @@ struct HostileServerWorkerTests {
         base.value = server.baseURL
         let home = try WorkerHome(server: server.baseURL, user: user)
 
-        let run = try runWorker(home)
+        let run = try runWorker(home, case: paging.name)
         #expect(run.status == 75, "\(run)")
         #expect(run.stderr.contains(paging.expected), "\(run)")
         #expect(run.wallSeconds < 10, "\(run)")
@@ -140,11 +143,10 @@ struct HostileServerWorkerTests {
         defer { server.stop() }
         let home = try WorkerHome(server: server.baseURL, user: user, extra: ["SHELF_MAX_RESPONSE_MB": String(bomb.limitMB)])
 
-        let run = try runWorker(home)
+        let run = try runWorker(home, case: bomb.name)
         #expect(run.status == 75, "\(run)")
         #expect(run.stderr.contains("larger than Shelf accepts"), "\(run)")
         #expect(run.peakKilobytes < bomb.maximumPeakMB << 10, "\(run)")
-        print("gzip \(gzip.count) bytes → \(bomb.inflatedMB) MiB, limit \(bomb.limitMB) MiB: \(run.description.prefix(60))")
     }
 
     struct RecordSizeCase: Sendable, CustomTestStringConvertible {
@@ -173,7 +175,7 @@ struct HostileServerWorkerTests {
         defer { server.stop() }
         let home = try WorkerHome(server: server.baseURL, user: user, extra: size.environment)
 
-        let run = try runWorker(home)
+        let run = try runWorker(home, case: size.name)
         #expect(run.status == 0, "\(run)")
         #expect(try home.collectionReport("books")["skipped"] as? Int == size.skipped)
         #expect(run.stderr.contains("books/big: skipped") == (size.skipped == 1), "\(run.stderr.prefix(2_000))")
@@ -204,7 +206,7 @@ struct HostileServerWorkerTests {
         defer { server.stop() }
         let home = try WorkerHome(server: server.baseURL, user: user)
 
-        let run = try runWorker(home, ["--budget", "3s"])
+        let run = try runWorker(home, ["--budget", "3s"], case: stall.name)
         #expect(run.status == 75, "\(run)")
         #expect(run.wallSeconds < 6, "\(run)")
         #expect(run.stderr.contains("budget of 3 s"), "\(run)")
@@ -251,7 +253,7 @@ struct HostileServerWorkerTests {
         let home = try WorkerHome(server: server.baseURL, user: user, extra: leak.environment(server.baseURL))
 
         for format in ["text", "json"] {
-            let run = try runWorker(home, ["--log-format", format])
+            let run = try runWorker(home, ["--log-format", format], case: leak.name)
             #expect(run.status == leak.status, "\(run)")
             #expect(!run.stdout.contains(Self.secret) && !run.stderr.contains(Self.secret), "\(run)")
             let report = try String(contentsOfFile: home.reportPath, encoding: .utf8)
