@@ -11,18 +11,30 @@ import Domain
 public struct ReadBudget: Sendable {
     /// The whole allowance, for messages.
     public let limit: Duration
-    private let deadline: ContinuousClock.Instant
+    private let isSpent: @Sendable () -> Bool
+    private let expiry: @Sendable () async throws -> Void
 
     /// A budget of `limit` from now.
     public init(_ limit: Duration) {
+        let deadline = ContinuousClock.now + limit
         self.limit = limit
-        self.deadline = ContinuousClock.now + limit
+        isSpent = { ContinuousClock.now >= deadline }
+        expiry = { try await Task.sleep(until: deadline, clock: .continuous) }
     }
 
-    /// What is left; zero once the deadline has passed.
-    public var remaining: Duration {
-        let left = deadline - ContinuousClock.now
-        return left > .zero ? left : .zero
+    /// A budget that runs out when `expiry` returns: for tests that decide the moment.
+    public init(limit: Duration, expiry: @escaping @Sendable () async throws -> Void) {
+        self.limit = limit
+        isSpent = { false }
+        self.expiry = expiry
+    }
+
+    /// Whether the deadline has passed.
+    public var hasRunOut: Bool { isSpent() }
+
+    /// Returns when the budget runs out; throws `CancellationError` when cancelled first.
+    public func waitUntilSpent() async throws {
+        try await expiry()
     }
 
     /// A read waits about a second: long enough for a nearby server to answer a
@@ -45,13 +57,12 @@ public struct BudgetedRefresher: CollectionRefreshing {
     }
 
     public func refresh(_ collection: CollectionName) async throws -> RefreshSummary {
-        let remaining = budget.remaining
-        guard remaining > .zero else { throw ReadBudgetExceeded(collection: collection, budget: budget.limit) }
-        let inner = self.inner
+        guard !budget.hasRunOut else { throw ReadBudgetExceeded(collection: collection, budget: budget.limit) }
+        let inner = self.inner, budget = self.budget
         return try await withThrowingTaskGroup(of: RefreshSummary?.self) { group in
             group.addTask { try await inner.refresh(collection) }
             group.addTask {
-                try await Task.sleep(for: remaining)
+                try await budget.waitUntilSpent()
                 return nil
             }
             // NB: the group waits for the cancelled refresh to unwind before returning,
