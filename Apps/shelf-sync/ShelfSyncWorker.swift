@@ -104,7 +104,8 @@ struct ShelfSyncWorker {
             guard !names.isEmpty else {
                 throw AccountConfigError.notFound("(any)", known: [])
             }
-            return try names.map { try store.resolve($0) }
+            let caFile = environment["SHELF_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+            return try names.map { try store.resolve($0).trusting(caFile: caFile) }
         }
         switch try AccountResolver.resolve(flag: invocation.option("account"), environment: environment, store: store) {
         case .account(let account):
@@ -144,7 +145,7 @@ struct ShelfSyncWorker {
         let name = account.name.rawValue
         let setup: AccountSync
         do {
-            setup = try AccountSync(account: account, paths: paths, options: options, transport: limits.transport())
+            setup = try AccountSync(account: account, paths: paths, options: options, transport: limits.transport(caFile: account.caFile))
         } catch {
             log.note("cannot open the local store: \(error)", account: name, level: "error", event: "store_failed")
             return RunReport(account: name, outcome: .localStoreFailure, message: "\(error)", startedAt: Date())

@@ -34,7 +34,7 @@ final class AccountSession: Sendable {
             let limits = try LimitOverrides(environment: environment)
             let sync = try AccountSync(
                 account: account, paths: paths, options: SyncOptions(retry: .none, maximumRecordBytes: limits.maximumRecordBytes),
-                transport: limits.transport(), timeouts: Self.readTimeouts, storeConfiguration: .reader)
+                transport: limits.transport(caFile: account.caFile), timeouts: Self.readTimeouts, storeConfiguration: .reader)
             store = sync.store
             if offline {
                 refresher = LocalOnlyRefresher()

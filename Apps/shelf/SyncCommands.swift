@@ -29,7 +29,7 @@ enum SyncCommands {
         let limits = try LimitOverrides(environment: context.environment)
         var limited = options
         limited.maximumRecordBytes = limits.maximumRecordBytes
-        let sync = try AccountSync(account: account, paths: paths, options: limited, transport: limits.transport())
+        let sync = try AccountSync(account: account, paths: paths, options: limited, transport: limits.transport(caFile: account.caFile))
 
         let progress = SyncProgress(output: context.output)
         let (events, continuation) = AsyncStream<SyncEvent>.makeStream(bufferingPolicy: .unbounded)

@@ -58,13 +58,15 @@ final class SyncProgress {
             activity = "retrying"
         case .runFinished:
             done = total
+        case .collectionUnavailable(let collection, _):
+            activity = "\(collection.rawValue): unavailable"
         case .merged, .conflict, .deadLettered, .collectionFinished, .recordSkipped:
             break
         }
         switch event {
         case .runFinished:
             break
-        case .conflict, .deadLettered, .retrying, .recordSkipped:
+        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .recordSkipped:
             line(event.summary, always: true)
         default:
             line(event.summary)

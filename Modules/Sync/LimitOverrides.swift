@@ -33,9 +33,10 @@ public struct LimitOverrides: Sendable, Equatable {
         maximumResponseBytes == CurlTransport.Configuration.defaultMaximumResponseBytes
     }
 
-    /// The transport these limits call for: the shared one unless a limit was raised.
-    public func transport() -> any HTTPTransport {
-        isDefault ? CurlTransport.shared : CurlTransport(configuration: .init(maximumResponseBytes: maximumResponseBytes))
+    /// The transport these limits call for: nil (the process' shared one, trusting
+    /// `caFile` when given — see `AccountSync`) unless a limit was raised.
+    public func transport(caFile: String?) -> (any HTTPTransport)? {
+        isDefault ? nil : CurlTransport(configuration: .init(caBundlePath: caFile, maximumResponseBytes: maximumResponseBytes))
     }
 
     private static func read(

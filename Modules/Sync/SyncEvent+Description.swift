@@ -16,6 +16,7 @@ extension SyncEvent {
         case .deadLettered: "dead_lettered"
         case .recordSkipped: "record_skipped"
         case .retrying: "retrying"
+        case .collectionUnavailable: "collection_unavailable"
         case .collectionFinished: "collection_finished"
         case .runFinished: "run_finished"
         }
@@ -47,6 +48,8 @@ extension SyncEvent {
         case .retrying(let attempt, let delay, let reason):
             let milliseconds = Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
             return [("attempt", .number(attempt)), ("delay_ms", .number(milliseconds)), ("reason", .string(reason))]
+        case .collectionUnavailable(let collection, let reason):
+            return [("collection", .string(collection.rawValue)), ("reason", .string(reason))]
         case .collectionFinished(let collection, let report):
             return [("collection", .string(collection.rawValue)), ("pulled", .number(report.pulled)),
                     ("merged", .number(report.merged)), ("conflicts", .number(report.conflicts)),
@@ -83,6 +86,8 @@ extension SyncEvent {
             return "\(collection.rawValue)/\(id): skipped, \(bytes) bytes is over the \(limit)-byte limit for one record (not stored)"
         case .retrying(let attempt, let delay, let reason):
             return "retrying (attempt \(attempt)) in \(delay.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))): \(reason)"
+        case .collectionUnavailable(let collection, let reason):
+            return "\(collection.rawValue): unavailable: \(reason)"
         case .collectionFinished(let collection, let report):
             return "\(collection.rawValue): pulled \(report.pulled) record\(report.pulled == 1 ? "" : "s")"
         case .runFinished(let report):

@@ -17,6 +17,9 @@ enum SyncStop: Error {
     /// The run's task was cancelled (a read's time budget ran out, the process is
     /// stopping): not a failure of the server or the account, so nothing is recorded.
     case cancelled
+    /// Retrying cannot help: the server's TLS certificate does not verify against the
+    /// trusted CAs (a private CA not given, another host's certificate, an attack).
+    case configuration(String)
 
     /// Sorts an error the way the engine acts on it.
     static func from(_ error: any Error, now: Date) -> SyncStop {
@@ -25,6 +28,7 @@ enum SyncStop: Error {
             return stop
         case let api as APIError:
             if case .unauthorized = api { return .authentication(api.description) }
+            if api.transportFailure?.kind == .tls { return .configuration(api.description) }
             if let failure = api.httpFailure, let wait = failure.retryAfter, failure.status == 503 || failure.status == 429 {
                 let seconds = HeaderValues.clamped(wait)
                 return .backoff(
@@ -47,6 +51,7 @@ enum SyncStop: Error {
         case .temporary, .cancelled: .temporaryFailure
         case .authentication: .authenticationFailed
         case .localStore: .localStoreFailure
+        case .configuration: .configurationError
         }
     }
 
@@ -54,7 +59,7 @@ enum SyncStop: Error {
         switch self {
         case .backoff(let until, let reason):
             "\(reason); waiting until \(until.formatted(.iso8601))"
-        case .temporary(let text), .authentication(let text), .localStore(let text):
+        case .temporary(let text), .authentication(let text), .localStore(let text), .configuration(let text):
             text
         case .cancelled:
             "the run was cancelled"

@@ -266,8 +266,8 @@ struct HostileServerWorkerTests {
     /// A server's error text with control characters and newlines reaches the text log
     /// escaped: no escape byte, and every line is one event with its timestamp.
     @Test func serverTextIsEscapedInTheTextLog() throws {
-        let hostile = #"{"code":403,"errno":121,"error":"Forbidden\u001b[31m","message":"line one\n2099-01-01T00:00:00Z ERROR [default] forged\u001b]0;pwned\u0007"}"#
-        let server = try HostileHTTPServer { _, _ in .json(403, hostile) }
+        let hostile = #"{"code":400,"errno":107,"error":"Invalid\u001b[31m","message":"line one\n2099-01-01T00:00:00Z ERROR [default] forged\u001b]0;pwned\u0007"}"#
+        let server = try HostileHTTPServer { _, _ in .json(400, hostile) }
         defer { server.stop() }
         let home = try WorkerHome(server: server.baseURL, user: user)
 
