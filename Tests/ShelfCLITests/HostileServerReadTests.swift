@@ -86,6 +86,9 @@ struct HostileServerReadTests {
         }
         let sync = try sandbox.run(flag + ["sync"], environment: environment)
         #expect(sync.status == 75, "\(sync)")
+        let added = try sandbox.run(flag + ["account", "add", "other", "--server", server.baseURL, "--user", "reader"],
+                                    environment: environment.merging(["SHELF_PASSWORD": "x"]) { $1 })
+        #expect(added.status == 0, "an account is added without asking the server: \(added)")
         #expect(server.requestLines.isEmpty, "\(server.requestLines)")
     }
 
