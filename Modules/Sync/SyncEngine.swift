@@ -164,10 +164,12 @@ final class SyncRun {
         }
     }
 
+    /// `3 s`, `0.2 s`: to a tenth of a second, which is all a budget means.
     static func describe(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
-        if attoseconds == 0 { return "\(seconds) s" }
-        return "\(Double(seconds) + Double(attoseconds) / 1e18) s"
+        // NB: clamped so that no Duration, however long, can trap the conversion below.
+        let tenths = min((Double(seconds) * 10 + Double(attoseconds) / 1e17).rounded(), 1e15)
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10)) s" : "\(tenths / 10) s"
     }
 
     // MARK: Outcome
