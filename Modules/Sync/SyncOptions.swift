@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Services
 
 // MARK: - SyncOptions
 
@@ -70,6 +71,13 @@ public struct SyncOptions: Sendable, Equatable {
         self.maximumRecordBytes = max(1, maximumRecordBytes)
         self.budget = budget
     }
+}
+
+// MARK: - Maximum backoff
+
+extension SyncOptions {
+    /// The longest a server can make an account wait (`Backoff`, `Retry-After`): a day.
+    public static let maximumBackoff: TimeInterval = HeaderValues.maximumWait
 }
 
 // MARK: - SyncClock
