@@ -74,11 +74,7 @@ final class AccountSession: Sendable {
     func finish(_ output: Output, warn: Bool) async {
         await repositories.waitForRefreshes()
         guard warn else { return }
-        let store = self.store
-        let neverSynced = Set(refreshLog.collections.filter { collection in
-            let synced = (try? store.read { reader in try reader.syncState(collection).lastSuccess != nil }) ?? true
-            return !synced && ((try? store.count(RecordQuery(collection))) ?? 1) == 0
-        })
+        let neverSynced = Set(refreshLog.collections.filter(repositories.hasNothingLocal))
         for warning in refreshLog.warnings(neverSynced: neverSynced) { output.warn(warning) }
         for warning in output.unreadable.warnings { output.warn(warning) }
     }
