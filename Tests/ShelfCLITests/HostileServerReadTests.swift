@@ -164,6 +164,19 @@ struct HostileServerReadTests {
         #expect(run.stderr.contains("carries a user name or password"), "\(run)")
     }
 
+    /// A size limit from the environment that is not a number in range is a
+    /// configuration error (78) for reads and syncs alike.
+    @Test(arguments: [["books"], ["sync"]])
+    func aBadLimitInTheEnvironmentIsAConfigurationError(_ command: [String]) throws {
+        let server = try HostileHTTPServer { _, _ in .hang }
+        defer { server.stop() }
+        let sandbox = try sandbox(server: server.baseURL)
+        let run = try sandbox.run(command, environment: ["SHELF_MAX_RESPONSE_MB": "9223372036854775807"])
+        #expect(run.status == 78, "\(run)")
+        #expect(run.stderr.contains("SHELF_MAX_RESPONSE_MB"), "\(run)")
+        #expect(server.requestLines.isEmpty)
+    }
+
     /// A server's error text with escape codes and newlines is shown escaped, on one line.
     @Test(arguments: ["sync", "books"])
     func serverTextIsEscapedOnTheTerminal(_ command: String) throws {

@@ -185,6 +185,18 @@ struct HostileServerWorkerTests {
         #expect(try store.read { try $0.syncState(.books).cursor } == 200, "the cursor moved past the skipped record")
     }
 
+    /// A size limit from the environment that is not a number in range stops the worker
+    /// as a configuration error (78) before any request.
+    @Test func aBadLimitInTheEnvironmentIsAConfigurationError() throws {
+        let server = try HostileHTTPServer { _, _ in .hang }
+        defer { server.stop() }
+        let home = try WorkerHome(server: server.baseURL, user: user, extra: ["SHELF_MAX_RECORD_KB": "99999999999999999999"])
+        let run = try runWorker(home, case: "SHELF_MAX_RECORD_KB out of range")
+        #expect(run.status == 78, "\(run)")
+        #expect(run.stderr.contains("SHELF_MAX_RECORD_KB"), "\(run)")
+        #expect(server.requestLines.isEmpty)
+    }
+
     // MARK: - Every wait is bounded
 
     struct StallCase: Sendable, CustomTestStringConvertible {
