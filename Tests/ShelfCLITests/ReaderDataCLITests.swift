@@ -52,6 +52,23 @@ struct ReaderDataCLITests {
         }
     }
 
+    /// A session another client wrote that breaks a rule is left out of the totals, and
+    /// said — never dropped in silence; the import keeps it as it was.
+    @Test func aSessionShelfCannotShowIsCountedNotDropped() throws {
+        let file = try sandbox.file("sessions.json", contents: """
+            {"format": "shelf-export", "version": 1, "collections": {"sessions": [
+             {"id": "s-good", "minutes": 20, "day": "2026-11-30", "book_id": null},
+             {"id": "s-bad", "minutes": 0, "day": "2026-11-30", "book_id": null}]}}
+            """, mode: 0o600)
+        #expect(try sandbox.run("import", file.path).status == 0)
+
+        let log = try sandbox.run("--json", "log", "--days", "3660")
+        #expect(log.status == 0)
+        #expect(try log.json()["totalMinutes"] as? Int == 20)
+        #expect((try log.json()["unreadable"] as? [[String: Any]])?.map { $0["id"] as? String } == ["s-bad"])
+        #expect(log.stderr.contains("s-bad"), "\(log)")
+    }
+
     // MARK: book rm
 
     @Test func removingABookWithNotesIsRefusedUnlessCascadeOrKeepNotesSaysWhatToDo() throws {
