@@ -498,7 +498,7 @@ class Bench:
 
     def json_throughput(self, page: pathlib.Path) -> None:
         entry = self.entry("json", "7 JSON → stored records", kind="value", page=str(page))
-        runs = {"python": plug.python_json(page)}
+        runs = {"python": plug.python_json(page), "python storage": plug.python_storage(page)}
         if plug.executable(self.config.swift_json):
             runs["swift"] = plug.swift_json(self.config.swift_json, page)
         else:
@@ -519,10 +519,16 @@ class Bench:
                     text += " (" + ", ".join(f"{k} {v:.1f}" for k, v in figures[-1][:-1]) + ")"
                 entry["contenders"][name] = {"text": text, "mb_per_s": headline, "lines": detail}
                 self.log(f"JSON {name}: {text}")
-        if "python" in entry["contenders"] and "swift" in entry["contenders"] \
-                and "mb_per_s" in entry["contenders"].get("swift", {}):
-            entry["swift_vs_python"] = round(entry["contenders"]["swift"]["mb_per_s"]["median"]
-                                             / entry["contenders"]["python"]["mb_per_s"]["median"], 3)
+        figures = {name: row["mb_per_s"]["median"] for name, row in entry["contenders"].items() if "mb_per_s" in row}
+        if "swift" in figures and "python" in figures:
+            entry["swift_vs_python"] = round(figures["swift"] / figures["python"], 3)
+        if "swift" in figures and "python storage" in figures:
+            # The like-for-like race: both store the page the same way (storage_race.py).
+            entry["swift_vs_python_storage"] = round(figures["swift"] / figures["python storage"], 3)
+            entry["contenders"]["Shelf / Python storage"] = {
+                "text": f"{entry['swift_vs_python_storage']:.2f}× (target ≥ 1.5×: "
+                        f"{'met' if entry['swift_vs_python_storage'] >= 1.5 else 'missed'})"}
+            self.log(f"JSON → stored records, like for like: Shelf / Python = {entry['swift_vs_python_storage']:.2f}×")
 
 
 def parse_throughput(text: str) -> list[tuple[str, float]]:
