@@ -171,8 +171,9 @@ bench-cli: apt-packages
 	    '$(abspath .build/release/shelf) books --search zzyzx' \
 	    '$(abspath .build/release/shelf) --version'
 
-## bench-test: the harness's own tests (proxy, measurement, parsing)
+## bench-test: the harness's own tests (proxy, measurement, parsing, plot, the storage race against Shelf's rows)
 bench-test: bench-setup
+	$(SWIFT) build $(RELEASE_FLAGS) --product shelf-json-throughput
 	$(VENV)/bin/python -m unittest discover -s Benchmarks/tests
 
 clean:
