@@ -191,7 +191,7 @@ def targets(results: dict) -> list[dict]:
     if wall is not None and requests is not None:
         ok = requests <= IDLE_REQUESTS and wall < IDLE_WALL_S
         verdict(f"Shelf idle run at {_size(large)}: {IDLE_REQUESTS} request and < {IDLE_WALL_S * 1000:.0f} ms",
-                ok, f"{requests:.0f} requests, {wall * 1000:.1f} ms")
+                ok, f"{requests:.0f} request{'' if requests == 1 else 's'}, {wall * 1000:.1f} ms")
     else:
         verdict(f"Shelf idle run at {_size(large)}", None, "not measured")
     return found
@@ -236,10 +236,11 @@ def scale_table(results: dict) -> str:
                     out.append(f"{entry['label']:<34} {who:<18} skipped: {row['skipped']}")
                     continue
                 s = row["summary"]
-                extra = f", {row['output_lines']} lines" if "output_lines" in row else ""
+                extra = (f"  {row['output_lines']} lines printed" if "output_lines" in row
+                         else f"  req {_num(median_of(s, 'requests'), '', 0)}")
                 out.append(f"{entry['label']:<34} {who:<18} wall {_ms(median_of(s, 'wall_s'))}  "
                            f"CPU {_ms(median_of(s, 'cpu_s'))}  RSS {_num((median_of(s, 'maxrss_kb') or 0) / 1024 or None, 'MB', 1)}"
-                           f"  req {_num(median_of(s, 'requests'), '', 0)}{extra}")
+                           f"{extra}")
     out.append("")
     for target in results.get("targets", []):
         state = {True: "MET", False: "MISSED", None: "not measured"}[target["met"]]
