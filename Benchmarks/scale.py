@@ -24,7 +24,7 @@ import contenders as plug
 import seeding
 from measure import Sample, median_of, run_measured, summarize
 from report import FLOOR, NAMES, PEER, SHELF, add_ratios
-from scenarios import Bench, rotate
+from scenarios import Bench, rotate, size_label
 from svg_plot import Panel, Series, figure
 
 # The targets for the curve (checked by `targets`).
@@ -40,7 +40,7 @@ class ScaleBench(Bench):
 
     def first_sync_counted(self, size: int, runs: int) -> None:
         account = self.accounts[size]
-        entry = self.entry("first_sync", f"1 first sync {_size(size)}", size=size, floor=True)
+        entry = self.entry("first_sync", f"1 first sync {size_label(size)}", size=size, floor=True)
         names = [PEER, FLOOR] + ([SHELF] if self.shelf_sync_ok else [])
         samples: dict[str, list[Sample]] = {name: [] for name in names}
         self.warm(size)
@@ -90,7 +90,7 @@ class ScaleBench(Bench):
         return "--limit" in result.stdout.decode(errors="replace")
 
     def searches(self, size: int, with_limit: bool) -> None:
-        entry = self.entry("search", f"4 books --search {seeding.SEARCH_COMMON} ({_size(size)})", size=size)
+        entry = self.entry("search", f"4 books --search {seeding.SEARCH_COMMON} ({size_label(size)})", size=size)
         reason = self.shelf_skip_reason(needs_shelf=True)
         if reason is None and (size, SHELF) not in self.kept:
             reason = "no good Shelf first sync to search"
@@ -130,8 +130,6 @@ class ScaleBench(Bench):
                 shutil.rmtree(target.home, ignore_errors=True)
 
 
-def _size(size: int) -> str:
-    return f"{size // 1_000_000}M" if size >= 1_000_000 and size % 1_000_000 == 0 else f"{size // 1000}k"
 
 
 # MARK: - The curve and the targets
@@ -168,7 +166,7 @@ def targets(results: dict) -> list[dict]:
     a, b = shelf.get(small, {}).get("cpu_us_per_record"), shelf.get(large, {}).get("cpu_us_per_record")
     if a and b and small != large:
         ratio = b / a
-        verdict(f"Shelf CPU per record flat within {CPU_FLATNESS}× from {_size(small)} to {_size(large)}",
+        verdict(f"Shelf CPU per record flat within {CPU_FLATNESS}× from {size_label(small)} to {size_label(large)}",
                 ratio <= CPU_FLATNESS, f"{b:.2f} µs / {a:.2f} µs = {ratio:.2f}×")
     else:
         verdict(f"Shelf CPU per record flat within {CPU_FLATNESS}×", None, "needs two sizes with Shelf first syncs")
@@ -178,7 +176,7 @@ def targets(results: dict) -> list[dict]:
         a, b = shelf.get(below, {}).get("maxrss_mb"), shelf.get(large, {}).get("maxrss_mb")
         if a and b:
             ratio = b / a
-            verdict(f"Shelf peak RSS at {_size(large)} ≤ {RSS_GROWTH}× its {_size(below)} figure",
+            verdict(f"Shelf peak RSS at {size_label(large)} ≤ {RSS_GROWTH}× its {size_label(below)} figure",
                     ratio <= RSS_GROWTH, f"{b:.1f} MB / {a:.1f} MB = {ratio:.2f}×")
         else:
             verdict(f"Shelf peak RSS growth ≤ {RSS_GROWTH}×", None, "not measured")
@@ -190,10 +188,10 @@ def targets(results: dict) -> list[dict]:
     wall, requests = median_of(summary, "wall_s"), median_of(summary, "requests")
     if wall is not None and requests is not None:
         ok = requests <= IDLE_REQUESTS and wall < IDLE_WALL_S
-        verdict(f"Shelf idle run at {_size(large)}: {IDLE_REQUESTS} request and < {IDLE_WALL_S * 1000:.0f} ms",
+        verdict(f"Shelf idle run at {size_label(large)}: {IDLE_REQUESTS} request and < {IDLE_WALL_S * 1000:.0f} ms",
                 ok, f"{requests:.0f} request{'' if requests == 1 else 's'}, {wall * 1000:.1f} ms")
     else:
-        verdict(f"Shelf idle run at {_size(large)}", None, "not measured")
+        verdict(f"Shelf idle run at {size_label(large)}", None, "not measured")
     return found
 
 
@@ -208,11 +206,11 @@ def scale_table(results: dict) -> str:
         for name, row in entry["contenders"].items():
             who = NAMES.get(name, name)
             if "skipped" in row:
-                lines.append([_size(entry["size"]), who, "skipped: " + row["skipped"]])
+                lines.append([size_label(entry["size"]), who, "skipped: " + row["skipped"]])
                 continue
             s, r = row["summary"], row.get("ratios", {})
             failed = f" ({s['failed']}/{s['runs']} failed)" if s.get("failed") else ""
-            lines.append([_size(entry["size"]), who, _num(median_of(s, "wall_s"), "s") + failed,
+            lines.append([size_label(entry["size"]), who, _num(median_of(s, "wall_s"), "s") + failed,
                           _num(median_of(s, "cpu_s"), "s"), _num(s.get("cpu_us_per_record"), "µs"),
                           _num((median_of(s, "maxrss_kb") or 0) / 1024 or None, "MB", 1),
                           _num(median_of(s, "requests"), "", 0),

@@ -47,6 +47,13 @@ class Config:
     notes: list[str] = field(default_factory=list)
 
 
+def size_label(size: int) -> str:
+    """10000 → 10k, 1000000 → 1M: how tables name a data set's size."""
+    if size >= 1_000_000 and size % 1_000_000 == 0:
+        return f"{size // 1_000_000}M"
+    return f"{size // 1000}k"
+
+
 def rotate(names: list[str], run: int) -> list[str]:
     shift = run % len(names)
     return names[shift:] + names[:shift]
@@ -240,7 +247,7 @@ class Bench:
         one scenarios 2, 3 and 6 continue from (same server URL, as a real client).
         """
         account = self.accounts[size]
-        entry = self.entry("first_sync", f"1 first sync {size // 1000}k", size=size, floor=True)
+        entry = self.entry("first_sync", f"1 first sync {size_label(size)}", size=size, floor=True)
         names = [PEER, FLOOR] + ([SHELF] if self.shelf_sync_ok else [])
         samples: dict[str, list[Sample]] = {name: [] for name in names}
         self.warm(size)
@@ -310,7 +317,7 @@ class Bench:
     # MARK: - 2. Nothing changed
 
     def no_change(self, size: int) -> None:
-        entry = self.entry("no_change", f"2 nothing changed {size // 1000}k", size=size)
+        entry = self.entry("no_change", f"2 nothing changed {size_label(size)}", size=size)
         names = [PEER] + ([SHELF] if self.shelf_sync_ok else [])
         samples: dict[str, list[Sample]] = {name: [] for name in names}
         for run in range(self.config.runs):
@@ -350,7 +357,7 @@ class Bench:
 
     def delta(self, size: int) -> None:
         count = self.config.delta_records
-        entry = self.entry("delta", f"3 {count} changed of {size // 1000}k", size=size)
+        entry = self.entry("delta", f"3 {count} changed of {size_label(size)}", size=size)
         names = [PEER] + ([SHELF] if self.shelf_sync_ok else [])
         samples: dict[str, list[Sample]] = {name: [] for name in names}
         for run in range(self.config.runs):
@@ -439,7 +446,7 @@ class Bench:
 
     def memory(self) -> None:
         small, large = min(self.config.sizes), max(self.config.sizes)
-        entry = self.entry("memory", f"5 peak RSS {large // 1000}k / {small // 1000}k", kind="value")
+        entry = self.entry("memory", f"5 peak RSS {size_label(large)} / {size_label(small)}", kind="value")
         if small == large:
             entry["contenders"]["all"] = {"skipped": "needs two sizes (the quick run measures 20k only)"}
             return
@@ -458,7 +465,7 @@ class Bench:
 
     def local_reads(self) -> None:
         size = max(self.config.sizes)
-        entry = self.entry("local_reads", f"6 local reads ({size // 1000}k store)", size=size)
+        entry = self.entry("local_reads", f"6 local reads ({size_label(size)} store)", size=size)
         reason = self.shelf_skip_reason(needs_shelf=True)
         if reason is not None:
             entry["contenders"][SHELF] = {"skipped": reason}
