@@ -130,8 +130,6 @@ class ScaleBench(Bench):
                 shutil.rmtree(target.home, ignore_errors=True)
 
 
-
-
 # MARK: - The curve and the targets
 
 def curve(results: dict) -> dict:
