@@ -3,9 +3,10 @@
 At each size, in this order, on data seeded in bulk (seeding.py):
 
 1. first sync into an empty store, for Shelf, kinto-http and curl, alternated run by
-   run; every run goes through the counting proxy (a few hundredths of a millisecond
-   per request, measured by `make bench`'s scenario 0), so each has its requests and
-   bytes, and a million-record sync is not done twice per contender just to count;
+   run; every run goes through the counting proxy (its cost per request is `make
+   bench`'s scenario 0; a first sync makes one request per 10,000 records), so each
+   has its requests and bytes, and a million-record sync is not done twice per
+   contender just to count them;
    the last good run's store is the one the next steps continue from;
 2. the idle run (nothing changed) and 3. the run after 100 books changed on the
    server, for Shelf and kinto-http (curl has no store to continue from);
