@@ -340,16 +340,13 @@ def apply_page(db: sqlite3.Connection, page: bytes, collection: str = "books") -
         db.executemany("DELETE FROM records WHERE collection = ? AND id = ?", removals)
         db.executemany(UPSERT, upserts)
         db.execute(LISTING_INDEX)
+        # The cursor: read, raise to the page's newest timestamp, written back whole.
+        row = db.execute(f"SELECT {SYNC_STATE_COLUMNS} FROM sync_state WHERE collection = ?",
+                         (collection,)).fetchone()
+        state = list(row) if row else [collection, None, None, None, None, None, None, None]
         if remote:
             highest = max(item[1] for item in remote)
-            row = db.execute(f"SELECT {SYNC_STATE_COLUMNS} FROM sync_state WHERE collection = ?",
-                             (collection,)).fetchone()
-            state = list(row) if row else [collection, None, None, None, None, None, None, None]
-            state[1] = max(state[1] if state[1] is not None else highest, highest)
-        else:
-            row = db.execute(f"SELECT {SYNC_STATE_COLUMNS} FROM sync_state WHERE collection = ?",
-                             (collection,)).fetchone()
-            state = list(row) if row else [collection, None, None, None, None, None, None, None]
+            state[1] = highest if state[1] is None else max(state[1], highest)
         db.execute(f"INSERT OR REPLACE INTO sync_state ({SYNC_STATE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", state)
         db.execute("COMMIT")
     except BaseException:
