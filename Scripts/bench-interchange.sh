@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Import and export speed of the release `shelf` (make bench-interchange):
 #   - a generated 10,000-row Goodreads export imported into an empty local store, then again;
-#   - 100,000 books (Benchmarks/LocalLibrarySeed) exported as JSON and as CSV.
+#   - 100,000 books (Benchmarks/LocalLibrarySeed) exported as JSON and as CSV, and that JSON
+#     imported into an empty store.
 # Five runs each; prints wall seconds (GNU time) and sizes. Uses only 127.0.0.1-free local stores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,3 +32,9 @@ for run in $(seq "$RUNS"); do
   echo "export run $run: json ${json} s, csv ${csv} s"
 done
 echo "books.json: $(wc -c < books.json) bytes; books.csv: $(wc -c < books.csv) bytes"
+for run in $(seq "$RUNS"); do
+  rm -rf roundtrip-home && mkdir -p roundtrip-home/config
+  export XDG_DATA_HOME=$PWD/roundtrip-home/data XDG_CONFIG_HOME=$PWD/roundtrip-home/config
+  back=$( { /usr/bin/time -f "%e s, %M KB" "$SHELF" import books.json >/dev/null; } 2>&1 )
+  echo "import of the export, run $run: ${back}"
+done
