@@ -3,7 +3,8 @@
 #   - a generated 10,000-row Goodreads export imported into an empty local store, then again;
 #   - 100,000 books (Benchmarks/LocalLibrarySeed) exported as JSON and as CSV, and that JSON
 #     imported into an empty store.
-# Five runs each; prints wall seconds (GNU time) and sizes. Uses only 127.0.0.1-free local stores.
+# Five runs each (RUNS=N to change); prints wall seconds (GNU time) and sizes. No server:
+# local-only stores under .run/bench-interchange.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SHELF=$PWD/.build/release/shelf
