@@ -188,7 +188,7 @@ extension StoreTransaction {
         _ = try writeOutbox(collection, id: id, kind: .delete, base: server.lastModified, waiting: nil)
     }
 
-    private func setRowLastModified(_ collection: CollectionName, id: String, _ lastModified: Int64?) throws(StorageError) {
+    func setRowLastModified(_ collection: CollectionName, id: String, _ lastModified: Int64?) throws(StorageError) {
         try db.run(
             "UPDATE records SET last_modified = ? WHERE collection = ? AND id = ?",
             [.integer(lastModified), .text(collection.rawValue), .text(id)],
