@@ -253,7 +253,11 @@ extension SyncRun {
         let (merges, deleted, requeued) = try store.write { tx in
             var incoming = remote
             if recovering {
-                incoming = try remote.filter { try !tx.keepNewerLocalVersion($0, in: collection) }
+                let before = try tx.syncState(collection).cursorBeforeRecovery
+                incoming = try remote.filter { record in
+                    try !tx.keepNewerLocalVersion(record, in: collection)
+                        && !tx.keepLocalDeletion(record, in: collection, cursorBefore: before)
+                }
             }
             let held = try tx.applyRemote(incoming, to: collection, morePagesFollow: !isLast)
             var merges: [(String, MergeApplier.Result)] = []

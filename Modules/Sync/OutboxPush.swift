@@ -14,6 +14,8 @@ extension SyncRun {
         /// Changes that failed transiently and stay queued for another attempt.
         var transient: [String] = []
         var authentication: String?
+        /// The highest timestamp the server gave an accepted change, per collection.
+        var highest: [CollectionName: Int64] = [:]
 
         var madeProgress: Bool {
             !accepted.isEmpty || !merges.isEmpty || !deadLetters.isEmpty
@@ -123,8 +125,10 @@ extension SyncRun {
                 let collection = entry.collection
                 let id = entry.recordID
                 if result.isSuccess {
-                    try tx.acknowledgePush(entry, server: RemoteRecord(try result.record()))
+                    let server = RemoteRecord(try result.record())
+                    try tx.acknowledgePush(entry, server: server)
                     summary.accepted[collection, default: 0] += 1
+                    summary.highest[collection] = max(summary.highest[collection] ?? server.lastModified, server.lastModified)
                     continue
                 }
                 switch (result.status, result.error) {
@@ -162,6 +166,11 @@ extension SyncRun {
                     let reason = Self.reason(error, status: status)
                     _ = try tx.moveToDeadLetters(entry, status: status, reason: reason)
                     summary.deadLetters.append((collection, id, status, reason))
+                }
+            }
+            for (collection, highest) in summary.highest {
+                try tx.updateSyncState(collection) { state in
+                    state.pushedTimestamp = max(state.pushedTimestamp ?? highest, highest)
                 }
             }
             return summary

@@ -12,7 +12,7 @@ import Storage
 /// - the collection object's own `last_modified`, which changes only when the
 ///   collection is created again — one more GET in the run's first batch;
 /// - the records' timestamp (the `_since` answer's ETag), which a restore puts behind
-///   the cursor this store reached.
+///   what this store saw the server reach (its cursor, or its own pushes' timestamps).
 /// A collection found so is pulled again from scratch, and local records the server no
 /// longer has are uploaded again (`StoreTransaction.startRecovery`).
 extension SyncRun {
@@ -78,8 +78,9 @@ extension SyncRun {
         if listed, let known = state.collectionTimestamp, current != known {
             return current == nil ? .gone : .recreated
         }
-        if records.isSuccess, let cursor = state.cursor,
-           let etag = records.headers["ETag"].flatMap(ETag.init(headerValue:))?.timestamp, Int64(etag) < cursor {
+        let reached = max(state.cursor ?? 0, state.pushedTimestamp ?? 0)
+        if records.isSuccess, reached > 0,
+           let etag = records.headers["ETag"].flatMap(ETag.init(headerValue:))?.timestamp, Int64(etag) < reached {
             return .restored
         }
         return nil

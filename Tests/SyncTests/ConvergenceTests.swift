@@ -25,14 +25,16 @@ struct ConvergenceTests {
         let b: SyncDevice
         let direct: KintoCollectionService
 
-        init(policy: ConflictPolicy = .manual) throws {
-            server = try KintoServer.shared()
-            proxy = try FaultProxy.start(upstream: server)
-            let options = SyncOptions(policy: policy, retry: .none)
+        init(policy: ConflictPolicy = .manual, server: KintoServer? = nil) throws {
+            self.server = try server ?? KintoServer.shared()
+            proxy = try FaultProxy.start(upstream: self.server)
+            // NB: a server with backups has no shop catalog; the others sync it as usual.
+            let options = SyncOptions(
+                collections: server == nil ? CollectionName.allCases : CollectionName.writable, policy: policy, retry: .none)
             a = try SyncDevice(user: user, baseURL: proxy.baseURL, options: options)
             b = try SyncDevice(user: user, baseURL: proxy.baseURL, options: options)
             let client = APIClient(configuration: .init(
-                baseURL: server.baseURL, credentials: .init(user: user.name, password: user.password),
+                baseURL: self.server.baseURL, credentials: .init(user: user.name, password: user.password),
                 timeouts: Timeouts(connect: .seconds(5), request: .seconds(20))))
             direct = KintoCollectionService(client: client, collection: .books)
         }
@@ -299,6 +301,58 @@ struct ConvergenceTests {
         let idle = await rig.a.sync()
         #expect(idle.requests == 1)
         #expect(idle.collections["books"]?.serverForgot == nil)
+    }
+
+    @Test func aCollectionRestoredToAnOlderStateIsNoticedAndBroughtForward() async throws {
+        let server = try KintoServer.startWithBackups()
+        defer { server.stop() }
+        let rig = try Rig(server: server)
+        defer { rig.proxy.stop() }
+        let edited = Self.newID("edited"), deleted = Self.newID("deleted"), added = Self.newID("added")
+        try rig.a.saveBook(edited, title: "Dune")
+        try rig.a.saveBook(deleted, title: "Solaris")
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(await rig.b.sync().outcome == .synced)
+
+        // GIVEN a backup, after which A edits one book, deletes another and adds a third
+        try await server.saveBackup()
+        try rig.a.editBook(edited) { $0["title"] = .string("Dune Messiah") }
+        try rig.a.deleteBook(deleted)
+        try rig.a.saveBook(added, title: "Hyperion", author: "Dan Simmons")
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(await rig.b.sync().outcome == .synced)
+        try rig.b.editBook(added) { $0["finished"] = .bool(true) }  // waits in B's outbox
+
+        // WHEN the server is restored from that backup
+        try await server.restoreBackup()
+        #expect(try await rig.serverBook(added) == nil)
+        #expect(try await rig.serverBook(edited)?["title"] == .string("Dune"))
+
+        // THEN A notices, and brings the server forward again: the newer edit, the
+        // deletion, the book it no longer had
+        let recovered = await rig.a.sync()
+        #expect(recovered.outcome == .synced, "\(recovered.message)")
+        #expect(recovered.collections["books"]?.serverForgot != nil)
+        #expect(try await rig.serverBook(edited)?["title"] == .string("Dune Messiah"))
+        #expect(try await rig.serverBook(deleted) == nil)
+        #expect(try await rig.serverBook(added)?["title"] == .string("Hyperion"))
+
+        // AND B notices too — A's uploads moved the records' timestamp ahead again, but
+        // A touched the collection object when it found the restore — keeps its waiting
+        // edit, and both end the same
+        let b = await rig.b.sync()
+        #expect(b.outcome == .synced, "\(b.message)")
+        #expect(b.collections["books"]?.serverForgot != nil)
+        #expect(await rig.a.sync().outcome == .synced)
+        for device in [rig.a, rig.b] {
+            #expect(try device.title(edited) == "Dune Messiah")
+            #expect(try device.title(deleted) == nil)
+            #expect(try device.title(added) == "Hyperion")
+            #expect(try device.bookFields(added)?["finished"] == .bool(true))
+        }
+        #expect(try await rig.serverBook(added)?["finished"] == .bool(true))
+        try expectSettled(rig.a, rig.b)
+        #expect(await rig.a.sync().requests == 1)
     }
 }
 

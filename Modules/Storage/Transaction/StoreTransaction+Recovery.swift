@@ -18,7 +18,10 @@ extension StoreTransaction {
     /// object is remembered by its new timestamp.
     public func startRecovery(_ collection: CollectionName, collectionTimestamp: Int64?) throws(StorageError) {
         try updateSyncState(collection) { state in
+            // NB: a recovery noticed again before it completed keeps the first cursor.
+            if !state.recovering { state.cursorBeforeRecovery = state.cursor }
             state.recovering = true
+            state.pushedTimestamp = nil
             state.cursor = nil
             state.etag = nil
             state.nextPage = nil
@@ -38,6 +41,24 @@ extension StoreTransaction {
         try writeBase(BaseSnapshot(collection: collection, recordID: remote.id, json: remote.json, lastModified: remote.lastModified))
         try setRowLastModified(collection, id: remote.id, remote.lastModified)
         _ = try writeOutbox(collection, id: remote.id, kind: .update, base: remote.lastModified, waiting: nil)
+        return true
+    }
+
+    /// During a recovery pull: a record the server still has from before the store's
+    /// cursor (so this store had pulled it) but which this store no longer has, was
+    /// deleted here after the server's backup was taken. Queues its deletion again.
+    /// - Returns: whether the deletion was queued (the pulled record is then not applied).
+    public func keepLocalDeletion(_ remote: RemoteRecord, in collection: CollectionName, cursorBefore: Int64?) throws(StorageError) -> Bool {
+        guard !remote.isDeleted, let cursorBefore, remote.lastModified <= cursorBefore,
+              try record(collection, id: remote.id, includingDeleted: true) == nil
+        else { return false }
+        let indexing = try indexing(collection, id: remote.id, json: remote.json, requireID: false)
+        try writeRecord(
+            collection, id: remote.id, json: remote.json, lastModified: remote.lastModified, deleted: true,
+            indexing: indexing, operation: "queue the deletion of a restored \(collection.rawValue) record"
+        )
+        try writeBase(BaseSnapshot(collection: collection, recordID: remote.id, json: remote.json, lastModified: remote.lastModified))
+        _ = try writeOutbox(collection, id: remote.id, kind: .delete, base: remote.lastModified, waiting: nil)
         return true
     }
 
@@ -71,7 +92,10 @@ extension StoreTransaction {
             _ = try writeOutbox(collection, id: id, kind: .create, base: nil, waiting: waiting)
             requeued += 1
         }
-        try updateSyncState(collection) { $0.recovering = false }
+        try updateSyncState(collection) { state in
+            state.recovering = false
+            state.cursorBeforeRecovery = nil
+        }
         return requeued
     }
 }
