@@ -34,8 +34,10 @@ extension SyncRun {
         // Bounded: a change merged after a 412 is pushed again, but a server that keeps
         // changing under every attempt must not keep the run alive forever.
         for _ in 0..<max(64, 4 * options.retry.maxAttempts) {
-            let changes = try markSent(try nextChanges(collections, all: everyWritable))
-            guard !changes.isEmpty else { return }
+            let pending = try nextChanges(collections, all: everyWritable)
+            guard !pending.isEmpty else { return }
+            let changes = try markSent(pending)
+            guard !changes.isEmpty else { continue }  // all edited since read: read again
             let operations = try changes.map(operation(for:))
             let results = try await withRetries("push \(changes.count) change\(changes.count == 1 ? "" : "s")") {
                 try await batch.send(operations)
@@ -91,9 +93,10 @@ extension SyncRun {
             change.entry.isInFlight || change.entry.kind == .delete ? nil : try RecordJSON.pushBody(change.json)
         }
         return try store.write { tx in
-            try zip(changes, bodies).map { change, body in
+            try zip(changes, bodies).compactMap { change, body in
                 guard !change.entry.isInFlight else { return change }
-                return PendingChange(entry: try tx.markSent(change.entry, body: body), json: change.json)
+                // NB: an entry edited since it was read is left for the next batch.
+                return try tx.markSent(change.entry, body: body).map { PendingChange(entry: $0, json: change.json) }
             }
         }
     }

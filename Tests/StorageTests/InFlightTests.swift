@@ -11,7 +11,7 @@ struct InFlightTests {
     private func sentCreate(_ store: ShelfStore, id: String = "b1") throws -> OutboxEntry {
         try store.write { tx in
             let entry = try tx.saveLocal(.books, id: id, json: Wire.book(id, title: "Dune", author: "Frank Herbert"))
-            return try tx.markSent(entry, body: Wire.book(id, title: "Dune", author: "Frank Herbert"))
+            return try #require(try tx.markSent(entry, body: Wire.book(id, title: "Dune", author: "Frank Herbert")))
         }
     }
 
@@ -45,7 +45,7 @@ struct InFlightTests {
         try store.applyRemote([Wire.remoteBook("b1", title: "Dune", lastModified: 100)], to: .books)
         let sent = try store.write { tx in
             let entry = try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Dune Messiah", author: "Anon"))
-            return try tx.markSent(entry, body: Wire.book("b1", title: "Dune Messiah", author: "Anon"))
+            return try #require(try tx.markSent(entry, body: Wire.book("b1", title: "Dune Messiah", author: "Anon")))
         }
 
         let edited = try store.write { tx in try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Children of Dune", author: "Anon")) }
@@ -54,7 +54,20 @@ struct InFlightTests {
         #expect(edited.sentRevision == sent.revision && edited.revision == sent.revision + 1)
         // Marking it sent again changes nothing: the same request goes out again.
         let again = try store.write { tx in try tx.markSent(edited, body: Wire.book("b1", title: "other", author: "x")) }
-        #expect(again.sentBody == sent.sentBody && again.sentRevision == sent.revision)
+        #expect(again?.sentBody == sent.sentBody && again?.sentRevision == sent.revision)
+    }
+
+    @Test func anEntryEditedAfterItWasReadIsNotMarkedSent() throws {
+        let store = try ShelfStore.testStore()
+        let read = try store.write { tx in try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Dune", author: "A")) }
+        _ = try store.write { tx in try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Dune 2", author: "A")) }
+
+        // WHEN a push built from the first read marks it sent
+        let marked = try store.write { tx in try tx.markSent(read, body: Wire.book("b1", title: "Dune", author: "A")) }
+
+        // THEN it is not: its body would say less than the store holds
+        #expect(marked == nil)
+        #expect(try store.read { try $0.outboxEntry(.books, id: "b1") }?.isInFlight == false)
     }
 
     // MARK: - Acknowledgement
