@@ -25,9 +25,18 @@ extension SyncRun {
     /// Pushes the outbox in order, a `POST /batch` of at most `batchSize` changes at a
     /// time: creates with `If-None-Match: *`, updates and deletes with
     /// `If-Match: "<base>"`. Each batch's answers are stored in one transaction.
+    ///
+    /// Collections the server refused this run are left out: their changes wait. On a
+    /// read-only server nothing is sent; the changes are counted for the run's message.
     func pushAll() async throws {
-        let collections = options.collections.filter { !$0.isReadOnly }
+        let collections = options.collections.filter { !$0.isReadOnly && unavailable[$0] == nil }
         guard !collections.isEmpty else { return }
+        if options.serverIsReadOnly {
+            waitingForWritableServer = try store.read { reader in
+                try collections.reduce(0) { $0 + (try reader.pendingCount(in: $1)) }
+            }
+            return
+        }
         let everyWritable = Set(collections) == Set(CollectionName.writable)
         let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
         var failedRounds = 0

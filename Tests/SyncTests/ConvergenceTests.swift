@@ -20,13 +20,14 @@ struct ConvergenceTests {
     struct Rig {
         let server: KintoServer
         let proxy: FaultProxy
-        let user = TestUser(prefix: "converge")
+        let user: TestUser
         let a: SyncDevice
         let b: SyncDevice
         let direct: KintoCollectionService
 
-        init(policy: ConflictPolicy = .manual, server: KintoServer? = nil) throws {
+        init(policy: ConflictPolicy = .manual, server: KintoServer? = nil) async throws {
             self.server = try server ?? KintoServer.shared()
+            user = try await self.server.newUser(prefix: "converge")
             proxy = try FaultProxy.start(upstream: self.server)
             // NB: a server with backups has no shop catalog; the others sync it as usual.
             let options = SyncOptions(
@@ -79,7 +80,7 @@ struct ConvergenceTests {
 
     @Test("a create whose reply was lost, then deleted here, is deleted on the server", arguments: [true, false])
     func lostReplyThenDelete(pullsFirst: Bool) async throws {
-        let rig = try Rig()
+        let rig = try await Rig()
         defer { rig.proxy.stop() }
         let id = Self.newID("lost-delete")
         try rig.a.saveBook(id, title: "Dune")
@@ -108,7 +109,7 @@ struct ConvergenceTests {
 
     @Test("an edit whose reply was lost, then edited again, pushes the later edit without a conflict", arguments: [true, false])
     func lostReplyThenEdit(pullsFirst: Bool) async throws {
-        let rig = try Rig()
+        let rig = try await Rig()
         defer { rig.proxy.stop() }
         let id = Self.newID("lost-edit")
         try rig.a.saveBook(id, title: "Dune")
@@ -138,7 +139,7 @@ struct ConvergenceTests {
     }
 
     @Test func theEchoOfALostReplyIsAnAcknowledgement() async throws {
-        let rig = try Rig()
+        let rig = try await Rig()
         defer { rig.proxy.stop() }
         let id = Self.newID("echo")
         try rig.a.saveBook(id, title: "Solaris", author: "Stanisław Lem")
@@ -162,7 +163,7 @@ struct ConvergenceTests {
     }
 
     @Test func aLostCreateEditedOnBothDevicesMergesWithoutAConflict() async throws {
-        let rig = try Rig()
+        let rig = try await Rig()
         defer { rig.proxy.stop() }
         let id = Self.newID("echo-both")
         try rig.a.saveBook(id, title: "Dune")
@@ -191,7 +192,7 @@ struct ConvergenceTests {
     // MARK: Decisions
 
     @Test func resolvingKeepsTheOtherDevicesDisjointField() async throws {
-        let rig = try Rig()
+        let rig = try await Rig()
         defer { rig.proxy.stop() }
         let id = Self.newID("resolve")
         try rig.a.saveBook(id, title: "Dune")
@@ -229,7 +230,7 @@ struct ConvergenceTests {
     }
 
     @Test func serverWinsKeepsALocalEditTheServerNeverSawAndSaysWhatItDropped() async throws {
-        let rig = try Rig(policy: .serverWins)
+        let rig = try await Rig(policy: .serverWins)
         defer { rig.proxy.stop() }
         let id = Self.newID("server-wins")
         try rig.a.saveBook(id, title: "Dune")
@@ -266,7 +267,7 @@ struct ConvergenceTests {
     // MARK: A server that forgets
 
     @Test func aDeletedCollectionIsNoticedAndFilledAgain() async throws {
-        let rig = try Rig()
+        let rig = try await Rig()
         defer { rig.proxy.stop() }
         let kept = Self.newID("kept"), edited = Self.newID("edited")
         try rig.a.saveBook(kept, title: "Dune")
@@ -306,7 +307,7 @@ struct ConvergenceTests {
     @Test func aCollectionRestoredToAnOlderStateIsNoticedAndBroughtForward() async throws {
         let server = try KintoServer.startWithBackups()
         defer { server.stop() }
-        let rig = try Rig(server: server)
+        let rig = try await Rig(server: server)
         defer { rig.proxy.stop() }
         let edited = Self.newID("edited"), deleted = Self.newID("deleted"), added = Self.newID("added")
         try rig.a.saveBook(edited, title: "Dune")
