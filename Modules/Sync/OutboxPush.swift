@@ -147,9 +147,13 @@ extension SyncRun {
                 case (412, .preconditionFailed(_, let existing)?):
                     // NB: what was sent, already applied (a retry after a lost reply),
                     // comes back as a 412 whose existing record is what was sent.
-                    let merged = try merger.apply(collection, id: id, remote: existing.map(RemoteRecord.init), in: tx)
+                    let remote = existing.map(RemoteRecord.init)
+                    let merged = try merger.apply(collection, id: id, remote: remote, in: tx)
                     if merged == .acknowledged {
                         summary.accepted[collection, default: 0] += 1
+                        if let stamp = remote?.lastModified {
+                            summary.highest[collection] = max(summary.highest[collection] ?? stamp, stamp)
+                        }
                     } else {
                         summary.merges[collection, default: []].append((id, merged))
                     }
