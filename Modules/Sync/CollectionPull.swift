@@ -272,7 +272,14 @@ extension SyncRun {
             }
             let held = try tx.applyRemote(incoming, to: collection, morePagesFollow: !isLast)
             var merges: [(String, MergeApplier.Result)] = []
-            for (record, _) in held {
+            for (record, waiting) in held {
+                if recovering, !record.isDeleted, let base = waiting.baseLastModified, record.lastModified < base {
+                    // The server went back to a version older than the one this edit
+                    // started from: what is here is newer on every field; push it over.
+                    try tx.rebasePendingChange(collection, id: record.id, onto: record, merged: nil)
+                    merges.append((record.id, .merged(discarded: nil)))
+                    continue
+                }
                 merges.append((record.id, try merger.apply(collection, id: record.id, remote: record, in: tx)))
             }
             let highest = remote.map(\.lastModified).max()

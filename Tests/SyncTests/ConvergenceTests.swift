@@ -304,7 +304,8 @@ struct ConvergenceTests {
         #expect(idle.collections["books"]?.serverForgot == nil)
     }
 
-    @Test func aCollectionRestoredToAnOlderStateIsNoticedAndBroughtForward() async throws {
+    @Test("a collection restored to an older state is noticed and brought forward", arguments: [false, true])
+    func aCollectionRestoredToAnOlderState(waitingDeviceFirst: Bool) async throws {
         let server = try KintoServer.startWithBackups()
         defer { server.stop() }
         let rig = try await Rig(server: server)
@@ -322,36 +323,42 @@ struct ConvergenceTests {
         try rig.a.saveBook(added, title: "Hyperion", author: "Dan Simmons")
         #expect(await rig.a.sync().outcome == .synced)
         #expect(await rig.b.sync().outcome == .synced)
-        try rig.b.editBook(added) { $0["finished"] = .bool(true) }  // waits in B's outbox
+        // B's edits wait in its outbox: one of a book the backup lacks, one of a book
+        // the backup has in an older version than the one B edited
+        try rig.b.editBook(added) { $0["finished"] = .bool(true) }
+        try rig.b.editBook(edited) { $0["author_name"] = .string("F. Herbert") }
 
         // WHEN the server is restored from that backup
         try await server.restoreBackup()
         #expect(try await rig.serverBook(added) == nil)
         #expect(try await rig.serverBook(edited)?["title"] == .string("Dune"))
 
-        // THEN A notices, and brings the server forward again: the newer edit, the
-        // deletion, the book it no longer had
-        let recovered = await rig.a.sync()
+        // THEN the first device to sync notices, and brings the server forward again: the
+        // newer edit, the deletion, the book it no longer had
+        let (first, second) = waitingDeviceFirst ? (rig.b, rig.a) : (rig.a, rig.b)
+        let recovered = await first.sync()
         #expect(recovered.outcome == .synced, "\(recovered.message)")
         #expect(recovered.collections["books"]?.serverForgot != nil)
         #expect(try await rig.serverBook(edited)?["title"] == .string("Dune Messiah"))
         #expect(try await rig.serverBook(deleted) == nil)
         #expect(try await rig.serverBook(added)?["title"] == .string("Hyperion"))
 
-        // AND B notices too — A's uploads moved the records' timestamp ahead again, but
-        // A touched the collection object when it found the restore — keeps its waiting
-        // edit, and both end the same
-        let b = await rig.b.sync()
-        #expect(b.outcome == .synced, "\(b.message)")
-        #expect(b.collections["books"]?.serverForgot != nil)
-        #expect(await rig.a.sync().outcome == .synced)
+        // AND the other notices too — the uploads moved the records' timestamp ahead
+        // again, but the first touched the collection object when it found the restore —
+        // and both end the same, with B's waiting edits
+        let later = await second.sync()
+        #expect(later.outcome == .synced, "\(later.message)")
+        #expect(later.collections["books"]?.serverForgot != nil)
+        #expect(await first.sync().outcome == .synced)
         for device in [rig.a, rig.b] {
             #expect(try device.title(edited) == "Dune Messiah")
+            #expect(try device.bookFields(edited)?["author_name"] == .string("F. Herbert"))
             #expect(try device.title(deleted) == nil)
             #expect(try device.title(added) == "Hyperion")
             #expect(try device.bookFields(added)?["finished"] == .bool(true))
         }
         #expect(try await rig.serverBook(added)?["finished"] == .bool(true))
+        #expect(try await rig.serverBook(edited)?["author_name"] == .string("F. Herbert"))
         try expectSettled(rig.a, rig.b)
         #expect(await rig.a.sync().requests == 1)
     }
