@@ -63,18 +63,19 @@ extension StoreTransaction {
     }
 
     /// At the end of a recovery pull: queues every local record the server no longer
-    /// has as a create (keeping its content and any waiting edit), drops waiting
+    /// has as a create (keeping its content, any waiting edit, and the last version it
+    /// had from the server as the base of a merge), drops waiting
     /// deletions of records the server no longer has, and ends the recovery.
     /// - Parameter present: the ids of every record the recovery pull brought.
     /// - Returns: how many records were queued to be uploaded again.
     @discardableResult
     public func requeueRecordsMissing(from collection: CollectionName, present: Set<String>) throws(StorageError) -> Int {
         let local = try db.query(
-            "SELECT id, deleted FROM records WHERE collection = ?", [.text(collection.rawValue)],
+            "SELECT id, deleted, json, last_modified FROM records WHERE collection = ?", [.text(collection.rawValue)],
             operation: "list local \(collection.rawValue) records"
-        ) { row in (row.text(0), row.bool(1)) }
+        ) { row in (row.text(0), row.bool(1), row.blob(2), row.optionalInt64(3)) }
         var requeued = 0
-        for (id, deleted) in local where !present.contains(id) {
+        for (id, deleted, json, lastModified) in local where !present.contains(id) {
             let waiting = try outboxEntry(collection, id: id)
             if deleted {
                 // Deleted here, gone there: nothing left to tell the server.
@@ -86,7 +87,12 @@ extension StoreTransaction {
                 requeued += 1  // already a create: sent again as it is
                 continue
             }
-            try removeBase(collection, id: id)
+            // NB: the base snapshot stays (or is taken now, for a synced record): another
+            // device may upload the same record first, and this create then meets it as
+            // a 412 to merge against what both last had — not as a clash of every field.
+            if waiting == nil, let lastModified {
+                try writeBase(BaseSnapshot(collection: collection, recordID: id, json: json, lastModified: lastModified))
+            }
             try setRowLastModified(collection, id: id, nil)
             if let waiting { try clearSent(waiting.sequence) }
             _ = try writeOutbox(collection, id: id, kind: .create, base: nil, waiting: waiting)
