@@ -241,10 +241,14 @@ extension SyncRun {
     }
 
     /// The list request from a collection's stored cursor; `conditional` adds its ETag.
+    ///
+    /// NB: a recovery starts at `_since=0`, not without `_since`: a plain list hides
+    /// tombstones, and a record another device deleted after uploading it again must
+    /// reach this store as deleted, not as missing (which would upload it once more).
     private func firstPageQuery(_ state: SyncState, conditional: Bool) -> ListQuery {
         ListQuery(
-            since: state.cursor.map(Int.init), limit: options.pageSize, sort: ["last_modified"],
-            ifNoneMatch: conditional ? state.etag.flatMap(ETag.init(headerValue:)) : nil)
+            since: state.cursor.map(Int.init) ?? (state.recovering ? 0 : nil), limit: options.pageSize,
+            sort: ["last_modified"], ifNoneMatch: conditional ? state.etag.flatMap(ETag.init(headerValue:)) : nil)
     }
 
     /// Applies one page and advances the cursor, in one transaction. Records with a

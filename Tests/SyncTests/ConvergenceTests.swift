@@ -348,6 +348,32 @@ struct ConvergenceTests {
         try expectSettled(rig.a, rig.b)
     }
 
+    @Test func aBookDeletedAfterTheServerForgotStaysDeletedOnEveryDevice() async throws {
+        let rig = try await Rig()
+        defer { rig.proxy.stop() }
+        let gone = Self.newID("gone"), kept = Self.newID("kept")
+        try rig.a.saveBook(gone, title: "Dune")
+        try rig.a.saveBook(kept, title: "Solaris")
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(await rig.b.sync().outcome == .synced)
+
+        // WHEN the collection is deleted, A uploads both books again, then deletes one
+        _ = try await rig.direct.client.send(.delete, "/buckets/default/collections/books")
+        #expect(await rig.a.sync().outcome == .synced)
+        try rig.a.deleteBook(gone)
+        #expect(await rig.a.sync().outcome == .synced)
+
+        // THEN B, pulling everything again, sees the deletion (a tombstone) and does not
+        // upload the book again
+        let b = await rig.b.sync()
+        #expect(b.outcome == .synced, "\(b.message)")
+        #expect(b.collections["books"]?.reuploaded == 0)
+        #expect(try rig.b.title(gone) == nil)
+        #expect(try rig.b.title(kept) == "Solaris")
+        #expect(try await rig.serverBook(gone) == nil)
+        try expectSettled(rig.a, rig.b)
+    }
+
     @Test("a collection restored to an older state is noticed and brought forward", arguments: [false, true])
     func aCollectionRestoredToAnOlderState(waitingDeviceFirst: Bool) async throws {
         let server = try KintoServer.startWithBackups()
