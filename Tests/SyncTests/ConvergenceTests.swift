@@ -374,6 +374,38 @@ struct ConvergenceTests {
         try expectSettled(rig.a, rig.b)
     }
 
+    @Test("a book deleted on one device while the server had forgotten it is not uploaded again by another",
+          arguments: [false, true])
+    func aDeletionWhileTheServerHadForgotten(afterQueueing: Bool) async throws {
+        let rig = try await Rig()
+        defer { rig.proxy.stop() }
+        let gone = Self.newID("gone"), kept = Self.newID("kept")
+        try rig.a.saveBook(gone, title: "Dune")
+        try rig.a.saveBook(kept, title: "Solaris")
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(await rig.b.sync().outcome == .synced)
+
+        // WHEN the collection is deleted and A deletes a book — before its next sync
+        // notices, or after that sync queued the book to be uploaded again
+        _ = try await rig.direct.client.send(.delete, "/buckets/default/collections/books")
+        if afterQueueing { #expect(await rig.a.sync { $0.pushes = false }.outcome == .synced) }
+        try rig.a.deleteBook(gone)
+        let a = await rig.a.sync()
+        #expect(a.outcome == .synced, "\(a.message)")
+
+        // THEN B, which still has the book, learns of the deletion instead of uploading it
+        let b = await rig.b.sync()
+        #expect(b.outcome == .synced, "\(b.message)")
+        #expect(await rig.a.sync().outcome == .synced)
+        for device in [rig.a, rig.b] {
+            #expect(try device.title(gone) == nil)
+            #expect(try device.title(kept) == "Solaris")
+        }
+        #expect(try await rig.serverBook(gone) == nil)
+        #expect(try await rig.serverBook(kept)?["title"] == .string("Solaris"))
+        try expectSettled(rig.a, rig.b)
+    }
+
     @Test("a collection restored to an older state is noticed and brought forward", arguments: [false, true])
     func aCollectionRestoredToAnOlderState(waitingDeviceFirst: Bool) async throws {
         let server = try KintoServer.startWithBackups()
