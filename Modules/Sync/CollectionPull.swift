@@ -289,6 +289,10 @@ extension SyncRun {
             let highest = remote.map(\.lastModified).max()
             try tx.updateSyncState(collection) { state in
                 if let highest { state.cursor = max(state.cursor ?? highest, highest) }
+                // NB: a complete pull leaves a cursor even when the server had nothing:
+                // without one the next pull is a plain list, which hides tombstones —
+                // and this store may hold records another device deletes meanwhile.
+                if isLast, state.cursor == nil { state.cursor = 0 }
                 if isLast {
                     state.etag = page.etag?.headerValue
                     state.lastSuccess = at
@@ -337,6 +341,7 @@ extension SyncRun {
                 state.lastSuccess = at
                 state.lastError = nil
                 state.lastErrorAt = nil
+                if state.cursor == nil { state.cursor = 0 }  // see `apply`
             }
         }
     }

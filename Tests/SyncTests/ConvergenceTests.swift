@@ -406,6 +406,31 @@ struct ConvergenceTests {
         try expectSettled(rig.a, rig.b)
     }
 
+    @Test func aDeviceThatFilledAnEmptiedServerStillHearsOfLaterDeletions() async throws {
+        let rig = try await Rig()
+        defer { rig.proxy.stop() }
+        let gone = Self.newID("gone"), kept = Self.newID("kept")
+        try rig.a.saveBook(gone, title: "Dune")
+        try rig.a.saveBook(kept, title: "Solaris")
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(await rig.b.sync().outcome == .synced)
+
+        // WHEN the collection is deleted, B (finding it empty) uploads both books again,
+        // and A, which deleted one meanwhile, deletes it on the server
+        _ = try await rig.direct.client.send(.delete, "/buckets/default/collections/books")
+        #expect(await rig.b.sync().collections["books"]?.reuploaded == 2)
+        try rig.a.deleteBook(gone)
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(try await rig.serverBook(gone) == nil)
+
+        // THEN B's next pull brings the deletion: its pull of an empty collection left a
+        // cursor, so it asks with `_since`, which lists tombstones
+        #expect(await rig.b.sync().outcome == .synced)
+        #expect(try rig.b.title(gone) == nil)
+        #expect(try rig.b.title(kept) == "Solaris")
+        try expectSettled(rig.a, rig.b)
+    }
+
     @Test("a collection restored to an older state is noticed and brought forward", arguments: [false, true])
     func aCollectionRestoredToAnOlderState(waitingDeviceFirst: Bool) async throws {
         let server = try KintoServer.startWithBackups()
