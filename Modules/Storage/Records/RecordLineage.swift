@@ -28,7 +28,7 @@ public enum RecordLineage {
     /// device synced again — then the merge falls back to what it does for records
     /// without lineage (a clash on a field both changed is a conflict, never a lost
     /// edit). Sixteen writes to one record between two syncs of one device is far
-    /// beyond how people edit a book or a note, and costs about 630 bytes per record.
+    /// beyond how people edit a book or a note, and costs about 640 bytes per record.
     public static let limit = 16
 
     /// Ids longer than this are not Shelf's (a UUID is 36 characters) and are ignored.
