@@ -245,9 +245,12 @@ enum ShelfCommandTree {
     static let status = CommandSpec(name: "status", abstract: "Show the last sync, pending changes, conflicts and failed changes.")
     static let conflicts = CommandSpec(name: "conflicts", abstract: "List conflicts waiting for a decision.")
     static let resolve = CommandSpec(
-        name: "resolve", abstract: "Settle a conflict by keeping the local or the server's version.",
+        name: "resolve", abstract: "Settle a conflict by keeping the local or the server's values.",
         arguments: [ArgumentSpec("collection/id", help: "The conflicted record, e.g. books/b-42.")],
-        options: [.option("keep", value: "local|remote", help: "Which version to keep.", required: true, allowed: ["local", "remote"])])
+        options: [.option(
+            "keep", value: "local|remote",
+            help: "Whose values the clashing fields take; fields only one side changed keep that change.",
+            required: true, allowed: ["local", "remote"])])
     static let failed = CommandSpec(name: "failed", abstract: "List changes the server refused (dead letters).")
     static let retry = CommandSpec(
         name: "retry", abstract: "Queue a refused change to be sent again on the next sync.",

@@ -1,4 +1,5 @@
 import Domain
+import Storage
 
 // MARK: - ThreeWayMerge
 
@@ -6,21 +7,30 @@ import Domain
 /// started from (the base).
 ///
 /// A record is a JSON object; `nil` stands for "deleted" (or, for the base, "never seen
-/// on the server"). Server bookkeeping (`id`, `last_modified`) never counts as a change.
+/// on the server"). Server bookkeeping (`id`, `last_modified`) and the write lineage
+/// (`RecordLineage`) never count as a change.
 /// For each field: equal on both sides → that value; changed on one side only → that
 /// side's value; changed differently on both → a clash, which `policy` settles or, under
 /// `.manual`, turns the whole record into a conflict. Deleting a record that the other
 /// side edited is a clash too. The merge never drops a change silently: every outcome
 /// either carries both sides' changes or is a conflict that keeps them.
 public enum ThreeWayMerge {
-    /// Fields the server owns; they never take part in a merge.
-    public static let bookkeepingFields: Set<String> = ["id", "last_modified", "deleted"]
+    /// Fields the server owns, and the lineage the sync engine keeps: they never take
+    /// part in a merge. A merged record gets its lineage when it is next pushed, from
+    /// the server version it was merged onto (the descendant's list).
+    public static let bookkeepingFields: Set<String> = ["id", "last_modified", "deleted", RecordLineage.field]
 
+    ///
+    /// - Parameter sent: what this device sent last for the record when the server's
+    ///   answer is not known (an update in flight). The server holds either the base or
+    ///   this, plus whatever others changed: a field whose server value is either of the
+    ///   two was not changed by anyone else, so the local value stands.
     public static func merge(
-        base: [String: JSONValue]?, local: [String: JSONValue]?, remote: [String: JSONValue]?,
-        policy: ConflictPolicy
+        base: [String: JSONValue]?, sent: [String: JSONValue]? = nil, local: [String: JSONValue]?,
+        remote: [String: JSONValue]?, policy: ConflictPolicy
     ) -> MergeOutcome {
         let base = base.map(content)
+        let sent = sent.map(content)
         let local = local.map(content)
         let remote = remote.map(content)
 
@@ -31,21 +41,26 @@ public enum ThreeWayMerge {
             return .alreadyEqual
         case (nil, let remote?):
             // Deleted here. If the server did not change the record since, the delete stands.
-            if remote == base { return .push(nil) }
+            if remote == base || (sent != nil && remote == sent) { return .push(nil) }
             return settle(.deleteVersusEdit, fields: [], policy: policy, local: nil, remote: remote)
         case (let local?, nil):
             // Deleted on the server. If there was no local change, follow the server.
             if local == base { return .acceptRemote }
             return settle(.editVersusDelete, fields: [], policy: policy, local: local, remote: nil)
         case (let local?, let remote?):
-            return mergeFields(base: base ?? [:], local: local, remote: remote, policy: policy)
+            return mergeFields(base: base ?? [:], sent: sent, local: local, remote: remote, policy: policy)
         }
+    }
+
+    /// Whether two versions hold the same content, server bookkeeping aside.
+    public static func sameContent(_ a: [String: JSONValue]?, _ b: [String: JSONValue]?) -> Bool {
+        a.map(content) == b.map(content)
     }
 
     // MARK: Fields
 
     private static func mergeFields(
-        base: [String: JSONValue], local: [String: JSONValue], remote: [String: JSONValue],
+        base: [String: JSONValue], sent: [String: JSONValue]?, local: [String: JSONValue], remote: [String: JSONValue],
         policy: ConflictPolicy
     ) -> MergeOutcome {
         var merged: [String: JSONValue] = [:]
@@ -55,10 +70,10 @@ public enum ThreeWayMerge {
             let value: JSONValue?
             if l == r {
                 value = l
+            } else if r == b || (sent != nil && r == sent?[key]) {
+                value = l
             } else if l == b {
                 value = r
-            } else if r == b {
-                value = l
             } else {
                 clashes.append(key)
                 value = policy == .clientWins ? l : r

@@ -144,7 +144,8 @@ struct WorkerSyncTests {
         release.signal()
         let finished = first.finish()
         #expect(finished.status == 0, "\(finished.stderr)")
-        #expect(gate.requestLines.count == CollectionName.allCases.count)  // one per collection, all from the first worker
+        // one per collection and one for the collection objects, all from the first worker
+        #expect(gate.requestLines.count == CollectionName.allCases.count + 1)
     }
 
     @Test func aPullKilledMidwayResumesWithoutRedownloading() async throws {
