@@ -220,10 +220,20 @@ struct InterchangeTests {
         #expect(throws: ImportError.self) { try LibraryImport.plan(data, format: nil, file: "e.json") }
     }
 
+    @Test func syncBookkeepingInAnExportIsNotImported() throws {
+        let data = Data(#"{"format": "shelf-export", "version": 1, "collections": {"books": [{"id": "b-1", "title": "Dune", "author_name": "Frank Herbert", "finished": false, "last_modified": 12, "_shelf_revs": ["r-1"]}]}}"#.utf8)
+        let store = try ShelfStore.inMemory()
+        _ = try LibraryImport.apply(try LibraryImport.plan(data, format: nil, file: "e.json"), to: store, file: "e.json", dryRun: false)
+        let fields = try Wire.fields(try store.record(.books, id: "b-1"))
+        #expect(fields["last_modified"] == nil && fields[RecordLineage.field] == nil)
+        #expect(fields["title"] as? String == "Dune")
+    }
+
     /// A record's content without the server's bookkeeping.
     static func content(_ record: StoredRecord) throws -> JSONValue {
         var fields = try #require(try JSONDecoder().decode(JSONValue.self, from: record.json).objectValue)
         fields.removeValue(forKey: "last_modified")
+        fields.removeValue(forKey: RecordLineage.field)
         return .object(fields)
     }
 }

@@ -15,8 +15,8 @@ import Storage
 /// ```
 /// Each record is a collection's wire JSON (`{"id", "title", "author_name", "finished"}`
 /// for a book, `{"id", "book_id", "title", "body"}` for a note, …; see the README),
-/// with any field another client added, and `last_modified` when the server has seen it
-/// (ignored on import). Collections are listed in the store's order, records in their
+/// with any field another client added, and `last_modified` and `_shelf_revs` when the
+/// server has seen it (sync bookkeeping, ignored on import). Collections are listed in the store's order, records in their
 /// listing order.
 ///
 /// CSV: a header `collection,id,record` and one line per record, `record` holding the
@@ -223,9 +223,10 @@ public enum ShelfExport {
             plan.issues.append(ImportIssue(location: location, reason: "\(collection.rawValue) record '\(id)' appears twice; the first was kept"))
             return
         }
+        // The server's and the sync engine's bookkeeping is not the reader's data: the
+        // record gets its own when it is written here and synced.
         var content = fields
-        content.removeValue(forKey: "last_modified")
-        content.removeValue(forKey: "deleted")
+        for field in ["last_modified", "deleted", RecordLineage.field] { content.removeValue(forKey: field) }
         plan.items.append(ImportItem(collection: collection, id: id, fields: content, location: location))
     }
 }
