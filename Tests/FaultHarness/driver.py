@@ -45,7 +45,7 @@ class RunResult:
 
 class Driver:
     def __init__(self, servers, shelf, shelf_sync, latency_ms=60, jitter_ms=10, devices=2,
-                 inject_divergence=None, workdir=None, log=None):
+                 inject_divergence=None, workdir=None, log=None, cold_start=False):
         self.servers = servers
         self.shelf, self.shelf_sync = shelf, shelf_sync
         self.latency_ms, self.jitter_ms = latency_ms, jitter_ms
@@ -53,6 +53,7 @@ class Driver:
         self.inject_divergence = inject_divergence
         self.workdir = workdir
         self.log = log or (lambda line: None)
+        self.cold_start = cold_start
 
     def run(self, seed, history):
         started = time.monotonic()
@@ -61,13 +62,25 @@ class Driver:
         devices = [Device(i, root, self.shelf, self.shelf_sync) for i in range(self.device_count)]
         state = _RunState(Model(), RunStats(), Findings(), devices, user, password)
         self.servers.calm(self.latency_ms, self.jitter_ms)
+        state.proxy_seen = state.proxy_start = len(self.servers.control("log"))
         failure = None
         try:
             for device in devices:
                 device.add_account(self.servers.proxy_url, user, password)
+                if not self.cold_start:
+                    # Set up as a reader would: add the account, sync once. (A history that
+                    # starts on a store nobody opened yet is `cold_start`.)
+                    first = device.sync()
+                    state.transcript.append(f"    setup: device {device.index} shelf-sync -> {first.status}")
+                    if first.status != 0:
+                        failure = f"device {device.index}: the first sync exited {first.status}"
+            if failure:
+                raise HarnessError(failure)
             for index, action in enumerate(history):
                 state.transcript.append(f"#{index} {json.dumps(action, ensure_ascii=False)}")
                 failure = self._perform(state, action)
+                if action["op"] in ("sync", "barrier"):
+                    self._note_proxy_faults(state)
                 if failure or not state.findings.ok:
                     break
         except HarnessError as error:
@@ -78,7 +91,7 @@ class Driver:
                     device.running.timer and device.running.timer.cancel()
                     device.running.process.kill()
                     device.wait_sync()
-        self._count_proxy_faults(state.stats)
+        self._count_proxy_faults(state)
         return RunResult(seed, history, state.stats, state.findings, failure, state.transcript,
                          time.monotonic() - started)
 
@@ -162,7 +175,7 @@ class Driver:
             run = device.wait_sync()
             if run is not None:
                 self._note_sync(state, device, run)
-        quiet = False
+        quiet, previous = False, None
         for round_number in range(1, QUIET_ROUNDS_MAX + 1):
             state.stats.bump("barrier_rounds")
             pushed, statuses = 0, []
@@ -175,13 +188,17 @@ class Driver:
             if pushed == 0 and all(s == 0 for s in statuses):
                 quiet = True
                 break
+            if pushed == 0 and statuses == previous:
+                break   # stuck: another round would change nothing
+            previous = statuses
         snapshots = {d.index: d.snapshot() for d in state.devices}
         server = self.servers.server_records(state.user, state.password)
         if final and self.inject_divergence:
             self._inject(state, snapshots)
         findings = check(state.model, snapshots, server)
         if not quiet:
-            findings.add("pending", f"the devices did not become quiet in {QUIET_ROUNDS_MAX} rounds of syncs")
+            findings.add("pending", f"the devices did not become quiet ({state.stats.counts['barrier_rounds']} rounds of "
+                                    f"syncs so far; the last ones exited {statuses})")
         state.findings.merge(findings)
         state.transcript.append(f"    barrier: {state.model.count()} records in the model, "
                                 f"{'ok' if findings.ok else 'DIVERGED'}")
@@ -202,12 +219,26 @@ class Driver:
             what = state.model.corrupt(kind)
         state.transcript.append(f"    injected divergence: {what}")
 
-    def _count_proxy_faults(self, stats):
+    def _note_proxy_faults(self, state):
+        """Adds the faults the proxy injected since the last action to the transcript."""
         try:
             log = self.servers.control("log")
         except OSError:
             return
-        for entry in log:
+        for entry in log[state.proxy_seen:]:
+            if entry.get("action") != "forward":
+                state.transcript.append(f"    proxy: {entry['action']} {entry['method']} {entry['path']}"
+                                        f"{'?' + entry['query'] if entry.get('query') else ''} "
+                                        f"(upstream {entry.get('upstream_status')})")
+        state.proxy_seen = len(log)
+
+    def _count_proxy_faults(self, state):
+        stats = state.stats
+        try:
+            log = self.servers.control("log")
+        except OSError:
+            return
+        for entry in log[state.proxy_start:]:
             action = entry.get("action")
             if action == "lose_reply":
                 stats.bump("lost_replies")
@@ -222,6 +253,7 @@ class _RunState:
         self.model, self.stats, self.findings, self.devices = model, stats, findings, devices
         self.user, self.password = user, password
         self.ids, self.refs, self.transcript = {}, {}, []
+        self.proxy_seen = 0
 
 
 # MARK: - Command lines

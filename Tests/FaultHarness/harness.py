@@ -24,6 +24,7 @@ from checker import KINDS  # noqa: E402
 from cluster import ROOT, HarnessError, Servers  # noqa: E402
 from driver import Driver, RunStats  # noqa: E402
 from generator import Parameters, generate  # noqa: E402
+from shrink import failure_kinds, shrink  # noqa: E402
 
 DIVERGENCES = ("missing", "extra", "wrong", "resurrected", "local-edit")
 
@@ -44,11 +45,16 @@ def parse(argv):
     parser.add_argument("--shelf-sync", default=str(ROOT / ".build" / "debug" / "shelf-sync"),
                         help="the shelf-sync binary")
     parser.add_argument("--python", help="the Python that has Kinto (default .venv/bin/python)")
+    parser.add_argument("--cold-start", action="store_true",
+                        help="start the history on devices whose store was never opened (no first sync)")
     parser.add_argument("--replay", metavar="FILE", help="run the history saved in FILE instead of generating one")
     parser.add_argument("--save-dir", default=str(ROOT / ".run" / "fault-harness"),
                         help="where a failing run's history is written (default .run/fault-harness)")
     parser.add_argument("--inject-divergence", choices=DIVERGENCES,
                         help="self-test: break the model or a device before the final check; the run must fail")
+    parser.add_argument("--shrink", type=int, nargs="?", const=40, default=0, metavar="RUNS",
+                        help="after a failure, look for a smaller history that fails the same way "
+                             "(at most RUNS more runs, default 40); saved as seed-N-min.json")
     parser.add_argument("--keep-going", action="store_true", help="run every seed even after a failure")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object as well")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each run's transcript")
@@ -74,7 +80,7 @@ def main(argv=None):
     totals, failed, results = RunStats(), [], []
     try:
         driver = Driver(servers, args.shelf, args.shelf_sync, args.latency_ms, args.jitter_ms,
-                        runs[0][2]["devices"], args.inject_divergence)
+                        runs[0][2]["devices"], args.inject_divergence, cold_start=args.cold_start)
         for seed, history, params in runs:
             driver.device_count = params["devices"]
             result = driver.run(seed, history)
@@ -90,6 +96,8 @@ def main(argv=None):
             if not result.ok:
                 failed.append(result)
                 _report_failure(result, params, args)
+                if args.shrink:
+                    _shrink(driver, result, params, args)
                 if not args.keep_going:
                     break
     finally:
@@ -125,6 +133,24 @@ def _report_failure(result, params, args):
     print("\n".join(result.transcript))
     print(f"--- replay: make soak SEED={result.seed} STEPS={params['steps']} MODE={params['mode']} "
           f"DEVICES={params['devices']}   (or: Tests/FaultHarness/harness.py --replay {saved})\n", flush=True)
+
+
+def _shrink(driver, result, params, args):
+    kinds = failure_kinds(result)
+    print(f"shrinking seed {result.seed} ({len(result.history)} actions; keeping failures of kind {sorted(kinds)})",
+          flush=True)
+    smallest = shrink(result.history, lambda h: driver.run(result.seed, h), kinds, budget=args.shrink,
+                      log=lambda line: print(line, flush=True))
+    saved = pathlib.Path(args.save_dir) / f"seed-{result.seed}-min.json"
+    saved.write_text(json.dumps({"seed": result.seed, "parameters": params, "history": smallest},
+                                ensure_ascii=False, indent=1))
+    final = driver.run(result.seed, smallest)
+    print(f"=== smallest failing history of seed {result.seed}: {len(smallest)} actions "
+          f"({'fails' if not final.ok else 'passed this time'}); replay: "
+          f"Tests/FaultHarness/harness.py --replay {saved}")
+    for line in final.findings.lines[:20]:
+        print(line)
+    print("\n".join(final.transcript), flush=True)
 
 
 def _print_result_line(args, results, totals, failed, seconds):
