@@ -32,6 +32,16 @@ def without(history, indexes):
     return kept
 
 
+def without_empty_epochs(history):
+    """Drops a barrier that follows another barrier (or the start): an empty epoch."""
+    kept = []
+    for action in history:
+        if action["op"] == "barrier" and not action.get("final") and (not kept or kept[-1]["op"] == "barrier"):
+            continue
+        kept.append(action)
+    return kept
+
+
 def truncated(history, end):
     """The first `end` actions, closed by a final barrier."""
     head = [a for a in history[:end] if not a.get("final")]
@@ -57,7 +67,7 @@ def shrink(history, run, kinds, budget=40, log=print):
     low, high = 1, len(history)
     while low < high and runs < budget:
         middle = (low + high) // 2
-        candidate = truncated(history, middle)
+        candidate = without_empty_epochs(truncated(history, middle))
         if fails(candidate):
             high, current = middle, candidate
         else:
@@ -69,7 +79,7 @@ def shrink(history, run, kinds, budget=40, log=print):
         while index < len(current) and runs < budget:
             chunk = {i for i in range(index, min(index + size, len(current))) if current[i]["op"] != "barrier"}
             if chunk:
-                candidate = without(current, chunk)
+                candidate = without_empty_epochs(without(current, chunk))
                 if len(candidate) < len(current) and fails(candidate):
                     current, changed = candidate, True
                     continue

@@ -16,7 +16,7 @@ sys.path.insert(0, str(HERE))
 from checker import check  # noqa: E402
 from generator import EDITABLE_FIELDS, FLAG_FIELD, Parameters, generate  # noqa: E402
 from model import Model  # noqa: E402
-from shrink import truncated, without  # noqa: E402
+from shrink import truncated, without, without_empty_epochs  # noqa: E402
 
 ROOT = HERE.parent.parent
 SHELF = os.environ.get("SHELF_BINARY", str(ROOT / ".build" / "debug" / "shelf"))
@@ -176,6 +176,11 @@ class ShrinkTests(unittest.TestCase):
         ]
         self.assertEqual(without(history, {0}), history[3:])
         self.assertEqual(truncated(history, 2), history[:2] + [{"op": "barrier", "final": True}])
+
+    def test_empty_epochs_go_the_final_barrier_stays(self):
+        sync = {"op": "sync", "device": 0}
+        history = [{"op": "barrier"}, sync, {"op": "barrier"}, {"op": "barrier"}, {"op": "barrier", "final": True}]
+        self.assertEqual(without_empty_epochs(history), [sync, {"op": "barrier"}, {"op": "barrier", "final": True}])
 
 
 # MARK: - End to end
