@@ -217,7 +217,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkerTests",
-            dependencies: ["Domain", "Storage", "TestSupport", "shelf-sync"],
+            dependencies: ["Domain", "Services", "Storage", "TestSupport", "shelf-sync"],
             path: "Tests/WorkerTests",
             swiftSettings: swiftSettings
         ),

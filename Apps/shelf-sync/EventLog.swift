@@ -50,7 +50,7 @@ final class EventLog: Sendable {
 
     private static func level(of event: SyncEvent) -> String {
         switch event {
-        case .conflict, .deadLettered, .retrying: "warning"
+        case .conflict, .deadLettered, .retrying, .discardedLocalChange, .serverForgot: "warning"
         case .runFinished(let report): report.outcome == .synced || report.outcome == .alreadyRunning ? "info" : "warning"
         default: "info"
         }

@@ -58,13 +58,13 @@ final class SyncProgress {
             activity = "retrying"
         case .runFinished:
             done = total
-        case .merged, .conflict, .deadLettered, .collectionFinished:
+        case .merged, .conflict, .deadLettered, .collectionFinished, .discardedLocalChange, .serverForgot, .reuploading:
             break
         }
         switch event {
         case .runFinished:
             break
-        case .conflict, .deadLettered, .retrying:
+        case .conflict, .deadLettered, .retrying, .discardedLocalChange, .serverForgot:
             line(event.summary, always: true)
         default:
             line(event.summary)

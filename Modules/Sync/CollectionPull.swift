@@ -273,16 +273,27 @@ extension SyncRun {
     func record(_ merges: [(String, MergeApplier.Result)], in collection: CollectionName) {
         for (id, result) in merges {
             switch result {
-            case .merged, .tookRemote(clash: true):
+            case .merged(let discarded):
                 emit(.merged(collection, id: id))
                 collectionReport(collection) { $0.merged += 1 }
-            case .tookRemote(clash: false):
+                if let discarded { noteDiscarded(collection, id: id, discarded) }
+            case .tookRemote(let discarded?):
+                emit(.merged(collection, id: id))
+                collectionReport(collection) { $0.merged += 1 }
+                noteDiscarded(collection, id: id, discarded)
+            case .tookRemote(nil), .acknowledged:
                 break
             case .conflict(let conflict):
                 emit(.conflict(collection, id: id, conflict))
                 collectionReport(collection) { $0.conflicts += 1 }
             }
         }
+    }
+
+    /// A run that discards local work says so: an event (a log line) and a count.
+    func noteDiscarded(_ collection: CollectionName, id: String, _ clash: MergeConflict) {
+        emit(.discardedLocalChange(collection, id: id, clash))
+        collectionReport(collection) { $0.discardedLocal += 1 }
     }
 
     /// `…/records?_since=<cursor>&_sort=last_modified&_limit=<n>` for a batch sub-request.

@@ -32,7 +32,7 @@ extension SyncRun {
         // Bounded: a change merged after a 412 is pushed again, but a server that keeps
         // changing under every attempt must not keep the run alive forever.
         for _ in 0..<max(64, 4 * options.retry.maxAttempts) {
-            let changes = try nextChanges(collections, all: everyWritable)
+            let changes = try markSent(try nextChanges(collections, all: everyWritable))
             guard !changes.isEmpty else { return }
             let operations = try changes.map(operation(for:))
             let results = try await withRetries("push \(changes.count) change\(changes.count == 1 ? "" : "s")") {
@@ -80,15 +80,33 @@ extension SyncRun {
         }
     }
 
+    /// Marks the changes as sent, with their bodies, in one transaction before the
+    /// request leaves: a reply lost after the server applied them must not turn them
+    /// back into unsent changes. Changes already in flight are sent again as they were.
+    private func markSent(_ changes: [PendingChange]) throws -> [PendingChange] {
+        guard changes.contains(where: { !$0.entry.isInFlight }) else { return changes }
+        let bodies = try changes.map { change in
+            change.entry.isInFlight || change.entry.kind == .delete ? nil : try RecordJSON.pushBody(change.json)
+        }
+        return try store.write { tx in
+            try zip(changes, bodies).map { change, body in
+                guard !change.entry.isInFlight else { return change }
+                return PendingChange(entry: try tx.markSent(change.entry, body: body), json: change.json)
+            }
+        }
+    }
+
+    /// The request of an entry in flight: its kind, base and body as sent.
     private func operation(for change: PendingChange) throws -> BatchOperation {
         let entry = change.entry
         let path = KintoCollectionPath(entry.collection)
         let base = entry.baseLastModified.map(Int.init)
+        let body = try entry.sentBody ?? RecordJSON.pushBody(change.json)
         switch entry.kind {
         case .create:
-            return try BatchOperation.create(in: path, id: entry.recordID, data: RecordJSON.pushBody(change.json))
+            return try BatchOperation.create(in: path, id: entry.recordID, data: body)
         case .update:
-            return try BatchOperation.update(in: path, id: entry.recordID, data: RecordJSON.pushBody(change.json), ifMatch: base)
+            return try BatchOperation.update(in: path, id: entry.recordID, data: body, ifMatch: base)
         case .delete:
             return try BatchOperation.delete(in: path, id: entry.recordID, ifMatch: base)
         }
@@ -111,8 +129,14 @@ extension SyncRun {
                 }
                 switch (result.status, result.error) {
                 case (412, .preconditionFailed(_, let existing)?):
+                    // NB: what was sent, already applied (a retry after a lost reply),
+                    // comes back as a 412 whose existing record is what was sent.
                     let merged = try merger.apply(collection, id: id, remote: existing.map(RemoteRecord.init), in: tx)
-                    summary.merges[collection, default: []].append((id, merged))
+                    if merged == .acknowledged {
+                        summary.accepted[collection, default: 0] += 1
+                    } else {
+                        summary.merges[collection, default: []].append((id, merged))
+                    }
                 case (404, _) where entry.kind == .delete:
                     // Already gone on the server: the deletion is done.
                     let tombstone = RemoteRecord(
@@ -123,7 +147,11 @@ extension SyncRun {
                 case (404, _):
                     // The record went away on the server: an edit-versus-delete merge.
                     let merged = try merger.apply(collection, id: id, remote: nil, in: tx)
-                    summary.merges[collection, default: []].append((id, merged))
+                    if merged == .acknowledged {
+                        summary.accepted[collection, default: 0] += 1
+                    } else {
+                        summary.merges[collection, default: []].append((id, merged))
+                    }
                 case (401, let error):
                     summary.authentication = error?.description ?? "authentication failed (401)"
                 case (let status, let error) where status == 408 || status == 429 || status >= 500:

@@ -3,8 +3,9 @@ import TestSupport
 import Testing
 
 /// The module graph is checked by a test, not by goodwill: these run
-/// `Scripts/check-module-graph.py` against the real manifest and against recorded
-/// manifests with known violations, so the checker itself is proven to fail.
+/// `Scripts/check-module-graph.py` against the real package, and against recorded
+/// manifests and a small fixture package with known violations, so the checker itself
+/// is proven to fail — on declared edges and on every source file's `import` lines.
 @Suite("Module graph")
 struct ModuleGraphTests {
     @Test func thePackageFollowsTheAllowList() throws {
@@ -13,12 +14,12 @@ struct ModuleGraphTests {
     }
 
     @Test func anAllowedGraphPasses() throws {
-        let result = try runChecker("--dump", FixtureFiles.url("module-graph/allowed.json").path)
+        let result = try runChecker("--manifest-only", "--dump", FixtureFiles.url("module-graph/allowed.json").path)
         #expect(result.status == 0, "\(result.stderr)")
     }
 
     @Test func everyKindOfForbiddenEdgeIsReported() throws {
-        let result = try runChecker("--dump", FixtureFiles.url("module-graph/forbidden.json").path)
+        let result = try runChecker("--manifest-only", "--dump", FixtureFiles.url("module-graph/forbidden.json").path)
         #expect(result.status == 1)
         #expect(result.stderr.contains("Storage -> Services: not allowed (Storage may import: CSQLite, Domain)"))
         #expect(result.stderr.contains("Presentation -> shelf: nothing may depend on an app"))
@@ -28,10 +29,41 @@ struct ModuleGraphTests {
         #expect(result.stderr.contains("Gadgets: module has no row in README.md's module graph"))
     }
 
+    /// A module reachable through another dependency still builds when a file imports it
+    /// (`--explicit-target-dependency-import-check` counts it as declared): only the
+    /// check of each import line stops it. Each violation names its file and line.
+    @Test func everyForbiddenImportLineIsReported() throws {
+        let root = FixtureFiles.url("module-graph/imports")
+        let result = try runChecker("--root", root.path, "--dump", root.appendingPathComponent("dump.json").path)
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n").map(String.init).filter { $0.contains(".swift:") }
+        #expect(lines.sorted() == [
+            "module graph: Apps/shelf/main.swift:4: shelf imports Services, which is not a declared dependency of shelf in Package.swift",
+            "module graph: Modules/Presentation/Model.swift:5: Presentation imports Storage: not allowed (Presentation may import: Domain)",
+            "module graph: Modules/Storage/Store.swift:4: Storage imports Services: not allowed (Storage may import: Domain)",
+            "module graph: Tests/ModelTests/ModelTests.swift:3: ModelTests imports shelf: nothing may import an app",
+        ])
+    }
+
+    /// `make check` itself — the command CI and the README give — fails on a forbidden import.
+    @Test func makeCheckFailsOnAForbiddenImport() throws {
+        let root = FixtureFiles.url("module-graph/imports")
+        let result = try run(
+            "/usr/bin/env",
+            ["make", "--no-print-directory", "-C", FixtureFiles.repositoryRoot.path, "check",
+             "CHECK_ARGS=--root \(root.path) --dump \(root.appendingPathComponent("dump.json").path)"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("Modules/Presentation/Model.swift:5: Presentation imports Storage: not allowed"))
+    }
+
     private func runChecker(_ arguments: String...) throws -> (status: Int32, stderr: String) {
+        try run("/usr/bin/env", ["python3", FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/check-module-graph.py").path] + arguments)
+    }
+
+    private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/check-module-graph.py").path] + arguments
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice

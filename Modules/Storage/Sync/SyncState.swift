@@ -24,10 +24,19 @@ public struct SyncState: Hashable, Sendable {
     /// tokens expire (600 s), so a resumed pull may drop it and start again from
     /// `cursor`, which is durable.
     public var nextPage: String?
+    /// The `last_modified` of the server's collection object, as last seen. It changes
+    /// only when the collection is deleted and recreated (or its metadata rewritten):
+    /// a new value means the server may have lost records this store still has.
+    public var collectionTimestamp: Int64?
+    /// The server lost data (a new collection, or its records restored to a point
+    /// behind `cursor`): pulls start from scratch, and local records the server no
+    /// longer has are uploaded again, until one such pull completes.
+    public var recovering: Bool
 
     public init(
         collection: CollectionName, cursor: Int64? = nil, etag: String? = nil, backoffUntil: Date? = nil,
-        lastSuccess: Date? = nil, lastError: String? = nil, lastErrorAt: Date? = nil, nextPage: String? = nil
+        lastSuccess: Date? = nil, lastError: String? = nil, lastErrorAt: Date? = nil, nextPage: String? = nil,
+        collectionTimestamp: Int64? = nil, recovering: Bool = false
     ) {
         self.collection = collection
         self.cursor = cursor
@@ -37,5 +46,7 @@ public struct SyncState: Hashable, Sendable {
         self.lastError = lastError
         self.lastErrorAt = lastErrorAt
         self.nextPage = nextPage
+        self.collectionTimestamp = collectionTimestamp
+        self.recovering = recovering
     }
 }

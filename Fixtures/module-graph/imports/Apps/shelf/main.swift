@@ -1,0 +1,4 @@
+import Domain
+import Presentation
+// The app declares Presentation only.
+import Services

@@ -1,0 +1,4 @@
+import Domain
+import Foundation
+
+struct Client {}

@@ -1,0 +1,4 @@
+import Domain
+
+// Declared nowhere, allowed nowhere.
+@preconcurrency import Services

@@ -1,0 +1,3 @@
+@testable import Presentation
+import Testing
+import shelf
