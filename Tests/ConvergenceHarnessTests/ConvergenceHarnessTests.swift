@@ -27,6 +27,18 @@ struct ConvergenceHarnessTests {
     @Test func calmHistoriesConverge() throws {
         try Harness.expectConvergence(mode: "calm", seeds: [1, 2], steps: 40)
     }
+
+    /// Latency, and `shelf-sync` killed with SIGKILL at random moments — some after
+    /// Kinto applied a push the worker had no time to record.
+    @Test func historiesWithKilledSyncsConverge() throws {
+        try Harness.expectConvergence(mode: "kills", seeds: [1, 2], steps: 40)
+    }
+
+    /// Kills, and replies lost or cut after Kinto applied the request, and connections
+    /// reset before it saw them.
+    @Test func historiesWithLostRepliesConverge() throws {
+        try Harness.expectConvergence(mode: "faults", seeds: [3, 4], steps: 40)
+    }
 }
 
 // MARK: - Harness

@@ -101,6 +101,10 @@ class Driver:
         op = action["op"]
         if op == "barrier":
             return self._barrier(state, final=action.get("final", False))
+        if op == "chaos":
+            state.chaos = {k: v for k, v in action.items() if k != "op"}
+            self._arm(state)
+            return None
         state.stats.bump("steps")
         device = state.devices[action["device"]]
         if op == "sync":
@@ -145,8 +149,7 @@ class Driver:
         if fault:
             # One rule for this run's requests; whatever it did not use is cleared at the
             # next armed sync or barrier.
-            self.servers.calm(self.latency_ms, self.jitter_ms)
-            self.servers.control("rules", {"rules": [fault]})
+            self._arm(state, fault)
             state.stats.bump("faults_armed")
         run = device.start_sync(action.get("kill_after_ms"))
         state.stats.bump("syncs")
@@ -156,6 +159,14 @@ class Driver:
             device.wait_sync()
             self._note_sync(state, device, run)
         return None
+
+    def _arm(self, state, rule=None):
+        """The epoch's random faults, and `rule` for the next matching request."""
+        self.servers.calm(self.latency_ms, self.jitter_ms)
+        if state.chaos:
+            self.servers.control("random", state.chaos)
+        if rule:
+            self.servers.control("rules", {"rules": [rule]})
 
     def _note_sync(self, state, device, run):
         if run.killed:
@@ -170,6 +181,7 @@ class Driver:
 
     def _barrier(self, state, final):
         state.stats.bump("barriers")
+        state.chaos = None
         self.servers.calm(self.latency_ms, self.jitter_ms)
         for device in state.devices:
             run = device.wait_sync()
@@ -254,6 +266,7 @@ class _RunState:
         self.user, self.password = user, password
         self.ids, self.refs, self.transcript = {}, {}, []
         self.proxy_seen = 0
+        self.chaos = None
 
 
 # MARK: - Command lines

@@ -39,7 +39,7 @@ class Parameters:
 
     def __init__(self, steps=60, devices=2, mode="faults", kill_probability=0.35,
                  fault_probability=0.5, background_probability=0.25,
-                 epoch_min=8, epoch_max=30, kill_max_ms=450):
+                 epoch_min=8, epoch_max=30, kill_max_ms=350):
         if mode not in ("calm", "kills", "faults"):
             raise ValueError(f"unknown mode {mode!r} (calm, kills or faults)")
         if devices < 2:
@@ -75,7 +75,7 @@ class HistoryGenerator:
         self.flags = {}            # ref -> current flag value as the writer device sees it
 
     def generate(self):
-        actions = []
+        actions = self._chaos()
         step = 0
         epoch_left = self._epoch_length()
         while step < self.p.steps:
@@ -85,11 +85,20 @@ class HistoryGenerator:
             if epoch_left == 0 and step < self.p.steps:
                 actions.append({"op": "barrier"})
                 self._new_epoch()
+                actions.extend(self._chaos())
                 epoch_left = self._epoch_length()
         actions.append({"op": "barrier", "final": True})
         return actions
 
     # MARK: Epochs and claims
+
+    def _chaos(self):
+        """In `faults` mode, seeded random faults on every write request of the epoch
+        (besides the one rule some syncs arm): [] in the other modes."""
+        if self.p.mode != "faults":
+            return []
+        return [{"op": "chaos", "seed": self.rng.randrange(1 << 30), "lose_reply": 0.2,
+                 "cut_reply": 0.05, "reset": 0.05, "methods": ["POST", "PUT", "PATCH", "DELETE"]}]
 
     def _epoch_length(self):
         return self.rng.randint(self.p.epoch_min, self.p.epoch_max)

@@ -45,7 +45,7 @@ class GeneratorTests(unittest.TestCase):
                     gone |= deleted
                     writers, touched, deleted = {}, {}, set()
                     continue
-                if action["op"] == "sync":
+                if action["op"] in ("sync", "chaos"):
                     continue
                 ref, device = action["ref"], action["device"]
                 self.assertNotIn(ref, gone, f"seed {seed}: {action} names a record deleted earlier")
@@ -73,6 +73,9 @@ class GeneratorTests(unittest.TestCase):
         self.assertTrue(any("kill_after_ms" in a for a in kills))
         self.assertFalse(any("fault" in a for a in kills))
         self.assertTrue(any(a.get("fault", {}).get("action") == "lose_reply" for a in faults))
+        chaos = [a for a in generate(3, Parameters(steps=300, mode="faults")) if a["op"] == "chaos"]
+        self.assertGreater(len(chaos), 1, "every epoch of a faults run has its random faults")
+        self.assertFalse(any(a["op"] == "chaos" for a in generate(3, Parameters(steps=300, mode="kills"))))
 
     def test_every_kind_of_edit_appears(self):
         history = generate(11, Parameters(steps=400, devices=3))
