@@ -172,21 +172,24 @@ class Device:
 
     # MARK: shelf-sync
 
-    def start_sync(self, kill_after_ms=None):
-        """Starts `shelf-sync`; with `kill_after_ms`, a timer sends SIGKILL after that long."""
+    def start_sync(self, kill_after_ms=None, via="shelf-sync"):
+        """Starts `shelf-sync` (or `shelf sync` with `via="shelf"`); with `kill_after_ms`, a
+        timer sends SIGKILL after that long."""
         if self.running is not None:
             raise HarnessError(f"device {self.index}: a sync is already running")
         self.sync_count += 1
         report = self.root / f"report-{self.sync_count}.json"
         log = open(self.root / f"sync-{self.sync_count}.log", "wb")
-        process = subprocess.Popen([self.shelf_sync, "--report", str(report), "--log-format", "json"],
+        argv = ([self.shelf, "--json", "sync"] if via == "shelf"
+                else [self.shelf_sync, "--report", str(report), "--log-format", "json"])
+        process = subprocess.Popen(argv,
                                    env=self.env, stdout=log, stderr=log, stdin=subprocess.DEVNULL)
         log.close()
         timer = None
         if kill_after_ms is not None:
             timer = threading.Timer(kill_after_ms / 1000.0, _kill, args=(process,))
             timer.start()
-        self.running = SyncRun(process, report, timer, kill_after_ms)
+        self.running = SyncRun(process, report, timer, kill_after_ms, via)
         return self.running
 
     def wait_sync(self):
@@ -224,8 +227,9 @@ def _kill(process):
 
 
 class SyncRun:
-    def __init__(self, process, report, timer, kill_after_ms):
+    def __init__(self, process, report, timer, kill_after_ms, via="shelf-sync"):
         self.process, self.report_path, self.timer, self.kill_after_ms = process, report, timer, kill_after_ms
+        self.via = via
         self.status = None
 
     def wait(self):

@@ -109,6 +109,8 @@ class Driver:
         device = state.devices[action["device"]]
         if op == "sync":
             return self._sync(state, device, action)
+        if op == "read":
+            return self._read(state, device, action["collection"])
         return self._edit(state, device, action)
 
     def _edit(self, state, device, action):
@@ -131,6 +133,13 @@ class Driver:
         except ValueError:
             return f"an edit printed no JSON: {result}"
         state.stats.bump("edits_acknowledged")
+        own = state.own_writes.setdefault(device.index, {})
+        if action["op"] == "add":
+            own[(collection, written["id"])] = dict(_model_fields(collection, fields, state.ids))
+        elif action["op"] == "remove":
+            own[(collection, state.ids[ref])] = None
+        else:
+            own.setdefault((collection, state.ids[ref]), {}).update(fields)
         if action["op"] == "add":
             state.ids[ref] = written["id"]
             state.refs[written["id"]] = ref
@@ -139,6 +148,33 @@ class Driver:
             state.model.remove(collection, state.ids[ref])
         else:
             state.model.edit(collection, state.ids[ref], fields)
+        return None
+
+    def _read(self, state, device, collection):
+        """Lists a collection on `device`: its own writes of this epoch must all be there."""
+        result = device.shelf_command("--json", collection)
+        state.transcript.append(f"    device {device.index}: shelf --json {collection} -> {result.status} "
+                                f"({result.seconds * 1000:.0f} ms)")
+        if result.status != 0:
+            return f"a read failed: {result}"
+        listed = {r["id"]: r for r in result.json()[collection]}
+        for (written_collection, rid), fields in sorted(state.own_writes.get(device.index, {}).items(),
+                                                        key=lambda item: item[0]):
+            if written_collection != collection:
+                continue
+            got = listed.get(rid)
+            if fields is None:
+                if got is not None:
+                    state.findings.add("resurrected_deletes", f"device {device.index}: {collection}/{rid}, which it "
+                                       f"deleted, is listed again: {got}")
+            elif got is None:
+                state.findings.add("missing_edits", f"device {device.index}: {collection}/{rid}, which it wrote, is "
+                                   f"not listed (read-your-writes)")
+            else:
+                for field, value in fields.items():
+                    if got.get(field) != value:
+                        state.findings.add("wrong_fields", f"device {device.index}: {collection}/{rid}.{field} reads "
+                                           f"{got.get(field)!r}; it wrote {value!r} (read-your-writes)")
         return None
 
     def _sync(self, state, device, action):
@@ -151,7 +187,7 @@ class Driver:
             # next armed sync or barrier.
             self._arm(state, fault)
             state.stats.bump("faults_armed")
-        run = device.start_sync(action.get("kill_after_ms"))
+        run = device.start_sync(action.get("kill_after_ms"), action.get("via", "shelf-sync"))
         state.stats.bump("syncs")
         if action.get("kill_after_ms") is not None:
             state.stats.bump("kills_sent")
@@ -172,7 +208,7 @@ class Driver:
         if run.killed:
             state.stats.bump("kills_mid_run")
         state.stats.sync_exits[str(run.status)] = state.stats.sync_exits.get(str(run.status), 0) + 1
-        state.transcript.append(f"    device {device.index}: shelf-sync -> {run.status}"
+        state.transcript.append(f"    device {device.index}: {'shelf sync' if run.via == 'shelf' else 'shelf-sync'} -> {run.status}"
                                 f"{' (killed mid-run)' if run.killed else ''}")
         if run.status == "timeout":
             state.findings.add("pending", f"device {device.index}: shelf-sync did not finish in time")
@@ -182,6 +218,7 @@ class Driver:
     def _barrier(self, state, final):
         state.stats.bump("barriers")
         state.chaos = None
+        state.own_writes = {}
         self.servers.calm(self.latency_ms, self.jitter_ms)
         for device in state.devices:
             run = device.wait_sync()
@@ -267,6 +304,7 @@ class _RunState:
         self.ids, self.refs, self.transcript = {}, {}, []
         self.proxy_seen = 0
         self.chaos = None
+        self.own_writes = {}   # device -> (collection, id) -> fields it wrote this epoch, None = deleted
 
 
 # MARK: - Command lines

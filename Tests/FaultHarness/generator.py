@@ -138,6 +138,8 @@ class HistoryGenerator:
             return self._flag(step, device) or self._add(step, device)
         if roll < 0.72:
             return self._remove(step, device) or self._add(step, device)
+        if roll < 0.78:
+            return {"op": "read", "device": device, "collection": self.rng.choice(COLLECTIONS)}
         return self._sync(device)
 
     def _text(self, step, device, what):
@@ -207,7 +209,8 @@ class HistoryGenerator:
         return {"op": "remove", "device": device, "collection": self.records[ref]["collection"], "ref": ref}
 
     def _sync(self, device):
-        action = {"op": "sync", "device": device, "background": self.rng.random() < self.p.background_probability}
+        action = {"op": "sync", "device": device, "background": self.rng.random() < self.p.background_probability,
+                  "via": "shelf" if self.rng.random() < 0.2 else "shelf-sync"}
         if self.rng.random() < self.p.kill_probability:
             action["kill_after_ms"] = self.rng.randint(0, self.p.kill_max_ms)
         if self.rng.random() < self.p.fault_probability:

@@ -45,7 +45,7 @@ class GeneratorTests(unittest.TestCase):
                     gone |= deleted
                     writers, touched, deleted = {}, {}, set()
                     continue
-                if action["op"] in ("sync", "chaos"):
+                if action["op"] in ("sync", "chaos", "read"):
                     continue
                 ref, device = action["ref"], action["device"]
                 self.assertNotIn(ref, gone, f"seed {seed}: {action} names a record deleted earlier")
@@ -164,6 +164,44 @@ class CheckerTests(unittest.TestCase):
             self.setUp()
             self.model.corrupt(kind)
             self.assertIn(expected, self.kinds({0: good, 1: good}), kind)
+
+
+# MARK: - Read your writes
+
+class _FakeResult:
+    def __init__(self, payload):
+        self.status, self.seconds, self.payload = 0, 0.01, payload
+
+    def json(self):
+        return self.payload
+
+
+class _FakeDevice:
+    """A device whose `shelf --json COLLECTION` prints `listing`."""
+
+    def __init__(self, listing):
+        self.index, self.listing = 0, listing
+
+    def shelf_command(self, *argv):
+        return _FakeResult({argv[-1]: self.listing})
+
+
+class ReadYourWritesTests(unittest.TestCase):
+    def read(self, own_writes, listing):
+        from driver import Driver, RunStats, _RunState
+        from checker import Findings
+        state = _RunState(Model(), RunStats(), Findings(), [], "u", "p")
+        state.own_writes = {0: own_writes}
+        Driver(None, "shelf", "shelf-sync")._read(state, _FakeDevice(listing), "books")
+        return {k for k, v in state.findings.counts.items() if v}
+
+    def test_a_device_sees_what_it_wrote(self):
+        self.assertEqual(self.read({("books", "b-1"): {"title": "Dune"}}, [BOOK]), set())
+
+    def test_a_reverted_field_a_lost_record_and_a_deleted_one_that_is_back(self):
+        self.assertEqual(self.read({("books", "b-1"): {"title": "Dune II"}}, [BOOK]), {"wrong_fields"})
+        self.assertEqual(self.read({("books", "b-1"): {"title": "Dune"}}, []), {"missing_edits"})
+        self.assertEqual(self.read({("books", "b-1"): None}, [BOOK]), {"resurrected_deletes"})
 
 
 # MARK: - Shrinking
