@@ -9,6 +9,7 @@ leaves nothing pending (bounded rounds), then checks every device, and the serve
 against the model.
 """
 import json
+import shutil
 import tempfile
 import time
 import uuid
@@ -92,8 +93,13 @@ class Driver:
                     device.running.process.kill()
                     device.wait_sync()
         self._count_proxy_faults(state)
-        return RunResult(seed, history, state.stats, state.findings, failure, state.transcript,
-                         time.monotonic() - started)
+        result = RunResult(seed, history, state.stats, state.findings, failure, state.transcript,
+                           time.monotonic() - started)
+        if result.ok:
+            shutil.rmtree(root, ignore_errors=True)
+        else:
+            state.transcript.append(f"    the devices' folders are kept in {root}")
+        return result
 
     # MARK: Actions
 

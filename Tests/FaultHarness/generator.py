@@ -73,6 +73,8 @@ class HistoryGenerator:
         self.touched = {}          # ref -> set of devices, this epoch
         self.doomed = set()        # refs deleted this epoch
         self.flags = {}            # ref -> current flag value as the writer device sees it
+        self.unsynced = {}         # device -> refs it wrote since its last sync
+        self.in_flight = None      # (device, refs) a killed or faulted sync may have sent
 
     def generate(self):
         actions = self._chaos()
@@ -108,6 +110,7 @@ class HistoryGenerator:
         for ref in self.doomed:
             self.records.pop(ref, None)
         self.claims, self.touched, self.doomed = {}, {}, set()
+        self.unsynced, self.in_flight = {}, None
 
     def _visible(self, device, collection=None):
         """Records `device` is sure to have and may still touch this epoch."""
@@ -128,6 +131,9 @@ class HistoryGenerator:
     # MARK: Actions
 
     def _action(self, step):
+        follow_up = self._follow_up(step)
+        if follow_up:
+            return follow_up
         device = self.rng.randrange(self.p.devices)
         roll = self.rng.random()
         if roll < 0.22:
@@ -141,6 +147,29 @@ class HistoryGenerator:
         if roll < 0.78:
             return {"op": "read", "device": device, "collection": self.rng.choice(COLLECTIONS)}
         return self._sync(device)
+
+    def _follow_up(self, step):
+        """Right after a sync that was killed or met a fault, often change again what it
+        may have sent: edit or delete a record whose create or edit is in flight."""
+        if not self.in_flight:
+            return None
+        device, refs = self.in_flight
+        self.in_flight = None
+        if self.rng.random() >= 0.6:
+            return None
+        refs = [r for r in refs if r in self._visible(device)]
+        if not refs:
+            return None
+        ref = self.rng.choice(refs)
+        roll = self.rng.random()
+        if roll < 0.35:
+            return self._remove(step, device, only=ref)
+        if roll < 0.55 and self.records[ref]["collection"] in FLAG_FIELD:
+            return self._flag(step, device, only=ref)
+        return self._edit(step, device, only=ref)
+
+    def _wrote(self, device, ref):
+        self.unsynced.setdefault(device, set()).add(ref)
 
     def _text(self, step, device, what):
         return f"{self.rng.choice(WORDS)} {what} s{step} d{device}"
@@ -165,15 +194,17 @@ class HistoryGenerator:
         else:
             fields = {"title": self._text(step, device, "task")}
         self.flags[ref] = False
+        self._wrote(device, ref)
         return {"op": "add", "device": device, "collection": collection, "ref": ref, "fields": fields}
 
-    def _edit(self, step, device):
-        candidates = [(ref, field) for ref in self._visible(device)
+    def _edit(self, step, device, only=None):
+        candidates = [(ref, field) for ref in ([only] if only else self._visible(device))
                       for field in EDITABLE_FIELDS[self.records[ref]["collection"]]
                       if self._may_write(device, ref, field)]
         if not candidates:
             return None
         ref, field = self.rng.choice(candidates)
+        self._wrote(device, ref)
         fields = {field: self._text(step, device, field)}
         self._claim(device, ref, field)
         # Sometimes both editable fields at once (one command, one outbox entry).
@@ -184,13 +215,14 @@ class HistoryGenerator:
         return {"op": "edit", "device": device, "collection": self.records[ref]["collection"],
                 "ref": ref, "fields": fields}
 
-    def _flag(self, step, device):
-        candidates = [ref for ref in self._visible(device)
+    def _flag(self, step, device, only=None):
+        candidates = [ref for ref in ([only] if only else self._visible(device))
                       if self.records[ref]["collection"] in FLAG_FIELD
                       and self._may_write(device, ref, FLAG_FIELD[self.records[ref]["collection"]])]
         if not candidates:
             return None
         ref = self.rng.choice(candidates)
+        self._wrote(device, ref)
         collection = self.records[ref]["collection"]
         field = FLAG_FIELD[collection]
         value = not self.flags.get(ref, False)
@@ -198,13 +230,14 @@ class HistoryGenerator:
         self._claim(device, ref, field)
         return {"op": "edit", "device": device, "collection": collection, "ref": ref, "fields": {field: value}}
 
-    def _remove(self, step, device):
-        candidates = [ref for ref in self._visible(device)
+    def _remove(self, step, device, only=None):
+        candidates = [ref for ref in ([only] if only else self._visible(device))
                       if self.touched.get(ref, {device}) <= {device}]
         if not candidates:
             return None
         ref = self.rng.choice(candidates)
         self.doomed.add(ref)
+        self.unsynced.get(device, set()).discard(ref)
         self.touched.setdefault(ref, set()).add(device)
         return {"op": "remove", "device": device, "collection": self.records[ref]["collection"], "ref": ref}
 
@@ -224,6 +257,9 @@ class HistoryGenerator:
             else:
                 rule["method"] = "GET"
             action["fault"] = rule
+        written = sorted(self.unsynced.pop(device, set()), key=lambda ref: int(ref[1:]))
+        if written and ("kill_after_ms" in action or "fault" in action or action["background"]):
+            self.in_flight = (device, written)
         return action
 
 
