@@ -20,15 +20,25 @@ extension SyncRun {
         let states = try store.read { reader in try options.collections.map { try reader.syncState($0) } }
         guard states.count > 1, states.allSatisfy({ $0.lastSuccess != nil }) else {
             try await pullOneByOne(states)
+            await learnCollectionTimestamps(states)
             return
         }
-        let operations = states.map { state in
+        var operations = states.map { state in
             BatchOperation(method: .get, path: listPath(state.collection, since: state.cursor))
         }
+        // NB: last, so that it sees collections the GETs before it recreated.
+        let checksMemory = checksServerMemory(states)
+        if checksMemory { operations.append(BatchOperation(method: .get, path: Self.ownCollectionsPath)) }
         let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
         let results = try await withRetries("check \(states.count) collections for changes") { try await batch.send(operations) }
+        let forgotten = try await noticeForgetting(
+            states, pulls: Array(results.prefix(states.count)), listing: checksMemory ? results.last : nil)
         for (state, result) in zip(states, results) {
             noteBackoff(HeaderValues.backoff(result.headers["Backoff"]))
+            if forgotten.contains(state.collection) || state.recovering {
+                try await pullCollection(state.collection, first: .request)
+                continue
+            }
             if result.status == 304 {
                 try markUpToDate(state.collection)
                 emit(.collectionStarted(state.collection))
@@ -103,6 +113,10 @@ extension SyncRun {
             if completed { finish(collection) }
         }
         let service = KintoCollectionService(client: engine.client, collection: collection)
+        // A recovery (the server forgot records) pulls from scratch and notes every id
+        // the server still has; a recovery cut short starts again.
+        var present: Set<String>? = try restartRecovery(collection) ? [] : nil
+        let first = present == nil ? first : .request
 
         var page: RecordPage
         let answer: RecordPage?
@@ -135,7 +149,7 @@ extension SyncRun {
             }
             let counts: PageCounts
             do {
-                counts = try apply(page, to: collection, pulledBefore: pulled)
+                counts = try apply(page, to: collection, pulledBefore: pulled, present: &present)
             } catch {
                 prefetch?.cancel()
                 throw error
@@ -224,13 +238,28 @@ extension SyncRun {
 
     /// Applies one page and advances the cursor, in one transaction. Records with a
     /// waiting local change are merged three ways instead of overwritten.
-    private func apply(_ page: RecordPage, to collection: CollectionName, pulledBefore: Int) throws -> PageCounts {
+    /// - Parameter present: during a recovery, the ids the server has so far; the last
+    ///   page queues the local records it lacks.
+    private func apply(
+        _ page: RecordPage, to collection: CollectionName, pulledBefore: Int, present: inout Set<String>?
+    ) throws -> PageCounts {
         let remote = page.records.map(RemoteRecord.init)
         let merger = MergeApplier(policy: options.policy, now: now)
         let isLast = page.nextPage == nil
         let at = now
-        let (merges, deleted) = try store.write { tx in
-            let held = try tx.applyRemote(remote, to: collection, morePagesFollow: !isLast)
+        let recovering = present != nil
+        if recovering { present?.formUnion(remote.lazy.filter { !$0.isDeleted }.map(\.id)) }
+        let seen = present ?? []
+        let (merges, deleted, requeued) = try store.write { tx in
+            var incoming = remote
+            if recovering {
+                let before = try tx.syncState(collection).cursorBeforeRecovery
+                incoming = try remote.filter { record in
+                    try !tx.keepNewerLocalVersion(record, in: collection)
+                        && !tx.keepLocalDeletion(record, in: collection, cursorBefore: before)
+                }
+            }
+            let held = try tx.applyRemote(incoming, to: collection, morePagesFollow: !isLast)
             var merges: [(String, MergeApplier.Result)] = []
             for (record, _) in held {
                 merges.append((record.id, try merger.apply(collection, id: record.id, remote: record, in: tx)))
@@ -248,7 +277,12 @@ extension SyncRun {
                     state.nextPage = page.nextPage.flatMap { $0.isEmpty ? nil : $0 }
                 }
             }
-            return (merges, remote.filter(\.isDeleted).count)
+            let requeued = recovering && isLast ? try tx.requeueRecordsMissing(from: collection, present: seen) : 0
+            return (merges, remote.filter(\.isDeleted).count, requeued)
+        }
+        if requeued > 0 {
+            emit(.reuploading(collection, count: requeued))
+            collectionReport(collection) { $0.reuploaded += requeued }
         }
         record(merges, in: collection)
         collectionReport(collection) {
@@ -256,6 +290,22 @@ extension SyncRun {
             $0.deletedLocally += deleted
         }
         return PageCounts(applied: remote.count - deleted, deleted: deleted, totalSoFar: pulledBefore + remote.count)
+    }
+
+    /// Whether the collection is recovering; if so its pull starts from scratch again.
+    private func restartRecovery(_ collection: CollectionName) throws -> Bool {
+        let state = try store.read { reader in try reader.syncState(collection) }
+        guard state.recovering else { return false }
+        if state.cursor != nil || state.etag != nil || state.nextPage != nil {
+            try store.write { tx in
+                try tx.updateSyncState(collection) { state in
+                    state.cursor = nil
+                    state.etag = nil
+                    state.nextPage = nil
+                }
+            }
+        }
+        return true
     }
 
     private func markUpToDate(_ collection: CollectionName) throws {

@@ -14,6 +14,8 @@ extension SyncRun {
         /// Changes that failed transiently and stay queued for another attempt.
         var transient: [String] = []
         var authentication: String?
+        /// The highest timestamp the server gave an accepted change, per collection.
+        var highest: [CollectionName: Int64] = [:]
 
         var madeProgress: Bool {
             !accepted.isEmpty || !merges.isEmpty || !deadLetters.isEmpty
@@ -32,8 +34,10 @@ extension SyncRun {
         // Bounded: a change merged after a 412 is pushed again, but a server that keeps
         // changing under every attempt must not keep the run alive forever.
         for _ in 0..<max(64, 4 * options.retry.maxAttempts) {
-            let changes = try markSent(try nextChanges(collections, all: everyWritable))
-            guard !changes.isEmpty else { return }
+            let pending = try nextChanges(collections, all: everyWritable)
+            guard !pending.isEmpty else { return }
+            let changes = try markSent(pending)
+            guard !changes.isEmpty else { continue }  // all edited since read: read again
             let operations = try changes.map(operation(for:))
             let results = try await withRetries("push \(changes.count) change\(changes.count == 1 ? "" : "s")") {
                 try await batch.send(operations)
@@ -89,9 +93,10 @@ extension SyncRun {
             change.entry.isInFlight || change.entry.kind == .delete ? nil : try RecordJSON.pushBody(change.json)
         }
         return try store.write { tx in
-            try zip(changes, bodies).map { change, body in
+            try zip(changes, bodies).compactMap { change, body in
                 guard !change.entry.isInFlight else { return change }
-                return PendingChange(entry: try tx.markSent(change.entry, body: body), json: change.json)
+                // NB: an entry edited since it was read is left for the next batch.
+                return try tx.markSent(change.entry, body: body).map { PendingChange(entry: $0, json: change.json) }
             }
         }
     }
@@ -123,8 +128,10 @@ extension SyncRun {
                 let collection = entry.collection
                 let id = entry.recordID
                 if result.isSuccess {
-                    try tx.acknowledgePush(entry, server: RemoteRecord(try result.record()))
+                    let server = RemoteRecord(try result.record())
+                    try tx.acknowledgePush(entry, server: server)
                     summary.accepted[collection, default: 0] += 1
+                    summary.highest[collection] = max(summary.highest[collection] ?? server.lastModified, server.lastModified)
                     continue
                 }
                 switch (result.status, result.error) {
@@ -162,6 +169,11 @@ extension SyncRun {
                     let reason = Self.reason(error, status: status)
                     _ = try tx.moveToDeadLetters(entry, status: status, reason: reason)
                     summary.deadLetters.append((collection, id, status, reason))
+                }
+            }
+            for (collection, highest) in summary.highest {
+                try tx.updateSyncState(collection) { state in
+                    state.pushedTimestamp = max(state.pushedTimestamp ?? highest, highest)
                 }
             }
             return summary

@@ -46,14 +46,25 @@ public final class KintoServer: Sendable {
     ///   - seedCatalog: create the shared, read-only `shop/products` catalog from `Fixtures/seed`.
     ///   - settings: Kinto settings as environment overrides, e.g. `["KINTO_BACKOFF": "10"]`.
     public static func start(seedCatalog: Bool = true, settings: [String: String] = [:]) throws -> KintoServer {
+        var arguments = [FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/kinto-supervised.py").path]
+        if seedCatalog { arguments.append("--seed-catalog") }
+        return try launch(arguments, settings: settings)
+    }
+
+    /// Starts a new server whose storage can be backed up and restored
+    /// (`saveBackup()`, `restoreBackup()`), to play a server restored to an older state.
+    /// No shop catalog.
+    public static func startWithBackups() throws -> KintoServer {
+        try launch([FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/kinto-with-backups.py").path], settings: [:])
+    }
+
+    private static func launch(_ arguments: [String], settings: [String: String]) throws -> KintoServer {
         let python = Self.python
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw LaunchError.notInstalled(python.path)
         }
         let process = Process()
         process.executableURL = python
-        var arguments = [FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/kinto-supervised.py").path]
-        if seedCatalog { arguments.append("--seed-catalog") }
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(settings) { $1 }
         let stdout = Pipe()

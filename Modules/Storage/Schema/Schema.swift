@@ -192,6 +192,12 @@ extension Migration {
     ///   `last_modified`; a new one means the collection was deleted and recreated.
     /// - `sync_state.recovering`: the server lost data; the next pulls start from
     ///   scratch and re-upload what it no longer has, until one completes.
+    ///   `cursor_before_recovery` is how far this store had synced when it noticed: a
+    ///   record the server still has from before then, and this store does not, was
+    ///   deleted here since.
+    /// - `sync_state.pushed_timestamp`: the highest `last_modified` the server gave this
+    ///   store's own pushes. The cursor only follows pulls; a server whose records'
+    ///   timestamp is behind either has gone back in time.
     static let v4InFlightAndServerIdentity = Migration(version: 4, summary: "in-flight outbox entries, server identity") {
         connection throws(StorageError) in
         try connection.execute("""
@@ -199,6 +205,8 @@ extension Migration {
             ALTER TABLE outbox ADD COLUMN sent_body BLOB;
             ALTER TABLE sync_state ADD COLUMN collection_timestamp INTEGER;
             ALTER TABLE sync_state ADD COLUMN recovering INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE sync_state ADD COLUMN cursor_before_recovery INTEGER;
+            ALTER TABLE sync_state ADD COLUMN pushed_timestamp INTEGER;
             """, operation: "migrate to v4")
     }
 }

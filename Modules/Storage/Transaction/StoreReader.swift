@@ -219,7 +219,7 @@ public class StoreReader {
 
     static let syncStateColumns = """
         collection, cursor, etag, backoff_until, last_success, last_error, last_error_at, next_page,
-        collection_timestamp, recovering
+        collection_timestamp, recovering, cursor_before_recovery, pushed_timestamp
         """
 
     static func syncState(_ row: SQLiteRow) throws(StorageError) -> SyncState {
@@ -227,7 +227,8 @@ public class StoreReader {
             collection: try collection(row.text(0)), cursor: row.optionalInt64(1), etag: row.optionalText(2),
             backoffUntil: row.optionalDate(3), lastSuccess: row.optionalDate(4), lastError: row.optionalText(5),
             lastErrorAt: row.optionalDate(6), nextPage: row.optionalText(7),
-            collectionTimestamp: row.optionalInt64(8), recovering: row.bool(9)
+            collectionTimestamp: row.optionalInt64(8), recovering: row.bool(9),
+            cursorBeforeRecovery: row.optionalInt64(10), pushedTimestamp: row.optionalInt64(11)
         )
     }
 

@@ -84,17 +84,20 @@ extension StoreTransaction {
 
     // MARK: - Pushes
 
-    /// Marks an entry as sent, with the exact body that goes out, before the request
-    /// leaves: from then on it is in flight (`OutboxEntry.sentRevision`) and repeated as
-    /// it was until acknowledged. Marking an entry already in flight changes nothing.
+    /// Marks an entry as sent, with the exact body that goes out (built from `entry` as
+    /// read), before the request leaves: from then on it is in flight
+    /// (`OutboxEntry.sentRevision`) and repeated as it was until acknowledged. Marking
+    /// an entry already in flight changes nothing.
     /// - Parameter body: the body of a `create` or `update`; nil for a `delete`.
-    /// - Returns: the entry as it is now (in flight).
-    @discardableResult
-    public func markSent(_ entry: OutboxEntry, body: Data?) throws(StorageError) -> OutboxEntry {
+    /// - Returns: the entry as it is now (in flight); nil when the reader changed it (or
+    ///   it went away) since `entry` was read — the body no longer says what is here, so
+    ///   it is not sent; the next batch reads it again.
+    public func markSent(_ entry: OutboxEntry, body: Data?) throws(StorageError) -> OutboxEntry? {
         guard let current = try outboxEntry(entry.collection, id: entry.recordID), current.sequence == entry.sequence else {
-            throw .notFound(what: "waiting change to \(entry.collection.rawValue) record '\(entry.recordID)'")
+            return nil
         }
         if current.isInFlight { return current }
+        guard current.revision == entry.revision else { return nil }
         try db.run(
             "UPDATE outbox SET sent_revision = revision, sent_body = ? WHERE seq = ?",
             [.blob(body), .integer(current.sequence)], operation: "mark outbox entry sent"
@@ -188,7 +191,7 @@ extension StoreTransaction {
         _ = try writeOutbox(collection, id: id, kind: .delete, base: server.lastModified, waiting: nil)
     }
 
-    private func setRowLastModified(_ collection: CollectionName, id: String, _ lastModified: Int64?) throws(StorageError) {
+    func setRowLastModified(_ collection: CollectionName, id: String, _ lastModified: Int64?) throws(StorageError) {
         try db.run(
             "UPDATE records SET last_modified = ? WHERE collection = ? AND id = ?",
             [.integer(lastModified), .text(collection.rawValue), .text(id)],
