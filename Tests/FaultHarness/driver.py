@@ -46,14 +46,13 @@ class RunResult:
 
 class Driver:
     def __init__(self, servers, shelf, shelf_sync, latency_ms=60, jitter_ms=10, devices=2,
-                 inject_divergence=None, workdir=None, log=None, cold_start=False):
+                 inject_divergence=None, workdir=None, cold_start=False):
         self.servers = servers
         self.shelf, self.shelf_sync = shelf, shelf_sync
         self.latency_ms, self.jitter_ms = latency_ms, jitter_ms
         self.device_count = devices
         self.inject_divergence = inject_divergence
         self.workdir = workdir
-        self.log = log or (lambda line: None)
         self.cold_start = cold_start
 
     def run(self, seed, history):
@@ -89,7 +88,9 @@ class Driver:
         finally:
             for device in devices:
                 if device.running is not None:
-                    device.running.timer and device.running.timer.cancel()
+                    # A run that stopped early leaves no worker behind.
+                    if device.running.timer is not None:
+                        device.running.timer.cancel()
                     device.running.process.kill()
                     device.wait_sync()
         self._count_proxy_faults(state)
