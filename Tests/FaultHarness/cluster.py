@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -90,6 +91,19 @@ class Servers:
         self.control("config", {"latency_ms": latency_ms, "jitter_ms": jitter_ms})
 
     # MARK: The server's own view
+
+    def wipe(self, user, password, collection):
+        """Deletes the user's collection on Kinto (its records and tombstones), as a
+        server that lost its data would; the default bucket recreates it empty."""
+        token = base64.b64encode(f"{user}:{password}".encode()).decode()
+        url = f"http://127.0.0.1:{self.kinto_port}/v1/buckets/default/collections/{collection}"
+        request = urllib.request.Request(url, method="DELETE", headers={"Authorization": f"Basic {token}"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as reply:
+                reply.read()
+        except urllib.error.HTTPError as error:
+            if error.code not in (403, 404):
+                raise HarnessError(f"could not delete {collection} on Kinto: HTTP {error.code}")
 
     def server_records(self, user, password):
         """The user's books, notes and tasks as Kinto holds them (not through the proxy)."""

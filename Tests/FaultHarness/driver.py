@@ -24,7 +24,7 @@ CLI_FLAGS = {"books": ("finish", "unfinish"), "tasks": ("done", "undo")}
 
 class RunStats:
     COUNTERS = ("steps", "syncs", "kills_sent", "kills_mid_run", "faults_armed",
-                "lost_replies", "cut_replies", "resets", "barriers", "barrier_rounds", "edits_acknowledged")
+                "lost_replies", "cut_replies", "resets", "barriers", "barrier_rounds", "edits_acknowledged", "server_wipes")
 
     def __init__(self):
         self.counts = {k: 0 for k in self.COUNTERS}
@@ -108,6 +108,10 @@ class Driver:
         op = action["op"]
         if op == "barrier":
             return self._barrier(state, final=action.get("final", False))
+        if op == "wipe":
+            self.servers.wipe(state.user, state.password, action["collection"])
+            state.stats.bump("server_wipes")
+            return None
         if op == "chaos":
             state.chaos = {k: v for k, v in action.items() if k != "op"}
             self._arm(state)

@@ -39,7 +39,7 @@ class Parameters:
 
     def __init__(self, steps=60, devices=2, mode="faults", kill_probability=0.35,
                  fault_probability=0.5, background_probability=0.25,
-                 epoch_min=8, epoch_max=30, kill_max_ms=350):
+                 epoch_min=8, epoch_max=30, kill_max_ms=350, wipe_probability=0.15):
         if mode not in ("calm", "kills", "faults"):
             raise ValueError(f"unknown mode {mode!r} (calm, kills or faults)")
         if devices < 2:
@@ -53,6 +53,7 @@ class Parameters:
         self.epoch_min = epoch_min
         self.epoch_max = epoch_max
         self.kill_max_ms = kill_max_ms
+        self.wipe_probability = wipe_probability
 
     def as_dict(self):
         return dict(vars(self))
@@ -87,6 +88,7 @@ class HistoryGenerator:
             if epoch_left == 0 and step < self.p.steps:
                 actions.append({"op": "barrier"})
                 self._new_epoch()
+                actions.extend(self._wipe())
                 actions.extend(self._chaos())
                 epoch_left = self._epoch_length()
         actions.append({"op": "barrier", "final": True})
@@ -101,6 +103,14 @@ class HistoryGenerator:
             return []
         return [{"op": "chaos", "seed": self.rng.randrange(1 << 30), "lose_reply": 0.2,
                  "cut_reply": 0.05, "reset": 0.05, "methods": ["POST", "PUT", "PATCH", "DELETE"]}]
+
+    def _wipe(self):
+        """In `faults` mode, sometimes the server forgets a collection right after a
+        barrier (every device then holds exactly the model): the devices must notice and
+        upload it again, while the new epoch's edits go on."""
+        if self.p.mode != "faults" or self.rng.random() >= self.p.wipe_probability:
+            return []
+        return [{"op": "wipe", "collection": self.rng.choice(COLLECTIONS)}]
 
     def _epoch_length(self):
         return self.rng.randint(self.p.epoch_min, self.p.epoch_max)

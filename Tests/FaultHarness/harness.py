@@ -161,7 +161,7 @@ def _print_result_line(args, results, totals, failed, seconds):
     c = totals.counts
     line = (f"harness result: mode={args.mode} runs={len(results)} steps={c['steps']} "
             f"kills_mid_run={c['kills_mid_run']}/{c['kills_sent']} lost_replies={c['lost_replies']} "
-            f"cut_replies={c['cut_replies']} resets={c['resets']} "
+            f"cut_replies={c['cut_replies']} resets={c['resets']} server_wipes={c['server_wipes']} "
             f"false_conflicts={divergences['false_conflicts']} resurrected_deletes={divergences['resurrected_deletes']} "
             f"missing_edits={divergences['missing_edits'] + divergences['wrong_fields']} "
             f"extra_or_duplicate={divergences['extra_records'] + divergences['duplicate_records']} "

@@ -45,7 +45,7 @@ class GeneratorTests(unittest.TestCase):
                     gone |= deleted
                     writers, touched, deleted = {}, {}, set()
                     continue
-                if action["op"] in ("sync", "chaos", "read"):
+                if action["op"] in ("sync", "chaos", "read", "wipe"):
                     continue
                 ref, device = action["ref"], action["device"]
                 self.assertNotIn(ref, gone, f"seed {seed}: {action} names a record deleted earlier")
@@ -76,6 +76,10 @@ class GeneratorTests(unittest.TestCase):
         chaos = [a for a in generate(3, Parameters(steps=300, mode="faults")) if a["op"] == "chaos"]
         self.assertGreater(len(chaos), 1, "every epoch of a faults run has its random faults")
         self.assertFalse(any(a["op"] == "chaos" for a in generate(3, Parameters(steps=300, mode="kills"))))
+        faults_history = generate(3, Parameters(steps=500, mode="faults"))
+        wipes = [i for i, a in enumerate(faults_history) if a["op"] == "wipe"]
+        self.assertTrue(wipes, "a long faults run has the server forget a collection")
+        self.assertTrue(all(faults_history[i - 1]["op"] == "barrier" for i in wipes), "wipes come right after a barrier")
 
     def test_every_kind_of_edit_appears(self):
         history = generate(11, Parameters(steps=400, devices=3))
