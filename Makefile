@@ -3,7 +3,8 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev
+# openssl makes the tests' throw-away CA; postgresql runs the production config's test.
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev openssl postgresql
 # The test build refuses imports of targets that are not declared dependencies.
 SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # Release apps carry the Swift runtime and Foundation inside: loading them as shared
@@ -12,8 +13,9 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 
 .PHONY: setup apt-packages build release run test check server server-stop soak harness-test clean bench bench-quick bench-setup bench-build bench-micro bench-cli bench-test
 
-## setup: install the C libraries (apt) and the pinned Kinto into .venv
-setup: apt-packages $(VENV)/.installed
+## setup: install the C libraries, openssl and PostgreSQL (apt), the pinned Kinto and its
+## PostgreSQL backend into .venv
+setup: apt-packages $(VENV)/.installed $(VENV)/.postgresql-installed
 
 apt-packages:
 	@if ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \
@@ -25,6 +27,10 @@ apt-packages:
 $(VENV)/.installed: Fixtures/kinto/requirements.txt
 	@test -x $(VENV)/bin/python || python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r Fixtures/kinto/requirements.txt
+	@touch $@
+
+$(VENV)/.postgresql-installed: $(VENV)/.installed Fixtures/kinto/requirements-postgresql.txt
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r Fixtures/kinto/requirements-postgresql.txt
 	@touch $@
 
 ## build: build every module and app (debug)
@@ -85,8 +91,7 @@ bench-setup: setup $(VENV)/.bench-installed
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(BENCH_APT_PACKAGES); \
 	fi
 
-$(VENV)/.bench-installed: $(VENV)/.installed Fixtures/kinto/requirements-postgresql.txt
-	$(VENV)/bin/pip install -q --disable-pip-version-check -r Fixtures/kinto/requirements-postgresql.txt
+$(VENV)/.bench-installed: $(VENV)/.postgresql-installed
 	@touch $@
 
 ## bench-build: release builds (as `make release`) of the products the benchmarks run (those that exist yet)

@@ -10,7 +10,7 @@ import http.client
 import json
 import urllib.parse
 
-BATCH_LIMIT = 25  # kinto.batch_max_requests in Fixtures/kinto/kinto.ini
+BATCH_LIMIT = 25  # kinto.batch_max_requests in Fixtures/kinto/kinto-basicauth.ini
 
 
 class KintoAPIError(RuntimeError):

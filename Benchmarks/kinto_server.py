@@ -1,6 +1,6 @@
 """Kinto on loopback with the PostgreSQL backends, configured like Shelf's test server.
 
-The ini is generated from Fixtures/kinto/kinto.ini (Basic auth, default bucket
+The ini is generated from Fixtures/kinto/kinto-basicauth.ini (Basic auth, default bucket
 plugin, batch limit 25) with storage, permission and cache moved to the private
 PostgreSQL cluster; `kinto migrate` creates the schema, `kinto start` serves it.
 """
@@ -17,7 +17,7 @@ import urllib.request
 from postgres_cluster import PostgresCluster
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FIXTURE_INI = ROOT / "Fixtures" / "kinto" / "kinto.ini"
+FIXTURE_INI = ROOT / "Fixtures" / "kinto" / "kinto-basicauth.ini"
 
 
 class KintoError(RuntimeError):

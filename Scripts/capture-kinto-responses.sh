@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Record real Kinto responses into Fixtures/responses/ for Services' DTO and parsing tests.
 #   Scripts/capture-kinto-responses.sh
-# Starts a throwaway Kinto (Scripts/kinto-supervised.py, seeded catalog), drives it with
+# Starts a throwaway Kinto (Scripts/kinto-supervised.py, seeded catalog, plain Basic auth so
+# the fixture reader needs no sign-up and the recorded headers match), drives it with
 # curl, and writes each response as <name>.json (body) and <name>.headers (status line and
 # headers as received). Timestamps, ports and pagination tokens differ on every run;
 # tests depend only on shapes and on the data written here.
@@ -11,7 +12,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/Fixtures/responses"
 mkdir -p "$out"
 tmp=$(mktemp -d)
-"$root/.venv/bin/python" "$root/Scripts/kinto-supervised.py" --seed-catalog >"$tmp/ready" &
+"$root/.venv/bin/python" "$root/Scripts/kinto-supervised.py" --ini "$root/Fixtures/kinto/kinto-basicauth.ini" \
+  --seed-catalog >"$tmp/ready" &
 supervisor=$!
 trap 'kill $supervisor 2>/dev/null || true; rm -rf "$tmp"' EXIT
 for _ in $(seq 300); do grep -q '^ready ' "$tmp/ready" 2>/dev/null && break; sleep 0.1; done

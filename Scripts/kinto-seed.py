@@ -8,8 +8,10 @@ bucket. Passwords come from the environment, never from argv:
 
     SHOP_ADMIN_PASSWORD=... READER_PASSWORD=... kinto-seed.py URL [--reader USER] [--catalog-only]
 
-Writes use POST /v1/batch (at most 25 requests each) and PUT, so seeding twice is
-harmless.
+On a server with the accounts plugin, both users are signed up first
+(`PUT /v1/accounts/<user>`); an account that already exists is kept as it is, and its
+password must then be the one given. Writes use POST /v1/batch (at most 25 requests
+each) and PUT, so seeding twice is harmless.
 """
 import argparse
 import base64
@@ -42,6 +44,26 @@ def call(base, method, path, auth, body=None):
         sys.exit(f"kinto-seed: {method} {path} failed: HTTP {err.code} {err.read()[:300]!r}")
 
 
+def has_accounts(base):
+    """Whether the server runs Kinto's accounts plugin (passwords checked)."""
+    with urllib.request.urlopen(base.rstrip("/") + "/v1/", timeout=30) as resp:
+        return "accounts" in json.loads(resp.read()).get("capabilities", {})
+
+
+def sign_up(base, user, password):
+    """Creates the account unless it exists (a 401/403 then: it belongs to someone)."""
+    body = json.dumps({"data": {"password": password}}).encode()
+    req = urllib.request.Request(f"{base.rstrip('/')}/v1/accounts/{user}", data=body, method="PUT")
+    req.add_header("Content-Type", "application/json")
+    req.add_header("If-None-Match", "*")
+    try:
+        with urllib.request.urlopen(req, timeout=30):
+            pass
+    except urllib.error.HTTPError as err:
+        if err.code not in (401, 403, 412):
+            sys.exit(f"kinto-seed: sign-up of {user} failed: HTTP {err.code} {err.read()[:300]!r}")
+
+
 def put_records(base, auth, bucket, collection, records):
     call(base, "PUT", f"/v1/buckets/{bucket}/collections/{collection}", auth, {"data": {}}) if bucket != "default" else None
     for start in range(0, len(records), BATCH):
@@ -66,14 +88,20 @@ def main():
     parser.add_argument("--catalog-only", action="store_true", help="seed only the shop catalog")
     args = parser.parse_args()
 
-    admin = auth_header(args.admin, os.environ.get("SHOP_ADMIN_PASSWORD", "shop-admin-local"))
+    admin_password = os.environ.get("SHOP_ADMIN_PASSWORD", "shop-admin-local")
+    reader_password = os.environ.get("READER_PASSWORD", "reader-local")
+    if has_accounts(args.url):
+        sign_up(args.url, args.admin, admin_password)
+        if not args.catalog_only:
+            sign_up(args.url, args.reader, reader_password)
+    admin = auth_header(args.admin, admin_password)
     call(args.url, "PUT", "/v1/buckets/shop", admin,
          {"data": {}, "permissions": {"read": ["system.Authenticated"]}})
     put_records(args.url, admin, "shop", "products", load("products"))
     counts = {"products": len(load("products"))}
 
     if not args.catalog_only:
-        reader = auth_header(args.reader, os.environ.get("READER_PASSWORD", "reader-local"))
+        reader = auth_header(args.reader, reader_password)
         for name in ("books", "notes", "tasks", "cart"):
             put_records(args.url, reader, "default", name, load(name))
             counts[name] = len(load(name))

@@ -2,8 +2,8 @@
 """Run a throwaway Kinto whose storage can be backed up and restored, for Shelf's tests
 of a server that goes back to an older state.
 
-The same Kinto as Scripts/kinto-supervised.py (Fixtures/kinto's configuration, the
-memory backend), run in this process so that its storage can be copied: two extra
+The same Kinto as Scripts/kinto-supervised.py (Fixtures/kinto's configuration, plain
+Basic auth by default, the memory backend), run in this process so that its storage can be copied: two extra
 endpoints, which never reach Kinto,
 
     POST /__backup__/save      keep a copy of everything stored (records, tombstones,
@@ -34,11 +34,8 @@ def free_port():
 
 
 def default_ini():
-    folder = ROOT / "Fixtures" / "kinto"
-    for name in ("kinto.ini", "kinto-basicauth.ini"):
-        if (folder / name).exists():
-            return str(folder / name)
-    return str(folder / "kinto.ini")
+    """Plain Basic auth: every user:password is an account, no sign-up needed."""
+    return str(ROOT / "Fixtures" / "kinto" / "kinto-basicauth.ini")
 
 
 class Backups:

@@ -50,8 +50,9 @@ final class EventLog: Sendable {
 
     private static func level(of event: SyncEvent) -> String {
         switch event {
-        case .conflict, .deadLettered, .retrying, .discardedLocalChange, .serverForgot: "warning"
-        case .runFinished(let report): report.outcome == .synced || report.outcome == .alreadyRunning ? "info" : "warning"
+        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .discardedLocalChange, .serverForgot: "warning"
+        case .runFinished(let report):
+            (report.outcome == .synced && report.unavailable.isEmpty) || report.outcome == .alreadyRunning ? "info" : "warning"
         default: "info"
         }
     }

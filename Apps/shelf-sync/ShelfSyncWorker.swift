@@ -94,7 +94,8 @@ struct ShelfSyncWorker {
             guard !names.isEmpty else {
                 throw AccountConfigError.notFound("(any)", known: [])
             }
-            return try names.map { try store.resolve($0) }
+            let caFile = environment["SHELF_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+            return try names.map { try store.resolve($0).trusting(caFile: caFile) }
         }
         switch try AccountResolver.resolve(flag: invocation.option("account"), environment: environment, store: store) {
         case .account(let account):

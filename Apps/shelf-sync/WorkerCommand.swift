@@ -29,17 +29,21 @@ enum WorkerCommand {
 
     static let epilogue = """
     EXIT CODES:
-      0   all synced (also: another run holds the account's lock)
-      1   finished, but conflicts or refused changes wait ('shelf conflicts', 'shelf failed')
+      0   all synced (also: another run holds the account's lock, or the server offers
+          no shop catalog — a warning line says so, the rest synced)
+      1   finished, but conflicts or refused changes wait ('shelf conflicts', 'shelf failed'),
+          or the server refuses one of the reader's own collections (the others synced)
       64  usage error
       74  the local store could not be read or written
-      75  temporary failure (network, server) or the server's backoff is still in force
+      75  temporary failure (network, server) or the server's backoff is still in force,
+          or a read-only server holds local changes back
       77  the server refused the credentials
-      78  configuration error (no account, unsafe password file)
+      78  configuration error (no account, unsafe password file, a server Shelf cannot use)
 
     CONFIGURATION:
       An account file written by 'shelf account add', or the environment:
       SHELF_SERVER, SHELF_USER, SHELF_PASSWORD or SHELF_PASSWORD_FILE (mode 600), SHELF_ACCOUNT.
+      SHELF_CA_FILE: a PEM file of CAs to trust for an https:// server (a private CA).
       XDG_CONFIG_HOME and XDG_DATA_HOME say where accounts and stores live.
 
     CRON:

@@ -1,36 +1,68 @@
 import ArgumentParsing
 import Foundation
+import Domain
 import Presentation
 import Storage
+import Sync
 
 // MARK: - AccountCommands
 
 /// `shelf account add|list|use|rm`: the account files under `$XDG_CONFIG_HOME/shelf`
-/// (written 0600 by `AccountStore`). No store is opened and no server is asked.
+/// (written 0600 by `AccountStore`). Only `add` asks the server (to verify it); no
+/// store is opened except to adopt local-only work.
 @MainActor
 enum AccountCommands {
     /// Adds an account; the first one becomes the current account.
     ///
     /// The password comes from `--password-file` (kept as a path: the secret stays where
     /// the operator put it), `SHELF_PASSWORD`, `SHELF_PASSWORD_FILE`, or a prompt without
-    /// echo on a terminal — never from an argument.
+    /// echo on a terminal — never from an argument. Unless `--no-verify`, the server and
+    /// the credentials are checked first (`AccountVerification`), after signing up with
+    /// `--create`; nothing is saved when they fail.
     static func add(_ context: CommandContext) async throws -> ExitCode {
         let accounts = accountStore(context)
         let name = try AccountName.checked(try context.argument("name"))
         guard !accounts.exists(name) else { throw AccountConfigError.alreadyExists(name.rawValue) }
         let server = try AccountConfig.normalizedServer(try context.requiredOption("server"))
         let user = try context.requiredOption("user")
+        let caFile = try caFile(context)
+        let verifies = !context.invocation.flag("no-verify")
+        if context.invocation.flag("create") && !verifies {
+            throw ParseError.invalid("Use either '--create' or '--no-verify', not both")
+        }
 
         let config: AccountConfig
+        let password: String
         if let file = context.invocation.option("password-file") ?? passwordFileFromEnvironment(context) {
             let path = absolutePath(file)
             // NB: read now so an unsafe, missing or empty file is refused before anything is written.
-            _ = try SecretFile.read(path)
-            config = try AccountConfig(server: server, user: user, passwordFile: path)
+            password = try SecretFile.read(path)
+            config = try AccountConfig(server: server, user: user, passwordFile: path, caFile: caFile)
         } else {
-            config = try AccountConfig(server: server, user: user, password: try password(context, user: user, server: server))
+            password = try Self.password(context, user: user, server: server)
+            config = try AccountConfig(server: server, user: user, password: password, caFile: caFile)
+        }
+        if let warning = AccountVerification.cleartextWarning(server: server) { context.output.warn(warning) }
+
+        var capabilities: ServerCapabilities?
+        if verifies {
+            let verification = AccountVerification(
+                server: server, credentials: Credentials(user: user, password: password), caFile: caFile)
+            if context.invocation.flag("create") {
+                if try await verification.signUp() == .alreadyExists {
+                    context.output.note("user \(user) already has an account on \(server); checking its password")
+                }
+            }
+            let verified = try await verification.verify()
+            for warning in verified.warnings { context.output.warn(warning) }
+            context.output.note("verified \(server): Kinto API \(verified.capabilities.httpAPIVersion), user id \(verified.userID)")
+            capabilities = verified.capabilities
         }
         try accounts.add(name, config)
+        if let capabilities {
+            // A cache: a failed write only costs the first sync one more request.
+            try? ServerCapabilitiesCache(paths: accounts.paths).save(capabilities, for: name, server: server)
+        }
         // Work done before there was any account moves to the new one, to be synced.
         let adopted = try LocalStoreAdoption.adopt(into: name, paths: accounts.paths)
 
@@ -86,6 +118,17 @@ enum AccountCommands {
 
     private static func accountStore(_ context: CommandContext) -> AccountStore {
         AccountStore(paths: ShelfPaths(environment: context.environment))
+    }
+
+    /// `--ca-file` or `SHELF_CA_FILE`, as an absolute path to a readable file.
+    private static func caFile(_ context: CommandContext) throws -> String? {
+        guard let raw = context.invocation.option("ca-file") ?? context.environment["SHELF_CA_FILE"].flatMap({ $0.isEmpty ? nil : $0 })
+        else { return nil }
+        let path = absolutePath(raw)
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw CommandFailure(.configuration, "cannot read the CA file \(path)")
+        }
+        return path
     }
 
     private static func passwordFileFromEnvironment(_ context: CommandContext) -> String? {

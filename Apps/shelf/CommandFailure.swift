@@ -48,6 +48,7 @@ extension ExitCode {
             case .sqlite, .newerSchema, .fileSystem, .transactionFinished, .corruptValue: .ioError
             }
         case is AccountConfigError: .configuration
+        case let error as AccountVerificationError: ExitCode(rawValue: error.exitStatus) ?? .software
         default: .software
         }
     }

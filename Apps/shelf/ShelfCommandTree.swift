@@ -30,19 +30,23 @@ enum ShelfCommandTree {
 
     static let exitCodes = """
     EXIT CODES:
-      0   success
-      1   not found, or finished with conflicts or failed changes
+      0   success (a sync that found no shop catalog on the server warns and exits 0)
+      1   not found, or finished with conflicts, failed changes, or a collection the
+          server refuses (the others synced)
       64  usage error (a wrong command line)
       65  invalid data (e.g. an empty title, a daily goal out of range)
-      69  no server configured for a command that needs one
+      69  no server configured for a command that needs one; no sign-up on the server
       74  the local store could not be read or written
-      75  temporary failure: network, server, or the server asked to wait (backoff)
+      75  temporary failure: network, server, the server asked to wait (backoff), or
+          a read-only server holds local changes back
       77  the server refused the credentials
-      78  configuration error (unknown account, unsafe password file)
+      78  configuration error (unknown account, unsafe password file, a server Shelf
+          cannot use, a TLS certificate that does not verify)
 
     ENVIRONMENT:
       SHELF_SERVER, SHELF_USER, SHELF_PASSWORD or SHELF_PASSWORD_FILE, SHELF_ACCOUNT
                   an account from the environment instead of an account file
+      SHELF_CA_FILE   a PEM file of CAs to trust for the server (a private CA)
       XDG_CONFIG_HOME, XDG_DATA_HOME   where accounts and stores live
       NO_COLOR    never colour the output
     """
@@ -170,9 +174,12 @@ enum ShelfCommandTree {
     static let status = CommandSpec(name: "status", abstract: "Show the last sync, pending changes, conflicts and failed changes.")
     static let conflicts = CommandSpec(name: "conflicts", abstract: "List conflicts waiting for a decision.")
     static let resolve = CommandSpec(
-        name: "resolve", abstract: "Settle a conflict by keeping the local or the server's version.",
+        name: "resolve", abstract: "Settle a conflict by keeping the local or the server's values.",
         arguments: [ArgumentSpec("collection/id", help: "The conflicted record, e.g. books/b-42.")],
-        options: [.option("keep", value: "local|remote", help: "Which version to keep.", required: true, allowed: ["local", "remote"])])
+        options: [.option(
+            "keep", value: "local|remote",
+            help: "Whose values the clashing fields take; fields only one side changed keep that change.",
+            required: true, allowed: ["local", "remote"])])
     static let failed = CommandSpec(name: "failed", abstract: "List changes the server refused (dead letters).")
     static let retry = CommandSpec(
         name: "retry", abstract: "Queue a refused change to be sent again on the next sync.",
@@ -192,12 +199,26 @@ enum ShelfCommandTree {
                 The password comes from SHELF_PASSWORD, from --password-file (which must not be
                 readable by group or others), or from a prompt without echo on a terminal. It is
                 never taken as an argument, so it never shows in the process list or shell history.
+
+                Before saving, the server is asked (GET /v1/) whether it is a Kinto that Shelf
+                can sync with and whether it accepts the password: a wrong password exits 77, an
+                unreachable server 75 (--no-verify adds the account anyway), a certificate that
+                does not verify 78. --create first signs the user up (Kinto's accounts plugin).
+                https:// is verified against the system's CAs, or those of --ca-file /
+                SHELF_CA_FILE; plain http:// to another machine is accepted with a warning.
+
+                Examples:
+                  SHELF_PASSWORD_FILE=~/.kinto-pw shelf account add home --server https://kinto.example.org/v1 --user ana
+                  shelf account add home --server https://kinto.lan/v1 --user ana --ca-file /etc/ssl/lan-ca.pem --create
                 """,
                 arguments: [ArgumentSpec("name", help: "A name for the account (letters, digits, '.', '-', '_').")],
                 options: [
                     .option("server", value: "url", help: "The Kinto server, e.g. http://127.0.0.1:8888/v1.", required: true),
                     .option("user", value: "user", help: "The user name.", required: true),
                     .option("password-file", value: "path", help: "A file holding the password (mode 600)."),
+                    .option("ca-file", value: "path", help: "Trust the CAs in this PEM file for the server (a private CA)."),
+                    .flag("create", help: "Sign the user up first (a server with Kinto's accounts plugin)."),
+                    .flag("no-verify", help: "Save without asking the server (e.g. while it is unreachable)."),
                 ]),
             CommandSpec(name: "list", abstract: "List accounts; the current one is marked."),
             CommandSpec(name: "use", abstract: "Make an account the current one.", arguments: [ArgumentSpec("name", help: "The account.")]),

@@ -58,13 +58,15 @@ final class SyncProgress {
             activity = "retrying"
         case .runFinished:
             done = total
+        case .collectionUnavailable(let collection, _):
+            activity = "\(collection.rawValue): unavailable"
         case .merged, .conflict, .deadLettered, .collectionFinished, .discardedLocalChange, .serverForgot, .reuploading:
             break
         }
         switch event {
         case .runFinished:
             break
-        case .conflict, .deadLettered, .retrying, .discardedLocalChange, .serverForgot:
+        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .discardedLocalChange, .serverForgot:
             line(event.summary, always: true)
         default:
             line(event.summary)

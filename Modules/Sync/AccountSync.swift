@@ -12,13 +12,18 @@ public struct AccountSync: Sendable {
     public let store: ShelfStore
     public let engine: SyncEngine
     public let lockFile: URL
+    /// Where the server's capabilities are kept between runs.
+    public let capabilitiesCache: ServerCapabilitiesCache
 
     /// Opens the account's store and builds its engine.
     /// - Throws: `StorageError` when the store can't be opened (a newer schema, permissions…).
-    /// - Parameter storeConfiguration: how the store is opened (`.reader` for the CLI).
+    /// - Parameters:
+    ///   - transport: nil for the process's shared libcurl transport — one that trusts the
+    ///     account's private CA (`caFile`) when it names one.
+    ///   - storeConfiguration: how the store is opened (`.reader` for the CLI).
     public init(
         account: ResolvedAccount, paths: ShelfPaths, options: SyncOptions = SyncOptions(),
-        transport: any HTTPTransport = CurlTransport.shared, timeouts: Timeouts = .default,
+        transport: (any HTTPTransport)? = nil, timeouts: Timeouts = .default,
         storeConfiguration: ShelfStore.Configuration = ShelfStore.Configuration()
     ) throws {
         self.account = account
@@ -28,13 +33,21 @@ public struct AccountSync: Sendable {
                 baseURL: account.server,
                 credentials: .init(user: account.credentials.user, password: account.credentials.password),
                 timeouts: timeouts),
-            transport: transport)
+            transport: transport ?? CurlTransport.trusting(caFile: account.caFile))
         engine = SyncEngine(account: account.name.rawValue, store: store, client: client, options: options)
         lockFile = paths.syncLock(account.name)
+        capabilitiesCache = ServerCapabilitiesCache(paths: paths)
     }
 
     /// Runs once under the account's lock; another holder means `.alreadyRunning`
     /// without touching the store or the network.
+    ///
+    /// The run is shaped by the server's capabilities — batch size, page size,
+    /// read-only mode — as `shelf account add` read and cached them (the defaults when
+    /// none are cached: an account from the environment). When a run shows they changed
+    /// or were wrong (a batch refused as too large, a write refused as on a read-only
+    /// server), they are read from `GET /v1/`, cached, and the run is made once more.
+    /// While they say read-only, they are read again at the start of every run.
     public func runLocked(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> RunReport {
         let lock: RunLock?
         do {
@@ -49,8 +62,82 @@ public struct AccountSync: Sendable {
                 message: "another sync of account '\(account.name)' is running\(holder); skipped", startedAt: Date())
         }
         defer { lock.release() }
-        return await engine.run(onEvent: onEvent)
+
+        // Requests made outside the returned run (GET /v1/, a run made again): counted in.
+        var spent = 0
+        var capabilities = capabilitiesCache.load(account.name, server: account.server)
+        if capabilities?.readOnly == true {
+            // No write is tried against a read-only server, so no answer would say it
+            // accepts writes again: ask, once per run, while local changes wait.
+            spent += 1
+            capabilities = await fetchCapabilities() ?? capabilities
+        }
+        if let refusal = refusal(capabilities, spent: spent) { return refusal }
+        var report = await engine(for: capabilities).run(onEvent: onEvent)
+        if report.capabilitiesChanged {
+            capabilitiesCache.forget(account.name)
+            spent += 1
+            capabilities = await fetchCapabilities()
+            if let refusal = refusal(capabilities, spent: spent + report.requests) { return refusal }
+            if capabilities != nil {
+                spent += report.requests
+                report = await engine(for: capabilities).run(onEvent: onEvent)
+            }
+        }
+        if capabilities == nil, !report.unavailable.isEmpty {
+            // Refused collections and nothing known of the server (an account from the
+            // environment): read what it offers once, so a server Shelf cannot use says so
+            // clearly (no default bucket) instead of as refused collections, every run.
+            spent += 1
+            capabilities = await fetchCapabilities()
+            if let refusal = refusal(capabilities, spent: spent + report.requests) { return refusal }
+        }
+        if let limit = report.serverPageLimit, var known = capabilities, known.paginateBy != limit {
+            // Kinto does not publish `paginate_by`: a page cut short shows it; later
+            // runs ask for pages of that size.
+            known.paginateBy = limit
+            try? capabilitiesCache.save(known, for: account.name, server: account.server)
+        }
+        report.requests += spent
+        return report
     }
+
+    // MARK: Capabilities
+
+    /// The engine with the server's limits applied (the defaults when they are unknown).
+    private func engine(for capabilities: ServerCapabilities?) -> SyncEngine {
+        guard let capabilities else { return engine }
+        return engine.with { $0 = $0.adapted(to: capabilities) }
+    }
+
+    /// `GET /v1/`, kept in the cache. Nil when the server cannot be asked now: the run
+    /// then goes ahead with the defaults and reports whatever stops it.
+    private func fetchCapabilities() async -> ServerCapabilities? {
+        guard let info = try? await KintoServerInfoService(client: engine.client).fetch() else { return nil }
+        try? capabilitiesCache.save(info.capabilities, for: account.name, server: account.server)
+        return info.capabilities
+    }
+
+    /// A server Shelf cannot sync with at all: its report, ending the run. The cached
+    /// capabilities are dropped, so the next run asks again (the operator may fix it).
+    private func refusal(_ capabilities: ServerCapabilities?, spent: Int) -> RunReport? {
+        guard let capabilities else { return nil }
+        let problem: AccountVerificationError?
+        if !capabilities.isCompatible {
+            problem = .incompatibleVersion(server: account.server, version: capabilities.httpAPIVersion)
+        } else if !capabilities.hasDefaultBucket {
+            problem = .noDefaultBucket(server: account.server)
+        } else {
+            problem = nil
+        }
+        guard let problem else { return nil }
+        capabilitiesCache.forget(account.name)
+        return RunReport(
+            account: account.name.rawValue, outcome: .configurationError, message: problem.description, startedAt: Date(),
+            requests: spent)
+    }
+
+    // MARK: Reads
 
     /// The repositories' refresh port over this account's engine and lock.
     public var refresher: SyncRefresher { SyncRefresher(engine: engine, lockFile: lockFile) }

@@ -16,9 +16,13 @@ extension SyncRun {
     /// NB: the sub-requests carry no `If-None-Match`: Kinto 26.5.0 answers a batch whose
     /// sub-response is a 304 with a 500 (it cannot serialise the empty 304 body). An
     /// empty `_since` list says "nothing changed" just as well, tombstones included.
+    ///
+    /// A collection the server refuses for good (403/404) is that collection's outcome
+    /// only (`isolating`): the others are pulled all the same. A read-only server gets
+    /// no batch (it refuses every POST), only GETs.
     func pullAll() async throws {
         let states = try store.read { reader in try options.collections.map { try reader.syncState($0) } }
-        guard states.count > 1, states.allSatisfy({ $0.lastSuccess != nil }) else {
+        guard states.count > 1, states.allSatisfy({ $0.lastSuccess != nil }), !options.serverIsReadOnly else {
             try await pullOneByOne(states)
             await learnCollectionTimestamps(states)
             return
@@ -36,7 +40,7 @@ extension SyncRun {
         for (state, result) in zip(states, results) {
             noteBackoff(HeaderValues.backoff(result.headers["Backoff"]))
             if forgotten.contains(state.collection) || state.recovering {
-                try await pullCollection(state.collection, first: .request)
+                try await isolating(state.collection) { try await pullCollection(state.collection, first: .request) }
                 continue
             }
             if result.status == 304 {
@@ -46,7 +50,11 @@ extension SyncRun {
                 finish(state.collection)
                 continue
             }
-            if let error = result.error { throw error }
+            if let error = result.error {
+                guard let failure = Self.collectionFailure(error) else { throw error }
+                try markUnavailable(state.collection, failure)
+                continue
+            }
             let records = try RecordPageScanner.scan(result.body)
             if records.isEmpty && result.headers["Next-Page"] == nil {
                 try markUpToDate(state.collection)
@@ -62,7 +70,7 @@ extension SyncRun {
                 // sorted by `last_modified`.
                 nextPage: result.headers["Next-Page"].map { _ in "" },
                 etag: result.headers["ETag"].flatMap(ETag.init(headerValue:)))
-            try await pullCollection(state.collection, first: .arrived(page))
+            try await isolating(state.collection) { try await pullCollection(state.collection, first: .arrived(page)) }
         }
         try honourBackoff()
     }
@@ -78,12 +86,14 @@ extension SyncRun {
         defer { for task in requested.values { task.cancel() } }
         for (index, state) in states.enumerated() {
             let first = requested.removeValue(forKey: state.collection).map(FirstPage.requested) ?? .request
-            try await pullCollection(state.collection, first: first) {
-                guard index == 0, backoffUntil == nil else { return }
-                for later in states.dropFirst() {
-                    let service = KintoCollectionService(client: engine.client, collection: later.collection)
-                    let query = firstPageQuery(later, conditional: true)
-                    requested[later.collection] = Task { try await service.firstPage(query) }
+            try await isolating(state.collection) {
+                try await pullCollection(state.collection, first: first) {
+                    guard index == 0, backoffUntil == nil else { return }
+                    for later in states.dropFirst() {
+                        let service = KintoCollectionService(client: engine.client, collection: later.collection)
+                        let query = firstPageQuery(later, conditional: true)
+                        requested[later.collection] = Task { try await service.firstPage(query) }
+                    }
                 }
             }
         }
@@ -155,6 +165,7 @@ extension SyncRun {
                 throw error
             }
             pulled = counts.totalSoFar
+            noteServerPageLimit(page)
             emit(.pageApplied(collection, counts))
             if backoffUntil != nil { prefetch?.cancel() }
             try honourBackoff()
@@ -198,7 +209,7 @@ extension SyncRun {
     /// A first page asked for earlier. That request was only a head start: when it
     /// failed, the collection is asked for again in its turn, with the run's retries —
     /// unless the server asked clients to slow down (429 or 503 with `Retry-After`),
-    /// which is honoured.
+    /// which is honoured, or refused the collection for good (403/404), which is its outcome.
     ///
     /// NB: on a new account Kinto creates the default bucket's collections on their
     /// first request, and concurrent first requests can collide there: one of them gets
@@ -209,7 +220,7 @@ extension SyncRun {
         report.requests += 1
         do {
             return notingNotModified(try await task.value)
-        } catch let error as APIError where !Self.isThrottling(error) {
+        } catch let error as APIError where !Self.isThrottling(error) && Self.collectionFailure(error) == nil {
             return try await requestFromCursor(collection, service: service, conditional: true)
         }
     }
@@ -261,7 +272,14 @@ extension SyncRun {
             }
             let held = try tx.applyRemote(incoming, to: collection, morePagesFollow: !isLast)
             var merges: [(String, MergeApplier.Result)] = []
-            for (record, _) in held {
+            for (record, waiting) in held {
+                if recovering, !record.isDeleted, let base = waiting.baseLastModified, record.lastModified < base {
+                    // The server went back to a version older than the one this edit
+                    // started from: what is here is newer on every field; push it over.
+                    try tx.rebasePendingChange(collection, id: record.id, onto: record, merged: nil)
+                    merges.append((record.id, .merged(discarded: nil)))
+                    continue
+                }
                 merges.append((record.id, try merger.apply(collection, id: record.id, remote: record, in: tx)))
             }
             let highest = remote.map(\.lastModified).max()

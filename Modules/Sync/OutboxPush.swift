@@ -25,9 +25,18 @@ extension SyncRun {
     /// Pushes the outbox in order, a `POST /batch` of at most `batchSize` changes at a
     /// time: creates with `If-None-Match: *`, updates and deletes with
     /// `If-Match: "<base>"`. Each batch's answers are stored in one transaction.
+    ///
+    /// Collections the server refused this run are left out: their changes wait. On a
+    /// read-only server nothing is sent; the changes are counted for the run's message.
     func pushAll() async throws {
-        let collections = options.collections.filter { !$0.isReadOnly }
+        let collections = options.collections.filter { !$0.isReadOnly && unavailable[$0] == nil }
         guard !collections.isEmpty else { return }
+        if options.serverIsReadOnly {
+            waitingForWritableServer = try store.read { reader in
+                try collections.reduce(0) { $0 + (try reader.pendingCount(in: $1)) }
+            }
+            return
+        }
         let everyWritable = Set(collections) == Set(CollectionName.writable)
         let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
         var failedRounds = 0
@@ -138,9 +147,13 @@ extension SyncRun {
                 case (412, .preconditionFailed(_, let existing)?):
                     // NB: what was sent, already applied (a retry after a lost reply),
                     // comes back as a 412 whose existing record is what was sent.
-                    let merged = try merger.apply(collection, id: id, remote: existing.map(RemoteRecord.init), in: tx)
+                    let remote = existing.map(RemoteRecord.init)
+                    let merged = try merger.apply(collection, id: id, remote: remote, in: tx)
                     if merged == .acknowledged {
                         summary.accepted[collection, default: 0] += 1
+                        if let stamp = remote?.lastModified {
+                            summary.highest[collection] = max(summary.highest[collection] ?? stamp, stamp)
+                        }
                     } else {
                         summary.merges[collection, default: []].append((id, merged))
                     }

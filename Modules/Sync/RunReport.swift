@@ -47,7 +47,8 @@ public enum RunOutcome: String, Sendable, Equatable, Codable {
     case authenticationFailed = "authentication_failed"
     /// The local store could not be read or written.
     case localStoreFailure = "local_store_failure"
-    /// The account's configuration is unusable (worker only: no engine runs).
+    /// The account's configuration is unusable: no account, a server Shelf cannot use,
+    /// a TLS certificate that does not verify against the trusted CAs.
     case configurationError = "configuration_error"
     /// Another run holds the account's lock.
     case alreadyRunning = "already_running"
@@ -67,11 +68,22 @@ public struct RunReport: Sendable, Equatable, Codable {
     /// Until when the server asked clients to wait, when it did.
     public var backoffUntil: Date?
     public var collections: [String: CollectionReport]
+    /// Collections the server refused for good this run (403/404), by name, with why.
+    /// An optional one (the shared catalog) alone leaves the run `synced`.
+    public var unavailable: [String: String]
+    /// The server's capabilities looked different from the ones the run started with
+    /// (a batch refused as too large, a write refused as on a read-only server): read
+    /// them again before the next run.
+    public var capabilitiesChanged: Bool
+    /// The most records the server put in one page when more followed, when that was
+    /// fewer than asked for: its `paginate_by`, which Kinto does not publish.
+    public var serverPageLimit: Int?
 
     public init(
         account: String, outcome: RunOutcome, message: String, startedAt: Date,
         durationMilliseconds: Int = 0, requests: Int = 0, backoffUntil: Date? = nil,
-        collections: [String: CollectionReport] = [:]
+        collections: [String: CollectionReport] = [:], unavailable: [String: String] = [:],
+        capabilitiesChanged: Bool = false
     ) {
         self.account = account
         self.outcome = outcome
@@ -81,6 +93,8 @@ public struct RunReport: Sendable, Equatable, Codable {
         self.requests = requests
         self.backoffUntil = backoffUntil
         self.collections = collections
+        self.unavailable = unavailable
+        self.capabilitiesChanged = capabilitiesChanged
     }
 
     public var totalConflicts: Int { collections.values.reduce(0) { $0 + $1.conflicts } }
@@ -89,7 +103,9 @@ public struct RunReport: Sendable, Equatable, Codable {
     public var totalDiscardedLocal: Int { collections.values.reduce(0) { $0 + $1.discardedLocal } }
 
     enum CodingKeys: String, CodingKey {
-        case account, outcome, message, requests, collections
+        case account, outcome, message, requests, collections, unavailable
+        case capabilitiesChanged = "capabilities_changed"
+        case serverPageLimit = "server_page_limit"
         case startedAt = "started_at"
         case durationMilliseconds = "duration_ms"
         case backoffUntil = "backoff_until"

@@ -35,7 +35,8 @@ extension SyncRun {
         let timestamps = listing.flatMap { $0.isSuccess ? Self.collectionTimestamps($0.body) : nil }
         var forgotten: [(CollectionName, String, Int64?)] = []
         var learned: [(CollectionName, Int64)] = []
-        for (state, result) in zip(states, pulls) where !state.collection.isReadOnly {
+        // NB: a collection whose pull failed is that collection's outcome, not a sign.
+        for (state, result) in zip(states, pulls) where !state.collection.isReadOnly && result.isSuccess {
             var current = timestamps?[state.collection.rawValue]
             if let forgetting = Self.forgetting(state, records: result, collection: current, listed: timestamps != nil) {
                 if forgetting == .restored { current = await markRestored(state.collection) ?? current }

@@ -72,6 +72,10 @@ final class SyncRun {
     var randomness = SystemRandomNumberGenerator()
     /// Set when a response carried `Backoff`: the run stops after the current step.
     var backoffUntil: Date?
+    /// Collections the server refused for good this run, with why (`CollectionIsolation`).
+    var unavailable: [CollectionName: String] = [:]
+    /// Local changes left unsent because the server is read-only.
+    var waitingForWritableServer = 0
 
     var store: ShelfStore { engine.store }
     var options: SyncOptions { engine.options }
@@ -94,6 +98,7 @@ final class SyncRun {
             if options.pushes { try await pushAll() }
             try finishSuccessfully()
         } catch {
+            if let api = error as? APIError, Self.saysCapabilitiesChanged(api) { report.capabilitiesChanged = true }
             stop(SyncStop.from(error, now: now))
         }
         report.durationMilliseconds = milliseconds(since: started)
@@ -103,17 +108,31 @@ final class SyncRun {
 
     // MARK: Outcome
 
+    /// Conflicts, dead letters or a required collection the server refused make the run
+    /// need a person (1); an optional collection the server lacks is only a warning in
+    /// the message of a `synced` run (0), which is what a cron job wants. Changes held
+    /// back by a read-only server make it a temporary failure (75): they go next time.
     private func finishSuccessfully() throws {
         let (conflicts, deadLetters) = try store.read { reader in (try reader.conflictCount(), try reader.deadLetterCount()) }
-        if conflicts > 0 || deadLetters > 0 {
+        let required = requiredUnavailable
+        let optional = unavailable.keys.filter { options.optionalCollections.contains($0) }.sorted()
+        let notes = optional.compactMap { unavailable[$0] }
+        if conflicts > 0 || deadLetters > 0 || !required.isEmpty {
             report.outcome = .needsAttention
-            report.message = [
+            let parts: [String?] = [
                 conflicts > 0 ? "\(conflicts) conflict\(conflicts == 1 ? "" : "s") to resolve ('shelf conflicts')" : nil,
                 deadLetters > 0 ? "\(deadLetters) change\(deadLetters == 1 ? "" : "s") refused by the server ('shelf failed')" : nil,
-            ].compactMap { $0 }.joined(separator: "; ")
+            ]
+            let refused = required.compactMap { collection in unavailable[collection].map { "\(collection.rawValue): \($0)" } }
+            report.message = (parts.compactMap { $0 } + refused + notes).joined(separator: "; ")
+        } else if waitingForWritableServer > 0 {
+            let count = waitingForWritableServer
+            report.outcome = .temporaryFailure
+            let waiting = "the server is read-only: \(count) local change\(count == 1 ? "" : "s") wait until it accepts writes"
+            report.message = ([waiting + " (its changes were pulled)"] + notes).joined(separator: "; ")
         } else {
             report.outcome = .synced
-            report.message = "synced"
+            report.message = (["synced"] + notes).joined(separator: "; ")
         }
     }
 
@@ -125,7 +144,7 @@ final class SyncRun {
         let at = now
         // Best effort: the store may be what failed.
         try? store.write { tx in
-            for collection in self.options.collections {
+            for collection in self.options.collections where self.unavailable[collection] == nil {
                 try tx.updateSyncState(collection) { state in
                     if case .backoff(let until, _) = reason { state.backoffUntil = until }
                     state.lastError = message

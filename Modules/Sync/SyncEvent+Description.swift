@@ -18,6 +18,7 @@ extension SyncEvent {
         case .serverForgot: "server_forgot"
         case .reuploading: "reuploading"
         case .retrying: "retrying"
+        case .collectionUnavailable: "collection_unavailable"
         case .collectionFinished: "collection_finished"
         case .runFinished: "run_finished"
         }
@@ -53,6 +54,8 @@ extension SyncEvent {
         case .retrying(let attempt, let delay, let reason):
             let milliseconds = Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
             return [("attempt", .number(attempt)), ("delay_ms", .number(milliseconds)), ("reason", .string(reason))]
+        case .collectionUnavailable(let collection, let reason):
+            return [("collection", .string(collection.rawValue)), ("reason", .string(reason))]
         case .collectionFinished(let collection, let report):
             return [("collection", .string(collection.rawValue)), ("pulled", .number(report.pulled)),
                     ("merged", .number(report.merged)), ("conflicts", .number(report.conflicts))]
@@ -93,6 +96,8 @@ extension SyncEvent {
             return "\(collection.rawValue): uploading \(count) record\(count == 1 ? "" : "s") the server no longer has"
         case .retrying(let attempt, let delay, let reason):
             return "retrying (attempt \(attempt)) in \(delay.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))): \(reason)"
+        case .collectionUnavailable(let collection, let reason):
+            return "\(collection.rawValue): unavailable: \(reason)"
         case .collectionFinished(let collection, let report):
             return "\(collection.rawValue): pulled \(report.pulled) record\(report.pulled == 1 ? "" : "s")"
         case .runFinished(let report):

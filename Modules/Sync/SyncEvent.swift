@@ -30,6 +30,10 @@ public enum SyncEvent: Sendable, Equatable {
     case deadLettered(CollectionName, id: String, status: Int, reason: String)
     /// A transient failure about to be retried after `delay`.
     case retrying(attempt: Int, delay: Duration, reason: String)
+    /// The server refused a collection for good this run (403/404: the optional shared
+    /// catalog missing, a collection this account may not read). The other collections
+    /// sync; this one's local changes wait.
+    case collectionUnavailable(CollectionName, reason: String)
     /// A collection's pull is complete (its local changes are pushed after every pull).
     case collectionFinished(CollectionName, CollectionReport)
     case runFinished(RunReport)

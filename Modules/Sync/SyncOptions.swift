@@ -18,6 +18,22 @@ public struct SyncOptions: Sendable, Equatable {
     public var pulls: Bool
     /// Whether to push the outbox after pulling; a repository's refresh only pulls.
     public var pushes: Bool
+    /// Collections a server may lack without the run failing: the shared catalog. When
+    /// the server refuses one (403/404), the run reports it and still ends `synced`.
+    public var optionalCollections: Set<CollectionName> = [.products]
+    /// The server is in read-only mode (`settings.readonly`): pulls work, pushes wait,
+    /// and no `POST /batch` is sent (a read-only Kinto refuses every POST).
+    public var serverIsReadOnly = false
+
+    /// The options with the server's capabilities applied: batches as large as it
+    /// allows, pages no larger than it serves, read-only mode.
+    public func adapted(to capabilities: ServerCapabilities) -> SyncOptions {
+        var options = self
+        options.batchSize = capabilities.batchSize(fallback: batchSize)
+        options.pageSize = capabilities.pageSize(wanted: pageSize)
+        options.serverIsReadOnly = capabilities.readOnly
+        return options
+    }
 
     public init(
         collections: [CollectionName] = CollectionName.allCases, policy: ConflictPolicy = .manual,

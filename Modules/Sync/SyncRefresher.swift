@@ -31,6 +31,11 @@ public struct SyncRefresher: CollectionRefreshing {
             $0.collections = [collection]
             $0.pushes = false
         }.run()
+        if let reason = report.unavailable[collection.rawValue] {
+            // The server has no such collection for this account (the optional catalog):
+            // the reader is told why the list stays empty.
+            throw SyncRunError(outcome: report.outcome, message: reason)
+        }
         switch report.outcome {
         case .synced, .needsAttention:
             let counts = report.collections[collection.rawValue] ?? CollectionReport()

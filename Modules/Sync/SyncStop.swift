@@ -14,6 +14,9 @@ enum SyncStop: Error {
     case authentication(String)
     /// The local store failed.
     case localStore(String)
+    /// Retrying cannot help: the server's TLS certificate does not verify against the
+    /// trusted CAs (a private CA not given, another host's certificate, an attack).
+    case configuration(String)
 
     /// Sorts an error the way the engine acts on it.
     static func from(_ error: any Error, now: Date) -> SyncStop {
@@ -22,6 +25,7 @@ enum SyncStop: Error {
             return stop
         case let api as APIError:
             if case .unauthorized = api { return .authentication(api.description) }
+            if api.transportFailure?.kind == .tls { return .configuration(api.description) }
             if let failure = api.httpFailure, let wait = failure.retryAfter, failure.status == 503 || failure.status == 429 {
                 return .backoff(until: now.addingTimeInterval(wait), reason: "the server answered \(failure.status) with Retry-After: \(Int(wait))")
             }
@@ -41,6 +45,7 @@ enum SyncStop: Error {
         case .temporary: .temporaryFailure
         case .authentication: .authenticationFailed
         case .localStore: .localStoreFailure
+        case .configuration: .configurationError
         }
     }
 
@@ -48,7 +53,7 @@ enum SyncStop: Error {
         switch self {
         case .backoff(let until, let reason):
             "\(reason); waiting until \(until.formatted(.iso8601))"
-        case .temporary(let text), .authentication(let text), .localStore(let text):
+        case .temporary(let text), .authentication(let text), .localStore(let text), .configuration(let text):
             text
         }
     }

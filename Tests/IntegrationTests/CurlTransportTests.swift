@@ -162,7 +162,7 @@ struct CurlTransportTests {
     }
 
     @Test func eightConcurrentRequestsAgainstKinto() async throws {
-        let account = try KintoTestAccount()
+        let account = try await KintoTestAccount()
         let service = account.collection(.tasks)
         let created = try await withThrowingTaskGroup(of: RawRecord.self) { group in
             for index in 0..<8 {

@@ -9,7 +9,7 @@ struct KintoRecordsTests {
     // MARK: CRUD
 
     @Test func createReadUpdateDeleteABook() async throws {
-        let account = try KintoTestAccount()
+        let account = try await KintoTestAccount()
         let books = KintoRecordsService<BookDTO>(client: account.client)
         let dune = try Book(id: "book-dune", title: "Dune", author: "Frank Herbert")
 
@@ -32,7 +32,7 @@ struct KintoRecordsTests {
     }
 
     @Test func everyCollectionRoundTripsItsDomainValues() async throws {
-        let account = try KintoTestAccount()
+        let account = try await KintoTestAccount()
         let note = try Note(id: "note-1", bookID: nil, title: "Café — 📚", body: "line\n\"two\"")
         #expect(try await KintoRecordsService<NoteDTO>(client: account.client).create(note).value == note)
         let task = try ReadingTask(id: "task-1", title: "Read Solaris", isDone: true)
@@ -47,7 +47,7 @@ struct KintoRecordsTests {
     // MARK: Preconditions
 
     @Test func aStaleUpdateFailsWithTheServersRecord() async throws {
-        let account = try KintoTestAccount()
+        let account = try await KintoTestAccount()
         let books = KintoRecordsService<BookDTO>(client: account.client)
         let original = try await books.create(try Book(id: "book-1", title: "Solaris", author: "Stanisław Lem"))
         // Someone else changes it first.
@@ -69,7 +69,7 @@ struct KintoRecordsTests {
     }
 
     @Test func creatingAnExistingIDFailsWithTheExistingRecord() async throws {
-        let account = try KintoTestAccount()
+        let account = try await KintoTestAccount()
         let service = account.collection(.tasks)
         let first = try await service.create(id: "task-1", data: Data(#"{"title":"One","done":false}"#.utf8))
         let error = await #expect(throws: APIError.self) {
@@ -84,7 +84,7 @@ struct KintoRecordsTests {
     }
 
     @Test func aStaleUpdateOfADeletedRecordHasNoExisting() async throws {
-        let account = try KintoTestAccount()
+        let account = try await KintoTestAccount()
         let service = account.collection(.books)
         let record = try await service.create(id: "book-1", data: Data(#"{"title":"A","author_name":"B","finished":false}"#.utf8))
         _ = try await service.delete(id: "book-1", ifMatch: record.lastModified)
@@ -101,7 +101,7 @@ struct KintoRecordsTests {
     // MARK: Deltas and paging
 
     @Test func sinceReturnsChangesAndTombstones() async throws {
-        let account = try KintoTestAccount()
+        let account = try await KintoTestAccount()
         let service = account.collection(.books)
         let seeded = try await account.seedBooks(3)
         let cursor = try #require(seeded.map(\.lastModified).max())
@@ -122,7 +122,7 @@ struct KintoRecordsTests {
     }
 
     @Test func followsNextPageAcrossThreePages() async throws {
-        let account = try KintoTestAccount()
+        let account = try await KintoTestAccount()
         let service = account.collection(.books)
         let seeded = try await account.seedBooks(7)
 
@@ -145,7 +145,7 @@ struct KintoRecordsTests {
     }
 
     @Test func ifNoneMatchAnswersNotModified() async throws {
-        let account = try KintoTestAccount()
+        let account = try await KintoTestAccount()
         let service = account.collection(.books)
         _ = try await account.seedBooks(2)
         let page = try #require(try await service.firstPage().page)
@@ -166,7 +166,7 @@ struct KintoRecordsTests {
     // MARK: Batch
 
     @Test func batchBeyond25IsSplitAndKeepsOrder() async throws {
-        let account = try KintoTestAccount()
+        let account = try await KintoTestAccount()
         let seeded = try await account.seedBooks(30)
         #expect(seeded.map(\.id) == (0..<30).map { String(format: "book-%03d", $0) })
 
@@ -190,7 +190,7 @@ struct KintoRecordsTests {
     // MARK: Authentication and permissions
 
     @Test func noCredentialsIsAnAuthenticationError() async throws {
-        let account = try KintoTestAccount()
+        let account = try await KintoTestAccount()
         let service = KintoCollectionService(client: account.anonymousClient, collection: .books)
         let error = await #expect(throws: APIError.self) { try await service.firstPage() }
         guard case .unauthorized(let failure) = error else {
@@ -202,9 +202,9 @@ struct KintoRecordsTests {
         #expect("\(error!)".contains("authentication failed"))
     }
 
-    @Test func anotherPasswordIsAnotherAccountNotAnError() async throws {
-        // With Basic auth Kinto accepts any user:password; the pair names the account.
-        let account = try KintoTestAccount()
+    @Test func withPlainBasicAuthAnotherPasswordIsAnotherAccount() async throws {
+        // With plain Basic auth Kinto accepts any user:password; the pair names the account.
+        let account = try await KintoTestAccount(server: try KintoServer.sharedPlain())
         _ = try await account.seedBooks(2)
         let otherPassword = APIClient(configuration: .init(
             baseURL: account.server.baseURL,
@@ -214,8 +214,22 @@ struct KintoRecordsTests {
         #expect(try await account.collection(.books).firstPage().page?.records.count == 2)
     }
 
+    @Test func withTheAccountsPluginAWrongPasswordIsRefused() async throws {
+        let account = try await KintoTestAccount()
+        let typo = APIClient(configuration: .init(
+            baseURL: account.server.baseURL,
+            credentials: .init(user: account.user.name, password: account.user.password + "-typo")))
+        let error = await #expect(throws: APIError.self) {
+            try await KintoCollectionService(client: typo, collection: .books).firstPage()
+        }
+        #expect(error?.status == 401)
+        let info = try await KintoServerInfoService(client: typo).fetch()
+        #expect(info.userID == nil)  // the root answers, but names no user
+        #expect(try await KintoServerInfoService(client: account.client).fetch().userID == "account:\(account.user.name)")
+    }
+
     @Test func writingTheCatalogIsAPermissionError() async throws {
-        let account = try KintoTestAccount()
+        let account = try await KintoTestAccount()
         let catalog = account.collection(.products)
         let error = await #expect(throws: APIError.self) {
             try await catalog.update(id: "prod-001", data: Data(#"{"name":"Free","price_minor":0,"currency":"EUR"}"#.utf8), ifMatch: nil)
@@ -229,7 +243,7 @@ struct KintoRecordsTests {
     }
 
     @Test func theCatalogReadsAsProducts() async throws {
-        let account = try KintoTestAccount()
+        let account = try await KintoTestAccount()
         let seed = try JSONDecoder().decode([ProductDTO].self, from: try FixtureFiles.data("seed/products.json"))
         let products = try await KintoCatalogService(client: account.client).products(ListQuery(limit: 7))
         #expect(Set(products.map(\.value.id)) == Set(seed.map(\.id)))

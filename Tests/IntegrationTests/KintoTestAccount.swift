@@ -12,11 +12,12 @@ struct KintoTestAccount {
     let user: TestUser
     let client: APIClient
 
-    init(prefix: String = "services") throws {
-        server = try KintoServer.shared()
-        user = TestUser(prefix: prefix)
+    /// - Parameter server: the shared accounts-plugin server unless another is given.
+    init(prefix: String = "services", server: KintoServer? = nil) async throws {
+        self.server = try server ?? KintoServer.shared()
+        user = try await self.server.newUser(prefix: prefix)
         client = APIClient(configuration: .init(
-            baseURL: server.baseURL,
+            baseURL: self.server.baseURL,
             credentials: .init(user: user.name, password: user.password),
             timeouts: Timeouts(connect: .seconds(5), request: .seconds(20))))
     }

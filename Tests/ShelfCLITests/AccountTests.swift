@@ -21,7 +21,7 @@ struct AccountTests {
     }
 
     @Test func theFirstAccountBecomesCurrentAndItsFileIsPrivate() throws {
-        let add = try sandbox.run("account", "add", "home", "--server", server + "/", "--user", "reader",
+        let add = try sandbox.run("account", "add", "home", "--server", server + "/", "--user", "reader", "--no-verify",
                                   environment: ["SHELF_PASSWORD": password])
         #expect(add.status == 0, "\(add)")
         #expect(add.stdout == "Added account home (reader @ \(server)); it is the current account\n")
@@ -29,7 +29,7 @@ struct AccountTests {
         #expect(try mode(file) == 0o600)
         #expect(try mode(accountsFolder) == 0o700)
 
-        let second = try sandbox.run("account", "add", "work", "--server", server, "--user", "ana",
+        let second = try sandbox.run("account", "add", "work", "--server", server, "--user", "ana", "--no-verify",
                                      environment: ["SHELF_PASSWORD": password])
         #expect(second.stdout.contains("'shelf account use work' makes it the current one"))
 
@@ -54,7 +54,7 @@ struct AccountTests {
     }
 
     @Test func thePasswordNeverAppearsInAnyOutput() throws {
-        var runs = [try sandbox.run("-v", "account", "add", "home", "--server", server, "--user", "reader",
+        var runs = [try sandbox.run("-v", "account", "add", "home", "--server", server, "--user", "reader", "--no-verify",
                                     environment: ["SHELF_PASSWORD": password])]
         runs.append(try sandbox.run("-v", "--json", "account", "list"))
         runs.append(try sandbox.run("-v", "book", "add", "--title", "Dune", "--author", "Frank Herbert"))
@@ -80,7 +80,7 @@ struct AccountTests {
 
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: unsafe.path)
         let safe = try sandbox.run("account", "add", "home", "--server", server, "--user", "reader",
-                                   "--password-file", "password")
+                                   "--password-file", "password", "--no-verify")
         #expect(safe.status == 0, "\(safe)")
         let stored = try String(contentsOf: accountsFolder.appendingPathComponent("home.json"), encoding: .utf8)
         #expect(stored.contains("\"password_file\" : \"\(unsafe.path)\""))

@@ -6,15 +6,16 @@ import TestSupport
 @Suite("shelf: sync with a real Kinto")
 struct SyncRoundTripTests {
     /// An account for `user` on `server` in `sandbox`, password through the environment.
-    private func addAccount(_ sandbox: ShelfSandbox, server: String, user: TestUser) throws {
-        let run = try sandbox.run("account", "add", "reader", "--server", server, "--user", user.name,
-                                  environment: ["SHELF_PASSWORD": user.password])
+    /// `verify: false` for a server that is not there (`--no-verify`).
+    private func addAccount(_ sandbox: ShelfSandbox, server: String, user: TestUser, verify: Bool = true) throws {
+        let arguments = ["account", "add", "reader", "--server", server, "--user", user.name] + (verify ? [] : ["--no-verify"])
+        let run = try sandbox.run(arguments, environment: ["SHELF_PASSWORD": user.password])
         #expect(run.status == 0, "\(run)")
     }
 
-    @Test func aBookAndANoteReachAnotherDevice() throws {
+    @Test func aBookAndANoteReachAnotherDevice() async throws {
         let kinto = try KintoServer.shared()
-        let user = TestUser(prefix: "cli")
+        let user = try await kinto.newUser(prefix: "cli")
 
         // GIVEN a book and a note written on one device and synced
         let laptop = try ShelfSandbox()
@@ -50,9 +51,9 @@ struct SyncRoundTripTests {
         #expect((try phone.run("--json", "products").json()["totalCount"] as? Int ?? 0) > 0)
     }
 
-    @Test func workDoneBeforeAnyAccountSyncsWithTheFirstOne() throws {
+    @Test func workDoneBeforeAnyAccountSyncsWithTheFirstOne() async throws {
         let kinto = try KintoServer.shared()
-        let user = TestUser(prefix: "cli")
+        let user = try await kinto.newUser(prefix: "cli")
         let sandbox = try ShelfSandbox()
 
         // GIVEN a book written with no account at all (the local-only store)
@@ -78,7 +79,7 @@ struct SyncRoundTripTests {
 
     @Test func aReadWithTheServerGoneShowsTheLocalDataAndWarns() throws {
         let sandbox = try ShelfSandbox()
-        try addAccount(sandbox, server: try unreachableServer(), user: TestUser(prefix: "cli"))
+        try addAccount(sandbox, server: try unreachableServer(), user: TestUser(prefix: "cli"), verify: false)
         #expect(try sandbox.run("book", "add", "--title", "Dune", "--author", "Frank Herbert").status == 0)
 
         let run = try sandbox.run("books")
@@ -105,10 +106,10 @@ struct SyncRoundTripTests {
         #expect(run.stderr == "Error: the password from SHELF_PASSWORD is empty\n")
     }
 
-    @Test func aSyncWhileAnotherRunsHasNothingToDo() throws {
+    @Test func aSyncWhileAnotherRunsHasNothingToDo() async throws {
         let kinto = try KintoServer.shared()
         let sandbox = try ShelfSandbox()
-        try addAccount(sandbox, server: kinto.baseURL, user: TestUser(prefix: "cli"))
+        try addAccount(sandbox, server: kinto.baseURL, user: try await kinto.newUser(prefix: "cli"))
         let lockFile = sandbox.dataHome.appendingPathComponent("shelf/reader.lock")
         try FileManager.default.createDirectory(at: lockFile.deletingLastPathComponent(), withIntermediateDirectories: true)
 
@@ -126,11 +127,11 @@ struct SyncRoundTripTests {
 
     /// On a terminal, `sync` draws one bar redrawn in place; with `NO_COLOR` it has no
     /// escape codes (a carriage return moves the cursor).
-    @Test func onATerminalSyncDrawsAProgressBar() throws {
+    @Test func onATerminalSyncDrawsAProgressBar() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script runs shelf on a terminal")
         let kinto = try KintoServer.shared()
         let sandbox = try ShelfSandbox()
-        try addAccount(sandbox, server: kinto.baseURL, user: TestUser(prefix: "cli"))
+        try addAccount(sandbox, server: kinto.baseURL, user: try await kinto.newUser(prefix: "cli"))
 
         let run = try sandbox.runProgram("/usr/bin/script", ["-qec", "\(ShelfBinary.url.path) sync", "/dev/null"], environment: ["NO_COLOR": "1"])
         #expect(run.status == 0, "\(run)")

@@ -20,13 +20,14 @@ struct ConvergenceTests {
     struct Rig {
         let server: KintoServer
         let proxy: FaultProxy
-        let user = TestUser(prefix: "converge")
+        let user: TestUser
         let a: SyncDevice
         let b: SyncDevice
         let direct: KintoCollectionService
 
-        init(policy: ConflictPolicy = .manual, server: KintoServer? = nil) throws {
+        init(policy: ConflictPolicy = .manual, server: KintoServer? = nil) async throws {
             self.server = try server ?? KintoServer.shared()
+            user = try await self.server.newUser(prefix: "converge")
             proxy = try FaultProxy.start(upstream: self.server)
             // NB: a server with backups has no shop catalog; the others sync it as usual.
             let options = SyncOptions(
@@ -79,7 +80,7 @@ struct ConvergenceTests {
 
     @Test("a create whose reply was lost, then deleted here, is deleted on the server", arguments: [true, false])
     func lostReplyThenDelete(pullsFirst: Bool) async throws {
-        let rig = try Rig()
+        let rig = try await Rig()
         defer { rig.proxy.stop() }
         let id = Self.newID("lost-delete")
         try rig.a.saveBook(id, title: "Dune")
@@ -108,7 +109,7 @@ struct ConvergenceTests {
 
     @Test("an edit whose reply was lost, then edited again, pushes the later edit without a conflict", arguments: [true, false])
     func lostReplyThenEdit(pullsFirst: Bool) async throws {
-        let rig = try Rig()
+        let rig = try await Rig()
         defer { rig.proxy.stop() }
         let id = Self.newID("lost-edit")
         try rig.a.saveBook(id, title: "Dune")
@@ -138,7 +139,7 @@ struct ConvergenceTests {
     }
 
     @Test func theEchoOfALostReplyIsAnAcknowledgement() async throws {
-        let rig = try Rig()
+        let rig = try await Rig()
         defer { rig.proxy.stop() }
         let id = Self.newID("echo")
         try rig.a.saveBook(id, title: "Solaris", author: "Stanisław Lem")
@@ -162,7 +163,7 @@ struct ConvergenceTests {
     }
 
     @Test func aLostCreateEditedOnBothDevicesMergesWithoutAConflict() async throws {
-        let rig = try Rig()
+        let rig = try await Rig()
         defer { rig.proxy.stop() }
         let id = Self.newID("echo-both")
         try rig.a.saveBook(id, title: "Dune")
@@ -191,7 +192,7 @@ struct ConvergenceTests {
     // MARK: Decisions
 
     @Test func resolvingKeepsTheOtherDevicesDisjointField() async throws {
-        let rig = try Rig()
+        let rig = try await Rig()
         defer { rig.proxy.stop() }
         let id = Self.newID("resolve")
         try rig.a.saveBook(id, title: "Dune")
@@ -229,7 +230,7 @@ struct ConvergenceTests {
     }
 
     @Test func serverWinsKeepsALocalEditTheServerNeverSawAndSaysWhatItDropped() async throws {
-        let rig = try Rig(policy: .serverWins)
+        let rig = try await Rig(policy: .serverWins)
         defer { rig.proxy.stop() }
         let id = Self.newID("server-wins")
         try rig.a.saveBook(id, title: "Dune")
@@ -266,7 +267,7 @@ struct ConvergenceTests {
     // MARK: A server that forgets
 
     @Test func aDeletedCollectionIsNoticedAndFilledAgain() async throws {
-        let rig = try Rig()
+        let rig = try await Rig()
         defer { rig.proxy.stop() }
         let kept = Self.newID("kept"), edited = Self.newID("edited")
         try rig.a.saveBook(kept, title: "Dune")
@@ -303,10 +304,11 @@ struct ConvergenceTests {
         #expect(idle.collections["books"]?.serverForgot == nil)
     }
 
-    @Test func aCollectionRestoredToAnOlderStateIsNoticedAndBroughtForward() async throws {
+    @Test("a collection restored to an older state is noticed and brought forward", arguments: [false, true])
+    func aCollectionRestoredToAnOlderState(waitingDeviceFirst: Bool) async throws {
         let server = try KintoServer.startWithBackups()
         defer { server.stop() }
-        let rig = try Rig(server: server)
+        let rig = try await Rig(server: server)
         defer { rig.proxy.stop() }
         let edited = Self.newID("edited"), deleted = Self.newID("deleted"), added = Self.newID("added")
         try rig.a.saveBook(edited, title: "Dune")
@@ -321,36 +323,42 @@ struct ConvergenceTests {
         try rig.a.saveBook(added, title: "Hyperion", author: "Dan Simmons")
         #expect(await rig.a.sync().outcome == .synced)
         #expect(await rig.b.sync().outcome == .synced)
-        try rig.b.editBook(added) { $0["finished"] = .bool(true) }  // waits in B's outbox
+        // B's edits wait in its outbox: one of a book the backup lacks, one of a book
+        // the backup has in an older version than the one B edited
+        try rig.b.editBook(added) { $0["finished"] = .bool(true) }
+        try rig.b.editBook(edited) { $0["author_name"] = .string("F. Herbert") }
 
         // WHEN the server is restored from that backup
         try await server.restoreBackup()
         #expect(try await rig.serverBook(added) == nil)
         #expect(try await rig.serverBook(edited)?["title"] == .string("Dune"))
 
-        // THEN A notices, and brings the server forward again: the newer edit, the
-        // deletion, the book it no longer had
-        let recovered = await rig.a.sync()
+        // THEN the first device to sync notices, and brings the server forward again: the
+        // newer edit, the deletion, the book it no longer had
+        let (first, second) = waitingDeviceFirst ? (rig.b, rig.a) : (rig.a, rig.b)
+        let recovered = await first.sync()
         #expect(recovered.outcome == .synced, "\(recovered.message)")
         #expect(recovered.collections["books"]?.serverForgot != nil)
         #expect(try await rig.serverBook(edited)?["title"] == .string("Dune Messiah"))
         #expect(try await rig.serverBook(deleted) == nil)
         #expect(try await rig.serverBook(added)?["title"] == .string("Hyperion"))
 
-        // AND B notices too — A's uploads moved the records' timestamp ahead again, but
-        // A touched the collection object when it found the restore — keeps its waiting
-        // edit, and both end the same
-        let b = await rig.b.sync()
-        #expect(b.outcome == .synced, "\(b.message)")
-        #expect(b.collections["books"]?.serverForgot != nil)
-        #expect(await rig.a.sync().outcome == .synced)
+        // AND the other notices too — the uploads moved the records' timestamp ahead
+        // again, but the first touched the collection object when it found the restore —
+        // and both end the same, with B's waiting edits
+        let later = await second.sync()
+        #expect(later.outcome == .synced, "\(later.message)")
+        #expect(later.collections["books"]?.serverForgot != nil)
+        #expect(await first.sync().outcome == .synced)
         for device in [rig.a, rig.b] {
             #expect(try device.title(edited) == "Dune Messiah")
+            #expect(try device.bookFields(edited)?["author_name"] == .string("F. Herbert"))
             #expect(try device.title(deleted) == nil)
             #expect(try device.title(added) == "Hyperion")
             #expect(try device.bookFields(added)?["finished"] == .bool(true))
         }
         #expect(try await rig.serverBook(added)?["finished"] == .bool(true))
+        #expect(try await rig.serverBook(edited)?["author_name"] == .string("F. Herbert"))
         try expectSettled(rig.a, rig.b)
         #expect(await rig.a.sync().requests == 1)
     }

@@ -10,10 +10,11 @@ import Testing
 @Suite("Two devices, one account (real Kinto)")
 struct TwoDeviceSyncTests {
     let server: KintoServer
-    let user = TestUser(prefix: "sync")
+    let user: TestUser
 
-    init() throws {
+    init() async throws {
         server = try KintoServer.shared()
+        user = try await server.newUser(prefix: "sync")
     }
 
     private func devices(policy: ConflictPolicy = .manual) throws -> (SyncDevice, SyncDevice) {

@@ -1,4 +1,5 @@
 import Foundation
+import Services
 import Synchronization
 
 // MARK: - KintoServer
@@ -7,18 +8,38 @@ import Synchronization
 /// `Scripts/kinto-supervised.py` (which stops it when this process exits, even on a
 /// crash) and stopped by `stop()` or at process exit.
 ///
-/// Tests isolate their data by using a fresh user name per test: with Basic auth each
-/// user:password is its own account with a private `default` bucket.
+/// By default the server runs Kinto's accounts plugin (`Fixtures/kinto/kinto.ini`):
+/// passwords are checked, so a test signs up its user first (`newUser(prefix:)`).
+/// `.basicAuth` (`kinto-basicauth.ini`) accepts any user:password, for the tests about
+/// such servers. Tests isolate their data by using a fresh user per test: each account
+/// has a private `default` bucket.
 public final class KintoServer: Sendable {
+    /// How the server authenticates.
+    public enum Auth: Sendable {
+        /// The accounts plugin: sign up with `PUT /v1/accounts/<user>`, passwords checked.
+        case accounts
+        /// Plain Basic auth: every user:password is an account of its own.
+        case basicAuth
+
+        var ini: String {
+            switch self {
+            case .accounts: "Fixtures/kinto/kinto.ini"
+            case .basicAuth: "Fixtures/kinto/kinto-basicauth.ini"
+            }
+        }
+    }
+
     public let port: Int
+    public let auth: Auth
     public var origin: String { "http://127.0.0.1:\(port)" }
     /// The API root, `http://127.0.0.1:<port>/v1`.
     public var baseURL: String { "\(origin)/v1" }
 
     private let process: Mutex<Process?>
 
-    private init(port: Int, process: Process) {
+    private init(port: Int, auth: Auth, process: Process) {
         self.port = port
+        self.auth = auth
         self.process = Mutex(process)
     }
 
@@ -45,20 +66,36 @@ public final class KintoServer: Sendable {
     /// - Parameters:
     ///   - seedCatalog: create the shared, read-only `shop/products` catalog from `Fixtures/seed`.
     ///   - settings: Kinto settings as environment overrides, e.g. `["KINTO_BACKOFF": "10"]`.
-    public static func start(seedCatalog: Bool = true, settings: [String: String] = [:]) throws -> KintoServer {
-        var arguments = [FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/kinto-supervised.py").path]
+    ///   - auth: the accounts plugin (default) or plain Basic auth.
+    ///   - ini: another configuration file, relative to the repository root.
+    ///   - postgresql: run on a private PostgreSQL cluster made for this server (and
+    ///     removed with it) instead of the ini's database.
+    public static func start(
+        seedCatalog: Bool = true, settings: [String: String] = [:], auth: Auth = .accounts, ini: String? = nil,
+        postgresql: Bool = false
+    ) throws -> KintoServer {
+        var arguments = [
+            FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/kinto-supervised.py").path,
+            "--ini", FixtureFiles.repositoryRoot.appendingPathComponent(ini ?? auth.ini).path,
+            "--fast-password-hashing",
+        ]
         if seedCatalog { arguments.append("--seed-catalog") }
-        return try launch(arguments, settings: settings)
+        if postgresql { arguments.append("--postgresql") }
+        return try launch(arguments, settings: settings, auth: auth)
     }
 
     /// Starts a new server whose storage can be backed up and restored
     /// (`saveBackup()`, `restoreBackup()`), to play a server restored to an older state.
-    /// No shop catalog.
+    /// Plain Basic auth, no shop catalog.
     public static func startWithBackups() throws -> KintoServer {
-        try launch([FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/kinto-with-backups.py").path], settings: [:])
+        let arguments = [
+            FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/kinto-with-backups.py").path,
+            "--ini", FixtureFiles.repositoryRoot.appendingPathComponent(Auth.basicAuth.ini).path,
+        ]
+        return try launch(arguments, settings: [:], auth: .basicAuth)
     }
 
-    private static func launch(_ arguments: [String], settings: [String: String]) throws -> KintoServer {
+    private static func launch(_ arguments: [String], settings: [String: String], auth: Auth) throws -> KintoServer {
         let python = Self.python
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw LaunchError.notInstalled(python.path)
@@ -78,7 +115,7 @@ public final class KintoServer: Sendable {
             process.terminate()
             throw LaunchError.didNotStart(line ?? "no output (exit \(process.isRunning ? "pending" : "\(process.terminationStatus)"))")
         }
-        let server = KintoServer(port: port, process: process)
+        let server = KintoServer(port: port, auth: auth, process: process)
         Self.running.withLock { $0.append(server) }
         return server
     }
@@ -89,6 +126,22 @@ public final class KintoServer: Sendable {
         guard let process else { return }
         process.terminate()
         process.waitUntilExit()
+    }
+
+    // MARK: Accounts
+
+    /// A fresh user, signed up when the server checks passwords.
+    public func newUser(prefix: String = "user") async throws -> TestUser {
+        let user = TestUser(prefix: prefix)
+        try await signUp(user)
+        return user
+    }
+
+    /// Signs `user` up (`PUT /v1/accounts/<user>`); nothing to do with Basic auth.
+    public func signUp(_ user: TestUser) async throws {
+        guard auth == .accounts else { return }
+        let client = APIClient(configuration: .init(baseURL: baseURL, timeouts: Timeouts(connect: .seconds(5), request: .seconds(20))))
+        _ = try await KintoAccountsService(client: client).signUp(user: user.name, password: user.password)
     }
 
     // MARK: Shared server
@@ -104,13 +157,25 @@ public final class KintoServer: Sendable {
         }
     }
 
+    /// A plain Kinto as people run one out of the box, shared like `shared()`: Basic
+    /// auth that accepts any password, and no shop catalog.
+    public static func sharedPlain() throws -> KintoServer {
+        try sharedPlainServer.withLock { server in
+            if let server { return server }
+            let started = try start(seedCatalog: false, auth: .basicAuth)
+            server = started
+            return started
+        }
+    }
+
     private static let sharedServer = Mutex<KintoServer?>(nil)
+    private static let sharedPlainServer = Mutex<KintoServer?>(nil)
     private static let running: Mutex<[KintoServer]> = {
         atexit { KintoServer.running.withLock { $0.forEach { $0.stop() } } }
         return Mutex([])
     }()
 
-    private static func readLine(from handle: FileHandle) -> String? {
+    static func readLine(from handle: FileHandle) -> String? {
         var bytes: [UInt8] = []
         while true {
             let chunk = handle.readData(ofLength: 1)

@@ -10,10 +10,11 @@ import Testing
 @Suite("shelf-sync against a real Kinto")
 struct WorkerSyncTests {
     let server: KintoServer
-    let user = TestUser(prefix: "worker")
+    let user: TestUser
 
-    init() throws {
+    init() async throws {
         server = try KintoServer.shared()
+        user = try await server.newUser(prefix: "worker")
     }
 
     private var client: APIClient {
@@ -76,9 +77,22 @@ struct WorkerSyncTests {
         #expect(result.stderr.contains("books/b-000: conflict (both changed title)"))
     }
 
+    @Test func aPasswordTheServerRefusesExits77() throws {
+        // The accounts plugin checks passwords: a mistyped one is refused, not a new account.
+        var home = try WorkerHome(server: server.baseURL, user: user)
+        let typo = "typo-\(user.password)"
+        home.environment["SHELF_PASSWORD"] = typo
+        let run = try home.run(["--report", home.reportPath])
+        #expect(run.status == 77, "\(run.stderr)")
+        #expect(try home.report()["exit_reason"] as? String == "authentication_failed")
+        #expect(!run.stderr.contains(typo) && !run.stdout.contains(typo))
+        #expect(!(try String(contentsOfFile: home.reportPath, encoding: .utf8)).contains(typo))
+    }
+
     @Test func aServerBackoffIsStoredAndRespected() async throws {
         let throttled = try KintoServer.start(seedCatalog: false, settings: ["KINTO_BACKOFF": "300"])
         defer { throttled.stop() }
+        try await throttled.signUp(user)
         let home = try WorkerHome(server: throttled.baseURL, user: user)
         let first = try home.run(["--report", home.reportPath])
         #expect(first.status == 75)

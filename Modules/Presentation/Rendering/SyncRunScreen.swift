@@ -37,6 +37,8 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
     public let backoffUntil: String?
     /// By collection name.
     public let collections: [String: Counts]
+    /// Collections the server refused this run (403/404), by name, with why.
+    public let unavailable: [String: String]
     private let runOutcome: RunOutcome
 
     public init(_ report: RunReport) {
@@ -49,6 +51,7 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
         requests = report.requests
         backoffUntil = report.backoffUntil.map(Wording.timestamp)
         collections = report.collections.mapValues(Counts.init)
+        unavailable = report.unavailable
     }
 
     // MARK: Text
@@ -83,6 +86,9 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
 
     private var summary: String {
         switch runOutcome {
+        case .synced where message != "synced" && message.hasPrefix("synced; "):
+            // An optional collection the server lacks: synced, with the reason as a warning.
+            "Synced account \(account), but \(message.dropFirst("synced; ".count)) (\(took))."
         case .synced: "Synced account \(account) (\(took))."
         case .needsAttention: "Synced account \(account), but \(message) (\(took))."
         case .alreadyRunning: message
@@ -93,6 +99,7 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
 
     private var role: TextStyle.Role {
         switch runOutcome {
+        case .synced where message.hasPrefix("synced; "): .warning
         case .synced: .positive
         case .needsAttention, .alreadyRunning, .backoff: .warning
         case .temporaryFailure, .authenticationFailed, .localStoreFailure, .configurationError: .error
@@ -102,7 +109,7 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
     // MARK: JSON
 
     private enum CodingKeys: String, CodingKey {
-        case account, outcome, message, startedAt, durationMilliseconds, requests, backoffUntil, collections
+        case account, outcome, message, startedAt, durationMilliseconds, requests, backoffUntil, collections, unavailable
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -115,5 +122,6 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
         try container.encode(requests, forKey: .requests)
         try container.encode(backoffUntil, forKey: .backoffUntil)
         try container.encode(collections, forKey: .collections)
+        try container.encode(unavailable, forKey: .unavailable)
     }
 }

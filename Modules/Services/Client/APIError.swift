@@ -146,7 +146,7 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
         case .timeout: "timed out"
         case .connectionRefused: "connection refused: is the server running?"
         case .hostNotFound: "host not found"
-        case .tls: "TLS failed (certificate or handshake)"
+        case .tls: "TLS failed: the server's certificate did not verify (an unknown CA, an expired certificate or another host's name), or the handshake failed; for a private CA give --ca-file PATH or SHELF_CA_FILE"
         case .connectionLost: "connection lost"
         case .other: "network error"
         }

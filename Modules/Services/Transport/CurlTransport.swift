@@ -48,6 +48,22 @@ public final class CurlTransport: HTTPTransport {
     /// that does not need its own: one thread, one connection pool.
     public static let shared = CurlTransport()
 
+    /// A transport that trusts the CAs in the PEM file at `path` instead of the system's
+    /// (a private CA), shared by everything in the process that names the same file.
+    /// Verification stays on: a certificate that does not chain to that CA, or names
+    /// another host, is refused.
+    public static func trusting(caFile path: String?) -> CurlTransport {
+        guard let path else { return shared }
+        return privateCATransports.withLock { transports in
+            if let existing = transports[path] { return existing }
+            let transport = CurlTransport(configuration: Configuration(caBundlePath: path))
+            transports[path] = transport
+            return transport
+        }
+    }
+
+    private static let privateCATransports = Mutex<[String: CurlTransport]>([:])
+
     public let configuration: Configuration
     private let loop: CurlMultiLoop
 

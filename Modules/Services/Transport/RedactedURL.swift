@@ -4,8 +4,8 @@
 ///
 /// Shelf sends credentials in an `Authorization` header, but a base URL typed by a user
 /// may still carry them; every error and description goes through this.
-enum RedactedURL {
-    static func string(_ url: String) -> String {
+public enum RedactedURL {
+    public static func string(_ url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return url }
         let rest = url[schemeEnd.upperBound...]
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex

@@ -13,18 +13,24 @@ public struct AccountConfig: Sendable, Equatable, Codable, CustomStringConvertib
     public let user: String
     public let passwordFile: String?
     public let password: String?
+    /// A PEM file of CAs to trust for this server instead of the system's (a private CA).
+    public let caFile: String?
 
     enum CodingKeys: String, CodingKey {
         case server, user
         case passwordFile = "password_file"
         case password
+        case caFile = "ca_file"
     }
 
-    public init(server: String, user: String, passwordFile: String? = nil, password: String? = nil) throws(AccountConfigError) {
+    public init(
+        server: String, user: String, passwordFile: String? = nil, password: String? = nil, caFile: String? = nil
+    ) throws(AccountConfigError) {
         self.server = try Self.normalizedServer(server)
         self.user = user
         self.passwordFile = passwordFile
         self.password = password
+        self.caFile = caFile
     }
 
     public var description: String {
@@ -54,12 +60,20 @@ public struct ResolvedAccount: Sendable, Equatable, CustomStringConvertible {
     public let server: String
     public let credentials: Credentials
     public let source: Source
+    /// The private CA to trust for `server` (account file's `ca_file`, or `SHELF_CA_FILE`).
+    public let caFile: String?
 
-    public init(name: AccountName, server: String, credentials: Credentials, source: Source) {
+    public init(name: AccountName, server: String, credentials: Credentials, source: Source, caFile: String? = nil) {
         self.name = name
         self.server = server
         self.credentials = credentials
         self.source = source
+        self.caFile = caFile
+    }
+
+    /// The same account trusting another CA file (`SHELF_CA_FILE` given for one run).
+    public func trusting(caFile: String?) -> ResolvedAccount {
+        ResolvedAccount(name: name, server: server, credentials: credentials, source: source, caFile: caFile ?? self.caFile)
     }
 
     public var description: String { "\(name) (\(credentials.user) @ \(server), from \(source.rawValue))" }

@@ -20,6 +20,7 @@ public enum AccountSelection: Sendable, Equatable {
 /// Decides the account for a run, with the precedence users expect:
 /// `--account NAME` > environment (`SHELF_SERVER`, `SHELF_USER`, `SHELF_PASSWORD` or
 /// `SHELF_PASSWORD_FILE`, optional `SHELF_ACCOUNT`) > the current account > local only.
+/// `SHELF_CA_FILE`, when set, names the private CA to trust whichever account is chosen.
 ///
 /// Both apps use this one function, so `shelf` and `shelf-sync` given the same flags
 /// and environment always open the same store.
@@ -28,6 +29,18 @@ public enum AccountResolver {
     public static let environmentAccountName = "default"
 
     public static func resolve(
+        flag: String?, environment: [String: String], store: AccountStore
+    ) throws(AccountConfigError) -> AccountSelection {
+        switch try resolveWithoutCA(flag: flag, environment: environment, store: store) {
+        case .account(let account):
+            let caFile = environment["SHELF_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+            return .account(account.trusting(caFile: caFile))
+        case .localOnly:
+            return .localOnly
+        }
+    }
+
+    private static func resolveWithoutCA(
         flag: String?, environment: [String: String], store: AccountStore
     ) throws(AccountConfigError) -> AccountSelection {
         if let flag {

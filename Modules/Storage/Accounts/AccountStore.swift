@@ -39,7 +39,7 @@ public struct AccountStore: Sendable {
             let config = try JSONDecoder().decode(AccountConfig.self, from: data)
             // Re-validate what a hand-edited file may have broken.
             return try AccountConfig(server: config.server, user: config.user,
-                                     passwordFile: config.passwordFile, password: config.password)
+                                     passwordFile: config.passwordFile, password: config.password, caFile: config.caFile)
         } catch let error as AccountConfigError {
             throw error
         } catch {
@@ -75,7 +75,8 @@ public struct AccountStore: Sendable {
             throw .invalidFile(path: paths.accountFile(name).path, reason: "no password or password_file")
         }
         return ResolvedAccount(name: name, server: config.server,
-                               credentials: Credentials(user: config.user, password: password), source: .accountFile)
+                               credentials: Credentials(user: config.user, password: password), source: .accountFile,
+                               caFile: config.caFile)
     }
 
     // MARK: Current account

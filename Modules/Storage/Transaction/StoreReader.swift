@@ -306,14 +306,17 @@ public class StoreReader {
     ///
     /// `lastSuccess` is the oldest of the collections' last successes (the time since
     /// which everything is known to be in sync), nil until every collection that has
-    /// a sync state has succeeded once. `backoffUntil` is the latest a server asked
-    /// for. `lastError` names each collection whose last run failed.
+    /// a sync state has succeeded once — except the shared catalog, which is optional:
+    /// a server without one does not keep the reader's own data at "never synced".
+    /// `backoffUntil` is the latest a server asked for. `lastError` names each
+    /// collection whose last run failed.
     public func syncStatus() throws(StorageError) -> SyncStatus {
         let states = try syncStates()
-        let successes = states.compactMap(\.lastSuccess)
+        let counted = states.filter { !($0.collection.isReadOnly && $0.lastSuccess == nil) }
+        let successes = counted.compactMap(\.lastSuccess)
         let errors = states.compactMap { state in state.lastError.map { "\(state.collection.rawValue): \($0)" } }
         return SyncStatus(
-            lastSuccess: !states.isEmpty && successes.count == states.count ? successes.min() : nil,
+            lastSuccess: !counted.isEmpty && successes.count == counted.count ? successes.min() : nil,
             pendingChanges: try pendingCount(),
             conflicts: try conflictCount(),
             deadLetters: try deadLetterCount(),

@@ -96,6 +96,12 @@ struct CommandScreenRenderingTests {
                                   durationMilliseconds: 1250, requests: 3, collections: ["notes": notes, "books": books])
         try RenderingFixture.expect(SyncRunScreen(attention), matches: "sync-run-needs-attention")
 
+        let reason = "the server offers no shop catalog (shop/products answered HTTP 403); products and the cart's prices stay empty"
+        let noCatalog = RunReport(account: "reader", outcome: .synced, message: "synced; \(reason)", startedAt: detected,
+                                  durationMilliseconds: 380, requests: 6, collections: ["books": books],
+                                  unavailable: ["products": reason])
+        try RenderingFixture.expect(SyncRunScreen(noCatalog), matches: "sync-run-no-catalog")
+
         let offline = RunReport(account: "reader", outcome: .temporaryFailure,
                                 message: "could not connect to 127.0.0.1:8888 (connection refused)", startedAt: detected)
         #expect(SyncRunScreen(offline).renderText(.plain)
