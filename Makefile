@@ -11,7 +11,7 @@ SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # libraries costs ~10 ms at every start, more than `shelf --version` may take.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: setup apt-packages build release run test check server server-stop soak harness-test clean bench bench-quick bench-setup bench-build bench-micro bench-cli bench-test
+.PHONY: setup apt-packages build release run test check server server-stop soak harness-test clean bench bench-quick bench-setup bench-build bench-micro bench-cli bench-test man install uninstall
 
 ## setup: install the C libraries, openssl and PostgreSQL (apt), the pinned Kinto and its
 ## PostgreSQL backend into .venv
@@ -42,6 +42,57 @@ build: apt-packages
 release: apt-packages
 	$(SWIFT) build $(RELEASE_FLAGS) --product shelf
 	$(SWIFT) build $(RELEASE_FLAGS) --product shelf-sync
+
+## man: man pages for shelf and shelf-sync, generated from their --help (roff, in .build/man)
+## install: release builds, man pages, shell completions (when `shelf completion bash` exists) and
+##   the systemd units into $(DESTDIR)$(PREFIX); the list of installed files is kept for uninstall
+## uninstall: removes exactly the files that list names
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR := $(PREFIX)/bin
+MAN1DIR := $(PREFIX)/share/man/man1
+SYSTEMD_SYSTEM_DIR := $(PREFIX)/lib/systemd/system
+SYSTEMD_USER_DIR := $(PREFIX)/lib/systemd/user
+BASH_COMPLETION_DIR := $(PREFIX)/share/bash-completion/completions
+INSTALL_MANIFEST := $(PREFIX)/share/shelf/installed-files
+# The binaries installed and documented; BUILT=.build/debug installs a debug build (tests).
+BUILT ?= .build/release
+MAN_OUT ?= .build/man
+APPS := shelf shelf-sync
+
+man: $(addprefix $(MAN_OUT)/,$(addsuffix .1,$(APPS)))
+
+$(MAN_OUT)/%.1: $(BUILT)/% Scripts/help-to-man.py
+	@mkdir -p $(MAN_OUT)
+	python3 Scripts/help-to-man.py $< > $@.tmp && mv $@.tmp $@
+
+$(addprefix $(BUILT)/,$(APPS)):
+	$(SWIFT) build $(RELEASE_FLAGS) --product $(notdir $@)
+
+install: $(if $(filter .build/release,$(BUILT)),release) man
+	@set -e; \
+	list=$$(mktemp); trap 'rm -f "$$list"' EXIT; \
+	put() { install -D -m "$$1" "$$2" "$(DESTDIR)$$3"; echo "$$3" >> "$$list"; echo "  $(DESTDIR)$$3"; }; \
+	for app in $(APPS); do put 755 $(BUILT)/$$app $(BINDIR)/$$app; put 644 $(MAN_OUT)/$$app.1 $(MAN1DIR)/$$app.1; done; \
+	if $(BUILT)/shelf completion bash > $(MAN_OUT)/shelf.bash 2>/dev/null; then put 644 $(MAN_OUT)/shelf.bash $(BASH_COMPLETION_DIR)/shelf; fi; \
+	for scope in system user; do \
+	  dir=$$( [ $$scope = system ] && echo $(SYSTEMD_SYSTEM_DIR) || echo $(SYSTEMD_USER_DIR) ); \
+	  for unit in shelf-sync.service shelf-sync.timer; do \
+	    sed 's#/usr/local/bin/shelf-sync#$(BINDIR)/shelf-sync#' Apps/shelf-sync/systemd/$$scope/$$unit > $(MAN_OUT)/$$scope-$$unit; \
+	    put 644 $(MAN_OUT)/$$scope-$$unit $$dir/$$unit; \
+	  done; \
+	done; \
+	echo "$(INSTALL_MANIFEST)" >> "$$list"; \
+	install -D -m 644 "$$list" "$(DESTDIR)$(INSTALL_MANIFEST)"; echo "  $(DESTDIR)$(INSTALL_MANIFEST)"
+
+uninstall:
+	@set -e; manifest="$(DESTDIR)$(INSTALL_MANIFEST)"; \
+	if [ ! -f "$$manifest" ]; then echo "nothing to uninstall: no $$manifest"; exit 0; fi; \
+	while IFS= read -r file; do \
+	  case "$$file" in /*) ;; *) echo "skipping '$$file': not an absolute path"; continue;; esac; \
+	  if [ -e "$(DESTDIR)$$file" ] || [ -L "$(DESTDIR)$$file" ]; then rm -f "$(DESTDIR)$$file"; echo "  removed $(DESTDIR)$$file"; fi; \
+	done < "$$manifest"; \
+	rmdir "$$(dirname "$$manifest")" 2>/dev/null || true
 
 ## run: a local Kinto seeded from Fixtures/, an account for its reader, `shelf sync`, `shelf books`
 run: setup build

@@ -48,6 +48,12 @@ extension ExitCode {
             case .sqlite, .newerSchema, .fileSystem, .transactionFinished, .corruptValue: .ioError
             }
         case is AccountConfigError: .configuration
+        case is DamagedStoreError: .ioError
+        case let error as MaintenanceError:
+            switch error {
+            case .noStore, .noBackup: .ioError
+            case .syncRunning: .temporaryFailure
+            }
         case let error as AccountVerificationError: ExitCode(rawValue: error.exitStatus) ?? .software
         default: .software
         }

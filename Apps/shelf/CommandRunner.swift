@@ -101,5 +101,8 @@ struct CommandRunner {
         "account list": AccountCommands.list,
         "account use": AccountCommands.use,
         "account rm": AccountCommands.remove,
+        "doctor": StoreCommands.doctor,
+        "backup": StoreCommands.backup,
+        "restore": StoreCommands.restore,
     ]
 }

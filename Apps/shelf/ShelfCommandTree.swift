@@ -25,6 +25,7 @@ enum ShelfCommandTree {
         subcommands: [
             books, book, notes, note, tasks, task, favorites, favorite, products, cart, settings,
             open, back, whereCommand, sync, status, conflicts, resolve, failed, retry, discard, account,
+            doctor, backup, restore,
         ],
         inheritedByChildren: true)
 
@@ -36,7 +37,7 @@ enum ShelfCommandTree {
       64  usage error (a wrong command line)
       65  invalid data (e.g. an empty title, a daily goal out of range)
       69  no server configured for a command that needs one; no sign-up on the server
-      74  the local store could not be read or written
+      74  the local store could not be read or written, or is damaged ('shelf doctor')
       75  temporary failure: network, server, the server asked to wait (backoff), or
           a read-only server holds local changes back
       77  the server refused the credentials
@@ -224,4 +225,24 @@ enum ShelfCommandTree {
             CommandSpec(name: "use", abstract: "Make an account the current one.", arguments: [ArgumentSpec("name", help: "The account.")]),
             CommandSpec(name: "rm", abstract: "Remove an account (its local store is kept).", arguments: [ArgumentSpec("name", help: "The account.")]),
         ])
+
+    // MARK: Store care
+
+    static let doctor = CommandSpec(
+        name: "doctor", abstract: "Check the local store with SQLite's full integrity check and say what it found.",
+        discussion: """
+        Exits 0 when the store is healthy (or does not exist yet) and 74 when it is damaged,
+        with what to do. The store is only read.
+        """)
+    static let backup = CommandSpec(
+        name: "backup", abstract: "Write a consistent copy of the local store to FILE, even while a sync runs.",
+        discussion: "FILE must not exist; the copy is private (mode 600) and checked before it gets its name.",
+        arguments: [ArgumentSpec("file", help: "Where to write the copy (a new file).")])
+    static let restore = CommandSpec(
+        name: "restore", abstract: "Check a backup and put it in place of the local store.",
+        discussion: """
+        The replaced store is kept beside it as <store>.replaced-<time>. Refused while a sync
+        of the account runs, and for a backup that fails the check (nothing is changed then).
+        """,
+        arguments: [ArgumentSpec("file", help: "The backup to restore.")])
 }

@@ -160,6 +160,11 @@ public final class ShelfStore: Sendable {
         }
     }
 
+    /// Runs `body` with the connection outside any transaction (checks, copies).
+    func withConnection<Result: Sendable>(_ body: (SQLiteConnection) throws(StorageError) -> Result) throws(StorageError) -> Result {
+        try connection.withLock { (connection) throws(StorageError) -> Result in try body(connection) }
+    }
+
     private static func rollBack(_ connection: SQLiteConnection) {
         // SQLite may already have rolled back (e.g. after SQLITE_FULL); a ROLLBACK outside
         // a transaction would fail, so only send one while a transaction is open.

@@ -42,6 +42,13 @@ extension StorageError {
         return nil
     }
 
+    /// SQLite found the file damaged (`SQLITE_CORRUPT`) or not a database (`SQLITE_NOTADB`).
+    public var isCorruption: Bool {
+        guard let code = sqliteCode else { return false }
+        let primary = code & 0xFF
+        return primary == 11 /* SQLITE_CORRUPT */ || primary == 26 /* SQLITE_NOTADB */
+    }
+
     /// Another connection (the sync worker, another CLI run) held the write lock for
     /// longer than the busy timeout: worth retrying later, not a damaged store.
     public var isBusy: Bool {

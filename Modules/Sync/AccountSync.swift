@@ -12,6 +12,8 @@ public struct AccountSync: Sendable {
     public let store: ShelfStore
     public let engine: SyncEngine
     public let lockFile: URL
+    /// When the store was last checked, and whether this run must check it first.
+    public let healthGate: StoreHealthGate
     /// Where the server's capabilities are kept between runs.
     public let capabilitiesCache: ServerCapabilitiesCache
 
@@ -36,11 +38,17 @@ public struct AccountSync: Sendable {
             transport: transport ?? CurlTransport.trusting(caFile: account.caFile))
         engine = SyncEngine(account: account.name.rawValue, store: store, client: client, options: options)
         lockFile = paths.syncLock(account.name)
+        healthGate = StoreHealthGate(mark: paths.integrityMark(account.name))
         capabilitiesCache = ServerCapabilitiesCache(paths: paths)
     }
 
     /// Runs once under the account's lock; another holder means `.alreadyRunning`
     /// without touching the store or the network.
+    ///
+    /// Before anything is sent, the store is checked when `healthGate` says so (after an
+    /// unfinished run, at least daily): a damaged store ends the run as
+    /// `.localStoreFailure` without a request, and the report's message names the file
+    /// and what to do.
     ///
     /// The run is shaped by the server's capabilities — batch size, page size,
     /// read-only mode — as `shelf account add` read and cached them (the defaults when
@@ -62,6 +70,14 @@ public struct AccountSync: Sendable {
                 message: "another sync of account '\(account.name)' is running\(holder); skipped", startedAt: Date())
         }
         defer { lock.release() }
+        do {
+            try healthGate.checkIfDue(store, previousRunUnfinished: lock.previousRunUnfinished)
+            lock.acknowledgeUnfinishedRun()
+        } catch {
+            let report = RunReport(account: account.name.rawValue, outcome: .localStoreFailure, message: "\(error)", startedAt: Date())
+            onEvent(.runFinished(report))
+            return report
+        }
 
         // Requests made outside the returned run (GET /v1/, a run made again): counted in.
         var spent = 0
@@ -99,6 +115,10 @@ public struct AccountSync: Sendable {
             try? capabilitiesCache.save(known, for: account.name, server: account.server)
         }
         report.requests += spent
+        if report.outcome == .localStoreFailure {
+            // Whatever failed, the next run checks the store before trusting it again.
+            unlink(healthGate.mark.path)
+        }
         return report
     }
 

@@ -97,6 +97,10 @@ final class SyncRun {
             if options.pulls { try await pullAll() }
             if options.pushes { try await pushAll() }
             try finishSuccessfully()
+        } catch let error as StorageError where error.isCorruption {
+            // Damage found mid-run: say which file and what to do, as the check before a run would.
+            let damage = IntegrityReport(path: store.location.description, depth: .quick, problems: ["\(error)"], schemaVersion: nil)
+            stop(.localStore(DamagedStoreError(report: damage).description))
         } catch {
             if let api = error as? APIError, Self.saysCapabilitiesChanged(api) { report.capabilitiesChanged = true }
             stop(SyncStop.from(error, now: now))

@@ -73,12 +73,14 @@ public enum ProcessRunner {
         }
     }
 
-    public static func start(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> Running {
+    /// - Parameter stderr: the pipe for standard error, when the test must know it
+    ///   beforehand (e.g. its inode, for `JOURNAL_STREAM`).
+    public static func start(_ executable: URL, _ arguments: [String], environment: [String: String], stderr: Pipe = Pipe()) throws -> Running {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
-        let stdout = Pipe(), stderr = Pipe()
+        let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice

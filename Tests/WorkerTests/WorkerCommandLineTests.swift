@@ -137,21 +137,4 @@ struct WorkerCommandLineTests {
         #expect(try store.read { try $0.deadLetters() }.map(\.recordID) == ["n-bad"])
         #expect(result.stderr.contains("notes/n-bad: refused by the server (400)"))
     }
-
-    @Test func systemdUnitsVerify() throws {
-        let analyze = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
-        guard FileManager.default.isExecutableFile(atPath: analyze.path) else { return }
-        let folder = home.root.appendingPathComponent("units")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for name in ["shelf-sync.service", "shelf-sync.timer"] {
-            let text = try String(contentsOf: FixtureFiles.repositoryRoot.appendingPathComponent("Apps/shelf-sync/systemd/\(name)"), encoding: .utf8)
-            // Point ExecStart at the binary just built, which verify checks exists.
-            let local = text.replacingOccurrences(of: "/usr/local/bin/shelf-sync", with: BuiltProduct.url("shelf-sync").path)
-            try local.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
-        }
-        let result = try ProcessRunner.run(analyze, ["verify", folder.appendingPathComponent("shelf-sync.service").path,
-                                                     folder.appendingPathComponent("shelf-sync.timer").path],
-                                           environment: ["PATH": "/usr/bin:/bin"])
-        #expect(result.status == 0, "\(result.stderr)")
-    }
 }

@@ -113,7 +113,7 @@ struct WorkerSyncTests {
         }
         defer { gate.stop() }
         let home = try WorkerHome(server: gate.baseURL, user: user)
-        let first = try home.start(["--log-format", "json"])
+        let first = try home.start(["--log-format", "json", "--log-level", "debug"])
         _ = first.waitForStderrLine { $0.contains(#""event":"collection_started""#) }
 
         let second = try home.run()
@@ -131,7 +131,7 @@ struct WorkerSyncTests {
     @Test func aPullKilledMidwayResumesWithoutRedownloading() async throws {
         try await seedBooks(300)
         let home = try WorkerHome(server: server.baseURL, user: user)
-        let running = try home.start(["--page-size", "10"])
+        let running = try home.start(["--page-size", "10", "--log-level", "debug"])
         _ = running.waitForStderrLine { $0.contains("books: applied") && $0.contains("(50 so far)") }
         running.kill9()
 

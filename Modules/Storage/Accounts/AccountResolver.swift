@@ -1,3 +1,5 @@
+import Foundation
+
 // MARK: - AccountSelection
 
 /// Which store a command works on.
@@ -59,13 +61,29 @@ public enum AccountResolver {
         return .localOnly
     }
 
+    /// The name of the systemd credential that holds an environment account's password
+    /// (`LoadCredential=password:/etc/shelf/password`).
+    public static let credentialName = "password"
+
+    /// `$CREDENTIALS_DIRECTORY/password` when systemd passed that credential: the
+    /// password then reaches the service without a path in its unit or environment.
+    static func credentialFile(_ environment: [String: String]) -> String? {
+        guard let folder = environment["CREDENTIALS_DIRECTORY"], folder.hasPrefix("/") else { return nil }
+        let path = folder + "/" + credentialName
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
     /// The account the environment describes, or an error naming what is missing.
+    /// The password comes from `SHELF_PASSWORD_FILE`, else `SHELF_PASSWORD`, else the
+    /// systemd credential `password`.
     public static func fromEnvironment(_ environment: [String: String], name: AccountName) throws(AccountConfigError) -> ResolvedAccount {
         var missing: [String] = []
         let user = environment["SHELF_USER"]
         if user?.isEmpty ?? true { missing.append("SHELF_USER") }
         let password: String?
         if let file = environment["SHELF_PASSWORD_FILE"] {
+            password = try SecretFile.read(file)
+        } else if environment["SHELF_PASSWORD"] == nil, let file = credentialFile(environment) {
             password = try SecretFile.read(file)
         } else {
             password = environment["SHELF_PASSWORD"]

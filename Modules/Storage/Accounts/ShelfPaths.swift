@@ -42,6 +42,12 @@ public struct ShelfPaths: Sendable, Equatable {
         .file(dataDirectory.appendingPathComponent("\(name.rawValue).sqlite"))
     }
 
+    /// An empty file whose modification time is the last time the account's store
+    /// passed SQLite's check (the worker checks again at least daily).
+    public func integrityMark(_ name: AccountName) -> URL {
+        dataDirectory.appendingPathComponent("\(name.rawValue).checked")
+    }
+
     /// The file the sync runner locks so two runs never work on one store at once.
     public func syncLock(_ name: AccountName) -> URL {
         dataDirectory.appendingPathComponent("\(name.rawValue).lock")

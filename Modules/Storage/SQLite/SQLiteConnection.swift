@@ -22,12 +22,13 @@ final class SQLiteConnection {
     private var recent: [SQLiteStatement] = []
     private static let recentCapacity = 8
 
-    /// Opens (and creates when missing) the database at `path`.
+    /// Opens the database at `path`, creating it when missing unless `create` is false
+    /// (checking or restoring a file must never leave an empty one behind).
     /// - Throws: `StorageError.sqlite` when SQLite cannot open the file.
-    init(path: String) throws(StorageError) {
+    init(path: String, create: Bool = true) throws(StorageError) {
         _ = Self.processSettings
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))

@@ -1,0 +1,40 @@
+import Foundation
+import Storage
+
+// MARK: - WorkerReport
+
+/// What `shelf-sync --report FILE` holds: every account's run report and the exit.
+public struct WorkerReport: Encodable, Sendable {
+    public var startedAt: Date
+    public var finishedAt: Date
+    public var exitCode: Int32
+    /// The worst outcome among the accounts (`synced`, `needs_attention`, …).
+    public var exitReason: String
+    public var message: String
+    /// Every account the run was asked to sync, each with its own outcome and message.
+    public var accounts: [RunReport]
+
+    enum CodingKeys: String, CodingKey {
+        case accounts, message
+        case startedAt = "started_at"
+        case finishedAt = "finished_at"
+        case exitCode = "exit_code"
+        case exitReason = "exit_reason"
+    }
+
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+
+    /// Writes the report so a reader never sees half of it and nothing but the report
+    /// is ever written: a new 0600 file beside the target (`O_EXCL | O_NOFOLLOW`), flushed,
+    /// then renamed over it — a symlink planted at the target is replaced, not followed.
+    /// A missing folder is created (0700), so a report path in `~/.local/state` works
+    /// on a fresh account.
+    public func write(to path: String) throws {
+        try PrivateFile.writeAtomically(try encoded(), to: URL(fileURLWithPath: path))
+    }
+}
