@@ -1,7 +1,8 @@
 """The processes a harness run drives: a real Kinto, the fault proxy, and devices.
 
 Kinto is started by Scripts/kinto-supervised.py (a free loopback port, stopped when
-this process dies) with the shop catalog seeded; the fault proxy sits in front of it
+this process dies) with the accounts plugin (`Fixtures/kinto/kinto.ini`, bcrypt at its
+lowest cost as in the tests) and the shop catalog seeded; the fault proxy sits in front of it
 and every device talks to the proxy only. A device is a private HOME /
 XDG_CONFIG_HOME / XDG_DATA_HOME with one account for the run's Kinto user; its password
 reaches `shelf account add` through the environment, never argv.
@@ -48,7 +49,8 @@ class Servers:
         if not os.access(python, os.X_OK):
             raise HarnessError(f"Kinto's Python not found at {python}: run 'make setup'")
         self.kinto, self.kinto_port = _start_ready(
-            [python, str(ROOT / "Scripts" / "kinto-supervised.py"), "--seed-catalog"], "Kinto")
+            [python, str(ROOT / "Scripts" / "kinto-supervised.py"), "--seed-catalog", "--fast-password-hashing"],
+            "Kinto")
         try:
             self.proxy, self.proxy_port = _start_ready(
                 [sys.executable, str(HERE / "fault_proxy.py"), "--upstream", f"http://127.0.0.1:{self.kinto_port}"],
@@ -178,9 +180,10 @@ class Device:
                                  time.monotonic() - started)
         return CommandResult(list(argv), done.returncode, done.stdout, done.stderr, time.monotonic() - started)
 
-    def add_account(self, server, user, password):
-        result = self.shelf_command("account", "add", "harness", "--server", server, "--user", user,
-                                    extra_env={"SHELF_PASSWORD": password})
+    def add_account(self, server, user, password, create=False):
+        """`shelf account add`; the first device signs the user up (`--create`)."""
+        argv = ["account", "add", "harness", "--server", server, "--user", user] + (["--create"] if create else [])
+        result = self.shelf_command(*argv, extra_env={"SHELF_PASSWORD": password})
         if result.status != 0:
             raise HarnessError(f"device {self.index}: account add failed: {result}")
 

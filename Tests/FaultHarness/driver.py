@@ -66,7 +66,7 @@ class Driver:
         failure = None
         try:
             for device in devices:
-                device.add_account(self.servers.proxy_url, user, password)
+                device.add_account(self.servers.proxy_url, user, password, create=device.index == 0)
                 if not self.cold_start:
                     # Set up as a reader would: add the account, sync once. (A history that
                     # starts on a store nobody opened yet is `cold_start`.)
