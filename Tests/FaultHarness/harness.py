@@ -39,6 +39,8 @@ def parse(argv):
     parser.add_argument("--mode", choices=("calm", "kills", "faults"), default="faults",
                         help="calm: latency only; kills: + SIGKILL of shelf-sync; "
                              "faults: + lost/cut replies and resets (default)")
+    parser.add_argument("--wipe-probability", type=float, default=0.15,
+                        help="faults mode: chance that the server forgets a collection after a barrier (default 0.15)")
     parser.add_argument("--latency-ms", type=int, default=60, help="proxy latency per request (default 60)")
     parser.add_argument("--jitter-ms", type=int, default=10, help="proxy jitter (default 10)")
     parser.add_argument("--shelf", default=str(ROOT / ".build" / "debug" / "shelf"), help="the shelf binary")
@@ -111,7 +113,8 @@ def _planned_runs(args):
         saved = json.loads(pathlib.Path(args.replay).read_text())
         return [(saved["seed"], saved["history"], saved["parameters"])]
     seeds = args.seed or list(range(1, args.seeds + 1))
-    params = Parameters(steps=args.steps, devices=args.devices, mode=args.mode)
+    params = Parameters(steps=args.steps, devices=args.devices, mode=args.mode,
+                        wipe_probability=args.wipe_probability)
     return [(seed, generate(seed, params), params.as_dict()) for seed in seeds]
 
 
