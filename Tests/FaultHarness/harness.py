@@ -104,7 +104,8 @@ def main(argv=None):
                     break
     finally:
         servers.stop()
-    _print_result_line(args, results, totals, failed, time.monotonic() - started)
+    mode = runs[0][2]["mode"] if runs else args.mode
+    _print_result_line(mode, args, results, totals, failed, time.monotonic() - started)
     return 1 if failed else 0
 
 
@@ -134,8 +135,12 @@ def _report_failure(result, params, args):
         print(f"… {len(result.findings.lines) - 60} more findings")
     print("--- history as it ran")
     print("\n".join(result.transcript))
+    extra = ""
+    if params.get("wipe_probability", 0.15) != 0.15:
+        extra = f" SOAK_ARGS=\"--wipe-probability {params['wipe_probability']}\""
     print(f"--- replay: make soak SEED={result.seed} STEPS={params['steps']} MODE={params['mode']} "
-          f"DEVICES={params['devices']}   (or: Tests/FaultHarness/harness.py --replay {saved})\n", flush=True)
+          f"DEVICES={params['devices']} LATENCY={args.latency_ms}{extra}   "
+          f"(or: Tests/FaultHarness/harness.py --replay {saved} --latency-ms {args.latency_ms})\n", flush=True)
 
 
 def _shrink(driver, result, params, args):
@@ -156,13 +161,13 @@ def _shrink(driver, result, params, args):
     print("\n".join(final.transcript), flush=True)
 
 
-def _print_result_line(args, results, totals, failed, seconds):
+def _print_result_line(mode, args, results, totals, failed, seconds):
     divergences = {k: 0 for k in KINDS}
     for result in results:
         for key, value in result.findings.counts.items():
             divergences[key] += value
     c = totals.counts
-    line = (f"harness result: mode={args.mode} runs={len(results)} steps={c['steps']} "
+    line = (f"harness result: mode={mode} runs={len(results)} steps={c['steps']} "
             f"kills_mid_run={c['kills_mid_run']}/{c['kills_sent']} lost_replies={c['lost_replies']} "
             f"cut_replies={c['cut_replies']} resets={c['resets']} server_wipes={c['server_wipes']} "
             f"false_conflicts={divergences['false_conflicts']} resurrected_deletes={divergences['resurrected_deletes']} "
@@ -173,7 +178,7 @@ def _print_result_line(args, results, totals, failed, seconds):
             f"diverged_runs={len(failed)} {'PASS' if not failed else 'FAIL'} ({seconds:.0f} s)")
     print(line, flush=True)
     if args.json:
-        print(json.dumps({"mode": args.mode, "runs": len(results), "counts": c, "divergences": divergences,
+        print(json.dumps({"mode": mode, "runs": len(results), "counts": c, "divergences": divergences,
                           "diverged_runs": len(failed), "seconds": round(seconds, 1)}))
 
 
