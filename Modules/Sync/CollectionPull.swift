@@ -241,10 +241,14 @@ extension SyncRun {
     }
 
     /// The list request from a collection's stored cursor; `conditional` adds its ETag.
+    ///
+    /// NB: a recovery starts at `_since=0`, not without `_since`: a plain list hides
+    /// tombstones, and a record another device deleted after uploading it again must
+    /// reach this store as deleted, not as missing (which would upload it once more).
     private func firstPageQuery(_ state: SyncState, conditional: Bool) -> ListQuery {
         ListQuery(
-            since: state.cursor.map(Int.init), limit: options.pageSize, sort: ["last_modified"],
-            ifNoneMatch: conditional ? state.etag.flatMap(ETag.init(headerValue:)) : nil)
+            since: state.cursor.map(Int.init) ?? (state.recovering ? 0 : nil), limit: options.pageSize,
+            sort: ["last_modified"], ifNoneMatch: conditional ? state.etag.flatMap(ETag.init(headerValue:)) : nil)
     }
 
     /// Applies one page and advances the cursor, in one transaction. Records with a
@@ -285,6 +289,10 @@ extension SyncRun {
             let highest = remote.map(\.lastModified).max()
             try tx.updateSyncState(collection) { state in
                 if let highest { state.cursor = max(state.cursor ?? highest, highest) }
+                // NB: a complete pull leaves a cursor even when the server had nothing:
+                // without one the next pull is a plain list, which hides tombstones —
+                // and this store may hold records another device deletes meanwhile.
+                if isLast, state.cursor == nil { state.cursor = 0 }
                 if isLast {
                     state.etag = page.etag?.headerValue
                     state.lastSuccess = at
@@ -333,6 +341,7 @@ extension SyncRun {
                 state.lastSuccess = at
                 state.lastError = nil
                 state.lastErrorAt = nil
+                if state.cursor == nil { state.cursor = 0 }  // see `apply`
             }
         }
     }

@@ -99,7 +99,8 @@ extension SyncRun {
     private func markSent(_ changes: [PendingChange]) throws -> [PendingChange] {
         guard changes.contains(where: { !$0.entry.isInFlight }) else { return changes }
         let bodies = try changes.map { change in
-            change.entry.isInFlight || change.entry.kind == .delete ? nil : try RecordJSON.pushBody(change.json)
+            change.entry.isInFlight || change.entry.kind == .delete
+                ? nil : try RecordJSON.pushBody(change.json, collection: change.entry.collection, id: change.entry.recordID)
         }
         return try store.write { tx in
             try zip(changes, bodies).compactMap { change, body in
@@ -115,7 +116,7 @@ extension SyncRun {
         let entry = change.entry
         let path = KintoCollectionPath(entry.collection)
         let base = entry.baseLastModified.map(Int.init)
-        let body = try entry.sentBody ?? RecordJSON.pushBody(change.json)
+        let body = try entry.sentBody ?? RecordJSON.pushBody(change.json, collection: entry.collection, id: entry.recordID)
         switch entry.kind {
         case .create:
             return try BatchOperation.create(in: path, id: entry.recordID, data: body)

@@ -108,7 +108,7 @@ struct InFlightTests {
 
     // MARK: - Recovery
 
-    @Test func aRecoveryRequeuesWhatTheServerLacksAndDropsDeletionsOfIt() throws {
+    @Test func aRecoveryRequeuesWhatTheServerLacksAndItsDeletionsAsTombstones() throws {
         let store = try ShelfStore.testStore()
         try store.applyRemote([
             Wire.remoteBook("kept", title: "A", lastModified: 100),
@@ -130,7 +130,12 @@ struct InFlightTests {
         #expect(requeued == 2)
         let entries = Dictionary(uniqueKeysWithValues: try store.outbox().map { ($0.recordID, $0) })
         #expect(entries["lost"]?.kind == .create && entries["edited"]?.kind == .create)
-        #expect(entries["gone"] == nil && entries["kept"] == nil)
+        #expect(entries["kept"] == nil)
+        // Deleted here, forgotten there: put back as it was, then deleted, so that the
+        // server keeps a tombstone for the devices that still have it
+        let gone = try #require(entries["gone"])
+        #expect(gone.kind == .create && gone.isInFlight && gone.hasChangesAfterSending)
+        #expect(gone.sentBody.map { String(decoding: $0, as: UTF8.self).contains("\"title\":\"D\"") } == true)
         #expect(try store.read { try $0.record(.books, id: "edited")?.json }.map { String(decoding: $0, as: UTF8.self).contains("C2") } == true)
         #expect(try store.read { try $0.syncState(.books) }.recovering == false)
     }

@@ -275,6 +275,7 @@ struct ConvergenceTests {
         #expect(await rig.a.sync().outcome == .synced)
         #expect(await rig.b.sync().outcome == .synced)
         try rig.a.editBook(edited) { $0["finished"] = .bool(true) }
+        try rig.b.editBook(kept) { $0["author_name"] = .string("F. Herbert") }
 
         // WHEN the server's books collection is deleted (Kinto recreates it, empty)
         _ = try await rig.direct.client.send(.delete, "/buckets/default/collections/books")
@@ -289,12 +290,20 @@ struct ConvergenceTests {
         #expect(try await rig.serverBook(kept)?["title"] == .string("Dune"))
         #expect(try await rig.serverBook(edited)?["finished"] == .bool(true))
 
-        // AND B, which synced before, ends with the same books; a new device gets them all
-        #expect(await rig.b.sync().outcome == .synced)
+        // AND B, which synced before, ends with the same books and its own waiting edit
+        // (its upload of the same book meets A's: merged against what both last had, no
+        // conflict); a new device gets them all
+        let b = await rig.b.sync()
+        #expect(b.outcome == .synced, "\(b.message)")
+        #expect(b.collections["books"]?.serverForgot != nil)
         #expect(try rig.b.bookFields(edited)?["finished"] == .bool(true))
+        #expect(try await rig.serverBook(kept)?["author_name"] == .string("F. Herbert"))
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(try rig.a.bookFields(kept)?["author_name"] == .string("F. Herbert"))
         let c = try SyncDevice(user: rig.user, baseURL: rig.proxy.baseURL)
         #expect(await c.sync().outcome == .synced)
         #expect(try c.title(kept) == "Dune")
+        #expect(try c.bookFields(kept)?["author_name"] == .string("F. Herbert"))
         #expect(try c.bookFields(edited)?["finished"] == .bool(true))
         try expectSettled(rig.a, rig.b, c)
 
@@ -302,6 +311,124 @@ struct ConvergenceTests {
         let idle = await rig.a.sync()
         #expect(idle.requests == 1)
         #expect(idle.collections["books"]?.serverForgot == nil)
+    }
+
+    @Test func twoDevicesUploadingTheSameForgottenBooksMergeWithoutAConflict() async throws {
+        let rig = try await Rig()
+        defer { rig.proxy.stop() }
+        let older = Self.newID("older"), edited = Self.newID("edited")
+        try rig.a.saveBook(older, title: "Dune")
+        try rig.a.saveBook(edited, title: "Solaris")
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(await rig.b.sync().outcome == .synced)
+        // A has a newer version of one book than B pulled; B edits the other
+        try rig.a.editBook(older) { $0["finished"] = .bool(true) }
+        #expect(await rig.a.sync().outcome == .synced)
+        try rig.b.editBook(edited) { $0["author_name"] = .string("Stanisław Lem") }
+
+        // WHEN the collection is deleted, B queues its books again (pull only), then A
+        // uploads its own copies before B pushes
+        _ = try await rig.direct.client.send(.delete, "/buckets/default/collections/books")
+        let queued = await rig.b.sync { $0.pushes = false }
+        #expect(queued.collections["books"]?.reuploaded == 2)
+        #expect(await rig.a.sync().outcome == .synced)
+        let pushed = await rig.b.sync()
+
+        // THEN B's uploads meet A's and merge against what B last had: no conflict, A's
+        // newer version and B's edit both kept
+        #expect(pushed.outcome == .synced, "\(pushed.message)")
+        #expect(pushed.totalConflicts == 0)
+        #expect(try await rig.serverBook(older)?["finished"] == .bool(true))
+        #expect(try await rig.serverBook(edited)?["author_name"] == .string("Stanisław Lem"))
+        #expect(await rig.a.sync().outcome == .synced)
+        for device in [rig.a, rig.b] {
+            #expect(try device.bookFields(older)?["finished"] == .bool(true))
+            #expect(try device.bookFields(edited)?["author_name"] == .string("Stanisław Lem"))
+        }
+        try expectSettled(rig.a, rig.b)
+    }
+
+    @Test func aBookDeletedAfterTheServerForgotStaysDeletedOnEveryDevice() async throws {
+        let rig = try await Rig()
+        defer { rig.proxy.stop() }
+        let gone = Self.newID("gone"), kept = Self.newID("kept")
+        try rig.a.saveBook(gone, title: "Dune")
+        try rig.a.saveBook(kept, title: "Solaris")
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(await rig.b.sync().outcome == .synced)
+
+        // WHEN the collection is deleted, A uploads both books again, then deletes one
+        _ = try await rig.direct.client.send(.delete, "/buckets/default/collections/books")
+        #expect(await rig.a.sync().outcome == .synced)
+        try rig.a.deleteBook(gone)
+        #expect(await rig.a.sync().outcome == .synced)
+
+        // THEN B, pulling everything again, sees the deletion (a tombstone) and does not
+        // upload the book again
+        let b = await rig.b.sync()
+        #expect(b.outcome == .synced, "\(b.message)")
+        #expect(b.collections["books"]?.reuploaded == 0)
+        #expect(try rig.b.title(gone) == nil)
+        #expect(try rig.b.title(kept) == "Solaris")
+        #expect(try await rig.serverBook(gone) == nil)
+        try expectSettled(rig.a, rig.b)
+    }
+
+    @Test("a book deleted on one device while the server had forgotten it is not uploaded again by another",
+          arguments: [false, true])
+    func aDeletionWhileTheServerHadForgotten(afterQueueing: Bool) async throws {
+        let rig = try await Rig()
+        defer { rig.proxy.stop() }
+        let gone = Self.newID("gone"), kept = Self.newID("kept")
+        try rig.a.saveBook(gone, title: "Dune")
+        try rig.a.saveBook(kept, title: "Solaris")
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(await rig.b.sync().outcome == .synced)
+
+        // WHEN the collection is deleted and A deletes a book — before its next sync
+        // notices, or after that sync queued the book to be uploaded again
+        _ = try await rig.direct.client.send(.delete, "/buckets/default/collections/books")
+        if afterQueueing { #expect(await rig.a.sync { $0.pushes = false }.outcome == .synced) }
+        try rig.a.deleteBook(gone)
+        let a = await rig.a.sync()
+        #expect(a.outcome == .synced, "\(a.message)")
+
+        // THEN B, which still has the book, learns of the deletion instead of uploading it
+        let b = await rig.b.sync()
+        #expect(b.outcome == .synced, "\(b.message)")
+        #expect(await rig.a.sync().outcome == .synced)
+        for device in [rig.a, rig.b] {
+            #expect(try device.title(gone) == nil)
+            #expect(try device.title(kept) == "Solaris")
+        }
+        #expect(try await rig.serverBook(gone) == nil)
+        #expect(try await rig.serverBook(kept)?["title"] == .string("Solaris"))
+        try expectSettled(rig.a, rig.b)
+    }
+
+    @Test func aDeviceThatFilledAnEmptiedServerStillHearsOfLaterDeletions() async throws {
+        let rig = try await Rig()
+        defer { rig.proxy.stop() }
+        let gone = Self.newID("gone"), kept = Self.newID("kept")
+        try rig.a.saveBook(gone, title: "Dune")
+        try rig.a.saveBook(kept, title: "Solaris")
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(await rig.b.sync().outcome == .synced)
+
+        // WHEN the collection is deleted, B (finding it empty) uploads both books again,
+        // and A, which deleted one meanwhile, deletes it on the server
+        _ = try await rig.direct.client.send(.delete, "/buckets/default/collections/books")
+        #expect(await rig.b.sync().collections["books"]?.reuploaded == 2)
+        try rig.a.deleteBook(gone)
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(try await rig.serverBook(gone) == nil)
+
+        // THEN B's next pull brings the deletion: its pull of an empty collection left a
+        // cursor, so it asks with `_since`, which lists tombstones
+        #expect(await rig.b.sync().outcome == .synced)
+        #expect(try rig.b.title(gone) == nil)
+        #expect(try rig.b.title(kept) == "Solaris")
+        try expectSettled(rig.a, rig.b)
     }
 
     @Test("a collection restored to an older state is noticed and brought forward", arguments: [false, true])

@@ -96,6 +96,14 @@ public final class StoreTransaction: StoreReader {
             try faults.afterRecordWrite?(collection, id)
             return try writeOutbox(collection, id: id, kind: waiting.kind, base: waiting.baseLastModified, waiting: waiting)
         }
+        if let waiting, waiting.kind == .create, try base(collection, id: id) != nil {
+            // A create that uploads again a record the server forgot: other devices have
+            // it too, so its deletion must reach the server as a tombstone.
+            try markDeleted(collection, id: id)
+            try faults.afterRecordWrite?(collection, id)
+            try queueDeletionOfForgottenRecord(collection, id: id, waiting: waiting)
+            return try outboxEntry(collection, id: id)
+        }
         if let waiting {
             guard OutboxEntry.Kind.coalescing(waiting.kind, with: .delete) != nil else {
                 // create + delete: the server never knew; forget both.
