@@ -48,7 +48,16 @@ struct ShelfSyncWorker {
             journal = LogDestination.standardErrorIsJournal(environment: environment)
         }
         let log = WorkerLog(format: settings.format, threshold: settings.level, priorityPrefixes: journal, sink: sink)
-        let round = WorkerRound(paths: ShelfPaths(environment: environment), options: settings.options, log: log)
+        let limits: LimitOverrides
+        do {
+            limits = try LimitOverrides(environment: environment)
+        } catch {
+            log.note("configuration error: \(error)", account: nil, level: .error, event: "configuration_error")
+            return RunOutcome.configurationError.exitStatus
+        }
+        var options = settings.options
+        options.maximumRecordBytes = limits.maximumRecordBytes
+        let round = WorkerRound(paths: ShelfPaths(environment: environment), options: options, log: log, limits: limits)
 
         guard let every = settings.every else {
             return await runOnce(settings.invocation, round: round)
@@ -62,6 +71,7 @@ struct ShelfSyncWorker {
     private func parse() throws(ParseError) -> Settings? {
         let invocation = try parser.parse(arguments)
         let every = try invocation.option("every", as: "a duration such as 90s, 5m or 1h", DurationParsing.parse)
+        let budget = try invocation.option("budget", as: "a duration such as 30s, 2m or 1h", DurationParsing.parse)
         let pageSize = try invocation.option("page-size", as: "a whole number from 1 to 10000") { text in
             Int(text).flatMap { (1...10_000).contains($0) ? $0 : nil }
         }
@@ -78,12 +88,17 @@ struct ShelfSyncWorker {
         }
         let options = SyncOptions(
             policy: invocation.option("policy").flatMap(ConflictPolicy.init(rawValue:)) ?? .manual,
-            pageSize: pageSize ?? SyncOptions().pageSize)
+            pageSize: pageSize ?? SyncOptions().pageSize, ignoresBackoff: invocation.flag("ignore-backoff"),
+            budget: budget ?? Self.defaultBudget)
         return Settings(
             invocation: invocation, every: every, options: options,
             level: invocation.option("log-level").flatMap(LogLevel.init(rawValue:)) ?? .info,
             format: invocation.option("log-format").flatMap(WorkerLog.Format.init(rawValue:)) ?? .text)
     }
+
+    /// A run's budget unless `--budget` says otherwise: a cron worker against a server
+    /// that never answers exits 75 within a minute, long before the next tick.
+    static let defaultBudget: Duration = .seconds(60)
 
     // MARK: Rounds
 

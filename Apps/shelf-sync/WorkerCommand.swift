@@ -34,6 +34,8 @@ enum WorkerCommand {
             .option("policy", value: "policy", help: "Settle a field changed on both sides: manual (default), server-wins, client-wins.",
                     allowed: ["manual", "server-wins", "client-wins"]),
             .option("page-size", value: "n", help: "Records per page when pulling (1...10000, default 10000)."),
+            .option("budget", value: "duration", help: "Give up a run after DURATION in all, waits and retries included (default 60s)."),
+            .flag("ignore-backoff", help: "Sync even though the server asked to wait (Backoff / Retry-After)."),
             .flag("version", help: "Show the version.", standalone: true),
         ])
 

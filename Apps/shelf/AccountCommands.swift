@@ -26,9 +26,11 @@ enum AccountCommands {
         let server = try AccountConfig.normalizedServer(try context.requiredOption("server"))
         let user = try context.requiredOption("user")
         let caFile = try caFile(context)
-        let verifies = !context.invocation.flag("no-verify")
+        // NB: offline (`--offline`, `SHELF_OFFLINE`) never touches the network: the
+        // account is saved as with `--no-verify`, and `--create` can't be done.
+        let verifies = !context.invocation.flag("no-verify") && !context.isOffline
         if context.invocation.flag("create") && !verifies {
-            throw ParseError.invalid("Use either '--create' or '--no-verify', not both")
+            throw ParseError.invalid("Use either '--create' or '--no-verify' (or --offline), not both")
         }
 
         let config: AccountConfig

@@ -20,13 +20,21 @@ final class CommandContext {
         let terminal = Terminal(environment: environment, noColorFlag: invocation.flag("no-color"))
         output = Output(
             terminal: terminal, format: invocation.flag("json") ? .json : .text,
-            quiet: invocation.flag("quiet"), verbose: invocation.flag("verbose"))
+            quiet: invocation.flag("quiet"), verbose: invocation.flag("verbose"), unreadable: UnreadableLog())
+    }
+
+    /// `--offline` or `SHELF_OFFLINE=1` (also `true`, `yes`, `on`): never touch the network.
+    var isOffline: Bool {
+        if invocation.flag("offline") { return true }
+        guard let value = environment["SHELF_OFFLINE"]?.lowercased() else { return false }
+        return ["1", "true", "yes", "on"].contains(value)
     }
 
     /// The account's session: store, repositories, server.
     func session() throws -> AccountSession {
         if let openedSession { return openedSession }
-        let opened = try AccountSession(accountFlag: invocation.option("account"), environment: environment, output: output)
+        let opened = try AccountSession(
+            accountFlag: invocation.option("account"), environment: environment, output: output, offline: isOffline)
         openedSession = opened
         return opened
     }

@@ -20,6 +20,7 @@ enum ShelfCommandTree {
             .flag("no-color", help: "Never colour the output (also: NO_COLOR=1)."),
             .flag("quiet", short: "q", help: "Print only what was asked for, no confirmations."),
             .flag("verbose", short: "v", help: "Say more about what happens."),
+            .flag("offline", help: "Never contact the server; show the local data (also: SHELF_OFFLINE=1)."),
             .flag("version", help: "Show the version.", standalone: true),
         ],
         subcommands: [
@@ -171,6 +172,7 @@ enum ShelfCommandTree {
             .option("collection", value: "name", help: "Only this collection.", allowed: ["books", "notes", "tasks", "cart", "products"]),
             .option("policy", value: "policy", help: "How to settle a field changed on both sides (default manual).",
                     allowed: ["manual", "server-wins", "client-wins"]),
+            .flag("ignore-backoff", help: "Sync even though the server asked to wait (Backoff / Retry-After)."),
         ])
     static let status = CommandSpec(name: "status", abstract: "Show the last sync, pending changes, conflicts and failed changes.")
     static let conflicts = CommandSpec(name: "conflicts", abstract: "List conflicts waiting for a decision.")

@@ -22,8 +22,14 @@ enum SyncCommands {
         guard case .account(let account) = selection else {
             throw CommandFailure.noServer(paths.database(.localOnly).description)
         }
+        if context.isOffline {
+            throw CommandFailure(.temporaryFailure, "offline (--offline or SHELF_OFFLINE): not contacting the server; local changes stay queued")
+        }
         context.output.note("account \(account)")
-        let sync = try AccountSync(account: account, paths: paths, options: options)
+        let limits = try LimitOverrides(environment: context.environment)
+        var limited = options
+        limited.maximumRecordBytes = limits.maximumRecordBytes
+        let sync = try AccountSync(account: account, paths: paths, options: limited, transport: limits.transport(caFile: account.caFile))
 
         let progress = SyncProgress(output: context.output)
         let (events, continuation) = AsyncStream<SyncEvent>.makeStream(bufferingPolicy: .unbounded)
@@ -52,12 +58,17 @@ enum SyncCommands {
         if case .localOnly = session.selection {
             context.output.warn("no server configured: local changes wait in \(session.store.location) until an account is added")
         }
-        return try context.output.present(SyncStatusScreen(model, now: Date()), loaded: model.state)
+        return try context.output.present(SyncStatusScreen(model, now: Date()), loaded: model.state, listsUnreadable: false)
     }
+
+    /// How long `shelf sync` may take in all before it stops (exit 75); the next sync
+    /// continues where it stopped. Five minutes: a first sync of a very large library
+    /// on a slow link, not an endless wait on a server that stopped answering.
+    static let syncBudget: Duration = .seconds(300)
 
     /// `--collection` and `--policy`; the parser has already refused other values.
     private static func syncOptions(_ invocation: Invocation) throws -> SyncOptions {
-        var options = SyncOptions()
+        var options = SyncOptions(ignoresBackoff: invocation.flag("ignore-backoff"), budget: syncBudget)
         if let name = invocation.option("collection") {
             guard let collection = CollectionName(rawValue: name) else {
                 throw ParseError.invalidValue(option: "collection", value: name, allowed: CollectionName.allCases.map(\.rawValue))

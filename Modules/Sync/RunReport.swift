@@ -17,12 +17,14 @@ public struct CollectionReport: Sendable, Equatable, Codable {
     public var serverForgot: String?
     /// Local records the server no longer had, queued to be uploaded again.
     public var reuploaded = 0
+    /// Records over `SyncOptions.maximumRecordBytes`: skipped, never stored.
+    public var skipped = 0
     public var durationMilliseconds = 0
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case pulled, pushed, merged, conflicts, reuploaded
+        case pulled, pushed, merged, conflicts, reuploaded, skipped
         case deletedLocally = "deleted_locally"
         case deadLetters = "dead_letters"
         case discardedLocal = "discarded_local"

@@ -17,6 +17,7 @@ extension SyncEvent {
         case .discardedLocalChange: "discarded_local_change"
         case .serverForgot: "server_forgot"
         case .reuploading: "reuploading"
+        case .recordSkipped: "record_skipped"
         case .retrying: "retrying"
         case .collectionUnavailable: "collection_unavailable"
         case .collectionFinished: "collection_finished"
@@ -51,6 +52,9 @@ extension SyncEvent {
             return [("collection", .string(collection.rawValue)), ("reason", .string(reason))]
         case .reuploading(let collection, let count):
             return [("collection", .string(collection.rawValue)), ("count", .number(count))]
+        case .recordSkipped(let collection, let id, let bytes, let limit):
+            return [("collection", .string(collection.rawValue)), ("id", .string(id)),
+                    ("bytes", .number(bytes)), ("limit", .number(limit))]
         case .retrying(let attempt, let delay, let reason):
             let milliseconds = Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
             return [("attempt", .number(attempt)), ("delay_ms", .number(milliseconds)), ("reason", .string(reason))]
@@ -58,7 +62,8 @@ extension SyncEvent {
             return [("collection", .string(collection.rawValue)), ("reason", .string(reason))]
         case .collectionFinished(let collection, let report):
             return [("collection", .string(collection.rawValue)), ("pulled", .number(report.pulled)),
-                    ("merged", .number(report.merged)), ("conflicts", .number(report.conflicts))]
+                    ("merged", .number(report.merged)), ("conflicts", .number(report.conflicts)),
+                    ("skipped", .number(report.skipped))]
         case .runFinished(let report):
             return [("outcome", .string(report.outcome.rawValue)), ("requests", .number(report.requests)),
                     ("duration_ms", .number(report.durationMilliseconds)), ("message", .string(report.message))]
@@ -94,6 +99,8 @@ extension SyncEvent {
             return "\(collection.rawValue): the server lost data (\(reason)); pulling everything again"
         case .reuploading(let collection, let count):
             return "\(collection.rawValue): uploading \(count) record\(count == 1 ? "" : "s") the server no longer has"
+        case .recordSkipped(let collection, let id, let bytes, let limit):
+            return "\(collection.rawValue)/\(id): skipped, \(bytes) bytes is over the \(limit)-byte limit for one record (not stored)"
         case .retrying(let attempt, let delay, let reason):
             return "retrying (attempt \(attempt)) in \(delay.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))): \(reason)"
         case .collectionUnavailable(let collection, let reason):
