@@ -85,18 +85,21 @@ struct MergeApplier {
         return try ThreeWayMerge.sameContent(RecordJSON.fields(remote.json), RecordJSON.fields(sent))
     }
 
-    /// The versions a merge starts from. A create in flight that meets a record with its
-    /// id was applied (ids are random), so what was sent is the common base. So is an
-    /// update in flight whose revision id the server's record lists in its lineage
-    /// (`RecordLineage`): it was applied, and the server's record descends from it —
-    /// another device changed it knowingly. Any other update in flight may or may not
-    /// have been applied, so both count as bases.
+    /// The versions a merge starts from. A create in flight of a new record that meets a
+    /// record with its id was applied (ids are random), so what was sent is the common
+    /// base. So is a change in flight whose revision id the server's record lists in its
+    /// lineage (`RecordLineage`): it was applied, and the server's record descends from
+    /// it — another device changed it knowingly. Any other change in flight may or may
+    /// not have been applied, so both count as bases — among them a create that uploads
+    /// again a record the server forgot (it has a base snapshot): other devices know its
+    /// id and upload it too, so the record it meets may be theirs, and taking what was
+    /// sent as the base would let their older values overwrite a waiting edit.
     /// - Parameter remote: the server's record (nil: none, or a tombstone).
     static func versions(
         _ entry: OutboxEntry?, base: Data?, remote: Data?
     ) throws -> (base: [String: JSONValue]?, sent: [String: JSONValue]?) {
         guard let entry, entry.isInFlight, let sent = entry.sentBody else { return (try RecordJSON.fields(base), nil) }
-        if entry.kind == .create { return (try RecordJSON.fields(sent), nil) }
+        if entry.kind == .create, base == nil { return (try RecordJSON.fields(sent), nil) }
         if let revision = entry.sentLineageID, RecordLineage.descends(try RecordJSON.fields(remote), from: revision) {
             return (try RecordJSON.fields(sent), nil)
         }

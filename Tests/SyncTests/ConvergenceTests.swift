@@ -411,6 +411,40 @@ struct ConvergenceTests {
         try expectSettled(rig.a, rig.b)
     }
 
+    @Test func anEditUploadedAgainAfterTheServerForgotIsNotOverwrittenByAnotherDevicesOlderCopy() async throws {
+        let rig = try await Rig()
+        defer { rig.proxy.stop() }
+        let id = Self.newID("forgotten")
+        try rig.a.saveBook(id, title: "Solaris")
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(await rig.b.sync().outcome == .synced)
+
+        // WHEN the collection is deleted, B edits the book, and its upload of the book
+        // (a create carrying the edit) leaves but never reaches the server: in flight
+        _ = try await rig.direct.client.send(.delete, "/buckets/default/collections/books")
+        try rig.b.editBook(id) { $0["author_name"] = .string("Stanisław Lem") }
+        try await rig.proxy.add(.init(.reset, method: .post, path: "/v1/batch", bodyContains: "/records/\(id)", count: -1))
+        let cut = await rig.b.sync()
+        try await rig.proxy.clear()
+        #expect(cut.collections["books"]?.reuploaded == 1)
+        #expect(try rig.b.store.read { try $0.outboxEntry(.books, id: id) }?.isInFlight == true)
+        // … and A uploads its own, older copy of the same book first
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(try await rig.serverBook(id)?["author_name"] == .string("Frank Herbert"))
+
+        // THEN B's create meets A's copy, which is not what B sent (ids of forgotten
+        // records are known to every device): merged against what B last had, B's edit
+        // stands, without a conflict, on every device
+        let b = await rig.b.sync()
+        #expect(b.outcome == .synced, "\(b.message)")
+        #expect(b.totalConflicts == 0)
+        #expect(try rig.b.bookFields(id)?["author_name"] == .string("Stanisław Lem"))
+        #expect(try await rig.serverBook(id)?["author_name"] == .string("Stanisław Lem"))
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(try rig.a.bookFields(id)?["author_name"] == .string("Stanisław Lem"))
+        try expectSettled(rig.a, rig.b)
+    }
+
     @Test func aBookDeletedAfterTheServerForgotStaysDeletedOnEveryDevice() async throws {
         let rig = try await Rig()
         defer { rig.proxy.stop() }
