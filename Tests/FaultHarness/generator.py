@@ -198,6 +198,7 @@ class HistoryGenerator:
             if books and self.rng.random() < 0.6:
                 book = self.rng.choice(books)
                 fields["bookID"] = book
+                self.records[ref]["book"] = book
                 # The note names the book; the book must not be deleted in this epoch by
                 # anyone else, so the note is "touching" it.
                 self.touched.setdefault(book, set()).add(device)
@@ -241,8 +242,9 @@ class HistoryGenerator:
         return {"op": "edit", "device": device, "collection": collection, "ref": ref, "fields": {field: value}}
 
     def _remove(self, step, device, only=None):
+        named = self._named_books()
         candidates = [ref for ref in ([only] if only else self._visible(device))
-                      if self.touched.get(ref, {device}) <= {device}]
+                      if self.touched.get(ref, {device}) <= {device} and ref not in named]
         if not candidates:
             return None
         ref = self.rng.choice(candidates)
@@ -250,6 +252,11 @@ class HistoryGenerator:
         self.unsynced.get(device, set()).discard(ref)
         self.touched.setdefault(ref, set()).add(device)
         return {"op": "remove", "device": device, "collection": self.records[ref]["collection"], "ref": ref}
+
+    def _named_books(self):
+        """Books a note still names, in any epoch: `shelf book rm` refuses them (their
+        notes would lose their book), so they are not removed."""
+        return {r["book"] for ref, r in self.records.items() if r.get("book") and ref not in self.doomed}
 
     def _sync(self, device):
         action = {"op": "sync", "device": device, "background": self.rng.random() < self.p.background_probability,

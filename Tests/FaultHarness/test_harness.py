@@ -40,6 +40,7 @@ class GeneratorTests(unittest.TestCase):
         for seed in range(1, 40):
             history = generate(seed, Parameters(steps=300, devices=3))
             writers, touched, deleted, gone, created = {}, {}, set(), set(), {}
+            notes_about = {}  # book -> the notes that name it and are not deleted
             for action in history:
                 if action["op"] == "barrier":
                     gone |= deleted
@@ -54,6 +55,7 @@ class GeneratorTests(unittest.TestCase):
                 if book:
                     self.assertNotIn(book, gone | deleted, f"seed {seed}: a note about a deleted book")
                     touched.setdefault(book, set()).add(device)
+                    notes_about.setdefault(book, set()).add(ref)
                 touched.setdefault(ref, set()).add(device)
                 if action["op"] == "add":
                     created[ref] = device
@@ -63,6 +65,8 @@ class GeneratorTests(unittest.TestCase):
                                          f"seed {seed}: two devices write {ref}.{field} in one epoch")
                 else:
                     self.assertEqual(touched[ref], {device}, f"seed {seed}: {ref} deleted while another device touched it")
+                    self.assertFalse(notes_about.get(ref, set()) - gone - deleted,
+                                     f"seed {seed}: {ref} deleted while a note names it (shelf book rm refuses)")
                     deleted.add(ref)
 
     def test_modes_decide_which_faults_appear(self):
