@@ -254,9 +254,10 @@ class HistoryGenerator:
         return {"op": "remove", "device": device, "collection": self.records[ref]["collection"], "ref": ref}
 
     def _named_books(self):
-        """Books a note still names, in any epoch: `shelf book rm` refuses them (their
-        notes would lose their book), so they are not removed."""
-        return {r["book"] for ref, r in self.records.items() if r.get("book") and ref not in self.doomed}
+        """Books a note still names: `shelf book rm` refuses them (their notes would
+        lose their book), so they are not removed. A note deleted in this epoch counts
+        until its barrier: the device removing the book may not have the deletion yet."""
+        return {r["book"] for r in self.records.values() if r.get("book")}
 
     def _sync(self, device):
         action = {"op": "sync", "device": device, "background": self.rng.random() < self.p.background_probability,

@@ -65,7 +65,7 @@ class GeneratorTests(unittest.TestCase):
                                          f"seed {seed}: two devices write {ref}.{field} in one epoch")
                 else:
                     self.assertEqual(touched[ref], {device}, f"seed {seed}: {ref} deleted while another device touched it")
-                    self.assertFalse(notes_about.get(ref, set()) - gone - deleted,
+                    self.assertFalse(notes_about.get(ref, set()) - gone,
                                      f"seed {seed}: {ref} deleted while a note names it (shelf book rm refuses)")
                     deleted.add(ref)
 
