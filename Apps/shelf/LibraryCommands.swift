@@ -3,74 +3,159 @@ import Domain
 import Presentation
 import Repositories
 
-// MARK: - LibraryCommands
+// MARK: - shelf books
 
-/// `shelf books` and `shelf book show|add|edit|finish|unfinish|rm`.
-@MainActor
-enum LibraryCommands {
-    /// Lists the books through the store's indexes: a search over 100,000 books decodes
-    /// only the matches. Finished books are left out when the reader's settings hide
-    /// them or `--unfinished` asks.
-    static func list(_ context: CommandContext) async throws -> ExitCode {
+/// Lists the books through the store's indexes: a search over 100,000 books decodes
+/// only the matches. Finished books are left out when the reader's settings hide them
+/// or `--unfinished` asks.
+struct BooksCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "books", abstract: "List books.",
+        examples: [
+            Example("Books by Le Guin, whatever the case or accents", "shelf books --search 'le guin'"),
+            Example("What is left to read, as JSON", "shelf books --unfinished --json"),
+        ])
+
+    @Option(value: "text", help: "Only books whose title or author contains the text (any case, any accents).")
+    var search: String?
+    @Flag(help: "Only books not finished yet.")
+    var unfinished = false
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let settings = ReadingSettingsModel(preferences: session.preferences)
         let model = BookSearchModel(service: session.repositories.books)
-        await model.search(
-            context.invocation.option("search") ?? "",
-            unfinishedOnly: context.invocation.flag("unfinished") || !settings.showFinished)
+        await model.search(search ?? "", unfinishedOnly: unfinished || !settings.showFinished)
         return try context.output.present(LibraryScreen(model), loaded: model.state)
     }
+}
 
-    static func show(_ context: CommandContext) async throws -> ExitCode {
-        let session = try context.session()
-        let book = try await existingBook(try context.argument("id"), in: session)
-        let favorites = FavoritesViewModel(preferences: session.preferences)
-        try context.output.show(BookDetailScreen(book, isFavorite: favorites.isFavorite(book.id)))
-        return .success
+// MARK: - shelf book
+
+/// `shelf book show|add|edit|finish|unfinish|rm`.
+struct BookCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "book", abstract: "Show, add, edit, finish or remove one book.",
+        subcommands: [Show.self, Add.self, Edit.self, Finish.self, Unfinish.self, Remove.self])
+
+    /// The book from the local store, or "no book with id …" (exit 1).
+    @MainActor static func existingBook(_ id: String, in session: AccountSession) async throws -> Book {
+        guard let book = try await session.repositories.books.book(id: id) else {
+            throw RepositoryError.notFound(.books, id: id)
+        }
+        return book
     }
 
-    static func add(_ context: CommandContext) async throws -> ExitCode {
+    @MainActor static func setFinished(_ id: String, _ finished: Bool, _ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
-        let book = try await session.repositories.books.addBook(
-            title: try context.requiredOption("title"), author: try context.requiredOption("author"))
-        try context.output.confirm(ChangeScreen.book(.added, book))
-        return .success
-    }
-
-    static func edit(_ context: CommandContext) async throws -> ExitCode {
-        let title = context.invocation.option("title"), author = context.invocation.option("author")
-        guard title != nil || author != nil else { throw ParseError.invalid("Nothing to change: give --title, --author or both") }
-        let session = try context.session()
-        var book = try await existingBook(try context.argument("id"), in: session)
-        if let title { try book.rename(to: title) }
-        if let author { try book.setAuthor(author) }
-        try await session.repositories.books.updateBook(book)
-        try context.output.confirm(ChangeScreen.book(.updated, book))
-        return .success
-    }
-
-    static func setFinished(_ context: CommandContext, _ finished: Bool) async throws -> ExitCode {
-        let session = try context.session()
-        var book = try await existingBook(try context.argument("id"), in: session)
+        var book = try await existingBook(id, in: session)
         book.isFinished = finished
         try await session.repositories.books.updateBook(book)
         try context.output.confirm(ChangeScreen.bookFinished(book))
         return .success
     }
+}
 
-    static func remove(_ context: CommandContext) async throws -> ExitCode {
-        let session = try context.session()
-        let id = try context.argument("id")
-        try await session.repositories.books.deleteBook(id: id)
-        try context.output.confirm(ChangeScreen.removed(.books, id: id))
-        return .success
+extension BookCommand {
+    struct Show: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "show", abstract: "Show a book.",
+            examples: [Example("One book, and whether it is a favorite", "shelf book show b-42")])
+
+        @Argument(help: "The book's id.")
+        var id: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let session = try context.session()
+            let book = try await existingBook(id, in: session)
+            let favorites = FavoritesViewModel(preferences: session.preferences)
+            try context.output.show(BookDetailScreen(book, isFavorite: favorites.isFavorite(book.id)))
+            return .success
+        }
     }
 
-    /// The book from the local store, or "no book with id …" (exit 1).
-    static func existingBook(_ id: String, in session: AccountSession) async throws -> Book {
-        guard let book = try await session.repositories.books.book(id: id) else {
-            throw RepositoryError.notFound(.books, id: id)
+    struct Add: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "add", abstract: "Add a book.",
+            examples: [Example("Add a book", "shelf book add --title 'The Left Hand of Darkness' --author 'Ursula K. Le Guin'")])
+
+        @Option(value: "title", help: "The title.")
+        var title: String
+        @Option(value: "author", help: "The author.")
+        var author: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let session = try context.session()
+            let book = try await session.repositories.books.addBook(title: title, author: author)
+            try context.output.confirm(ChangeScreen.book(.added, book))
+            return .success
         }
-        return book
+    }
+
+    struct Edit: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "edit", abstract: "Change a book's title or author.",
+            examples: [Example("Correct an author's name", "shelf book edit b-42 --author 'Ursula K. Le Guin'")])
+
+        @Argument(help: "The book's id.")
+        var id: String
+        @Option(value: "title", help: "The new title.")
+        var title: String?
+        @Option(value: "author", help: "The new author.")
+        var author: String?
+
+        func validate() throws(ParseError) {
+            guard title != nil || author != nil else { throw .invalid("Nothing to change: give --title, --author or both") }
+        }
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let session = try context.session()
+            var book = try await existingBook(id, in: session)
+            if let title { try book.rename(to: title) }
+            if let author { try book.setAuthor(author) }
+            try await session.repositories.books.updateBook(book)
+            try context.output.confirm(ChangeScreen.book(.updated, book))
+            return .success
+        }
+    }
+
+    struct Finish: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "finish", abstract: "Mark a book finished.", examples: [Example("Mark a book read", "shelf book finish b-42")])
+
+        @Argument(help: "The book's id.")
+        var id: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            try await setFinished(id, true, context)
+        }
+    }
+
+    struct Unfinish: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "unfinish", abstract: "Mark a book not finished.",
+            examples: [Example("Put a book back on the pile", "shelf book unfinish b-42")])
+
+        @Argument(help: "The book's id.")
+        var id: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            try await setFinished(id, false, context)
+        }
+    }
+
+    struct Remove: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "rm", abstract: "Remove a book.", examples: [Example("Remove a book", "shelf book rm b-42")])
+
+        @Argument(help: "The book's id.")
+        var id: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let session = try context.session()
+            try await session.repositories.books.deleteBook(id: id)
+            try context.output.confirm(ChangeScreen.removed(.books, id: id))
+            return .success
+        }
     }
 }
