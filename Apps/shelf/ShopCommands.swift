@@ -47,7 +47,7 @@ struct CartCommand: ParsableCommand {
 extension CartCommand {
     struct Show: ShelfCommand {
         static let configuration = CommandConfiguration(
-            name: "show", abstract: "Show the cart (the default).", examples: [Example("The cart and its totals", "shelf cart")])
+            name: "show", abstract: "Show the cart (the default).", examples: [Example("The cart and its totals ('shelf cart' alone does the same)", "shelf cart show")])
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let session = try context.session()
