@@ -1,7 +1,7 @@
 import ArgumentParsing
-import Foundation
 import Domain
-import Presentation
+import Foundation
+import Screens
 import Storage
 import Sync
 

@@ -1,6 +1,5 @@
 import ArgumentParsing
 import Foundation
-import Presentation
 
 // MARK: - CommandContext
 

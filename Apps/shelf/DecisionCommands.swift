@@ -1,6 +1,6 @@
 import ArgumentParsing
 import Domain
-import Presentation
+import Screens
 import Sync
 
 // MARK: - Decisions

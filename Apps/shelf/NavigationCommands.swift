@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Presentation
+import Screens
 
 // MARK: - Navigation
 

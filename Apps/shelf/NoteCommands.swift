@@ -2,6 +2,7 @@ import ArgumentParsing
 import Domain
 import Presentation
 import Repositories
+import Screens
 
 // MARK: - shelf notes
 

@@ -1,6 +1,6 @@
 import ArgumentParsing
 import Foundation
-import Presentation
+import Screens
 import Storage
 import Sync
 

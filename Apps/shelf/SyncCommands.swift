@@ -2,6 +2,7 @@ import ArgumentParsing
 import Domain
 import Foundation
 import Presentation
+import Screens
 import Storage
 import Sync
 
