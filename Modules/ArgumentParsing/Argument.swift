@@ -39,7 +39,7 @@ public struct Argument<Value: Sendable>: Sendable, Decodable, DeclaredParameter 
                 make: { words, display throws(ParseError) in
                     // NB: the parser binds one word to an argument, and only when there is one.
                     let value = try conversion.value(of: words[0], for: display)
-                    guard let typedValue = typed(value) else { throw .invalid("Internal error: '\(display)' converted to \(type(of: value))") }
+                    guard let typedValue = typed(value) else { throw .invalid("Internal error: \(display) converted to \(type(of: value))") }
                     return typedValue
                 })
             return .argument(ArgumentSpec(

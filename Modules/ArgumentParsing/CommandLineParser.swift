@@ -73,7 +73,7 @@ public struct CommandLineParser: Sendable {
         for (index, spec) in command.arguments.enumerated() {
             if index < positionals.count {
                 if let allowed = spec.allowedValues, !allowed.contains(positionals[index]) {
-                    throw .invalid("Invalid value '\(positionals[index])' for '<\(spec.name)>'; expected one of: \(allowed.joined(separator: ", "))")
+                    throw .invalid("Invalid value '\(positionals[index])' for <\(spec.name)>; expected one of: \(allowed.joined(separator: ", "))")
                 }
                 given[given.count - 1].arguments[spec.binding.property] = positionals[index]
             } else if !spec.isOptional {
@@ -141,21 +141,22 @@ public struct CommandLineParser: Sendable {
     private func make(_ spec: CommandSpec, from words: GivenWords) throws(ParseError) -> any ParsableCommand {
         var values: [String: any Sendable] = [:]
         for option in spec.options {
-            values[option.binding.property] = try value(option.binding, words.options[option.binding.property] ?? [], display: "--\(option.long)")
+            let given = words.options[option.binding.property] ?? []
+            values[option.binding.property] = try value(option.binding, given, display: "'--\(option.long)'", missing: .missingOption(option.long))
         }
         for argument in spec.arguments {
             let word = words.arguments[argument.binding.property]
-            values[argument.binding.property] = try value(argument.binding, word.map { [$0] } ?? [], display: "<\(argument.name)>")
+            values[argument.binding.property] = try value(
+                argument.binding, word.map { [$0] } ?? [], display: "<\(argument.name)>", missing: .missingArgument(argument.name))
         }
         return try ParameterDecoder.command(spec.type, values: values)
     }
 
-    private func value(_ binding: ValueBinding, _ words: [String], display: String) throws(ParseError) -> any Sendable {
+    /// - Parameter missing: the error when a required parameter has no words; already
+    ///   thrown by `parse` for the command that runs, so met only by an ancestor's.
+    private func value(_ binding: ValueBinding, _ words: [String], display: String, missing: ParseError) throws(ParseError) -> any Sendable {
         if !words.isEmpty { return try binding.make(words, display) }
-        guard let absent = binding.absentValue else {
-            // NB: unreachable: required options and arguments were checked above.
-            throw display.hasPrefix("--") ? .missingOption(String(display.dropFirst(2))) : .missingArgument(display)
-        }
+        guard let absent = binding.absentValue else { throw missing }
         return absent
     }
 

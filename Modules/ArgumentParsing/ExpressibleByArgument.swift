@@ -68,10 +68,11 @@ struct ValueConversion: Sendable {
         allowedValues = allowed
     }
 
-    /// The word's value, or the usage error naming the parameter (`'--quantity'`, `'<minutes>'`).
-    func value(of word: String, for parameter: String) throws(ParseError) -> any Sendable {
+    /// The word's value, or the usage error naming the parameter as `display` shows it
+    /// (`'--quantity'`, `<minutes>`).
+    func value(of word: String, for display: String) throws(ParseError) -> any Sendable {
         guard let value = convert(word) else {
-            throw .invalid("Invalid value '\(word)' for '\(parameter)': expected \(expectation)")
+            throw .invalid("Invalid value '\(word)' for \(display): expected \(expectation)")
         }
         return value
     }

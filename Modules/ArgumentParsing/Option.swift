@@ -103,7 +103,7 @@ extension Option {
     /// The last word's value (a repeated option keeps its last value).
     private static func last(_ words: [String], _ display: String, _ conversion: ValueConversion) throws(ParseError) -> Value {
         let value = try conversion.value(of: words[words.count - 1], for: display)
-        guard let typed = value as? Value else { throw .invalid("Internal error: '\(display)' converted to \(type(of: value))") }
+        guard let typed = value as? Value else { throw .invalid("Internal error: \(display) converted to \(type(of: value))") }
         return typed
     }
 }

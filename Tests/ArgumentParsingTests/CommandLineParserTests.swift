@@ -57,6 +57,7 @@ private struct Cart: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(name: "rm", abstract: "Remove.")
         @Argument(help: "The id.") var id: String
+        @Argument(help: "How many to remove.") var count: Int?
     }
 }
 
@@ -123,6 +124,7 @@ struct CommandLineParserTests {
     @Test func aGroupWithADefaultRunsItWhenNoSubcommandIsNamed() throws {
         #expect(try parser.parse(["cart", "--json"]).path == ["tool", "cart", "show"])
         #expect(try parse(["cart", "rm", "p1"], as: Cart.Remove.self).id == "p1")
+        #expect(try parse(["cart", "rm", "p1", "2"], as: Cart.Remove.self).count == 2)
         #expect(throws: ParseError.unknownSubcommand("p1", available: ["show", "put", "rm"])) { try parser.parse(["cart", "p1"]) }
     }
 
@@ -167,6 +169,7 @@ struct CommandLineParserTests {
         (["settings", "--daily-goal", "soon"], .invalid("Invalid value 'soon' for '--daily-goal': expected a whole number")),
         (["cart", "put", "p-1", "--quantity", "two"], .invalid("Invalid value 'two' for '--quantity': expected a whole number")),
         (["settings", "--pages", "10"], .invalid("Invalid value '10' for '--pages': expected a whole number from 1 to 9")),
+        (["cart", "rm", "p-1", "two"], .invalid("Invalid value 'two' for <count>: expected a whole number")),
         (["settings", "--reset", "--daily-goal", "5"], .invalid("Use either '--reset' or values, not both")),
     ])
     func everyKindOfParseErrorIsReported(_ argv: [String], _ expected: ParseError) {
