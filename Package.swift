@@ -170,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArgumentParsingTests",
-            dependencies: ["ArgumentParsing"],
+            dependencies: ["ArgumentParsing", "TestSupport"],
             path: "Tests/ArgumentParsingTests",
             swiftSettings: swiftSettings
         ),

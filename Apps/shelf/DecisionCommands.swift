@@ -27,28 +27,14 @@ struct ResolveCommand: ShelfCommand {
         examples: [Example("Keep this device's version of a book", "shelf resolve books/b-42 --keep local")])
 
     @Argument(name: "collection/id", help: "The conflicted record, e.g. books/b-42.")
-    var record: String
+    var record: RecordReference
     @Option(value: "local|remote", help: "Which version to keep.")
     var keep: ConflictResolver.Side
 
-    func validate() throws(ParseError) {
-        _ = try reference()
-    }
-
     func run(_ context: CommandContext) async throws -> ExitCode {
-        let (collection, id) = try reference()
-        try ConflictResolver(store: context.session().store).resolve(collection, id: id, keep: keep)
-        try context.output.confirm(ChangeScreen.resolved(collection, id: id, keptLocal: keep == .local))
+        try ConflictResolver(store: context.session().store).resolve(record.collection, id: record.id, keep: keep)
+        try context.output.confirm(ChangeScreen.resolved(record.collection, id: record.id, keptLocal: keep == .local))
         return .success
-    }
-
-    /// `books/b-42` as its collection and id.
-    private func reference() throws(ParseError) -> (CollectionName, String) {
-        let parts = record.split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let collection = CollectionName(rawValue: parts[0]), !parts[1].isEmpty else {
-            throw .invalid("Invalid record '\(record)': expected COLLECTION/ID, e.g. books/b-42")
-        }
-        return (collection, parts[1])
     }
 }
 
@@ -69,16 +55,11 @@ struct RetryCommand: ShelfCommand {
         examples: [Example("Send a refused change again", "shelf retry 12")])
 
     @Argument(help: "The failed change's id (see 'shelf failed').")
-    var id: String
-
-    func validate() throws(ParseError) {
-        _ = try FailedChangeID.parse(id)
-    }
+    var id: FailedChangeID
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        let deadLetter = try FailedChangeID.parse(id)
-        try ConflictResolver(store: context.session().store).retry(deadLetter: deadLetter)
-        try context.output.confirm(ChangeScreen.retried(failedChange: deadLetter))
+        try ConflictResolver(store: context.session().store).retry(deadLetter: id.value)
+        try context.output.confirm(ChangeScreen.retried(failedChange: id.value))
         return .success
     }
 }
@@ -89,29 +70,49 @@ struct DiscardCommand: ShelfCommand {
         examples: [Example("Give up a refused change", "shelf discard 12")])
 
     @Argument(help: "The failed change's id (see 'shelf failed').")
-    var id: String
-
-    func validate() throws(ParseError) {
-        _ = try FailedChangeID.parse(id)
-    }
+    var id: FailedChangeID
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        let deadLetter = try FailedChangeID.parse(id)
-        try ConflictResolver(store: context.session().store).discard(deadLetter: deadLetter)
-        try context.output.confirm(ChangeScreen.discarded(failedChange: deadLetter))
+        try ConflictResolver(store: context.session().store).discard(deadLetter: id.value)
+        try context.output.confirm(ChangeScreen.discarded(failedChange: id.value))
         return .success
     }
 }
 
 // MARK: - Values on the command line
 
+/// `books/b-42`: a record by its collection and id.
+struct RecordReference: ExpressibleByArgument {
+    let collection: CollectionName
+    let id: String
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let collection = CollectionName(rawValue: parts[0]), !parts[1].isEmpty else { return nil }
+        self.collection = collection
+        id = parts[1]
+    }
+
+    static let expectation = "COLLECTION/ID, e.g. books/b-42"
+
+    static func refusal(of word: String, for parameter: String) -> String {
+        "Invalid record '\(word)': expected \(expectation)"
+    }
+}
+
 /// The number `shelf failed` lists a refused change under.
-private enum FailedChangeID {
-    static func parse(_ raw: String) throws(ParseError) -> Int64 {
-        guard let id = Int64(raw), id > 0 else {
-            throw .invalid("Invalid failed-change id '\(raw)': expected a number from 'shelf failed'")
-        }
-        return id
+struct FailedChangeID: ExpressibleByArgument {
+    let value: Int64
+
+    init?(argument: String) {
+        guard let value = Int64(argument), value > 0 else { return nil }
+        self.value = value
+    }
+
+    static let expectation = "a number from 'shelf failed'"
+
+    static func refusal(of word: String, for parameter: String) -> String {
+        "Invalid failed-change id '\(word)': expected \(expectation)"
     }
 }
 

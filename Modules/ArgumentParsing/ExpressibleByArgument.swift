@@ -12,10 +12,18 @@ public protocol ExpressibleByArgument: Sendable {
     static var expectation: String { get }
     /// The only words accepted, in the order errors (and completions) list them.
     static var allowedValues: [String]? { get }
+    /// The sentence after `Error:` for a refused word; `parameter` is the parameter as
+    /// usage shows it (`'--quantity'`, `<id>`). By default it names both and says what
+    /// was expected.
+    static func refusal(of word: String, for parameter: String) -> String
 }
 
 extension ExpressibleByArgument {
     public static var allowedValues: [String]? { nil }
+
+    public static func refusal(of word: String, for parameter: String) -> String {
+        "Invalid value '\(word)' for \(parameter): expected \(expectation)"
+    }
 }
 
 /// Enumerations spelled by their raw values get both conversions and the list for free.
@@ -53,27 +61,26 @@ extension Duration: ExpressibleByArgument {
 struct ValueConversion: Sendable {
     /// The word to value; nil when the word is refused.
     let convert: @Sendable (String) -> (any Sendable)?
-    let expectation: String
     let allowedValues: [String]?
+    /// The error's sentence for a refused word and the parameter's name.
+    let refusal: @Sendable (String, String) -> String
 
     init<T: ExpressibleByArgument>(_ type: T.Type) {
         convert = { T(argument: $0) }
-        expectation = T.expectation
         allowedValues = T.allowedValues
+        refusal = { T.refusal(of: $0, for: $1) }
     }
 
     init<T: Sendable>(expecting: String, allowed: [String]?, _ transform: @escaping @Sendable (String) -> T?) {
         convert = { transform($0) }
-        expectation = expecting
         allowedValues = allowed
+        refusal = { word, parameter in "Invalid value '\(word)' for \(parameter): expected \(expecting)" }
     }
 
     /// The word's value, or the usage error naming the parameter as `display` shows it
     /// (`'--quantity'`, `<minutes>`).
     func value(of word: String, for display: String) throws(ParseError) -> any Sendable {
-        guard let value = convert(word) else {
-            throw .invalid("Invalid value '\(word)' for \(display): expected \(expectation)")
-        }
+        guard let value = convert(word) else { throw .invalid(refusal(word, display)) }
         return value
     }
 }

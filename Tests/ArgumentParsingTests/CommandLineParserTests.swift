@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Testing
+import TestSupport
 
 // MARK: - A small tree in the shape of Shelf's own
 
@@ -213,33 +214,6 @@ struct CommandDeclarationTests {
         }
         try walk(parser.root)
         #expect(examples == 4)
-    }
-}
-
-/// Splits a command line as a POSIX shell does for plain words, 'single' and "double" quotes.
-private enum ShellWords {
-    static func split(_ line: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        var inWord = false
-        var quote: Character?
-        for character in line {
-            if let open = quote {
-                if character == open { quote = nil } else { current.append(character) }
-            } else if character == "'" || character == "\"" {
-                quote = character
-                inWord = true
-            } else if character == " " {
-                if inWord { words.append(current) }
-                current = ""
-                inWord = false
-            } else {
-                current.append(character)
-                inWord = true
-            }
-        }
-        if inWord { words.append(current) }
-        return words
     }
 }
 
