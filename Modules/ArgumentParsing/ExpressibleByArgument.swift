@@ -71,6 +71,15 @@ struct ValueConversion: Sendable {
         refusal = { T.refusal(of: $0, for: $1) }
     }
 
+    /// Only `allowed` of the type's values, in that order (a command that takes some
+    /// of an enumeration's cases).
+    init<T: ExpressibleByArgument & RawRepresentable>(_ type: T.Type, allowed: [T]) where T.RawValue == String {
+        let words = allowed.map(\.rawValue)
+        convert = { word in words.contains(word) ? T(argument: word) : nil }
+        allowedValues = words
+        refusal = { T.refusal(of: $0, for: $1) }
+    }
+
     init<T: Sendable>(expecting: String, allowed: [String]?, _ transform: @escaping @Sendable (String) -> T?) {
         convert = { transform($0) }
         allowedValues = allowed

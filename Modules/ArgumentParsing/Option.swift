@@ -88,8 +88,20 @@ extension Option {
     public init<T: ExpressibleByArgument>(
         name: String? = nil, short: Character? = nil, value valueName: String, help: String
     ) where Value == [T] {
+        self.init(name: name, short: short, valueName: valueName, help: help, repeating: ValueConversion(T.self))
+    }
+
+    /// A repeatable option that takes only `allowed` of its type's values, listed in
+    /// that order in help and errors.
+    public init<T: ExpressibleByArgument & RawRepresentable>(
+        name: String? = nil, short: Character? = nil, value valueName: String, help: String, allowed: [T]
+    ) where Value == [T], T.RawValue == String {
+        self.init(name: name, short: short, valueName: valueName, help: help, repeating: ValueConversion(T.self, allowed: allowed))
+    }
+
+    private init<T>(name: String?, short: Character?, valueName: String, help: String, repeating conversion: ValueConversion) where Value == [T] {
         self.init(
-            name: name, short: short, valueName: valueName, help: help, conversion: ValueConversion(T.self),
+            name: name, short: short, valueName: valueName, help: help, conversion: conversion,
             absent: [], isRequired: false, isRepeatable: true,
             make: { words, display, conversion throws(ParseError) in
                 var values: [T] = []

@@ -63,14 +63,14 @@ private struct Cart: ParsableCommand {
 }
 
 private enum Mode: String, CaseIterable, ExpressibleByArgument {
-    case on, off
+    case on, off, auto
 }
 
 private struct Settings: ParsableCommand {
     static let configuration = CommandConfiguration(name: "settings", abstract: "Reading settings.")
-    @Option(value: "on|off", help: "Show finished books.") var showFinished: Mode?
+    @Option(value: "on|off|auto", help: "Show finished books.") var showFinished: Mode?
     @Option(value: "minutes", help: "Daily goal.") var dailyGoal: Int?
-    @Option(value: "name", help: "Only this; repeat for several.") var collection: [Mode]
+    @Option(value: "name", help: "Only this; repeat for several.", allowed: [.off, .on]) var collection: [Mode]
     @Option(value: "n", help: "Pages.", expecting: "a whole number from 1 to 9", transform: { Int($0).flatMap { (1...9).contains($0) ? $0 : nil } })
     var pages: Int?
     @Flag(help: "Reset first.") var reset = false
@@ -156,8 +156,8 @@ struct CommandLineParserTests {
         (["book", "add", "--title"], .missingValue(option: "title")),
         (["book", "add", "--title", "--author", "A"], .missingValue(option: "title")),
         (["--json=yes", "book", "show", "b1"], .unexpectedValue(option: "json")),
-        (["settings", "--show-finished", "maybe"], .invalidValue(option: "show-finished", value: "maybe", allowed: ["on", "off"])),
-        (["settings", "--collection", "on", "--collection", "both"], .invalidValue(option: "collection", value: "both", allowed: ["on", "off"])),
+        (["settings", "--show-finished", "maybe"], .invalidValue(option: "show-finished", value: "maybe", allowed: ["on", "off", "auto"])),
+        (["settings", "--collection", "on", "--collection", "auto"], .invalidValue(option: "collection", value: "auto", allowed: ["off", "on"])),
         (["book", "add", "--title", "T"], .missingOption("author")),
         (["book", "show"], .missingArgument("id")),
         (["book", "show", "b1", "b2"], .unexpectedArgument("b2")),
@@ -195,7 +195,8 @@ struct CommandDeclarationTests {
         #expect(put.arguments.map(\.isOptional) == [false, true])
         let settings = try #require(root.subcommand(named: "settings"))
         #expect(settings.options.map(\.long) == ["show-finished", "daily-goal", "collection", "pages", "reset"])
-        #expect(settings.options.first?.allowedValues == ["on", "off"])
+        #expect(settings.options.first?.allowedValues == ["on", "off", "auto"])
+        #expect(settings.options.dropFirst(2).first?.allowedValues == ["off", "on"])
         #expect(settings.options.map(\.isRepeatable) == [false, false, true, false, false])
         #expect(root.subcommand(named: "book")?.subcommand(named: "add")?.options.map(\.isRequired) == [true, true])
     }
