@@ -48,7 +48,16 @@ struct ShelfSyncWorker {
             journal = LogDestination.standardErrorIsJournal(environment: environment)
         }
         let log = WorkerLog(format: command.logFormat, threshold: command.logLevel, priorityPrefixes: journal, sink: sink)
-        let round = WorkerRound(paths: ShelfPaths(environment: environment), options: command.syncOptions, log: log)
+        let limits: LimitOverrides
+        do {
+            limits = try LimitOverrides(environment: environment)
+        } catch {
+            log.note("configuration error: \(error)", account: nil, level: .error, event: "configuration_error")
+            return RunOutcome.configurationError.exitStatus
+        }
+        var options = command.syncOptions
+        options.maximumRecordBytes = limits.maximumRecordBytes
+        let round = WorkerRound(paths: ShelfPaths(environment: environment), options: options, log: log, limits: limits)
 
         guard let every = command.every else {
             return await runOnce(command, round: round)

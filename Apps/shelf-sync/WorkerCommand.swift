@@ -63,6 +63,12 @@ struct WorkerCommand: ParsableCommand {
         value: "n", help: "Records per page when pulling (1...10000, default 10000).",
         expecting: "a whole number from 1 to 10000", transform: { Int($0).flatMap { (1...10_000).contains($0) ? $0 : nil } })
     var pageSize: Int?
+    @Option(
+        value: "duration", help: "Give up a run after DURATION in all, waits and retries included (default 60s).",
+        expecting: "a duration such as 30s, 2m or 1h", transform: { DurationParsing.parse($0) })
+    var budget: Duration?
+    @Flag(help: "Sync even though the server asked to wait (Backoff / Retry-After).")
+    var ignoreBackoff = false
     @Flag(help: "Show the version.", standalone: true)
     var version = false
 
@@ -70,9 +76,15 @@ struct WorkerCommand: ParsableCommand {
         if account != nil && allAccounts { throw .invalid("Use either '--account' or '--all-accounts', not both") }
     }
 
+    /// A run's budget unless `--budget` says otherwise: a cron worker against a server
+    /// that never answers exits 75 within a minute, long before the next tick.
+    static let defaultBudget: Duration = .seconds(60)
+
     /// The engine's options this command line asks for.
     var syncOptions: SyncOptions {
-        SyncOptions(policy: policy, pageSize: pageSize ?? SyncOptions().pageSize)
+        SyncOptions(
+            policy: policy, pageSize: pageSize ?? SyncOptions().pageSize, ignoresBackoff: ignoreBackoff,
+            budget: budget ?? Self.defaultBudget)
     }
 }
 

@@ -69,17 +69,18 @@ extension AccountCommand {
         @Flag(help: "Save without asking the server (e.g. while it is unreachable).")
         var noVerify = false
 
-        func validate() throws(ParseError) {
-            if create && noVerify { throw .invalid("Use either '--create' or '--no-verify', not both") }
-        }
-
         func run(_ context: CommandContext) async throws -> ExitCode {
             let accounts = accountStore(context)
             let name = try AccountName.checked(name)
             guard !accounts.exists(name) else { throw AccountConfigError.alreadyExists(name.rawValue) }
             let server = try AccountConfig.normalizedServer(server)
             let caFile = try trustedCAFile(context)
-            let verifies = !noVerify
+            // NB: offline (`--offline`, `SHELF_OFFLINE`) never touches the network: the
+            // account is saved as with `--no-verify`, and `--create` can't be done.
+            let verifies = !noVerify && !context.isOffline
+            if create && !verifies {
+                throw ParseError.invalid("Use either '--create' or '--no-verify' (or --offline), not both")
+            }
 
             let config: AccountConfig
             let password: String

@@ -21,7 +21,7 @@ final class AccountSession: Sendable {
     /// Resolves the account and opens its store.
     /// - Throws: `AccountConfigError` (78) for an unknown or unusable account,
     ///   `StorageError` (74) when the store cannot be opened.
-    init(accountFlag: String?, environment: [String: String], output: Output) throws {
+    init(accountFlag: String?, environment: [String: String], output: Output, offline: Bool = false) throws {
         paths = ShelfPaths(environment: environment)
         selection = try Self.resolve(accountFlag: accountFlag, environment: environment, paths: paths)
 
@@ -30,18 +30,30 @@ final class AccountSession: Sendable {
         case .account(let account):
             // NB: a read asks the server once and gives up sooner than a sync run:
             // retries belong to `shelf sync`.
+            let limits = try LimitOverrides(environment: environment)
             let sync = try AccountSync(
-                account: account, paths: paths, options: SyncOptions(retry: .none), timeouts: Self.readTimeouts,
-                storeConfiguration: .reader)
+                account: account, paths: paths, options: SyncOptions(retry: .none, maximumRecordBytes: limits.maximumRecordBytes),
+                transport: limits.transport(caFile: account.caFile), timeouts: Self.readTimeouts, storeConfiguration: .reader)
             store = sync.store
-            refresher = sync.refresher
-            output.note("account \(account); store \(store.location)")
+            if offline {
+                refresher = LocalOnlyRefresher()
+                output.note("account \(account); store \(store.location); offline: the server is not contacted")
+            } else {
+                refresher = BudgetedRefresher(sync.refresher, budget: ReadBudget(ReadBudget.interactive))
+                output.note("account \(account); store \(store.location)")
+            }
         case .localOnly:
             store = try ShelfStore(account: .localOnly, environment: environment, configuration: .reader)
             refresher = LocalOnlyRefresher()
             output.note("no account configured: local-only store \(store.location)")
         }
-        let configuration = RepositoryConfiguration(onEvent: { event in Self.describe(event, to: output) })
+        // NB: no stale-while-revalidate here: a stale read waits for its refresh within
+        // the read budget (a second) and prints the refreshed answer when it arrives in
+        // time, the local one otherwise — never an old answer followed by a wait.
+        let configuration = RepositoryConfiguration(
+            readerPolicy: FreshnessPolicy(maxAge: FreshnessPolicy.readerData.maxAge),
+            catalogPolicy: FreshnessPolicy(maxAge: FreshnessPolicy.catalog.maxAge),
+            onEvent: { event in Self.describe(event, to: output) })
         repositories = AccountRepositories(
             store: store, refresher: ReportedRefresher(inner: refresher, log: refreshLog, note: { output.note($0) }),
             configuration: configuration)
@@ -56,11 +68,14 @@ final class AccountSession: Sendable {
 
     var preferences: any PreferencesStore { repositories.preferences }
 
-    /// Waits for refreshes still running behind a read, then warns about failed ones.
+    /// Waits for refreshes still running behind a read (none outlive the read budget),
+    /// then warns about failed ones — saying so when a collection has nothing local yet.
     func finish(_ output: Output, warn: Bool) async {
         await repositories.waitForRefreshes()
         guard warn else { return }
-        for warning in refreshLog.warnings { output.warn(warning) }
+        let neverSynced = Set(refreshLog.collections.filter(repositories.hasNothingLocal))
+        for warning in refreshLog.warnings(neverSynced: neverSynced) { output.warn(warning) }
+        for warning in output.unreadable.warnings { output.warn(warning) }
     }
 
     // MARK: Server
@@ -77,6 +92,8 @@ final class AccountSession: Sendable {
         case .refreshFinished(let collection, let succeeded):
             // NB: failures are noted by `ReportedRefresher`, which the repository sees succeed.
             if !succeeded { output.note("refresh of \(collection.rawValue) cancelled") }
+        case .unreadableRecords(_, let records):
+            output.unreadable.record(records)
         }
     }
 }

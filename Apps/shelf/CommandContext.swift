@@ -18,13 +18,22 @@ final class CommandContext {
         self.global = global
         self.environment = environment
         let terminal = Terminal(environment: environment, noColorFlag: global.noColor)
-        output = Output(terminal: terminal, format: global.json ? .json : .text, quiet: global.quiet, verbose: global.verbose)
+        output = Output(
+            terminal: terminal, format: global.json ? .json : .text, quiet: global.quiet, verbose: global.verbose,
+            unreadable: UnreadableLog())
+    }
+
+    /// `--offline` or `SHELF_OFFLINE=1` (also `true`, `yes`, `on`): never touch the network.
+    var isOffline: Bool {
+        if global.offline { return true }
+        guard let value = environment["SHELF_OFFLINE"]?.lowercased() else { return false }
+        return ["1", "true", "yes", "on"].contains(value)
     }
 
     /// The account's session: store, repositories, server.
     func session() throws -> AccountSession {
         if let openedSession { return openedSession }
-        let opened = try AccountSession(accountFlag: global.account, environment: environment, output: output)
+        let opened = try AccountSession(accountFlag: global.account, environment: environment, output: output, offline: isOffline)
         openedSession = opened
         return opened
     }

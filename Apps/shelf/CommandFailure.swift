@@ -34,6 +34,7 @@ extension ExitCode {
         switch error {
         case let failure as CommandFailure: failure.code
         case is ParseError: .usage
+        case is LimitOverrideError: .configuration
         case is DomainError, is RouteError: .dataError
         case let error as RepositoryError:
             switch error {

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Domain
 import Presentation
 import Screens
 
@@ -14,6 +15,8 @@ struct Output: Sendable {
     let quiet: Bool
     /// `-v`: notes about what happens (account, refreshes) on standard error.
     let verbose: Bool
+    /// Records the command's reads left out; listed in a list's `--json`.
+    let unreadable: UnreadableLog
 
     var isJSON: Bool { format == .json }
 
@@ -43,10 +46,17 @@ struct Output: Sendable {
         }
     }
 
-    /// Prints a list screen after its model loaded: the screen, or — when the load
+    /// Prints a list screen after its model loaded (as JSON with the `unreadable` records
+    /// its reads left out): the screen, or — when the load
     /// failed with nothing to show — its failure, as exit status 74. Network failures
     /// never get here (see `ReportedRefresher`): what is left is the local store.
-    func present<Value>(_ screen: some RenderableScreen, loaded state: LoadingState<Value>) throws -> ExitCode {
+    /// - Parameter listsUnreadable: false for a screen that reads no collection (`status`).
+    func present<Value>(_ screen: some RenderableScreen, loaded state: LoadingState<Value>, listsUnreadable: Bool = true) throws -> ExitCode {
+        guard listsUnreadable else { return try present(screen, state) }
+        return try present(ScreenWithUnreadable(screen, unreadable: unreadable.views), state)
+    }
+
+    private func present<Value>(_ screen: some RenderableScreen, _ state: LoadingState<Value>) throws -> ExitCode {
         if state.failureMessage != nil, !state.hasValue {
             try showFailure(screen)
             return .ioError
@@ -57,18 +67,21 @@ struct Output: Sendable {
 
     // MARK: Standard error
 
+    // NB: messages can carry a server's words (an error text, a reason): each is
+    // escaped (`TerminalEscaping`), so it stays one line and sends no escape codes.
+
     func error(_ message: String) {
-        terminal.writeErr(styled("Error:", code: "31") + " \(message)\n")
+        terminal.writeErr(styled("Error:", code: "31") + " \(TerminalEscaping.escaped(message))\n")
     }
 
     func warn(_ message: String) {
-        terminal.writeErr(styled("Warning:", code: "33") + " \(message)\n")
+        terminal.writeErr(styled("Warning:", code: "33") + " \(TerminalEscaping.escaped(message))\n")
     }
 
     /// A `--verbose` note.
     func note(_ message: String) {
         guard verbose else { return }
-        terminal.writeErr("shelf: \(message)\n")
+        terminal.writeErr("shelf: \(TerminalEscaping.escaped(message))\n")
     }
 
     private func styled(_ text: String, code: String) -> String {

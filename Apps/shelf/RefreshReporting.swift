@@ -52,9 +52,17 @@ final class RefreshLog: Sendable {
         failures.withLock { $0.append((collection, message)) }
     }
 
+    /// The collections whose refresh failed, in the order they failed.
+    var collections: [CollectionName] {
+        var seen: [CollectionName] = []
+        for failure in failures.withLock({ $0 }) where !seen.contains(failure.collection) { seen.append(failure.collection) }
+        return seen
+    }
+
     /// One line per distinct reason: "could not refresh books, notes from the server
-    /// (connection refused); showing the local data".
-    var warnings: [String] {
+    /// (connection refused); showing the local data". Collections in `neverSynced` get
+    /// "nothing from the server is local yet" instead of "showing the local data".
+    func warnings(neverSynced: Set<CollectionName> = []) -> [String] {
         let all = failures.withLock { $0 }
         var reasons: [String] = []
         var collections: [String: [String]] = [:]
@@ -65,7 +73,12 @@ final class RefreshLog: Sendable {
             }
         }
         return reasons.map { reason in
-            "could not refresh \(collections[reason, default: []].joined(separator: ", ")) from the server (\(reason)); showing the local data"
+            let names = collections[reason, default: []]
+            let nothingLocal = names.allSatisfy { name in CollectionName(rawValue: name).map(neverSynced.contains) ?? false }
+            let consequence = nothingLocal
+                ? "nothing from the server is local yet; try again, or run 'shelf sync'"
+                : "showing the local data"
+            return "could not refresh \(names.joined(separator: ", ")) from the server (\(reason)); \(consequence)"
         }
     }
 }

@@ -63,6 +63,8 @@ struct Shelf: ParsableCommand {
     var quiet = false
     @Flag(short: "v", help: "Say more about what happens.")
     var verbose = false
+    @Flag(help: "Never contact the server; show the local data (also: SHELF_OFFLINE=1).")
+    var offline = false
     @Flag(help: "Show the version.", standalone: true)
     var version = false
 }

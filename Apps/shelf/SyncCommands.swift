@@ -24,9 +24,16 @@ struct SyncCommand: ShelfCommand {
     var collection: CollectionName?
     @Option(value: "policy", help: "How to settle a field changed on both sides (default manual).")
     var policy: ConflictPolicy?
+    @Flag(help: "Sync even though the server asked to wait (Backoff / Retry-After).")
+    var ignoreBackoff = false
+
+    /// How long `shelf sync` may take in all before it stops (exit 75); the next sync
+    /// continues where it stopped. Five minutes: a first sync of a very large library
+    /// on a slow link, not an endless wait on a server that stopped answering.
+    static let syncBudget: Duration = .seconds(300)
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        var options = SyncOptions()
+        var options = SyncOptions(ignoresBackoff: ignoreBackoff, budget: Self.syncBudget)
         if let collection { options.collections = [collection] }
         if let policy { options.policy = policy }
         let paths = ShelfPaths(environment: context.environment)
@@ -34,8 +41,14 @@ struct SyncCommand: ShelfCommand {
         guard case .account(let account) = selection else {
             throw CommandFailure.noServer(paths.database(.localOnly).description)
         }
+        if context.isOffline {
+            throw CommandFailure(.temporaryFailure, "offline (--offline or SHELF_OFFLINE): not contacting the server; local changes stay queued")
+        }
         context.output.note("account \(account)")
-        let sync = try AccountSync(account: account, paths: paths, options: options)
+        let limits = try LimitOverrides(environment: context.environment)
+        var limited = options
+        limited.maximumRecordBytes = limits.maximumRecordBytes
+        let sync = try AccountSync(account: account, paths: paths, options: limited, transport: limits.transport(caFile: account.caFile))
 
         let progress = SyncProgress(output: context.output)
         let (events, continuation) = AsyncStream<SyncEvent>.makeStream(bufferingPolicy: .unbounded)
@@ -72,7 +85,7 @@ struct StatusCommand: ShelfCommand {
         if case .localOnly = session.selection {
             context.output.warn("no server configured: local changes wait in \(session.store.location) until an account is added")
         }
-        return try context.output.present(SyncStatusScreen(model, now: Date()), loaded: model.state)
+        return try context.output.present(SyncStatusScreen(model, now: Date()), loaded: model.state, listsUnreadable: false)
     }
 }
 

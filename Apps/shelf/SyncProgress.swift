@@ -60,13 +60,13 @@ final class SyncProgress {
             done = total
         case .collectionUnavailable(let collection, _):
             activity = "\(collection.rawValue): unavailable"
-        case .merged, .conflict, .deadLettered, .collectionFinished:
+        case .merged, .conflict, .deadLettered, .collectionFinished, .recordSkipped:
             break
         }
         switch event {
         case .runFinished:
             break
-        case .conflict, .deadLettered, .retrying, .collectionUnavailable:
+        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .recordSkipped:
             line(event.summary, always: true)
         default:
             line(event.summary)
@@ -85,7 +85,9 @@ final class SyncProgress {
 
     /// A plain line on a pipe; on a terminal, only lines that must stay (`always`),
     /// printed above the bar.
-    private func line(_ text: String, always: Bool = false) {
+    private func line(_ raw: String, always: Bool = false) {
+        // NB: a summary can carry a server's words (a refusal's reason, a retried error).
+        let text = TerminalEscaping.escaped(raw)
         switch style {
         case .lines:
             terminal.writeOut("sync: \(text)\n")

@@ -1,17 +1,21 @@
 // MARK: - Durations on the command line
 
 /// Parses durations as people type them: `90s`, `5m`, `1h`, `1h30m`, `250ms`; a bare
-/// number is seconds. Zero and negative durations are refused.
+/// number is seconds. Zero and negative durations are refused, and so is any number
+/// above `maximumComponent` (no arithmetic on what was typed can overflow).
 public enum DurationParsing {
+    /// The largest number one component may carry: a billion (31 years in seconds).
+    static let maximumComponent = 1_000_000_000
+
     public static func parse(_ text: String) -> Duration? {
         let trimmed = String(text.filter { $0 != " " }).lowercased()
-        guard !trimmed.isEmpty else { return nil }
-        if let seconds = Int(trimmed) { return seconds > 0 ? .seconds(seconds) : nil }
+        guard !trimmed.isEmpty, trimmed.count <= 64 else { return nil }
+        if let seconds = Int(trimmed) { return seconds > 0 && seconds <= maximumComponent ? .seconds(seconds) : nil }
         var total = Duration.zero
         var number = ""
         var unit = ""
         func flush() -> Bool {
-            guard let value = Int(number), !unit.isEmpty else { return false }
+            guard let value = Int(number), value <= maximumComponent, !unit.isEmpty else { return false }
             switch unit {
             case "ms": total += .milliseconds(value)
             case "s": total += .seconds(value)

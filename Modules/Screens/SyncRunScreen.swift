@@ -15,6 +15,8 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
         public let merged: Int
         public let conflicts: Int
         public let deadLetters: Int
+        /// Records over the size limit: skipped, never stored.
+        public let skipped: Int
 
         init(_ report: CollectionReport) {
             pulled = report.pulled
@@ -23,6 +25,7 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
             merged = report.merged
             conflicts = report.conflicts
             deadLetters = report.deadLetters
+            skipped = report.skipped
         }
     }
 

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Presentation
+import Sync
 
 // MARK: - SyncStatusScreen
 
@@ -26,8 +27,11 @@ public struct SyncStatusScreen: RenderableScreen, Hashable {
             pendingChanges = status.pendingChanges
             conflicts = status.conflicts
             deadLetters = status.deadLetters
-            backoffUntil = status.backoffUntil.map(Wording.timestamp)
-            let left = status.backoffUntil.map { $0.timeIntervalSince(now) } ?? 0
+            // NB: a deadline further out than a server may impose (written by an older
+            // Shelf) is shown as the sync engine treats it: that maximum from now.
+            let until = status.backoffUntil.map { min($0, now.addingTimeInterval(SyncOptions.maximumBackoff)) }
+            backoffUntil = until.map(Wording.timestamp)
+            let left = until.map { $0.timeIntervalSince(now) } ?? 0
             backingOff = left > 0
             backoffSecondsLeft = left > 0 ? Int(left.rounded(.up)) : 0
             lastError = status.lastError

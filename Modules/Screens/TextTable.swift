@@ -3,7 +3,9 @@
 /// A table of aligned columns with a header row, as the CLI prints lists.
 ///
 /// Columns are two spaces apart and as wide as their widest cell (in terminal
-/// columns, see `TextWidth`); numbers align right. No line ends in spaces (the last
+/// columns, see `TextWidth`), and no cell is wider than `maximumCellWidth`: a longer
+/// one is cut with "…", so one huge title can't pad every row of the table; numbers
+/// align right. No line ends in spaces (the last
 /// column is not padded). Styles wrap the padded text, so colour never shifts a column.
 struct TextTable {
     enum Alignment {
@@ -25,10 +27,15 @@ struct TextTable {
         let role: TextStyle.Role?
 
         init(_ text: String, _ role: TextStyle.Role? = nil) {
-            self.text = TextWidth.sanitized(text)
+            self.text = TextWidth.truncated(TextWidth.sanitized(text), limit: TextTable.maximumCellWidth)
             self.role = role
         }
     }
+
+    /// The widest a cell may be, in terminal columns: 60 holds a 36-character id, most
+    /// titles and names whole, and keeps a four-column table within 200 columns. (The
+    /// full text is in `show` and `--json`.)
+    static let maximumCellWidth = 60
 
     let columns: [Column]
     private(set) var rows: [[Cell]] = []

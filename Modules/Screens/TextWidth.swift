@@ -1,3 +1,5 @@
+import Domain
+
 // MARK: - TextWidth
 
 /// Terminal-facing text: how many columns a string takes, and cell text made safe to
@@ -33,16 +35,27 @@ enum TextWidth {
         }
     }
 
-    /// `text` with every control character (newlines, tabs, ESC…) replaced by a space,
-    /// so data from the server can neither break a table's rows nor send escape codes
-    /// to the terminal.
+    /// `text` with every control character (newlines, tabs, ESC…) shown as an escape
+    /// (`TerminalEscaping`), so data from the server can neither break a table's rows
+    /// nor send escape codes to the terminal.
     static func sanitized(_ text: String) -> String {
         if isPrintableASCII(text) { return text }
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            out.append(scalar.properties.generalCategory == .control ? " " : scalar)
+        return TerminalEscaping.escaped(text)
+    }
+
+    /// `text` cut to at most `limit` columns, ending in "…" when anything was left out.
+    static func truncated(_ text: String, limit: Int) -> String {
+        if isPrintableASCII(text), text.utf8.count <= limit { return text }
+        guard of(text) > limit else { return text }
+        var kept = ""
+        var used = 0
+        for character in text {
+            let width = width(of: character)
+            guard used + width <= limit - 1 else { break }
+            kept.append(character)
+            used += width
         }
-        return String(out)
+        return kept + "…"
     }
 
     /// The first line of `text`, cut to at most `limit` columns, with "…" when anything

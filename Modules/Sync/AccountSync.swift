@@ -78,6 +78,9 @@ public struct AccountSync: Sendable {
             onEvent(.runFinished(report))
             return report
         }
+        // NB: `SyncOptions.budget` bounds everything done under the lock — capability
+        // reads and a run made again included — not each engine run on its own.
+        let budget = RunBudget(engine.options.budget)
 
         // Requests made outside the returned run (GET /v1/, a run made again): counted in.
         var spent = 0
@@ -86,18 +89,18 @@ public struct AccountSync: Sendable {
             // No write is tried against a read-only server, so no answer would say it
             // accepts writes again: ask, once per run, while local changes wait.
             spent += 1
-            capabilities = await fetchCapabilities() ?? capabilities
+            capabilities = await fetchCapabilities(within: budget) ?? capabilities
         }
         if let refusal = refusal(capabilities, spent: spent) { return refusal }
-        var report = await engine(for: capabilities).run(onEvent: onEvent)
+        var report = await engine(for: capabilities, within: budget).run(onEvent: onEvent)
         if report.capabilitiesChanged {
             capabilitiesCache.forget(account.name)
             spent += 1
-            capabilities = await fetchCapabilities()
+            capabilities = await fetchCapabilities(within: budget)
             if let refusal = refusal(capabilities, spent: spent + report.requests) { return refusal }
             if capabilities != nil {
                 spent += report.requests
-                report = await engine(for: capabilities).run(onEvent: onEvent)
+                report = await engine(for: capabilities, within: budget).run(onEvent: onEvent)
             }
         }
         if capabilities == nil, !report.unavailable.isEmpty {
@@ -105,7 +108,7 @@ public struct AccountSync: Sendable {
             // environment): read what it offers once, so a server Shelf cannot use says so
             // clearly (no default bucket) instead of as refused collections, every run.
             spent += 1
-            capabilities = await fetchCapabilities()
+            capabilities = await fetchCapabilities(within: budget)
             if let refusal = refusal(capabilities, spent: spent + report.requests) { return refusal }
         }
         if let limit = report.serverPageLimit, var known = capabilities, known.paginateBy != limit {
@@ -124,16 +127,21 @@ public struct AccountSync: Sendable {
 
     // MARK: Capabilities
 
-    /// The engine with the server's limits applied (the defaults when they are unknown).
-    private func engine(for capabilities: ServerCapabilities?) -> SyncEngine {
-        guard let capabilities else { return engine }
-        return engine.with { $0 = $0.adapted(to: capabilities) }
+    /// The engine with the server's limits applied (the defaults when they are unknown),
+    /// and what is left of the budget.
+    private func engine(for capabilities: ServerCapabilities?, within budget: RunBudget) -> SyncEngine {
+        engine.with { options in
+            if let capabilities { options = options.adapted(to: capabilities) }
+            options.budget = budget.remaining
+        }
     }
 
-    /// `GET /v1/`, kept in the cache. Nil when the server cannot be asked now: the run
-    /// then goes ahead with the defaults and reports whatever stops it.
-    private func fetchCapabilities() async -> ServerCapabilities? {
-        guard let info = try? await KintoServerInfoService(client: engine.client).fetch() else { return nil }
+    /// `GET /v1/`, kept in the cache. Nil when the server cannot be asked now (or not
+    /// within what is left of the budget): the run then goes ahead with the defaults and
+    /// reports whatever stops it.
+    private func fetchCapabilities(within budget: RunBudget) async -> ServerCapabilities? {
+        let client = engine.client
+        guard let info = await budget.bounding({ try await KintoServerInfoService(client: client).fetch() }) else { return nil }
         try? capabilitiesCache.save(info.capabilities, for: account.name, server: account.server)
         return info.capabilities
     }

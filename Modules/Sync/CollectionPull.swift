@@ -78,7 +78,7 @@ extension SyncRun {
             let first = requested.removeValue(forKey: state.collection).map(FirstPage.requested) ?? .request
             try await isolating(state.collection) {
                 try await pullCollection(state.collection, first: first) {
-                    guard index == 0, backoffUntil == nil else { return }
+                    guard index == 0, !stopsForBackoff else { return }
                     for later in states.dropFirst() {
                         let service = KintoCollectionService(client: engine.client, collection: later.collection)
                         let query = firstPageQuery(later, conditional: true)
@@ -136,11 +136,14 @@ extension SyncRun {
         page = answer
 
         var pulled = 0
+        var guardrail = try PagingGuard(collection: collection, cursor: store.read { reader in try reader.syncState(collection).cursor })
         while true {
             noteBackoff(page.backoff)
+            try guardrail.check(page)
+            try countPage()
             let continuesByCursor = page.nextPage == ""
             var prefetch: Task<RecordPage, any Error>?
-            if backoffUntil == nil, let next = page.nextPage, !continuesByCursor {
+            if !stopsForBackoff, let next = page.nextPage, !continuesByCursor {
                 prefetch = Task { try await service.page(at: next) }
             }
             let counts: PageCounts
@@ -153,7 +156,7 @@ extension SyncRun {
             pulled = counts.totalSoFar
             noteServerPageLimit(page)
             emit(.pageApplied(collection, counts))
-            if backoffUntil != nil { prefetch?.cancel() }
+            if stopsForBackoff { prefetch?.cancel() }
             try honourBackoff()
 
             if let prefetch {
@@ -171,6 +174,13 @@ extension SyncRun {
             page = next
         }
         completed = true
+    }
+
+    /// Counts a page against the run's `maximumPages`.
+    /// - Throws: `PagingError.tooManyPages` past the maximum.
+    private func countPage() throws {
+        pagesPulled += 1
+        guard pagesPulled <= options.maximumPages else { throw PagingError.tooManyPages(limit: options.maximumPages) }
     }
 
     /// The collection's pull is done: tell listeners, with what it did so far.
@@ -236,7 +246,16 @@ extension SyncRun {
     /// Applies one page and advances the cursor, in one transaction. Records with a
     /// waiting local change are merged three ways instead of overwritten.
     private func apply(_ page: RecordPage, to collection: CollectionName, pulledBefore: Int) throws -> PageCounts {
-        let remote = page.records.map(RemoteRecord.init)
+        // NB: an oversized record is never stored, but the cursor still moves past it
+        // (`highest` below counts every record of the page), so it can't stall the pull.
+        let limit = options.maximumRecordBytes
+        let oversized = page.records.filter { $0.bytes.count > limit }
+        for record in oversized {
+            emit(.recordSkipped(collection, id: record.id, bytes: record.bytes.count, limit: limit))
+        }
+        let kept = oversized.isEmpty ? page.records : page.records.filter { $0.bytes.count <= limit }
+        let remote = kept.map(RemoteRecord.init)
+        let pageHighest = page.records.map(\.lastModified).max().map(Int64.init)
         let merger = MergeApplier(policy: options.policy, now: now)
         let isLast = page.nextPage == nil
         let at = now
@@ -246,7 +265,7 @@ extension SyncRun {
             for (record, _) in held {
                 merges.append((record.id, try merger.apply(collection, id: record.id, remote: record, in: tx)))
             }
-            let highest = remote.map(\.lastModified).max()
+            let highest = pageHighest
             try tx.updateSyncState(collection) { state in
                 if let highest { state.cursor = max(state.cursor ?? highest, highest) }
                 if isLast {
@@ -265,6 +284,7 @@ extension SyncRun {
         collectionReport(collection) {
             $0.pulled += remote.count
             $0.deletedLocally += deleted
+            $0.skipped += oversized.count
         }
         return PageCounts(applied: remote.count - deleted, deleted: deleted, totalSoFar: pulledBefore + remote.count)
     }

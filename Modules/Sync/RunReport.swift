@@ -11,12 +11,14 @@ public struct CollectionReport: Sendable, Equatable, Codable {
     public var merged = 0
     public var conflicts = 0
     public var deadLetters = 0
+    /// Records over `SyncOptions.maximumRecordBytes`: skipped, never stored.
+    public var skipped = 0
     public var durationMilliseconds = 0
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case pulled, pushed, merged, conflicts
+        case pulled, pushed, merged, conflicts, skipped
         case deletedLocally = "deleted_locally"
         case deadLetters = "dead_letters"
         case durationMilliseconds = "duration_ms"

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Services
 import Storage
+import Synchronization
 
 // MARK: - SyncEngine
 
@@ -61,6 +62,23 @@ public final class SyncEngine: Sendable {
     }
 }
 
+// MARK: - Budget helpers
+
+/// Set once by the budget's timer, read by the run after its work ended.
+private final class BudgetFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}
+
+/// The run's work, handed to the task the budget can cancel.
+/// NB: `@unchecked` is sound because the closure only touches its `SyncRun`, and the
+/// run awaits this task before touching its state again: never two threads at once.
+private struct UncheckedWork: @unchecked Sendable {
+    let work: () async throws -> Void
+    init(_ work: @escaping () async throws -> Void) { self.work = work }
+}
+
 // MARK: - SyncRun
 
 /// The state of one run: its report so far and its event sink. Lives inside one task.
@@ -72,6 +90,8 @@ final class SyncRun {
     var randomness = SystemRandomNumberGenerator()
     /// Set when a response carried `Backoff`: the run stops after the current step.
     var backoffUntil: Date?
+    /// Pages pulled so far in this run, over all collections (`SyncOptions.maximumPages`).
+    var pagesPulled = 0
     /// Collections the server refused for good this run, with why (`CollectionIsolation`).
     var unavailable: [CollectionName: String] = [:]
     /// Local changes left unsent because the server is read-only.
@@ -94,8 +114,10 @@ final class SyncRun {
         emit(.runStarted(collections: options.collections))
         do {
             try checkStoredBackoff()
-            if options.pulls { try await pullAll() }
-            if options.pushes { try await pushAll() }
+            try await withinBudget {
+                if self.options.pulls { try await self.pullAll() }
+                if self.options.pushes { try await self.pushAll() }
+            }
             try finishSuccessfully()
         } catch let error as StorageError where error.isCorruption {
             // Damage found mid-run: say which file and what to do, as the check before a run would.
@@ -110,6 +132,50 @@ final class SyncRun {
         return report
     }
 
+    // MARK: Budget
+
+    /// Runs `work`, cancelling it when `options.budget` runs out: every request in
+    /// flight is aborted at once (the transport resumes it with `CancellationError`),
+    /// and what was stored so far stays stored.
+    /// - Throws: `SyncStop.temporary` naming the budget when it ran out.
+    private func withinBudget(_ work: @escaping () async throws -> Void) async throws {
+        guard let budget = options.budget else {
+            try await work()
+            return
+        }
+        let expired = BudgetFlag()
+        // NB: the run's state lives in this object and is only touched from `work`,
+        // which runs on this task; the timer task touches only `expired` and `worker`.
+        let worker = Task { [unchecked = UncheckedWork(work)] in try await unchecked.work() }
+        let timer = Task {
+            try? await Task.sleep(for: budget)
+            guard !Task.isCancelled else { return }
+            expired.set()
+            worker.cancel()
+        }
+        defer { timer.cancel() }
+        do {
+            try await withTaskCancellationHandler {
+                try await worker.value
+            } onCancel: {
+                worker.cancel()
+            }
+        } catch {
+            if expired.isSet {
+                throw SyncStop.temporary("the run took longer than its budget of \(Self.describe(budget)); stopped (the next run continues where this one stopped)")
+            }
+            throw error
+        }
+    }
+
+    /// `3 s`, `0.2 s`: to a tenth of a second, which is all a budget means.
+    static func describe(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        // NB: clamped so that no Duration, however long, can trap the conversion below.
+        let tenths = min((Double(seconds) * 10 + Double(attoseconds) / 1e17).rounded(), 1e15)
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10)) s" : "\(tenths / 10) s"
+    }
+
     // MARK: Outcome
 
     /// Conflicts, dead letters or a required collection the server refused make the run
@@ -117,6 +183,7 @@ final class SyncRun {
     /// the message of a `synced` run (0), which is what a cron job wants. Changes held
     /// back by a read-only server make it a temporary failure (75): they go next time.
     private func finishSuccessfully() throws {
+        try clearStoredBackoff()
         let (conflicts, deadLetters) = try store.read { reader in (try reader.conflictCount(), try reader.deadLetterCount()) }
         let required = requiredUnavailable
         let optional = unavailable.keys.filter { options.optionalCollections.contains($0) }.sorted()
@@ -144,6 +211,7 @@ final class SyncRun {
         report.outcome = reason.outcome
         report.message = reason.message
         if case .backoff(let until, _) = reason { report.backoffUntil = until }
+        if case .cancelled = reason { return }
         let message = reason.message
         let at = now
         // Best effort: the store may be what failed.
@@ -158,25 +226,52 @@ final class SyncRun {
         }
     }
 
-    /// A throttled server is not asked again before its deadline, not even once.
+    /// A throttled server is not asked again before its deadline, not even once —
+    /// unless the run was told to ignore it (`--ignore-backoff`).
+    ///
+    /// NB: a stored deadline further out than `HeaderValues.maximumWait` (written by an
+    /// older Shelf, or a clock set back) counts as that maximum from now, so no value in
+    /// the store can lock an account for ever.
     private func checkStoredBackoff() throws {
+        guard !options.ignoresBackoff else { return }
         let states = try store.read { reader in try reader.syncStates() }
-        let deadline = states.filter { options.collections.contains($0.collection) }.compactMap(\.backoffUntil).max()
-        if let deadline, deadline > now {
-            throw SyncStop.backoff(until: deadline, reason: "the server asked clients to wait (Backoff / Retry-After)")
+        let stored = states.filter { options.collections.contains($0.collection) }.compactMap(\.backoffUntil).max()
+        guard let stored, stored > now else { return }
+        let deadline = min(stored, now.addingTimeInterval(HeaderValues.maximumWait))
+        throw SyncStop.backoff(until: deadline, reason: "the server asked clients to wait (Backoff / Retry-After)")
+    }
+
+    /// A run that got through clears the deadline it ran past (or that had passed), and
+    /// keeps one the server asked for during this run (an ignored `Backoff`).
+    private func clearStoredBackoff() throws {
+        let kept = backoffUntil
+        let collections = options.collections
+        // NB: read first, so an ordinary run (no deadline before or after) writes nothing.
+        let stale = try store.read { reader in
+            try collections.filter { try reader.syncState($0).backoffUntil != kept }
+        }
+        guard !stale.isEmpty else { return }
+        try store.write { tx in
+            for collection in stale {
+                try tx.updateSyncState(collection) { $0.backoffUntil = kept }
+            }
         }
     }
 
-    /// Remembers a `Backoff` header; the run stops once the current step is stored.
+    /// Remembers a `Backoff` header (clamped to `HeaderValues.maximumWait`); the run
+    /// stops once the current step is stored.
     func noteBackoff(_ seconds: TimeInterval?) {
         guard let seconds, seconds > 0 else { return }
-        let until = now.addingTimeInterval(seconds)
+        let until = now.addingTimeInterval(HeaderValues.clamped(seconds))
         backoffUntil = max(backoffUntil ?? until, until)
     }
 
+    /// Whether the run stops early for a `Backoff` it met (not when told to ignore it).
+    var stopsForBackoff: Bool { backoffUntil != nil && !options.ignoresBackoff }
+
     /// Stops the run when the server asked for a pause during the last step.
     func honourBackoff() throws {
-        guard let until = backoffUntil else { return }
+        guard let until = backoffUntil, !options.ignoresBackoff else { return }
         throw SyncStop.backoff(until: until, reason: "the server asked clients to back off (Backoff header)")
     }
 

@@ -14,6 +14,7 @@ extension SyncEvent {
         case .merged: "merged"
         case .conflict: "conflict"
         case .deadLettered: "dead_lettered"
+        case .recordSkipped: "record_skipped"
         case .retrying: "retrying"
         case .collectionUnavailable: "collection_unavailable"
         case .collectionFinished: "collection_finished"
@@ -41,6 +42,9 @@ extension SyncEvent {
         case .deadLettered(let collection, let id, let status, let reason):
             return [("collection", .string(collection.rawValue)), ("id", .string(id)),
                     ("status", .number(status)), ("reason", .string(reason))]
+        case .recordSkipped(let collection, let id, let bytes, let limit):
+            return [("collection", .string(collection.rawValue)), ("id", .string(id)),
+                    ("bytes", .number(bytes)), ("limit", .number(limit))]
         case .retrying(let attempt, let delay, let reason):
             let milliseconds = Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
             return [("attempt", .number(attempt)), ("delay_ms", .number(milliseconds)), ("reason", .string(reason))]
@@ -48,7 +52,8 @@ extension SyncEvent {
             return [("collection", .string(collection.rawValue)), ("reason", .string(reason))]
         case .collectionFinished(let collection, let report):
             return [("collection", .string(collection.rawValue)), ("pulled", .number(report.pulled)),
-                    ("merged", .number(report.merged)), ("conflicts", .number(report.conflicts))]
+                    ("merged", .number(report.merged)), ("conflicts", .number(report.conflicts)),
+                    ("skipped", .number(report.skipped))]
         case .runFinished(let report):
             return [("outcome", .string(report.outcome.rawValue)), ("requests", .number(report.requests)),
                     ("duration_ms", .number(report.durationMilliseconds)), ("message", .string(report.message))]
@@ -77,6 +82,8 @@ extension SyncEvent {
             return "\(collection.rawValue)/\(id): conflict (\(what)); kept the local edit unpushed"
         case .deadLettered(let collection, let id, let status, let reason):
             return "\(collection.rawValue)/\(id): refused by the server (\(status)): \(reason)"
+        case .recordSkipped(let collection, let id, let bytes, let limit):
+            return "\(collection.rawValue)/\(id): skipped, \(bytes) bytes is over the \(limit)-byte limit for one record (not stored)"
         case .retrying(let attempt, let delay, let reason):
             return "retrying (attempt \(attempt)) in \(delay.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))): \(reason)"
         case .collectionUnavailable(let collection, let reason):

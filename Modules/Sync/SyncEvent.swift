@@ -19,6 +19,9 @@ public enum SyncEvent: Sendable, Equatable {
     case conflict(CollectionName, id: String, MergeConflict)
     /// A change the server refused for good, moved to the dead letters.
     case deadLettered(CollectionName, id: String, status: Int, reason: String)
+    /// A pulled record longer than `SyncOptions.maximumRecordBytes`: not stored, counted
+    /// in the report; the pull goes on past it.
+    case recordSkipped(CollectionName, id: String, bytes: Int, limit: Int)
     /// A transient failure about to be retried after `delay`.
     case retrying(attempt: Int, delay: Duration, reason: String)
     /// The server refused a collection for good this run (403/404: the optional shared

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Services
 
 // MARK: - SyncOptions
 
@@ -18,6 +19,23 @@ public struct SyncOptions: Sendable, Equatable {
     public var pulls: Bool
     /// Whether to push the outbox after pulling; a repository's refresh only pulls.
     public var pushes: Bool
+    /// Run even though the server asked to wait (`shelf sync --ignore-backoff`): the
+    /// stored deadline and `Backoff` headers met during the run do not stop it. A new
+    /// `Backoff` is still stored for the runs after this one.
+    public var ignoresBackoff: Bool
+    /// Pages one run pulls at most, over all collections. A server whose pages never
+    /// end (a `Next-Page` cycle the other guards miss) stops here; the cursor is
+    /// durable, so the next run continues. Default 1,000: ten million records at the
+    /// default page size, far beyond any library.
+    public var maximumPages: Int
+    /// A pulled record longer than this (its JSON bytes) is skipped with a warning,
+    /// counted in the report and never stored. Default 1 MiB: a book, note or task is
+    /// a few hundred bytes; nothing Shelf reads needs a megabyte.
+    public var maximumRecordBytes: Int
+    /// Wall time one run may take, network waits and retries included; nil for no
+    /// limit. When it runs out the run stops (temporary failure, exit 75) and the next
+    /// run continues from the durable cursor.
+    public var budget: Duration?
     /// Collections a server may lack without the run failing: the shared catalog. When
     /// the server refuses one (403/404), the run reports it and still ends `synced`.
     public var optionalCollections: Set<CollectionName> = [.products]
@@ -38,7 +56,8 @@ public struct SyncOptions: Sendable, Equatable {
     public init(
         collections: [CollectionName] = CollectionName.allCases, policy: ConflictPolicy = .manual,
         retry: RetryPolicy = RetryPolicy(), pageSize: Int = 10_000, batchSize: Int = 25,
-        pulls: Bool = true, pushes: Bool = true
+        pulls: Bool = true, pushes: Bool = true, ignoresBackoff: Bool = false,
+        maximumPages: Int = 1_000, maximumRecordBytes: Int = 1 << 20, budget: Duration? = nil
     ) {
         self.collections = collections
         self.policy = policy
@@ -47,7 +66,18 @@ public struct SyncOptions: Sendable, Equatable {
         self.batchSize = max(1, batchSize)
         self.pulls = pulls
         self.pushes = pushes
+        self.ignoresBackoff = ignoresBackoff
+        self.maximumPages = max(1, maximumPages)
+        self.maximumRecordBytes = max(1, maximumRecordBytes)
+        self.budget = budget
     }
+}
+
+// MARK: - Maximum backoff
+
+extension SyncOptions {
+    /// The longest a server can make an account wait (`Backoff`, `Retry-After`): a day.
+    public static let maximumBackoff: TimeInterval = HeaderValues.maximumWait
 }
 
 // MARK: - SyncClock

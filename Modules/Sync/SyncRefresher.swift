@@ -7,23 +7,29 @@ import Repositories
 /// The sync engine behind the repositories' refresh port: a refresh is a pull of one
 /// collection, merged with waiting local edits, under the account's run lock.
 ///
-/// When another run (the cron worker, another `shelf`) holds the lock, the refresh
-/// does not wait and does not pull twice: it reports nothing changed, and the
-/// repository serves the store, which that run is bringing up to date.
+/// When another run holds the lock — the cron worker, another `shelf`, or this
+/// process' refresh of another collection (a `cart` needs the cart and the catalog) —
+/// the refresh waits for it, up to `lockWait`, then pulls its own collection: the run
+/// before it has just brought the store up to date, so that pull costs one round trip.
+/// Past `lockWait` it reports nothing changed, and the repository serves the store,
+/// which the other run is bringing up to date. A cancelled wait ends at once.
 public struct SyncRefresher: CollectionRefreshing {
     public let engine: SyncEngine
     /// The account's lock file; nil when nothing else can run on this store (tests).
     public let lockFile: URL?
+    /// How long a refresh waits for a run holding the lock. Default: 2 s.
+    public let lockWait: Duration
 
-    public init(engine: SyncEngine, lockFile: URL?) {
+    public init(engine: SyncEngine, lockFile: URL?, lockWait: Duration = .seconds(2)) {
         self.engine = engine
         self.lockFile = lockFile
+        self.lockWait = lockWait
     }
 
     public func refresh(_ collection: CollectionName) async throws -> RefreshSummary {
         var lock: RunLock?
         if let lockFile {
-            guard let held = try RunLock.acquire(at: lockFile) else { return .unchanged }
+            guard let held = try await waitForLock(lockFile) else { return .unchanged }
             lock = held
         }
         defer { lock?.release() }
@@ -42,6 +48,20 @@ public struct SyncRefresher: CollectionRefreshing {
             return RefreshSummary(changedRecords: counts.pulled + counts.merged)
         default:
             throw SyncRunError(outcome: report.outcome, message: report.message)
+        }
+    }
+}
+
+extension SyncRefresher {
+    /// Takes the lock, polling while another run holds it, for at most `lockWait`.
+    /// NB: `flock` locks belong to open file descriptions, so a second refresh in this
+    /// process is refused like another process would be: one loop covers both.
+    private func waitForLock(_ lockFile: URL) async throws -> RunLock? {
+        let deadline = ContinuousClock.now + lockWait
+        while true {
+            if let held = try RunLock.acquire(at: lockFile) { return held }
+            guard ContinuousClock.now < deadline else { return nil }
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 }

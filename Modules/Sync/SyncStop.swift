@@ -14,6 +14,9 @@ enum SyncStop: Error {
     case authentication(String)
     /// The local store failed.
     case localStore(String)
+    /// The run's task was cancelled (a read's time budget ran out, the process is
+    /// stopping): not a failure of the server or the account, so nothing is recorded.
+    case cancelled
     /// Retrying cannot help: the server's TLS certificate does not verify against the
     /// trusted CAs (a private CA not given, another host's certificate, an attack).
     case configuration(String)
@@ -27,13 +30,16 @@ enum SyncStop: Error {
             if case .unauthorized = api { return .authentication(api.description) }
             if api.transportFailure?.kind == .tls { return .configuration(api.description) }
             if let failure = api.httpFailure, let wait = failure.retryAfter, failure.status == 503 || failure.status == 429 {
-                return .backoff(until: now.addingTimeInterval(wait), reason: "the server answered \(failure.status) with Retry-After: \(Int(wait))")
+                let seconds = HeaderValues.clamped(wait)
+                return .backoff(
+                    until: now.addingTimeInterval(seconds),
+                    reason: "the server answered \(failure.status) with Retry-After: \(HeaderValues.wholeSeconds(seconds))")
             }
             return .temporary(api.description)
         case let storage as StorageError:
             return .localStore("\(storage)")
         case is CancellationError:
-            return .temporary("the run was cancelled")
+            return .cancelled
         default:
             return .temporary("\(error)")
         }
@@ -42,7 +48,7 @@ enum SyncStop: Error {
     var outcome: RunOutcome {
         switch self {
         case .backoff: .backoff
-        case .temporary: .temporaryFailure
+        case .temporary, .cancelled: .temporaryFailure
         case .authentication: .authenticationFailed
         case .localStore: .localStoreFailure
         case .configuration: .configurationError
@@ -55,6 +61,8 @@ enum SyncStop: Error {
             "\(reason); waiting until \(until.formatted(.iso8601))"
         case .temporary(let text), .authentication(let text), .localStore(let text), .configuration(let text):
             text
+        case .cancelled:
+            "the run was cancelled"
         }
     }
 }

@@ -312,3 +312,19 @@ struct DurationParsingTests {
         #expect(DurationParsing.parse(text) == nil)
     }
 }
+
+/// Durations typed on a command line: no number, however long, can trap.
+@Suite("Duration parsing is bounded")
+struct BoundedDurationParsingTests {
+    @Test(arguments: [
+        ("90s", Duration.seconds(90)), ("250ms", .milliseconds(250)), ("1h30m", .seconds(5_400)), ("60", .seconds(60)),
+    ])
+    func durationsParse(_ text: String, _ expected: Duration) {
+        #expect(DurationParsing.parse(text) == expected)
+    }
+
+    @Test(arguments: ["9223372036854775807d", "99999999999999999999s", "1000000001", "0s", "-5s", "5x", String(repeating: "1", count: 100) + "s"])
+    func hugeOrInvalidDurationsAreRefused(_ text: String) {
+        #expect(DurationParsing.parse(text) == nil)
+    }
+}

@@ -31,7 +31,9 @@ struct CurlTransportTests {
         defer { server.stop() }
         var serverEvents = events.makeAsyncIterator()
         let transport = CurlTransport()
-        let request = HTTPRequest(url: server.origin + "/v1/slow", timeouts: Timeouts(connect: .seconds(5), request: .seconds(60)))
+        // NB: the server holds the request on purpose; no stall limit may end it first.
+        let request = HTTPRequest(
+            url: server.origin + "/v1/slow", timeouts: Timeouts(connect: .seconds(5), request: .seconds(60), stall: .seconds(60)))
         let task = Task { try await transport.send(request) }
 
         // The server holds the request: it is truly in flight.
@@ -114,7 +116,9 @@ struct CurlTransportTests {
         let finished = Mutex(false)
         let transport = CurlTransport()
         let task = Task {
-            let response = try await transport.send(HTTPRequest(url: server.origin + "/v1/page")) { headSink.yield($0) }
+            // NB: the body is held until the test says so; no stall limit may end it first.
+            let held = HTTPRequest(url: server.origin + "/v1/page", timeouts: Timeouts(stall: .seconds(60)))
+            let response = try await transport.send(held) { headSink.yield($0) }
             finished.withLock { $0 = true }
             return response
         }
@@ -217,5 +221,25 @@ struct CurlTransportTests {
         let request = HTTPRequest(url: "http://127.0.0.1:1/", headers: ["X-Evil": "a\r\nInjected: yes"])
         let error = await #expect(throws: APIError.self) { try await CurlTransport().send(request) }
         guard case .invalidRequest = error else { Issue.record("expected invalidRequest, got \(String(describing: error))"); return }
+    }
+}
+
+/// A transfer that makes no progress ends after its stall limit, whatever the request
+/// timeout allows: a server that accepts and never answers, or trickles.
+@Suite("Curl transport: stalled transfers end")
+struct CurlStallTests {
+    @Test func aSilentServerEndsAtTheStallLimitNotTheRequestTimeout() async throws {
+        let server = try LoopbackTCPServer { connection in
+            connection.readRequestHead()
+            connection.waitUntilClosedByPeer()
+        }
+        defer { server.stop() }
+        let request = HTTPRequest(url: server.origin + "/v1/silent", timeouts: Timeouts(request: .seconds(600), stall: .seconds(1)))
+        let started = ContinuousClock.now
+        let error = await #expect(throws: APIError.self) { try await CurlTransport().send(request) }
+        // Far below the 600 s request timeout, with room for a loaded machine.
+        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(error?.transportFailure?.kind == .timeout, "\(String(describing: error))")
+        #expect("\(String(describing: error))".contains("too slow"))
     }
 }

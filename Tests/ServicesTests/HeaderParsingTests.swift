@@ -65,3 +65,42 @@ struct HeaderParsingTests {
         #expect(Response(value: Data(), status: 200, headers: [:], url: "").backoff == nil)
     }
 }
+
+/// Waits from the network saturate and clamp: no value traps, none lasts over a day.
+@Suite("Header waits are bounded")
+struct BoundedWaitTests {
+    static let now = Date(timeIntervalSince1970: 1_445_412_400)
+
+    @Test(arguments: [
+        ("9223372036854775807", HeaderValues.maximumWait),
+        ("99999999999999999999999999999999999999", HeaderValues.maximumWait),
+        ("86401", HeaderValues.maximumWait),
+        ("86400", 86_400),
+        ("3", 3),
+        ("0", 0),
+        ("-1", nil),
+        ("1e9", nil),
+        ("١٢", nil),
+        ("", nil),
+    ] as [(String, TimeInterval?)])
+    func backoffSaturates(_ text: String, _ expected: TimeInterval?) {
+        #expect(HeaderValues.backoff(text) == expected)
+        #expect(HeaderValues.retryAfter(text, now: Self.now) == (text.isEmpty ? nil : expected))
+    }
+
+    @Test(arguments: [
+        ("Fri, 31 Dec 9999 23:59:59 GMT", HeaderValues.maximumWait),
+        ("Wed, 21 Oct 2015 07:28:00 GMT", 80),
+        ("Thu, 01 Jan 1970 00:00:00 GMT", 0),
+    ] as [(String, TimeInterval)])
+    func retryAfterDatesClamp(_ text: String, _ expected: TimeInterval) {
+        #expect(HeaderValues.retryAfter(text, now: Self.now) == expected)
+    }
+
+    @Test func wholeSecondsNeverTrap() {
+        #expect(HeaderValues.wholeSeconds(.infinity) == 86_400)
+        #expect(HeaderValues.wholeSeconds(.nan) == 0)
+        #expect(HeaderValues.wholeSeconds(9.3e18) == 86_400)
+        #expect(HeaderValues.wholeSeconds(-5) == 0)
+    }
+}

@@ -62,7 +62,7 @@ struct WorkerLogTests {
         let (log, captured) = log()
         log.log(.deadLettered(.notes, id: "n-1", status: 400, reason: "bad\nFAKE ERROR line\u{1B}[2J"), account: "a")
         #expect(captured.all.count == 1)
-        #expect(captured.all[0].hasSuffix(#"bad\u{a}FAKE ERROR line\u{1b}[2J"# + "\n"))
+        #expect(captured.all[0].hasSuffix(#"bad\nFAKE ERROR line\u{1B}[2J"# + "\n"))
     }
 
     @Test func theWorstOutcomeDecidesTheStatus() {

@@ -84,15 +84,18 @@ public final class LoopbackConnection: Sendable {
         write(Data(text.utf8))
     }
 
-    public func write(_ data: Data) {
+    /// - Returns: false when the peer is gone (not every byte was sent).
+    @discardableResult
+    public func write(_ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
+            guard let base = raw.baseAddress else { return true }
             var sent = 0
             while sent < raw.count {
                 let count = send(fd, base + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
-                guard count > 0 else { return }
+                guard count > 0 else { return false }
                 sent += count
             }
+            return true
         }
     }
 

@@ -57,6 +57,7 @@ actor CachedCollection<Mapping: RecordMapping> {
         let freshness = try await freshen(force: forceRefresh)
         let snapshot = try currentSnapshot()
         let hasData = freshness.fetchedAt != nil || !snapshot.values.isEmpty || !snapshot.unreadable.isEmpty
+        report(snapshot.unreadable)
         return freshness.result(snapshot.values, unreadable: snapshot.unreadable, hasCachedData: hasData)
     }
 
@@ -77,6 +78,7 @@ actor CachedCollection<Mapping: RecordMapping> {
             return (records, total, needsPresence ? try reader.count(everything) : 0)
         }
         let (values, unreadable) = Mapping.decodeAll(records)
+        report(unreadable)
         let page = QueryPage(items: values, totalMatches: total, offset: offset)
         return freshness.result(page, unreadable: unreadable, hasCachedData: !needsPresence || stored > 0)
     }
@@ -91,6 +93,11 @@ actor CachedCollection<Mapping: RecordMapping> {
     /// How many live records the store holds, counted on its index, without asking the server.
     func count() throws -> Int {
         try store.count(RecordQuery(collection))
+    }
+
+    /// Tells listeners about records a read left out because they do not read.
+    private func report(_ unreadable: [UnreadableRecord]) {
+        if !unreadable.isEmpty { onEvent(.unreadableRecords(collection, unreadable)) }
     }
 
     private func currentSnapshot() throws -> CollectionSnapshot<Mapping> {

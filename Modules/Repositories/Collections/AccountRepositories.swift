@@ -36,6 +36,14 @@ public struct AccountRepositories: Sendable {
     /// The status screen's summary, straight from the store.
     public var syncStatus: any SyncStatusProviding { store }
 
+    /// Whether nothing of `collection` is local yet: never refreshed, and no records
+    /// (not even ones made offline) — what a failed first refresh leaves a reader with.
+    /// An unreadable store counts as having something.
+    public func hasNothingLocal(_ collection: CollectionName) -> Bool {
+        let synced = (try? store.read { reader in try reader.syncState(collection).lastSuccess != nil }) ?? true
+        return !synced && ((try? store.count(RecordQuery(collection))) ?? 1) == 0
+    }
+
     // MARK: Background work
 
     /// Waits until every refresh in flight has finished — the CLI calls this after

@@ -12,4 +12,9 @@ public enum RepositoryEvent: Hashable, Sendable {
     case refreshJoined(CollectionName)
     /// The refresh ended; the in-memory copy follows the store from now on.
     case refreshFinished(CollectionName, succeeded: Bool)
+    /// A read met stored records it cannot map to Domain values (a field missing or of
+    /// the wrong type, a value a Domain rule refuses). They are left out of the answer
+    /// and left in the store untouched — a later version may read them — and told
+    /// here, so nobody loses them silently.
+    case unreadableRecords(CollectionName, [UnreadableRecord])
 }

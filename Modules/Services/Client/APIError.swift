@@ -67,12 +67,13 @@ public enum APIError: Error, Sendable {
         return nil
     }
 
-    /// Worth retrying later unchanged: transport failures other than TLS, 408, 429 and 5xx.
+    /// Worth retrying later unchanged: transport failures other than TLS and an oversized
+    /// response, 408, 429 and 5xx.
     /// Authentication, permission, 4xx and decoding failures won't fix themselves.
     public var isTransient: Bool {
         switch self {
         case .transport(let failure):
-            return failure.kind != .tls
+            return failure.kind != .tls && failure.kind != .tooLarge
         case .httpStatus(let failure):
             return failure.status == 408 || failure.status == 429 || (500...599).contains(failure.status)
         case .unauthorized, .forbidden, .notFound, .preconditionFailed, .decoding, .invalidRequest:
@@ -121,6 +122,9 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
         case tls
         /// The connection broke mid-exchange, or closed without an answer.
         case connectionLost
+        /// The response (after content decoding) or its headers passed Shelf's limit
+        /// (`CurlTransport.Configuration.maximumResponseBytes`); the transfer was aborted.
+        case tooLarge
         case other
     }
 
@@ -148,6 +152,7 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
         case .hostNotFound: "host not found"
         case .tls: "TLS failed: the server's certificate did not verify (an unknown CA, an expired certificate or another host's name), or the handshake failed; for a private CA give --ca-file PATH or SHELF_CA_FILE"
         case .connectionLost: "connection lost"
+        case .tooLarge: "the response is larger than Shelf accepts"
         case .other: "network error"
         }
         return "\(method.rawValue) \(url): \(what) (\(message))"
@@ -187,7 +192,7 @@ public struct HTTPFailure: Sendable, Hashable {
         if let error = serverError?.error { detail += " \(error)" }
         if let message = serverError?.message { detail += ": \(message)" }
         if let errno = serverError?.errno { detail += ", errno \(errno)" }
-        if let retryAfter { detail += ", retry after \(Int(retryAfter.rounded(.up))) s" }
+        if let retryAfter { detail += ", retry after \(HeaderValues.wholeSeconds(retryAfter)) s" }
         return "\(method.rawValue) \(url): \(summary) (\(detail))"
     }
 }

@@ -26,12 +26,26 @@ public struct KintoErrorBody: Sendable, Hashable, Codable {
         self.details = details
     }
 
-    /// The body parsed as Kinto's error shape, or nil when it is not one.
+    /// The body parsed as Kinto's error shape, or nil when it is not one (or is larger
+    /// than `maximumBodyBytes`). Its texts are cut to `maximumTextLength` characters: they
+    /// end up in one line of an error message, not in a page of output.
     static func parse(_ body: Data) -> KintoErrorBody? {
+        guard body.count <= maximumBodyBytes else { return nil }
         guard let first = body.first(where: { !JSONByteScanner.isWhitespace($0) }), first == UInt8(ascii: "{") else { return nil }
-        guard let parsed = try? JSONDecoder().decode(KintoErrorBody.self, from: body),
+        guard var parsed = try? JSONDecoder().decode(KintoErrorBody.self, from: body),
               parsed.code != nil || parsed.errno != nil || parsed.message != nil
         else { return nil }
+        parsed.error = parsed.error.map(Self.cut)
+        parsed.message = parsed.message.map(Self.cut)
         return parsed
+    }
+
+    /// Kinto's error bodies are a few hundred bytes; 1 MiB leaves room for `details`
+    /// (a 412's `existing` record) without parsing an arbitrary document.
+    static let maximumBodyBytes = 1 << 20
+    static let maximumTextLength = 500
+
+    private static func cut(_ text: String) -> String {
+        text.count <= maximumTextLength ? text : String(text.prefix(maximumTextLength - 1)) + "…"
     }
 }

@@ -11,11 +11,17 @@ import Foundation
 /// decoder reads ~30 MB/s on Linux; this scanner read ~290 MB/s of the same kind of page
 /// here (`Benchmarks/transport-vs-curl.sh` prints both).
 public enum RecordPageScanner {
+    /// The most records one page may hold: 10,000, Kinto's own ceiling
+    /// (`storage_max_fetch_size`) and the largest `_limit` Shelf asks for. A page with
+    /// more did not come from a server Shelf knows how to follow, and is refused
+    /// before it is held in memory as records.
+    public static let maximumRecordsPerPage = 10_000
+
     /// - Returns: the page's records in server order, tombstones included.
     /// - Throws: `APIError.decoding` for malformed JSON (with the byte offset), a missing
-    ///   `data` array, a record without `id` or integer `last_modified`, or an id that
-    ///   occurs twice in the page.
-    public static func scan(_ body: Data) throws(APIError) -> [RawRecord] {
+    ///   `data` array, a record without `id` or integer `last_modified`, an id that
+    ///   occurs twice in the page, or more than `maximumRecords` records.
+    public static func scan(_ body: Data, maximumRecords: Int = maximumRecordsPerPage) throws(APIError) -> [RawRecord] {
         let records: [RawRecord]
         do throws(JSONScanError) {
             records = try JSONByteScanner.withScanner(over: body) { (scanner) throws(JSONScanError) in
@@ -28,6 +34,9 @@ public enum RecordPageScanner {
                     }
                     sawData = true
                     try scanner.forEachElement { scanner throws(JSONScanError) in
+                        guard records.count < maximumRecords else {
+                            throw JSONScanError(offset: scanner.offset, message: "the page holds more than \(maximumRecords) records, the most Shelf accepts in one page")
+                        }
                         records.append(try scanner.scanRecord())
                     }
                 }

@@ -53,10 +53,20 @@ public struct KintoCollectionService: Sendable {
 
     /// Every page of the list, concatenated; `.notModified` when `query.ifNoneMatch` matches.
     /// For lists the caller keeps in memory anyway; the sync engine goes page by page.
-    public func allRecords(_ query: ListQuery = ListQuery()) async throws -> PageResult {
+    /// - Throws: `APIError.decoding` when a `Next-Page` leads back to a page already
+    ///   fetched, or after `maximumPages` pages: a server's paging never loops for ever.
+    public func allRecords(_ query: ListQuery = ListQuery(), maximumPages: Int = 1_000) async throws -> PageResult {
         let first = try await firstPage(query)
         guard case .page(var combined) = first else { return first }
+        var followed: Set<String> = []
         while let next = combined.nextPage {
+            guard followed.insert(next).inserted, followed.count < maximumPages else {
+                throw APIError.decoding(DecodingFailure(
+                    url: next, path: "Next-Page",
+                    message: followed.count >= maximumPages
+                        ? "more than \(maximumPages) pages; not following further"
+                        : "leads back to a page already fetched; not following it again"))
+            }
             let page = try await page(at: next)
             combined.records += page.records
             combined.nextPage = page.nextPage

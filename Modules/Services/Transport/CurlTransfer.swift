@@ -17,6 +17,12 @@ final class CurlTransfer {
     private var headers = HTTPHeaders()
     private var headDelivered = false
     private var body = Data()
+    /// `Configuration.maximumResponseBytes`, for the body and for the headers.
+    private var maximumBytes = Int.max
+    private var headerBytes = 0
+    /// Set when the body or headers passed `maximumBytes`: the callback then refuses
+    /// the bytes, libcurl aborts, and the failure says why.
+    private var exceededLimit = false
 
     init(job: CurlJob, easy: UnsafeMutableRawPointer) {
         self.job = job
@@ -54,6 +60,7 @@ final class CurlTransfer {
         if !request.headers.contains("User-Agent") { lines.append("User-Agent: \(configuration.userAgent)") }
         for line in lines { headerList = curl_slist_append(headerList, line) }
 
+        maximumBytes = configuration.maximumResponseBytes
         let userData = Unmanaged.passUnretained(self).toOpaque()
         var codes: [CURLcode] = [
             shelf_curl_easy_setopt_string(easy, CURLOPT_URL, request.url),
@@ -62,6 +69,9 @@ final class CurlTransfer {
             shelf_curl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""),
             shelf_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, request.timeouts.connect.wholeMilliseconds),
             shelf_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, request.timeouts.request.wholeMilliseconds),
+            shelf_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, request.timeouts.lowSpeedBytesPerSecond),
+            shelf_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, request.timeouts.stall.wholeSeconds),
+            shelf_curl_easy_setopt_long(easy, CURLOPT_MAXFILESIZE, maximumBytes),
             shelf_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, configuration.verifiesTLS ? 1 : 0),
             shelf_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, configuration.verifiesTLS ? 2 : 0),
             shelf_curl_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1),
@@ -70,17 +80,18 @@ final class CurlTransfer {
             shelf_curl_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION) { buffer, size, count, userData in
                 let length = size * count
                 guard let buffer, let userData else { return length }
-                Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
+                let accepted = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
                     .receiveBody(UnsafeRawPointer(buffer), count: length)
-                return length
+                // NB: returning fewer bytes than given makes libcurl abort the transfer.
+                return accepted ? length : 0
             },
             shelf_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, userData),
             shelf_curl_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION) { buffer, size, count, userData in
                 let length = size * count
                 guard let buffer, let userData else { return length }
-                Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
+                let accepted = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
                     .receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length))
-                return length
+                return accepted ? length : 0
             },
             shelf_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, userData),
         ]
@@ -120,13 +131,25 @@ final class CurlTransfer {
 
     // MARK: Callbacks (loop thread, inside curl_multi_perform)
 
-    fileprivate func receiveBody(_ bytes: UnsafeRawPointer, count: Int) {
+    /// - Returns: false when the body would pass `maximumBytes` (the transfer then ends).
+    fileprivate func receiveBody(_ bytes: UnsafeRawPointer, count: Int) -> Bool {
+        guard count <= maximumBytes - body.count else {
+            exceededLimit = true
+            return false
+        }
         body.append(bytes.assumingMemoryBound(to: UInt8.self), count: count)
+        return true
     }
 
     /// One header line, CRLF included. A status line starts a new head (after a
     /// `100 Continue` the final one follows); the empty line ends it.
-    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+    /// - Returns: false when the headers passed `maximumHeaderBytes` (the transfer then ends).
+    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        headerBytes += bytes.count
+        guard headerBytes <= Self.maximumHeaderBytes else {
+            exceededLimit = true
+            return false
+        }
         var line = String(decoding: bytes, as: UTF8.self)
         while let last = line.last, last == "\r\n" || last == "\n" || last == "\r" { line.removeLast() }
         if line.hasPrefix("HTTP/") {
@@ -139,11 +162,16 @@ final class CurlTransfer {
             let name = String(line[..<colon])
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             headers.add(name, value)
-            if name.lowercased() == "content-length", let length = Int(value), length > 0, length <= 64 << 20 {
+            if name.lowercased() == "content-length", let length = Int(value), length > 0, length <= min(maximumBytes, 64 << 20) {
                 body.reserveCapacity(length)
             }
         }
+        return true
     }
+
+    /// Every header line of one response together, informational heads included: 256 KiB,
+    /// a hundred times what Kinto sends.
+    static let maximumHeaderBytes = 256 << 10
 
     private func deliverHead() {
         guard !headDelivered else { return }
@@ -171,6 +199,11 @@ final class CurlTransfer {
 
     private func error(for result: CURLcode) -> APIError {
         let explanation = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(result))
+        if exceededLimit || result == CURLE_FILESIZE_EXCEEDED {
+            return .transport(TransportFailure(
+                kind: .tooLarge, method: request.method, url: request.url, code: Int(result.rawValue),
+                message: "aborted past \(maximumBytes) bytes of body or \(Self.maximumHeaderBytes) bytes of headers"))
+        }
         let kind: TransportFailure.Kind
         switch result {
         case CURLE_OPERATION_TIMEDOUT:

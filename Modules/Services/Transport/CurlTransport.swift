@@ -31,11 +31,22 @@ public final class CurlTransport: HTTPTransport {
         public var maximumConnectionsPerHost: Int
         /// `User-Agent`, unless a request sets its own. Default: `Shelf`.
         public var userAgent: String
+        /// The most bytes one response body may have after content decoding (gzip,
+        /// brotli, zstd inflate), and separately the most its headers may have; the
+        /// transfer is aborted past it (`TransportFailure.Kind.tooLarge`), so a small
+        /// compressed reply can't inflate without bound in memory. Default: 64 MiB —
+        /// a full 10,000-record page of books is about 3 MB. `SHELF_MAX_RESPONSE_MB`
+        /// raises it for both apps.
+        public var maximumResponseBytes: Int
+
+        public static let defaultMaximumResponseBytes = 64 << 20
 
         public init(
             verifiesTLS: Bool = true, caBundlePath: String? = nil, maximumIdleConnections: Int = 16,
-            maximumConnectionsPerHost: Int = 0, userAgent: String = "Shelf"
+            maximumConnectionsPerHost: Int = 0, userAgent: String = "Shelf",
+            maximumResponseBytes: Int = Configuration.defaultMaximumResponseBytes
         ) {
+            self.maximumResponseBytes = max(1, maximumResponseBytes)
             self.verifiesTLS = verifiesTLS
             self.caBundlePath = caBundlePath
             self.maximumIdleConnections = maximumIdleConnections

@@ -80,21 +80,44 @@ public struct Timeouts: Sendable, Hashable {
     /// Time allowed for the whole exchange, body included. Default: 60 seconds, enough
     /// for a 10,000-record page on a slow link.
     public var request: Duration
+    /// A transfer slower than `lowSpeedBytesPerSecond` for this long ends, whatever
+    /// `request` allows: a server that accepts the connection and never answers, or
+    /// trickles a few bytes at a time, is given up on after `stall`, not after the whole
+    /// request timeout. Default: 10 seconds — Kinto answers within a second even for a
+    /// 10,000-record page.
+    public var stall: Duration
+    /// The rate below which a transfer counts as stalled. Default: 100 bytes/s; any real
+    /// link and server do far better, a trickling one does not.
+    public var lowSpeedBytesPerSecond: Int
 
-    public init(connect: Duration = .seconds(10), request: Duration = .seconds(60)) {
+    public init(
+        connect: Duration = .seconds(10), request: Duration = .seconds(60), stall: Duration = .seconds(10),
+        lowSpeedBytesPerSecond: Int = 100
+    ) {
         self.connect = connect
         self.request = request
+        self.stall = stall
+        self.lowSpeedBytesPerSecond = max(1, lowSpeedBytesPerSecond)
     }
 
     public static let `default` = Timeouts()
 }
 
 extension Duration {
-    /// Whole milliseconds, rounded up so a tiny positive duration never becomes "no limit" (0).
+    /// Whole milliseconds, rounded up so a tiny positive duration never becomes "no limit"
+    /// (0); saturating, so no duration can trap.
     var wholeMilliseconds: Int {
         let (seconds, attoseconds) = components
-        let millis = seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int(clamping: max(millis, 1))
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000)
+        if overflow { return seconds > 0 ? Int(Int32.max) : 1 }
+        let millis = scaled.addingReportingOverflow((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        if millis.overflow { return Int(Int32.max) }
+        return Int(clamping: max(millis.partialValue, 1))
+    }
+
+    /// Whole seconds, at least 1, saturating (libcurl's low-speed time is in seconds).
+    var wholeSeconds: Int {
+        max(1, (wholeMilliseconds + 999) / 1_000)
     }
 }
 

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 // MARK: - AccountConfig
@@ -38,14 +39,19 @@ public struct AccountConfig: Sendable, Equatable, Codable, CustomStringConvertib
     }
 
     /// `http://host:8888`, `http://host:8888/`, `http://host:8888/v1/` → `http://host:8888/v1`.
+    ///
+    /// A URL with `user:password@` is refused (the password goes in a file or the
+    /// environment, never in a URL that ends up in shell history, `ps` and logs), and
+    /// neither error repeats what the URL hid: both carry it redacted.
     public static func normalizedServer(_ raw: String) throws(AccountConfigError) -> String {
         var text = raw.trimmingCharacters(in: .whitespaces)
         while text.hasSuffix("/") { text.removeLast() }
-        guard let url = URL(string: text),
+        if URLRedaction.hasUserInfo(text) { throw .credentialsInServerURL(URLRedaction.redacted(text)) }
+        guard text.utf8.count <= 2_048, let url = URL(string: text),
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty,
               url.query == nil, url.fragment == nil, url.user == nil, url.password == nil
-        else { throw .invalidServer(raw) }
+        else { throw .invalidServer(URLRedaction.redacted(raw)) }
         return text.hasSuffix("/v1") ? text : text + "/v1"
     }
 }

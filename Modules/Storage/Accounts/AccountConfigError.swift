@@ -10,7 +10,10 @@ public enum AccountConfigError: Error, Equatable, Sendable, CustomStringConverti
     case unsafePermissions(path: String, mode: String)
     case unreadable(path: String, reason: String)
     case invalidFile(path: String, reason: String)
+    /// The server URL, redacted, was not an `http(s)://host[:port][/v1]` URL.
     case invalidServer(String)
+    /// The server URL, redacted, carried `user[:password]@`.
+    case credentialsInServerURL(String)
     /// `SHELF_SERVER` was set but other variables it needs were not.
     case incompleteEnvironment(missing: [String])
     case emptyPassword(source: String)
@@ -32,6 +35,8 @@ public enum AccountConfigError: Error, Equatable, Sendable, CustomStringConverti
             return "\(path) is not a valid Shelf account file: \(reason)"
         case .invalidServer(let server):
             return "invalid server URL '\(server)': expected http(s)://host[:port][/v1]"
+        case .credentialsInServerURL(let server):
+            return "the server URL '\(server)' carries a user name or password; give the URL without them, the user with --user (or SHELF_USER) and the password with --password-file (or SHELF_PASSWORD)"
         case .incompleteEnvironment(let missing):
             return "SHELF_SERVER is set but \(missing.joined(separator: " and ")) \(missing.count == 1 ? "is" : "are") not"
         case .emptyPassword(let source):

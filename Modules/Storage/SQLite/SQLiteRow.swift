@@ -68,7 +68,16 @@ extension Date {
         self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
+    /// Milliseconds since 1970, saturating: a date too far out for an `Int64` (one
+    /// built from a hostile header, say) is stored as the nearest representable value
+    /// instead of trapping.
     var milliseconds: Int64 {
-        Int64((timeIntervalSince1970 * 1000).rounded())
+        let value = (timeIntervalSince1970 * 1000).rounded()
+        guard value.isFinite else { return value > 0 ? .max : .min }
+        // NB: Int64.max is not exactly representable as a Double; anything at or past
+        // 2^63 saturates, anything else converts exactly.
+        if value >= 9_223_372_036_854_775_808.0 { return .max }
+        if value <= -9_223_372_036_854_775_808.0 { return .min }
+        return Int64(value)
     }
 }

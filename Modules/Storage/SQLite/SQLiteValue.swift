@@ -33,6 +33,6 @@ extension SQLiteValue {
 
     /// Dates are stored as milliseconds since 1970, the unit Kinto uses for timestamps.
     static func date(_ value: Date?) -> SQLiteValue {
-        value.map { .integer(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? .null
+        value.map { .integer($0.milliseconds) } ?? .null
     }
 }

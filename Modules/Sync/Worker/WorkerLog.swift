@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Synchronization
 
@@ -73,7 +74,7 @@ public final class WorkerLog: Sendable {
             report.pulled > 0 || report.deletedLocally > 0 ? .info : .debug
         case .pushed, .merged:
             .info
-        case .conflict, .deadLettered, .retrying, .collectionUnavailable:
+        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .recordSkipped:
             .warning
         case .runFinished(let report):
             switch report.outcome {
@@ -92,7 +93,7 @@ public final class WorkerLog: Sendable {
         var line = priorityPrefixes ? "<\(level.syslogPriority)>" : ""
         switch format {
         case .text:
-            line += "\(timestamp) \(level.rawValue.uppercased()) \(account.map { "[\(LogText.escaped($0))] " } ?? "")\(LogText.escaped(summary))"
+            line += "\(timestamp) \(level.rawValue.uppercased()) \(account.map { "[\(TerminalEscaping.escaped($0))] " } ?? "")\(TerminalEscaping.escaped(summary))"
         case .json:
             var parts: [(String, LogValue)] = [("ts", .string(timestamp)), ("level", .string(level.rawValue))]
             if let account { parts.append(("account", .string(account))) }

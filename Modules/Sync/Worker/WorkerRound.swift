@@ -18,16 +18,20 @@ public struct WorkerRound: Sendable {
     /// How every account reaches its server; nil for the shared libcurl transport
     /// (trusting each account's private CA when it names one).
     public let transport: (any HTTPTransport)?
+    /// Size limits raised through the environment (`SHELF_MAX_RESPONSE_MB`): with no
+    /// `transport` given, each account then gets one with that limit and its own CA.
+    public let limits: LimitOverrides?
 
     public init(
         paths: ShelfPaths, options: SyncOptions, log: WorkerLog, concurrency: Int = 2,
-        transport: (any HTTPTransport)? = nil
+        transport: (any HTTPTransport)? = nil, limits: LimitOverrides? = nil
     ) {
         self.paths = paths
         self.options = options
         self.log = log
         self.concurrency = max(1, concurrency)
         self.transport = transport
+        self.limits = limits
     }
 
     /// Syncs `accounts` and returns their reports in the order given.
@@ -74,7 +78,9 @@ public struct WorkerRound: Sendable {
         }
         let setup: AccountSync
         do {
-            setup = try AccountSync(account: resolved, paths: paths, options: options, transport: transport)
+            setup = try AccountSync(
+                account: resolved, paths: paths, options: options,
+                transport: transport ?? limits?.transport(caFile: resolved.caFile))
         } catch let error as StorageError where error.isCorruption {
             let damage = IntegrityReport(path: paths.database(resolved.name).description, depth: .quick, problems: ["\(error)"], schemaVersion: nil)
             let message = DamagedStoreError(report: damage).description

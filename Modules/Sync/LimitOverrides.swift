@@ -1,0 +1,65 @@
+import Foundation
+import Services
+
+// MARK: - LimitOverrides
+
+/// The size limits a person may raise through the environment, read the same way by
+/// both apps:
+///
+/// | variable                 | limit                                  | default | range        |
+/// |--------------------------|----------------------------------------|---------|--------------|
+/// | `SHELF_MAX_RESPONSE_MB`  | one response, after decompression      | 64      | 1…4096       |
+/// | `SHELF_MAX_RECORD_KB`    | one pulled record (larger: skipped)    | 1024    | 1…1048576    |
+///
+/// A value that is not a whole number in range is a configuration error (exit 78),
+/// never trapped on and never silently ignored.
+public struct LimitOverrides: Sendable, Equatable {
+    /// Bytes of one response body after content decoding.
+    public var maximumResponseBytes: Int
+    /// Bytes of one pulled record.
+    public var maximumRecordBytes: Int
+
+    public init(environment: [String: String]) throws(LimitOverrideError) {
+        maximumResponseBytes = try Self.read(
+            "SHELF_MAX_RESPONSE_MB", in: environment, range: 1...4_096, unit: 1 << 20,
+            default: CurlTransport.Configuration.defaultMaximumResponseBytes)
+        maximumRecordBytes = try Self.read(
+            "SHELF_MAX_RECORD_KB", in: environment, range: 1...1_048_576, unit: 1 << 10,
+            default: SyncOptions().maximumRecordBytes)
+    }
+
+    /// Whether every limit is at its default (the shared transport will do).
+    public var isDefault: Bool {
+        maximumResponseBytes == CurlTransport.Configuration.defaultMaximumResponseBytes
+    }
+
+    /// The transport these limits call for: nil (the process' shared one, trusting
+    /// `caFile` when given — see `AccountSync`) unless a limit was raised.
+    public func transport(caFile: String?) -> (any HTTPTransport)? {
+        isDefault ? nil : CurlTransport(configuration: .init(caBundlePath: caFile, maximumResponseBytes: maximumResponseBytes))
+    }
+
+    private static func read(
+        _ name: String, in environment: [String: String], range: ClosedRange<Int>, unit: Int, default value: Int
+    ) throws(LimitOverrideError) -> Int {
+        guard let text = environment[name] else { return value }
+        // NB: `Int(_:)` refuses what does not fit, and the range keeps `× unit` far
+        // from overflow (4096 MiB, 1 GiB).
+        guard text.utf8.count <= 20, let number = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
+            throw LimitOverrideError(variable: name, value: String(text.prefix(40)), range: range)
+        }
+        return number * unit
+    }
+}
+
+// MARK: - LimitOverrideError
+
+public struct LimitOverrideError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let variable: String
+    public let value: String
+    public let range: ClosedRange<Int>
+
+    public var description: String {
+        "\(variable)='\(value)' is not a whole number from \(range.lowerBound) to \(range.upperBound)"
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+// MARK: - RunBudget
+
+/// What is left of a run's time budget (`SyncOptions.budget`) while several steps share
+/// it: capability reads and engine runs under one lock.
+struct RunBudget: Sendable {
+    private let deadline: ContinuousClock.Instant?
+
+    /// A budget of `limit` from now; nil for none.
+    init(_ limit: Duration?) {
+        deadline = limit.map { ContinuousClock.now + $0 }
+    }
+
+    /// The time left (zero once spent); nil when there is no budget.
+    var remaining: Duration? {
+        guard let deadline else { return nil }
+        let left = deadline - ContinuousClock.now
+        return left > .zero ? left : .zero
+    }
+
+    /// Runs `operation`, giving up (nil) when it fails or when the budget runs out first;
+    /// the operation is then cancelled, and awaited until it has unwound.
+    func bounding<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async -> T? {
+        guard let remaining else { return try? await operation() }
+        guard remaining > .zero else { return nil }
+        return await withTaskGroup(of: T?.self) { group in
+            group.addTask { try? await operation() }
+            group.addTask {
+                try? await Task.sleep(for: remaining)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? nil
+        }
+    }
+}
