@@ -11,7 +11,7 @@ SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # libraries costs ~10 ms at every start, more than `shelf --version` may take.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: setup apt-packages build release run test check server server-stop clean bench bench-quick bench-setup bench-build bench-micro bench-cli bench-test man install uninstall
+.PHONY: setup apt-packages build release run test check server server-stop clean bench bench-quick bench-scale bench-setup bench-build bench-micro bench-cli bench-test man install uninstall
 
 ## setup: install the C libraries, openssl and PostgreSQL (apt), the pinned Kinto and its
 ## PostgreSQL backend into .venv
@@ -148,6 +148,10 @@ bench: bench-setup bench-build
 bench-quick: bench-setup bench-build
 	$(VENV)/bin/python Benchmarks/bench.py --quick $(BENCH_ARGS)
 
+## bench-scale: the scale curve — 10k, 100k and 1M records, first sync, idle, delta, search; plot in Benchmarks/results/scale.svg (< 30 min)
+bench-scale: bench-setup bench-build
+	$(VENV)/bin/python Benchmarks/bench_scale.py $(BENCH_ARGS)
+
 ## bench-micro: the store and repositories at 100,000 records, in-process (release)
 bench-micro: apt-packages
 	@mkdir -p Benchmarks/results
@@ -167,8 +171,9 @@ bench-cli: apt-packages
 	    '$(abspath .build/release/shelf) books --search zzyzx' \
 	    '$(abspath .build/release/shelf) --version'
 
-## bench-test: the harness's own tests (proxy, measurement, parsing)
+## bench-test: the harness's own tests (proxy, measurement, parsing, plot, the storage race against Shelf's rows)
 bench-test: bench-setup
+	$(SWIFT) build $(RELEASE_FLAGS) --product shelf-json-throughput
 	$(VENV)/bin/python -m unittest discover -s Benchmarks/tests
 
 clean:

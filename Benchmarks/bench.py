@@ -111,18 +111,20 @@ def machine_facts(cluster: PostgresCluster) -> dict:
 
 # MARK: - Run
 
-def run(config: Config) -> dict:
+def run(config: Config, body=None) -> dict:
+    """`body(stack, config)` (default `run_in`) with clean-up that a signal cannot interrupt."""
     sweep_abandoned(log)
     with contextlib.ExitStack() as stack:
         try:
-            return run_in(stack, config)
+            return (body or run_in)(stack, config)
         finally:
             # Clean-up must finish: a second Ctrl-C or SIGTERM no longer interrupts it.
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
-def run_in(stack: contextlib.ExitStack, config: Config) -> dict:
+def start_servers(stack: contextlib.ExitStack) -> tuple[Workspace, PostgresCluster, KintoServer, CountingProxy]:
+    """The workspace, PostgreSQL, Kinto and the counting proxy, each stopped by `stack`."""
     workspace = Workspace()
     stack.callback(workspace.close)
     log(f"workspace {workspace.path}")
@@ -142,7 +144,11 @@ def run_in(stack: contextlib.ExitStack, config: Config) -> dict:
     proxy = CountingProxy("127.0.0.1", kinto.port)
     proxy.start()
     stack.callback(proxy.stop)
+    return workspace, cluster, kinto, proxy
 
+
+def run_in(stack: contextlib.ExitStack, config: Config) -> dict:
+    workspace, cluster, kinto, proxy = start_servers(stack)
     bench = Bench(config, workspace, cluster, kinto, proxy, log)
     results = bench.results
     results["meta"] = {"mode": "quick" if config.quick else "full", "runs": config.runs,

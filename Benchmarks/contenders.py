@@ -24,6 +24,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
 PEER_SCRIPT = HERE / "peer_kinto_http.py"
 PYTHON_JSON_SCRIPT = HERE / "json_throughput.py"
+# Shelf's storage work for a page, in Python (json + sqlite3): the like-for-like contender.
+PYTHON_STORAGE_SCRIPT = HERE / "storage_race.py"
 
 DEFAULT_SHELF_SYNC = ROOT / ".build" / "release" / "shelf-sync"
 DEFAULT_SHELF = ROOT / ".build" / "release" / "shelf"
@@ -121,6 +123,10 @@ def shelf_books_json(shelf_path: pathlib.Path) -> list[str]:
 
 def python_json(page: pathlib.Path) -> list[str]:
     return [sys.executable, str(PYTHON_JSON_SCRIPT), str(page)]
+
+
+def python_storage(page: pathlib.Path) -> list[str]:
+    return [sys.executable, str(PYTHON_STORAGE_SCRIPT), str(page)]
 
 
 def swift_json(swift_json_path: pathlib.Path, page: pathlib.Path) -> list[str]:

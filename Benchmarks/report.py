@@ -130,11 +130,12 @@ def _short(kind: str) -> str:
 
 # MARK: - JSON file
 
-def write(results: dict, folder: pathlib.Path) -> pathlib.Path:
+def write(results: dict, folder: pathlib.Path, prefix: str = "") -> pathlib.Path:
+    """`<prefix><timestamp>.json` and `<prefix>latest.json` in `folder`."""
     folder.mkdir(parents=True, exist_ok=True)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = folder / f"{stamp}.json"
+    path = folder / f"{prefix}{stamp}.json"
     text = json.dumps(results, indent=2, sort_keys=False)
     path.write_text(text)
-    (folder / "latest.json").write_text(text)
+    (folder / f"{prefix}latest.json").write_text(text)
     return path

@@ -47,6 +47,13 @@ class Config:
     notes: list[str] = field(default_factory=list)
 
 
+def size_label(size: int) -> str:
+    """10000 → 10k, 1000000 → 1M: how tables name a data set's size."""
+    if size >= 1_000_000 and size % 1_000_000 == 0:
+        return f"{size // 1_000_000}M"
+    return f"{size // 1000}k"
+
+
 def rotate(names: list[str], run: int) -> list[str]:
     shift = run % len(names)
     return names[shift:] + names[:shift]
@@ -240,7 +247,7 @@ class Bench:
         one scenarios 2, 3 and 6 continue from (same server URL, as a real client).
         """
         account = self.accounts[size]
-        entry = self.entry("first_sync", f"1 first sync {size // 1000}k", size=size, floor=True)
+        entry = self.entry("first_sync", f"1 first sync {size_label(size)}", size=size, floor=True)
         names = [PEER, FLOOR] + ([SHELF] if self.shelf_sync_ok else [])
         samples: dict[str, list[Sample]] = {name: [] for name in names}
         self.warm(size)
@@ -310,7 +317,7 @@ class Bench:
     # MARK: - 2. Nothing changed
 
     def no_change(self, size: int) -> None:
-        entry = self.entry("no_change", f"2 nothing changed {size // 1000}k", size=size)
+        entry = self.entry("no_change", f"2 nothing changed {size_label(size)}", size=size)
         names = [PEER] + ([SHELF] if self.shelf_sync_ok else [])
         samples: dict[str, list[Sample]] = {name: [] for name in names}
         for run in range(self.config.runs):
@@ -350,7 +357,7 @@ class Bench:
 
     def delta(self, size: int) -> None:
         count = self.config.delta_records
-        entry = self.entry("delta", f"3 {count} changed of {size // 1000}k", size=size)
+        entry = self.entry("delta", f"3 {count} changed of {size_label(size)}", size=size)
         names = [PEER] + ([SHELF] if self.shelf_sync_ok else [])
         samples: dict[str, list[Sample]] = {name: [] for name in names}
         for run in range(self.config.runs):
@@ -439,7 +446,7 @@ class Bench:
 
     def memory(self) -> None:
         small, large = min(self.config.sizes), max(self.config.sizes)
-        entry = self.entry("memory", f"5 peak RSS {large // 1000}k / {small // 1000}k", kind="value")
+        entry = self.entry("memory", f"5 peak RSS {size_label(large)} / {size_label(small)}", kind="value")
         if small == large:
             entry["contenders"]["all"] = {"skipped": "needs two sizes (the quick run measures 20k only)"}
             return
@@ -458,7 +465,7 @@ class Bench:
 
     def local_reads(self) -> None:
         size = max(self.config.sizes)
-        entry = self.entry("local_reads", f"6 local reads ({size // 1000}k store)", size=size)
+        entry = self.entry("local_reads", f"6 local reads ({size_label(size)} store)", size=size)
         reason = self.shelf_skip_reason(needs_shelf=True)
         if reason is not None:
             entry["contenders"][SHELF] = {"skipped": reason}
@@ -498,7 +505,7 @@ class Bench:
 
     def json_throughput(self, page: pathlib.Path) -> None:
         entry = self.entry("json", "7 JSON → stored records", kind="value", page=str(page))
-        runs = {"python": plug.python_json(page)}
+        runs = {"python": plug.python_json(page), "python storage": plug.python_storage(page)}
         if plug.executable(self.config.swift_json):
             runs["swift"] = plug.swift_json(self.config.swift_json, page)
         else:
@@ -519,10 +526,16 @@ class Bench:
                     text += " (" + ", ".join(f"{k} {v:.1f}" for k, v in figures[-1][:-1]) + ")"
                 entry["contenders"][name] = {"text": text, "mb_per_s": headline, "lines": detail}
                 self.log(f"JSON {name}: {text}")
-        if "python" in entry["contenders"] and "swift" in entry["contenders"] \
-                and "mb_per_s" in entry["contenders"].get("swift", {}):
-            entry["swift_vs_python"] = round(entry["contenders"]["swift"]["mb_per_s"]["median"]
-                                             / entry["contenders"]["python"]["mb_per_s"]["median"], 3)
+        figures = {name: row["mb_per_s"]["median"] for name, row in entry["contenders"].items() if "mb_per_s" in row}
+        if "swift" in figures and "python" in figures:
+            entry["swift_vs_python"] = round(figures["swift"] / figures["python"], 3)
+        if "swift" in figures and "python storage" in figures:
+            # The like-for-like race: both store the page the same way (storage_race.py).
+            entry["swift_vs_python_storage"] = round(figures["swift"] / figures["python storage"], 3)
+            entry["contenders"]["Shelf / Python storage"] = {
+                "text": f"{entry['swift_vs_python_storage']:.2f}× (target ≥ 1.5×: "
+                        f"{'met' if entry['swift_vs_python_storage'] >= 1.5 else 'missed'})"}
+            self.log(f"JSON → stored records, like for like: Shelf / Python = {entry['swift_vs_python_storage']:.2f}×")
 
 
 def parse_throughput(text: str) -> list[tuple[str, float]]:

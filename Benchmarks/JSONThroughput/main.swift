@@ -9,6 +9,7 @@ import Storage
 // next to Foundation's `JSONDecoder` on the same bytes:
 //
 //     shelf-json-throughput PAGE.json [--repeat N] [--only scan|decode|store]
+//     shelf-json-throughput PAGE.json --write-store STORE.sqlite
 //
 // PAGE.json is a list page captured from Kinto (`make bench` writes one to
 // `Benchmarks/results/page-10000.json`). Each figure is the median of N timed
@@ -24,6 +25,10 @@ import Storage
 //   `RemoteRecord` per record, and `applyRemote` of the whole page plus the cursor in
 //   one write transaction of a fresh file store (WAL, `synchronous=NORMAL`), commit
 //   included. Opening the store is not timed: a sync opens it once for all its pages.
+//
+// `--write-store` times nothing: it applies the page once, exactly as the headline
+// does, into a new store at that path and keeps it, so the harness can compare what
+// Shelf stored row by row with another implementation (Benchmarks/storage_race.py).
 
 // MARK: - Command line
 
@@ -32,6 +37,8 @@ struct Arguments {
     var repeats = 10
     /// One path to time alone; nil for all three.
     var only: Path?
+    /// Where to keep a store holding the page, instead of timing anything.
+    var writeStore: URL?
 
     enum Path: String, CaseIterable { case scan, decode, store }
 
@@ -49,6 +56,11 @@ struct Arguments {
                     throw UsageError("--only needs one of \(Path.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 only = value
+            } else if argument == "--write-store" {
+                guard let value = rest.popFirst(), !value.isEmpty else {
+                    throw UsageError("--write-store needs a path for the new store")
+                }
+                writeStore = URL(fileURLWithPath: value)
             } else if page == nil, !argument.hasPrefix("-") {
                 page = argument
             } else {
@@ -124,11 +136,25 @@ func storePage(_ bytes: Data, in store: ShelfStore) throws -> Int {
     }
 }
 
+/// Applies `page` once into a new store at `destination` and keeps it.
+func writeStore(_ page: Data, to destination: URL) throws {
+    guard !FileManager.default.fileExists(atPath: destination.path) else {
+        throw UsageError("\(destination.path) exists; --write-store only creates a new store")
+    }
+    let store = try ShelfStore(location: .file(destination))
+    let stored = try storePage(page, in: store)
+    print("stored records: \(stored) in \(destination.path)")
+}
+
 // MARK: - Main
 
 func run() throws {
     let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
     let page = try Data(contentsOf: arguments.page)
+    if let destination = arguments.writeStore {
+        try writeStore(page, to: destination)
+        return
+    }
     let megabytes = Double(page.count) / 1e6
 
     // Checks before timing: every path reads the same records.

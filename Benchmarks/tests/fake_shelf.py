@@ -5,7 +5,7 @@ Linked as `shelf-sync` it syncs like the real worker would from the harness's po
 of view (environment account, XDG store, push the outbox in batches of 25, pull every
 collection with `_since` and `If-None-Match`, exit 0). Linked as `shelf` it answers
 the commands the harness runs: `--version`, `books --search TEXT`, `--json books`,
-`[--quiet] book add --title T --author A`. Linked as `shelf-bench-local-edits` it
+`books --help` (naming `--limit`), `[--quiet] book add --title T --author A`. Linked as `shelf-bench-local-edits` it
 queues a JSON file's books for the next push. Standard library only; not a benchmark
 contender — only the harness's tests use it.
 """
@@ -112,10 +112,15 @@ def cli(args: list) -> int:
     args = [a for a in args if a not in ("--quiet", "-q")]
     as_json = "--json" in args
     args = [a for a in args if a != "--json"]
+    if args == ["books", "--help"]:
+        print("USAGE: shelf books [<options>]\n  --search <text>\n  --limit <n>\n  --json")
+        return 0
     db = store()
     if args[:1] == ["books"]:
         text = args[args.index("--search") + 1].lower() if "--search" in args else ""
         found = [b for b in books(db) if text in (b["title"] + " " + b["author_name"]).lower()]
+        if "--limit" in args:
+            found = found[:int(args[args.index("--limit") + 1])]
         if as_json:
             print(json.dumps(found))
         else:

@@ -1,0 +1,285 @@
+"""The scale curve: the same scenarios at 10k, 100k and 1,000,000 records.
+
+At each size, in this order, on data seeded in bulk (seeding.py):
+
+1. first sync into an empty store, for Shelf, kinto-http and curl, alternated run by
+   run; every run goes through the counting proxy (its cost per request is `make
+   bench`'s scenario 0; a first sync makes one request per 10,000 records), so each
+   has its requests and bytes, and a million-record sync is not done twice per
+   contender just to count them;
+   the last good run's store is the one the next steps continue from;
+2. the idle run (nothing changed) and 3. the run after 100 books changed on the
+   server, for Shelf and kinto-http (curl has no store to continue from);
+4. `shelf books --search ursula` over that store, with `--limit 50` when the CLI has
+   the option (it says so when it does not).
+
+Then the figures that matter at scale are derived from the medians: client CPU per
+record, peak RSS against the smaller sizes, and the issue's three targets.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import contenders as plug
+import seeding
+from measure import Sample, median_of, run_measured, summarize
+from report import FLOOR, NAMES, PEER, SHELF, add_ratios
+from scenarios import Bench, rotate, size_label
+from svg_plot import Panel, Series, figure
+
+# The issue's targets for the curve (checked by `targets`).
+CPU_FLATNESS = 1.3        # Shelf's CPU per record at the largest size ≤ this × the smallest's
+RSS_GROWTH = 1.5          # Shelf's peak RSS at the largest size ≤ this × the next size down
+IDLE_REQUESTS = 1         # the idle run at the largest size: requests…
+IDLE_WALL_S = 0.100       # …and wall time
+SEARCH_LIMIT = 50
+
+
+class ScaleBench(Bench):
+    """`Bench` with first syncs that count every run, and searches at every size."""
+
+    def first_sync_counted(self, size: int, runs: int) -> None:
+        account = self.accounts[size]
+        entry = self.entry("first_sync", f"1 first sync {size_label(size)}", size=size, floor=True)
+        names = [PEER, FLOOR] + ([SHELF] if self.shelf_sync_ok else [])
+        samples: dict[str, list[Sample]] = {name: [] for name in names}
+        self.warm(size)
+        for run in range(runs):
+            for name in rotate(names, run):
+                target = self.target(account, f"{name}-{size}-")
+                sample = self.run_first_sync(name, target, size, counted=True)
+                samples[name].append(sample)
+                self.progress(f"first sync {size} #{run + 1}", name, sample)
+                # Keep the last good store of each client for the runs that continue from it.
+                if sample.ok and name != FLOOR:
+                    old = self.kept.get((size, name))
+                    if old is not None:
+                        shutil.rmtree(old.home, ignore_errors=True)
+                    self.kept[(size, name)] = target
+                else:
+                    shutil.rmtree(target.home, ignore_errors=True)
+        for name in names:
+            self.store(entry, name, samples[name])
+            row = entry["contenders"][name]
+            cpu = median_of(row["summary"], "cpu_s")
+            if cpu is not None:
+                row["summary"]["cpu_us_per_record"] = round(cpu / size * 1e6, 3)
+        if not self.shelf_sync_ok:
+            entry["contenders"][SHELF] = {"skipped": self.shelf_skip_reason()}
+        elif self.shelf_ok and (size, SHELF) in self.kept:
+            entry["checks"] = {"shelf_books": self.count_shelf_books(self.kept[(size, SHELF)], size)}
+        add_ratios(entry)
+
+    def continued(self, size: int) -> bool:
+        """Whether both stores the idle and delta runs continue from exist."""
+        missing = [name for name in (PEER, SHELF) if (size, name) not in self.kept
+                   and (name != SHELF or self.shelf_sync_ok)]
+        if missing:
+            self.config.notes.append(f"{size}: no good first sync for {', '.join(missing)}: "
+                                     "idle and delta runs skipped")
+        return not missing
+
+    # MARK: - Searches at every size
+
+    def limit_supported(self) -> bool:
+        """Whether `shelf books` takes `--limit` (its --help says so)."""
+        if not self.shelf_ok:
+            return False
+        result = subprocess.run([str(self.config.shelf), "books", "--help"], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, timeout=30, env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1"})
+        return "--limit" in result.stdout.decode(errors="replace")
+
+    def searches(self, size: int, with_limit: bool) -> None:
+        entry = self.entry("search", f"4 books --search {seeding.SEARCH_COMMON} ({size_label(size)})", size=size)
+        reason = self.shelf_skip_reason(needs_shelf=True)
+        if reason is None and (size, SHELF) not in self.kept:
+            reason = "no good Shelf first sync to search"
+        if reason is not None:
+            entry["contenders"]["shelf"] = {"skipped": reason}
+            return
+        env = plug.client_env(self.kept[(size, SHELF)])
+        commands = {"unlimited": plug.shelf_search(self.config.shelf, seeding.SEARCH_COMMON)}
+        if with_limit:
+            commands[f"--limit {SEARCH_LIMIT}"] = commands["unlimited"] + ["--limit", str(SEARCH_LIMIT)]
+        else:
+            entry["contenders"][f"--limit {SEARCH_LIMIT}"] = {"skipped": "shelf books has no --limit option yet"}
+        hyperfine = shutil.which("hyperfine")
+        for label, argv in commands.items():
+            # Not timed: does it work, and how many lines does it print (all of them kept).
+            check = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, timeout=120)
+            if check.returncode != 0:
+                entry["contenders"][label] = {"skipped": f"exit {check.returncode}: "
+                                                         f"{check.stderr.decode(errors='replace').strip()[-200:]}"}
+                continue
+            matches = sum(1 for line in check.stdout.splitlines() if line.strip())
+            samples = [run_measured(argv, env=env, timeout=120) for _ in range(self.config.read_runs)]
+            row = {"summary": summarize(samples), "samples": [s.as_dict() for s in samples],
+                   "output_lines": matches}
+            if hyperfine:
+                row["summary"]["wall_s"] = self.hyperfine(hyperfine, argv, env)
+            entry["contenders"][label] = row
+            wall = row["summary"]["wall_s"]
+            self.log(f"search {size} {label}: median {wall['median'] * 1000:.1f} ms, {matches} lines")
+
+    def forget(self, size: int) -> None:
+        """Removes a size's stores once its scenarios are done (a 1M store is ~0.5 GB)."""
+        for name in (PEER, SHELF):
+            target = self.kept.pop((size, name), None)
+            if target is not None:
+                shutil.rmtree(target.home, ignore_errors=True)
+
+
+# MARK: - The curve and the targets
+
+def curve(results: dict) -> dict:
+    """Per contender and size: wall, CPU, CPU per record and peak RSS medians of first syncs."""
+    points: dict[str, dict[int, dict]] = {}
+    for entry in results["scenarios"]:
+        if entry["scenario"] != "first_sync":
+            continue
+        for name, row in entry["contenders"].items():
+            summary = row.get("summary")
+            if not summary or not summary.get("wall_s"):
+                continue
+            points.setdefault(name, {})[entry["size"]] = {
+                "wall_s": median_of(summary, "wall_s"), "cpu_s": median_of(summary, "cpu_s"),
+                "cpu_us_per_record": summary.get("cpu_us_per_record"),
+                "maxrss_mb": (median_of(summary, "maxrss_kb") or 0) / 1024 or None,
+                "requests": median_of(summary, "requests"),
+            }
+    return points
+
+
+def targets(results: dict) -> list[dict]:
+    """The issue's scale targets, each with its figures, ratio and verdict."""
+    sizes = sorted(results["meta"]["sizes"])
+    shelf = curve(results).get(SHELF, {})
+    found = []
+    small, large = sizes[0], sizes[-1]
+
+    def verdict(name: str, ok: bool | None, text: str) -> None:
+        found.append({"target": name, "met": ok, "text": text})
+
+    a, b = shelf.get(small, {}).get("cpu_us_per_record"), shelf.get(large, {}).get("cpu_us_per_record")
+    if a and b and small != large:
+        ratio = b / a
+        verdict(f"Shelf CPU per record flat within {CPU_FLATNESS}× from {size_label(small)} to {size_label(large)}",
+                ratio <= CPU_FLATNESS, f"{b:.2f} µs / {a:.2f} µs = {ratio:.2f}×")
+    else:
+        verdict(f"Shelf CPU per record flat within {CPU_FLATNESS}×", None, "needs two sizes with Shelf first syncs")
+
+    if len(sizes) >= 2:
+        below = sizes[-2]
+        a, b = shelf.get(below, {}).get("maxrss_mb"), shelf.get(large, {}).get("maxrss_mb")
+        if a and b:
+            ratio = b / a
+            verdict(f"Shelf peak RSS at {size_label(large)} ≤ {RSS_GROWTH}× its {size_label(below)} figure",
+                    ratio <= RSS_GROWTH, f"{b:.1f} MB / {a:.1f} MB = {ratio:.2f}×")
+        else:
+            verdict(f"Shelf peak RSS growth ≤ {RSS_GROWTH}×", None, "not measured")
+    else:
+        verdict(f"Shelf peak RSS growth ≤ {RSS_GROWTH}×", None, "needs two sizes")
+
+    idle = next((e for e in results["scenarios"] if e["scenario"] == "no_change" and e["size"] == large), None)
+    summary = (idle or {}).get("contenders", {}).get(SHELF, {}).get("summary")
+    wall, requests = median_of(summary, "wall_s"), median_of(summary, "requests")
+    if wall is not None and requests is not None:
+        ok = requests <= IDLE_REQUESTS and wall < IDLE_WALL_S
+        verdict(f"Shelf idle run at {size_label(large)}: {IDLE_REQUESTS} request and < {IDLE_WALL_S * 1000:.0f} ms",
+                ok, f"{requests:.0f} request{'' if requests == 1 else 's'}, {wall * 1000:.1f} ms")
+    else:
+        verdict(f"Shelf idle run at {size_label(large)}", None, "not measured")
+    return found
+
+
+def scale_table(results: dict) -> str:
+    """Per size and contender: the first sync's figures per record, then the targets."""
+    header = ["records", "contender", "wall", "CPU", "CPU/record", "peak RSS", "req",
+              "wall/peer", "CPU/peer", "wall/floor", "RSS/peer"]
+    lines = [header]
+    for entry in results["scenarios"]:
+        if entry["scenario"] != "first_sync":
+            continue
+        for name, row in entry["contenders"].items():
+            who = NAMES.get(name, name)
+            if "skipped" in row:
+                lines.append([size_label(entry["size"]), who, "skipped: " + row["skipped"]])
+                continue
+            s, r = row["summary"], row.get("ratios", {})
+            failed = f" ({s['failed']}/{s['runs']} failed)" if s.get("failed") else ""
+            lines.append([size_label(entry["size"]), who, _num(median_of(s, "wall_s"), "s") + failed,
+                          _num(median_of(s, "cpu_s"), "s"), _num(s.get("cpu_us_per_record"), "µs"),
+                          _num((median_of(s, "maxrss_kb") or 0) / 1024 or None, "MB", 1),
+                          _num(median_of(s, "requests"), "", 0),
+                          _x(r.get("wall_s_vs_peer")), _x(r.get("cpu_s_vs_peer")),
+                          _x(r.get("wall_s_vs_floor")), _x(r.get("maxrss_kb_vs_peer"))])
+    widths = [max(len(line[i]) for line in lines if len(line) == len(header)) for i in range(len(header))]
+    out = []
+    for index, line in enumerate(lines):
+        if len(line) == len(header):
+            out.append("  ".join(c.ljust(widths[i]) for i, c in enumerate(line)).rstrip())
+        else:
+            out.append(f"{line[0].ljust(widths[0])}  {line[1].ljust(widths[1])}  {line[2]}")
+        if index == 0:
+            out.append("  ".join("-" * w for w in widths))
+    out.append("")
+    for entry in results["scenarios"]:
+        if entry["scenario"] in ("no_change", "delta", "search"):
+            for name, row in entry["contenders"].items():
+                who = NAMES.get(name, name)
+                if "skipped" in row:
+                    out.append(f"{entry['label']:<34} {who:<18} skipped: {row['skipped']}")
+                    continue
+                s = row["summary"]
+                extra = (f"  {row['output_lines']} lines printed" if "output_lines" in row
+                         else f"  req {_num(median_of(s, 'requests'), '', 0)}")
+                out.append(f"{entry['label']:<34} {who:<18} wall {_ms(median_of(s, 'wall_s'))}  "
+                           f"CPU {_ms(median_of(s, 'cpu_s'))}  RSS {_num((median_of(s, 'maxrss_kb') or 0) / 1024 or None, 'MB', 1)}"
+                           f"{extra}")
+    out.append("")
+    for target in results.get("targets", []):
+        state = {True: "MET", False: "MISSED", None: "not measured"}[target["met"]]
+        out.append(f"target: {target['target']}: {target['text']} — {state}")
+    for entry in results["scenarios"]:
+        if entry["scenario"] == "json":
+            for name, row in entry["contenders"].items():
+                out.append(f"{entry['label']}, {name}: {row.get('text') or 'skipped: ' + row.get('skipped', '')}")
+            if "swift_vs_python_storage" in entry:
+                out.append(f"target: Shelf bytes → stored records ≥ 1.5× the like-for-like Python figure: "
+                           f"{entry['swift_vs_python_storage']:.2f}× — "
+                           f"{'MET' if entry['swift_vs_python_storage'] >= 1.5 else 'MISSED'}")
+    for note in results.get("notes", []):
+        out.append("note: " + note)
+    return "\n".join(out)
+
+
+def plot(results: dict) -> str:
+    """The SVG: first-sync wall, peak RSS and CPU per record against records."""
+    points = curve(results)
+    panels = [Panel("First sync: wall time", "seconds"), Panel("First sync: client peak RSS", "MB"),
+              Panel("First sync: client CPU per record", "µs per record")]
+    for name in (SHELF, PEER, FLOOR):
+        by_size = points.get(name, {})
+        for panel, key in zip(panels, ("wall_s", "maxrss_mb", "cpu_us_per_record")):
+            series = [(size, figures[key]) for size, figures in sorted(by_size.items()) if figures.get(key)]
+            if series:
+                panel.series.append(Series(NAMES[name], series))
+    load = results["meta"]["machine"].get("load_average_at_start")
+    return figure(f"Shelf scale curve (commit {results['meta']['machine'].get('commit')}, load {load})", panels)
+
+
+def _num(value, unit: str, digits: int = 2) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.{digits}f} {unit}".rstrip()
+
+
+def _ms(value) -> str:
+    return "—" if value is None else f"{value * 1000:.1f} ms"
+
+
+def _x(value) -> str:
+    return "—" if value is None else f"{value:.2f}×"
+
