@@ -23,12 +23,12 @@ struct ConflictsCommand: ShelfCommand {
 /// `resolve books/b-42 --keep local|remote`.
 struct ResolveCommand: ShelfCommand {
     static let configuration = CommandConfiguration(
-        name: "resolve", abstract: "Settle a conflict by keeping the local or the server's version.",
+        name: "resolve", abstract: "Settle a conflict by keeping the local or the server's values.",
         examples: [Example("Keep this device's version of a book", "shelf resolve books/b-42 --keep local")])
 
     @Argument(name: "collection/id", help: "The conflicted record, e.g. books/b-42.")
     var record: RecordReference
-    @Option(value: "local|remote", help: "Which version to keep.")
+    @Option(value: "local|remote", help: "Whose values the clashing fields take; fields only one side changed keep that change.")
     var keep: ConflictResolver.Side
 
     func run(_ context: CommandContext) async throws -> ExitCode {

@@ -60,13 +60,13 @@ final class SyncProgress {
             done = total
         case .collectionUnavailable(let collection, _):
             activity = "\(collection.rawValue): unavailable"
-        case .merged, .conflict, .deadLettered, .collectionFinished, .recordSkipped:
+        case .merged, .conflict, .deadLettered, .collectionFinished, .discardedLocalChange, .serverForgot, .reuploading, .recordSkipped:
             break
         }
         switch event {
         case .runFinished:
             break
-        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .recordSkipped:
+        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .discardedLocalChange, .serverForgot, .recordSkipped:
             line(event.summary, always: true)
         default:
             line(event.summary)

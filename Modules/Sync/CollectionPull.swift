@@ -24,15 +24,25 @@ extension SyncRun {
         let states = try store.read { reader in try options.collections.map { try reader.syncState($0) } }
         guard states.count > 1, states.allSatisfy({ $0.lastSuccess != nil }), !options.serverIsReadOnly else {
             try await pullOneByOne(states)
+            await learnCollectionTimestamps(states)
             return
         }
-        let operations = states.map { state in
+        var operations = states.map { state in
             BatchOperation(method: .get, path: listPath(state.collection, since: state.cursor))
         }
+        // NB: last, so that it sees collections the GETs before it recreated.
+        let checksMemory = checksServerMemory(states)
+        if checksMemory { operations.append(BatchOperation(method: .get, path: Self.ownCollectionsPath)) }
         let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
         let results = try await withRetries("check \(states.count) collections for changes") { try await batch.send(operations) }
+        let forgotten = try await noticeForgetting(
+            states, pulls: Array(results.prefix(states.count)), listing: checksMemory ? results.last : nil)
         for (state, result) in zip(states, results) {
             noteBackoff(HeaderValues.backoff(result.headers["Backoff"]))
+            if forgotten.contains(state.collection) || state.recovering {
+                try await isolating(state.collection) { try await pullCollection(state.collection, first: .request) }
+                continue
+            }
             if result.status == 304 {
                 try markUpToDate(state.collection)
                 emit(.collectionStarted(state.collection))
@@ -113,6 +123,10 @@ extension SyncRun {
             if completed { finish(collection) }
         }
         let service = KintoCollectionService(client: engine.client, collection: collection)
+        // A recovery (the server forgot records) pulls from scratch and notes every id
+        // the server still has; a recovery cut short starts again.
+        var present: Set<String>? = try restartRecovery(collection) ? [] : nil
+        let first = present == nil ? first : .request
 
         var page: RecordPage
         let answer: RecordPage?
@@ -148,7 +162,7 @@ extension SyncRun {
             }
             let counts: PageCounts
             do {
-                counts = try apply(page, to: collection, pulledBefore: pulled)
+                counts = try apply(page, to: collection, pulledBefore: pulled, present: &present)
             } catch {
                 prefetch?.cancel()
                 throw error
@@ -237,15 +251,23 @@ extension SyncRun {
     }
 
     /// The list request from a collection's stored cursor; `conditional` adds its ETag.
+    ///
+    /// NB: a recovery starts at `_since=0`, not without `_since`: a plain list hides
+    /// tombstones, and a record another device deleted after uploading it again must
+    /// reach this store as deleted, not as missing (which would upload it once more).
     private func firstPageQuery(_ state: SyncState, conditional: Bool) -> ListQuery {
         ListQuery(
-            since: state.cursor.map(Int.init), limit: options.pageSize, sort: ["last_modified"],
-            ifNoneMatch: conditional ? state.etag.flatMap(ETag.init(headerValue:)) : nil)
+            since: state.cursor.map(Int.init) ?? (state.recovering ? 0 : nil), limit: options.pageSize,
+            sort: ["last_modified"], ifNoneMatch: conditional ? state.etag.flatMap(ETag.init(headerValue:)) : nil)
     }
 
     /// Applies one page and advances the cursor, in one transaction. Records with a
     /// waiting local change are merged three ways instead of overwritten.
-    private func apply(_ page: RecordPage, to collection: CollectionName, pulledBefore: Int) throws -> PageCounts {
+    /// - Parameter present: during a recovery, the ids the server has so far; the last
+    ///   page queues the local records it lacks.
+    private func apply(
+        _ page: RecordPage, to collection: CollectionName, pulledBefore: Int, present: inout Set<String>?
+    ) throws -> PageCounts {
         // NB: an oversized record is never stored, but the cursor still moves past it
         // (`highest` below counts every record of the page), so it can't stall the pull.
         let limit = options.maximumRecordBytes
@@ -256,18 +278,41 @@ extension SyncRun {
         let kept = oversized.isEmpty ? page.records : page.records.filter { $0.bytes.count <= limit }
         let remote = kept.map(RemoteRecord.init)
         let pageHighest = page.records.map(\.lastModified).max().map(Int64.init)
+        // NB: a skipped record is still one the server has: it is not uploaded again.
+        if present != nil { present?.formUnion(page.records.lazy.filter { !$0.deleted }.map(\.id)) }
         let merger = MergeApplier(policy: options.policy, now: now)
         let isLast = page.nextPage == nil
         let at = now
-        let (merges, deleted) = try store.write { tx in
-            let held = try tx.applyRemote(remote, to: collection, morePagesFollow: !isLast)
+        let recovering = present != nil
+        let seen = present ?? []
+        let (merges, deleted, requeued) = try store.write { tx in
+            var incoming = remote
+            if recovering {
+                let before = try tx.syncState(collection).cursorBeforeRecovery
+                incoming = try remote.filter { record in
+                    try !tx.keepNewerLocalVersion(record, in: collection)
+                        && !tx.keepLocalDeletion(record, in: collection, cursorBefore: before)
+                }
+            }
+            let held = try tx.applyRemote(incoming, to: collection, morePagesFollow: !isLast)
             var merges: [(String, MergeApplier.Result)] = []
-            for (record, _) in held {
+            for (record, waiting) in held {
+                if recovering, !record.isDeleted, let base = waiting.baseLastModified, record.lastModified < base {
+                    // The server went back to a version older than the one this edit
+                    // started from: what is here is newer on every field; push it over.
+                    try tx.rebasePendingChange(collection, id: record.id, onto: record, merged: nil)
+                    merges.append((record.id, .merged(discarded: nil)))
+                    continue
+                }
                 merges.append((record.id, try merger.apply(collection, id: record.id, remote: record, in: tx)))
             }
             let highest = pageHighest
             try tx.updateSyncState(collection) { state in
                 if let highest { state.cursor = max(state.cursor ?? highest, highest) }
+                // NB: a complete pull leaves a cursor even when the server had nothing:
+                // without one the next pull is a plain list, which hides tombstones —
+                // and this store may hold records another device deletes meanwhile.
+                if isLast, state.cursor == nil { state.cursor = 0 }
                 if isLast {
                     state.etag = page.etag?.headerValue
                     state.lastSuccess = at
@@ -278,7 +323,12 @@ extension SyncRun {
                     state.nextPage = page.nextPage.flatMap { $0.isEmpty ? nil : $0 }
                 }
             }
-            return (merges, remote.filter(\.isDeleted).count)
+            let requeued = recovering && isLast ? try tx.requeueRecordsMissing(from: collection, present: seen) : 0
+            return (merges, remote.filter(\.isDeleted).count, requeued)
+        }
+        if requeued > 0 {
+            emit(.reuploading(collection, count: requeued))
+            collectionReport(collection) { $0.reuploaded += requeued }
         }
         record(merges, in: collection)
         collectionReport(collection) {
@@ -289,6 +339,22 @@ extension SyncRun {
         return PageCounts(applied: remote.count - deleted, deleted: deleted, totalSoFar: pulledBefore + remote.count)
     }
 
+    /// Whether the collection is recovering; if so its pull starts from scratch again.
+    private func restartRecovery(_ collection: CollectionName) throws -> Bool {
+        let state = try store.read { reader in try reader.syncState(collection) }
+        guard state.recovering else { return false }
+        if state.cursor != nil || state.etag != nil || state.nextPage != nil {
+            try store.write { tx in
+                try tx.updateSyncState(collection) { state in
+                    state.cursor = nil
+                    state.etag = nil
+                    state.nextPage = nil
+                }
+            }
+        }
+        return true
+    }
+
     private func markUpToDate(_ collection: CollectionName) throws {
         let at = now
         try store.write { tx in
@@ -296,6 +362,7 @@ extension SyncRun {
                 state.lastSuccess = at
                 state.lastError = nil
                 state.lastErrorAt = nil
+                if state.cursor == nil { state.cursor = 0 }  // see `apply`
             }
         }
     }
@@ -304,16 +371,27 @@ extension SyncRun {
     func record(_ merges: [(String, MergeApplier.Result)], in collection: CollectionName) {
         for (id, result) in merges {
             switch result {
-            case .merged, .tookRemote(clash: true):
+            case .merged(let discarded):
                 emit(.merged(collection, id: id))
                 collectionReport(collection) { $0.merged += 1 }
-            case .tookRemote(clash: false):
+                if let discarded { noteDiscarded(collection, id: id, discarded) }
+            case .tookRemote(let discarded?):
+                emit(.merged(collection, id: id))
+                collectionReport(collection) { $0.merged += 1 }
+                noteDiscarded(collection, id: id, discarded)
+            case .tookRemote(nil), .acknowledged:
                 break
             case .conflict(let conflict):
                 emit(.conflict(collection, id: id, conflict))
                 collectionReport(collection) { $0.conflicts += 1 }
             }
         }
+    }
+
+    /// A run that discards local work says so: an event (a log line) and a count.
+    func noteDiscarded(_ collection: CollectionName, id: String, _ clash: MergeConflict) {
+        emit(.discardedLocalChange(collection, id: id, clash))
+        collectionReport(collection) { $0.discardedLocal += 1 }
     }
 
     /// `…/records?_since=<cursor>&_sort=last_modified&_limit=<n>` for a batch sub-request.

@@ -18,10 +18,15 @@ public struct ConflictResolver: Sendable {
         self.store = store
     }
 
-    /// Settles a conflict.
-    /// - `local`: the local version is pushed on the next sync, against the server's
-    ///   current version (so it replaces the server's change rather than clashing again).
-    /// - `remote`: the local change is dropped and the server's version becomes the local one.
+    /// Settles a conflict, three ways: the clashing fields take the chosen side's
+    /// values, and every field only one side changed keeps that change.
+    /// - `local`: the local values of the clashing fields are written onto the server's
+    ///   version (the next sync pushes them with `If-Match` of that version, so a
+    ///   server change made since is merged again, not overwritten).
+    /// - `remote`: the server's values of the clashing fields are kept; local edits of
+    ///   other fields are still pushed. With nothing local left, the server's version
+    ///   becomes the local one.
+    /// A deletion on one side and an edit on the other is a clash of the whole record.
     /// - Throws: `ResolutionError.noConflict` when the record has none.
     public func resolve(_ collection: CollectionName, id: String, keep side: Side) throws {
         try store.write { tx in
@@ -29,21 +34,25 @@ public struct ConflictResolver: Sendable {
                 throw ResolutionError.noConflict(collection: collection, id: id)
             }
             let remote = Self.remoteRecord(conflict)
-            switch side {
-            case .local:
-                if let remote {
-                    try tx.rebasePendingChange(collection, id: id, onto: remote, merged: nil)
-                } else if let waiting = try tx.outboxEntry(collection, id: id), waiting.kind != .delete {
-                    // Deleted on the server, kept here: push it again as a new record.
-                    let tombstone = RemoteRecord(id: id, lastModified: 0, isDeleted: true, json: Data("{}".utf8))
-                    try tx.rebasePendingChange(collection, id: id, onto: tombstone, merged: nil)
-                }
-            case .remote:
-                if try tx.outboxEntry(collection, id: id) != nil {
-                    try tx.discardLocalChange(collection, id: id)
-                }
-                let server = remote ?? RemoteRecord(id: id, lastModified: 0, isDeleted: true, json: Data("{}".utf8))
-                _ = try tx.applyRemote(server, to: collection)
+                ?? RemoteRecord(id: id, lastModified: conflict.remoteLastModified ?? 0, isDeleted: true, json: Data("{}".utf8))
+            let waiting = try tx.outboxEntry(collection, id: id)
+            let row = try tx.record(collection, id: id, includingDeleted: true)
+            let local = row.flatMap { $0.isDeleted ? nil : $0.json }
+            let versions = try MergeApplier.versions(waiting, base: conflict.base)
+            let outcome = ThreeWayMerge.merge(
+                base: versions.base, sent: versions.sent, local: try RecordJSON.fields(local),
+                remote: try RecordJSON.fields(conflict.remote), policy: side == .local ? .clientWins : .serverWins)
+
+            switch outcome {
+            case .push(let content) where waiting != nil:
+                let merged = try content.map { try RecordJSON.data($0, id: id) }
+                try tx.rebasePendingChange(collection, id: id, onto: remote, merged: merged)
+            case .conflict where waiting != nil:
+                // NB: a policy other than manual never leaves a clash; keep the local side whole.
+                try tx.rebasePendingChange(collection, id: id, onto: remote, merged: nil)
+            case .alreadyEqual, .acceptRemote, .push, .conflict:
+                if waiting != nil { try tx.discardLocalChange(collection, id: id) }
+                _ = try tx.applyRemote(remote, to: collection)
             }
             _ = try tx.removeConflict(collection, id: id)
         }

@@ -6,17 +6,26 @@ import Storage
 
 /// Applies a three-way merge to the store, inside the caller's transaction: used when a
 /// pulled record changed under a waiting local edit, and when a push got a 412.
+///
+/// A change this device sent whose answer never came (in flight) is settled first: when
+/// the server's record is exactly what was sent (or the tombstone of a deletion sent),
+/// it is this device's own echo — an acknowledgement, not a remote change.
 struct MergeApplier {
     let policy: ConflictPolicy
     let now: Date
 
     /// What happened, for events and the report.
     enum Result: Equatable {
+        /// The server's record is the change this device sent: acknowledged, and any
+        /// later local edit waits for the next push against it.
+        case acknowledged
         /// The server's version is now the local one; the local change is gone because
-        /// it was already there or the policy let the server win.
-        case tookRemote(clash: Bool)
+        /// it was already there or the policy let the server win (`discarded` names
+        /// what the policy dropped).
+        case tookRemote(discarded: MergeConflict?)
         /// Local and server changes combined; the result waits in the outbox for a push.
-        case merged
+        /// `discarded` names the local values the policy dropped (server wins).
+        case merged(discarded: MergeConflict?)
         /// Stored as a conflict for `shelf resolve`; the local edit is kept, unpushed.
         case conflict(MergeConflict)
     }
@@ -27,34 +36,80 @@ struct MergeApplier {
     func apply(
         _ collection: CollectionName, id: String, remote: RemoteRecord?, in tx: StoreTransaction
     ) throws -> Result {
+        let waiting = try tx.outboxEntry(collection, id: id)
+        if let waiting, try Self.isEcho(of: waiting, remote) {
+            let server = remote ?? Self.tombstone(id, waiting)
+            try tx.acknowledgePush(waiting, server: server)
+            _ = try tx.removeConflict(collection, id: id)
+            return .acknowledged
+        }
+
         let baseData = try tx.base(collection, id: id)?.json
         let localRow = try tx.record(collection, id: id, includingDeleted: true)
-        let waiting = try tx.outboxEntry(collection, id: id)
-        let localData = (waiting?.kind == .delete || localRow?.isDeleted == true) ? nil : localRow?.json
+        let localData = (localRow == nil || localRow?.isDeleted == true) ? nil : localRow?.json
         let remoteData = (remote?.isDeleted ?? true) ? nil : remote?.json
-
+        let versions = try Self.versions(waiting, base: baseData)
         let outcome = ThreeWayMerge.merge(
-            base: try RecordJSON.fields(baseData), local: try RecordJSON.fields(localData),
+            base: versions.base, sent: versions.sent, local: try RecordJSON.fields(localData),
             remote: try RecordJSON.fields(remoteData), policy: policy)
-        let tombstone = remote ?? RemoteRecord(
-            id: id, lastModified: waiting?.baseLastModified ?? 0, isDeleted: true, json: Data("{}".utf8))
+        let tombstone = remote ?? Self.tombstone(id, waiting)
 
         switch outcome {
         case .alreadyEqual, .acceptRemote:
+            let discarded = waiting == nil ? nil : try dropped(versions, local: localData, remote: remoteData)
             if waiting != nil { try tx.discardLocalChange(collection, id: id) }
             _ = try tx.removeConflict(collection, id: id)
             _ = try tx.applyRemote(tombstone, to: collection)
-            return .tookRemote(clash: outcome == .acceptRemote && localData != nil && waiting != nil && policy == .serverWins)
+            return .tookRemote(discarded: discarded)
         case .push(let content):
+            let discarded = try dropped(versions, local: localData, remote: remoteData)
             let merged = try content.map { try RecordJSON.data($0, id: id) }
             try tx.rebasePendingChange(collection, id: id, onto: tombstone, merged: merged)
             _ = try tx.removeConflict(collection, id: id)
-            return .merged
+            return .merged(discarded: discarded)
         case .conflict(let conflict):
             try tx.recordConflict(Conflict(
                 collection: collection, recordID: id, base: baseData, local: localData, remote: remoteData,
                 remoteLastModified: remote.map(\.lastModified), detectedAt: now))
             return .conflict(conflict)
         }
+    }
+
+    // MARK: In flight
+
+    /// Whether the server's record is this device's change in flight, as sent.
+    static func isEcho(of entry: OutboxEntry, _ remote: RemoteRecord?) throws -> Bool {
+        guard entry.isInFlight else { return false }
+        if entry.kind == .delete { return remote?.isDeleted ?? true }
+        guard let remote, !remote.isDeleted, let sent = entry.sentBody else { return false }
+        return try ThreeWayMerge.sameContent(RecordJSON.fields(remote.json), RecordJSON.fields(sent))
+    }
+
+    /// The versions a merge starts from. A create in flight that meets a record with its
+    /// id was applied (ids are random), so what was sent is the common base; an update
+    /// in flight may or may not have been applied, so both count as bases.
+    static func versions(_ entry: OutboxEntry?, base: Data?) throws -> (base: [String: JSONValue]?, sent: [String: JSONValue]?) {
+        guard let entry, entry.isInFlight, let sent = entry.sentBody else { return (try RecordJSON.fields(base), nil) }
+        if entry.kind == .create { return (try RecordJSON.fields(sent), nil) }
+        return (try RecordJSON.fields(base), try RecordJSON.fields(sent))
+    }
+
+    private static func tombstone(_ id: String, _ entry: OutboxEntry?) -> RemoteRecord {
+        RemoteRecord(id: id, lastModified: entry?.baseLastModified ?? 0, isDeleted: true, json: Data("{}".utf8))
+    }
+
+    // MARK: Discarded local work
+
+    /// What a policy that is not `manual` dropped of the local side: the clash a manual
+    /// merge would have stopped at, or nil when nothing local was lost.
+    private func dropped(
+        _ versions: (base: [String: JSONValue]?, sent: [String: JSONValue]?), local: Data?, remote: Data?
+    ) throws -> MergeConflict? {
+        guard policy == .serverWins else { return nil }
+        let manual = ThreeWayMerge.merge(
+            base: versions.base, sent: versions.sent, local: try RecordJSON.fields(local),
+            remote: try RecordJSON.fields(remote), policy: .manual)
+        if case .conflict(let clash) = manual { return clash }
+        return nil
     }
 }

@@ -14,6 +14,8 @@ extension SyncRun {
         /// Changes that failed transiently and stay queued for another attempt.
         var transient: [String] = []
         var authentication: String?
+        /// The highest timestamp the server gave an accepted change, per collection.
+        var highest: [CollectionName: Int64] = [:]
 
         var madeProgress: Bool {
             !accepted.isEmpty || !merges.isEmpty || !deadLetters.isEmpty
@@ -41,8 +43,10 @@ extension SyncRun {
         // Bounded: a change merged after a 412 is pushed again, but a server that keeps
         // changing under every attempt must not keep the run alive forever.
         for _ in 0..<max(64, 4 * options.retry.maxAttempts) {
-            let changes = try nextChanges(collections, all: everyWritable)
-            guard !changes.isEmpty else { return }
+            let pending = try nextChanges(collections, all: everyWritable)
+            guard !pending.isEmpty else { return }
+            let changes = try markSent(pending)
+            guard !changes.isEmpty else { continue }  // all edited since read: read again
             let operations = try changes.map(operation(for:))
             let results = try await withRetries("push \(changes.count) change\(changes.count == 1 ? "" : "s")") {
                 try await batch.send(operations)
@@ -89,15 +93,35 @@ extension SyncRun {
         }
     }
 
+    /// Marks the changes as sent, with their bodies, in one transaction before the
+    /// request leaves: a reply lost after the server applied them must not turn them
+    /// back into unsent changes. Changes already in flight are sent again as they were.
+    private func markSent(_ changes: [PendingChange]) throws -> [PendingChange] {
+        guard changes.contains(where: { !$0.entry.isInFlight }) else { return changes }
+        let bodies = try changes.map { change in
+            change.entry.isInFlight || change.entry.kind == .delete
+                ? nil : try RecordJSON.pushBody(change.json, collection: change.entry.collection, id: change.entry.recordID)
+        }
+        return try store.write { tx in
+            try zip(changes, bodies).compactMap { change, body in
+                guard !change.entry.isInFlight else { return change }
+                // NB: an entry edited since it was read is left for the next batch.
+                return try tx.markSent(change.entry, body: body).map { PendingChange(entry: $0, json: change.json) }
+            }
+        }
+    }
+
+    /// The request of an entry in flight: its kind, base and body as sent.
     private func operation(for change: PendingChange) throws -> BatchOperation {
         let entry = change.entry
         let path = KintoCollectionPath(entry.collection)
         let base = entry.baseLastModified.map(Int.init)
+        let body = try entry.sentBody ?? RecordJSON.pushBody(change.json, collection: entry.collection, id: entry.recordID)
         switch entry.kind {
         case .create:
-            return try BatchOperation.create(in: path, id: entry.recordID, data: RecordJSON.pushBody(change.json))
+            return try BatchOperation.create(in: path, id: entry.recordID, data: body)
         case .update:
-            return try BatchOperation.update(in: path, id: entry.recordID, data: RecordJSON.pushBody(change.json), ifMatch: base)
+            return try BatchOperation.update(in: path, id: entry.recordID, data: body, ifMatch: base)
         case .delete:
             return try BatchOperation.delete(in: path, id: entry.recordID, ifMatch: base)
         }
@@ -114,14 +138,26 @@ extension SyncRun {
                 let collection = entry.collection
                 let id = entry.recordID
                 if result.isSuccess {
-                    try tx.acknowledgePush(entry, server: RemoteRecord(try result.record()))
+                    let server = RemoteRecord(try result.record())
+                    try tx.acknowledgePush(entry, server: server)
                     summary.accepted[collection, default: 0] += 1
+                    summary.highest[collection] = max(summary.highest[collection] ?? server.lastModified, server.lastModified)
                     continue
                 }
                 switch (result.status, result.error) {
                 case (412, .preconditionFailed(_, let existing)?):
-                    let merged = try merger.apply(collection, id: id, remote: existing.map(RemoteRecord.init), in: tx)
-                    summary.merges[collection, default: []].append((id, merged))
+                    // NB: what was sent, already applied (a retry after a lost reply),
+                    // comes back as a 412 whose existing record is what was sent.
+                    let remote = existing.map(RemoteRecord.init)
+                    let merged = try merger.apply(collection, id: id, remote: remote, in: tx)
+                    if merged == .acknowledged {
+                        summary.accepted[collection, default: 0] += 1
+                        if let stamp = remote?.lastModified {
+                            summary.highest[collection] = max(summary.highest[collection] ?? stamp, stamp)
+                        }
+                    } else {
+                        summary.merges[collection, default: []].append((id, merged))
+                    }
                 case (404, _) where entry.kind == .delete:
                     // Already gone on the server: the deletion is done.
                     let tombstone = RemoteRecord(
@@ -132,7 +168,11 @@ extension SyncRun {
                 case (404, _):
                     // The record went away on the server: an edit-versus-delete merge.
                     let merged = try merger.apply(collection, id: id, remote: nil, in: tx)
-                    summary.merges[collection, default: []].append((id, merged))
+                    if merged == .acknowledged {
+                        summary.accepted[collection, default: 0] += 1
+                    } else {
+                        summary.merges[collection, default: []].append((id, merged))
+                    }
                 case (401, let error):
                     summary.authentication = error?.description ?? "authentication failed (401)"
                 case (let status, let error) where status == 408 || status == 429 || status >= 500:
@@ -143,6 +183,11 @@ extension SyncRun {
                     let reason = Self.reason(error, status: status)
                     _ = try tx.moveToDeadLetters(entry, status: status, reason: reason)
                     summary.deadLetters.append((collection, id, status, reason))
+                }
+            }
+            for (collection, highest) in summary.highest {
+                try tx.updateSyncState(collection) { state in
+                    state.pushedTimestamp = max(state.pushedTimestamp ?? highest, highest)
                 }
             }
             return summary

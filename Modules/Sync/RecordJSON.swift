@@ -23,14 +23,9 @@ enum RecordJSON {
         return try encoder.encode(record)
     }
 
-    /// The body to push: the record without the fields the server owns. Kinto would
-    /// otherwise take a stale `last_modified` from the body as the record's timestamp.
-    static func pushBody(_ data: Data) throws -> Data {
-        guard var fields = try fields(data) else { return data }
-        for key in ThreeWayMerge.bookkeepingFields { fields.removeValue(forKey: key) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(fields)
+    /// The body to push: the record without the fields the server owns (`PushBody`).
+    static func pushBody(_ data: Data, collection: CollectionName, id: String) throws -> Data {
+        try PushBody.of(data, collection: collection, id: id)
     }
 }
 

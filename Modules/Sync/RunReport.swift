@@ -11,6 +11,12 @@ public struct CollectionReport: Sendable, Equatable, Codable {
     public var merged = 0
     public var conflicts = 0
     public var deadLetters = 0
+    /// Records whose local values the policy (server wins) dropped for the server's.
+    public var discardedLocal = 0
+    /// Why the server was found to have lost data this store had synced, when it was.
+    public var serverForgot: String?
+    /// Local records the server no longer had, queued to be uploaded again.
+    public var reuploaded = 0
     /// Records over `SyncOptions.maximumRecordBytes`: skipped, never stored.
     public var skipped = 0
     public var durationMilliseconds = 0
@@ -18,9 +24,11 @@ public struct CollectionReport: Sendable, Equatable, Codable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case pulled, pushed, merged, conflicts, skipped
+        case pulled, pushed, merged, conflicts, reuploaded, skipped
         case deletedLocally = "deleted_locally"
         case deadLetters = "dead_letters"
+        case discardedLocal = "discarded_local"
+        case serverForgot = "server_forgot"
         case durationMilliseconds = "duration_ms"
     }
 }
@@ -93,6 +101,8 @@ public struct RunReport: Sendable, Equatable, Codable {
 
     public var totalConflicts: Int { collections.values.reduce(0) { $0 + $1.conflicts } }
     public var totalDeadLetters: Int { collections.values.reduce(0) { $0 + $1.deadLetters } }
+    /// Records whose local values a server-wins policy dropped in this run.
+    public var totalDiscardedLocal: Int { collections.values.reduce(0) { $0 + $1.discardedLocal } }
 
     enum CodingKeys: String, CodingKey {
         case account, outcome, message, requests, collections, unavailable

@@ -14,6 +14,9 @@ extension SyncEvent {
         case .merged: "merged"
         case .conflict: "conflict"
         case .deadLettered: "dead_lettered"
+        case .discardedLocalChange: "discarded_local_change"
+        case .serverForgot: "server_forgot"
+        case .reuploading: "reuploading"
         case .recordSkipped: "record_skipped"
         case .retrying: "retrying"
         case .collectionUnavailable: "collection_unavailable"
@@ -42,6 +45,13 @@ extension SyncEvent {
         case .deadLettered(let collection, let id, let status, let reason):
             return [("collection", .string(collection.rawValue)), ("id", .string(id)),
                     ("status", .number(status)), ("reason", .string(reason))]
+        case .discardedLocalChange(let collection, let id, let clash):
+            return [("collection", .string(collection.rawValue)), ("id", .string(id)),
+                    ("kind", .string(clash.kind.rawValue)), ("fields", .string(clash.fields.joined(separator: ",")))]
+        case .serverForgot(let collection, let reason):
+            return [("collection", .string(collection.rawValue)), ("reason", .string(reason))]
+        case .reuploading(let collection, let count):
+            return [("collection", .string(collection.rawValue)), ("count", .number(count))]
         case .recordSkipped(let collection, let id, let bytes, let limit):
             return [("collection", .string(collection.rawValue)), ("id", .string(id)),
                     ("bytes", .number(bytes)), ("limit", .number(limit))]
@@ -82,6 +92,13 @@ extension SyncEvent {
             return "\(collection.rawValue)/\(id): conflict (\(what)); kept the local edit unpushed"
         case .deadLettered(let collection, let id, let status, let reason):
             return "\(collection.rawValue)/\(id): refused by the server (\(status)): \(reason)"
+        case .discardedLocalChange(let collection, let id, let clash):
+            let what = clash.fields.isEmpty ? "the local edit (\(clash.kind.rawValue))" : "local \(clash.fields.joined(separator: ", "))"
+            return "\(collection.rawValue)/\(id): the server's version won; discarded \(what)"
+        case .serverForgot(let collection, let reason):
+            return "\(collection.rawValue): the server lost data (\(reason)); pulling everything again"
+        case .reuploading(let collection, let count):
+            return "\(collection.rawValue): uploading \(count) record\(count == 1 ? "" : "s") the server no longer has"
         case .recordSkipped(let collection, let id, let bytes, let limit):
             return "\(collection.rawValue)/\(id): skipped, \(bytes) bytes is over the \(limit)-byte limit for one record (not stored)"
         case .retrying(let attempt, let delay, let reason):

@@ -17,6 +17,15 @@ public enum SyncEvent: Sendable, Equatable {
     case merged(CollectionName, id: String)
     /// A clash left for `shelf resolve` (policy `manual`).
     case conflict(CollectionName, id: String, MergeConflict)
+    /// The policy (server wins) dropped local values that clashed with the server's;
+    /// `clash` names the fields (empty for a whole record: edit versus delete).
+    case discardedLocalChange(CollectionName, id: String, MergeConflict)
+    /// The server lost data this store had synced (the collection was deleted and
+    /// recreated, or restored from an older backup): its records are pulled again and
+    /// what it no longer has is uploaded again.
+    case serverForgot(CollectionName, reason: String)
+    /// Local records the server no longer had, queued to be uploaded again.
+    case reuploading(CollectionName, count: Int)
     /// A change the server refused for good, moved to the dead letters.
     case deadLettered(CollectionName, id: String, status: Int, reason: String)
     /// A pulled record longer than `SyncOptions.maximumRecordBytes`: not stored, counted

@@ -16,11 +16,17 @@ public enum ThreeWayMerge {
     /// Fields the server owns; they never take part in a merge.
     public static let bookkeepingFields: Set<String> = ["id", "last_modified", "deleted"]
 
+    ///
+    /// - Parameter sent: what this device sent last for the record when the server's
+    ///   answer is not known (an update in flight). The server holds either the base or
+    ///   this, plus whatever others changed: a field whose server value is either of the
+    ///   two was not changed by anyone else, so the local value stands.
     public static func merge(
-        base: [String: JSONValue]?, local: [String: JSONValue]?, remote: [String: JSONValue]?,
-        policy: ConflictPolicy
+        base: [String: JSONValue]?, sent: [String: JSONValue]? = nil, local: [String: JSONValue]?,
+        remote: [String: JSONValue]?, policy: ConflictPolicy
     ) -> MergeOutcome {
         let base = base.map(content)
+        let sent = sent.map(content)
         let local = local.map(content)
         let remote = remote.map(content)
 
@@ -31,21 +37,26 @@ public enum ThreeWayMerge {
             return .alreadyEqual
         case (nil, let remote?):
             // Deleted here. If the server did not change the record since, the delete stands.
-            if remote == base { return .push(nil) }
+            if remote == base || (sent != nil && remote == sent) { return .push(nil) }
             return settle(.deleteVersusEdit, fields: [], policy: policy, local: nil, remote: remote)
         case (let local?, nil):
             // Deleted on the server. If there was no local change, follow the server.
             if local == base { return .acceptRemote }
             return settle(.editVersusDelete, fields: [], policy: policy, local: local, remote: nil)
         case (let local?, let remote?):
-            return mergeFields(base: base ?? [:], local: local, remote: remote, policy: policy)
+            return mergeFields(base: base ?? [:], sent: sent, local: local, remote: remote, policy: policy)
         }
+    }
+
+    /// Whether two versions hold the same content, server bookkeeping aside.
+    public static func sameContent(_ a: [String: JSONValue]?, _ b: [String: JSONValue]?) -> Bool {
+        a.map(content) == b.map(content)
     }
 
     // MARK: Fields
 
     private static func mergeFields(
-        base: [String: JSONValue], local: [String: JSONValue], remote: [String: JSONValue],
+        base: [String: JSONValue], sent: [String: JSONValue]?, local: [String: JSONValue], remote: [String: JSONValue],
         policy: ConflictPolicy
     ) -> MergeOutcome {
         var merged: [String: JSONValue] = [:]
@@ -55,10 +66,10 @@ public enum ThreeWayMerge {
             let value: JSONValue?
             if l == r {
                 value = l
+            } else if r == b || (sent != nil && r == sent?[key]) {
+                value = l
             } else if l == b {
                 value = r
-            } else if r == b {
-                value = l
             } else {
                 clashes.append(key)
                 value = policy == .clientWins ? l : r

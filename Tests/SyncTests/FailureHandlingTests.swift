@@ -48,7 +48,8 @@ struct FailureHandlingTests {
         let clock = TestClock()
         let report = try await engine(transport, clock: clock).run()
         #expect(report.outcome == .synced)
-        #expect(calls.withLock { $0 } == 3)
+        // two failures, the success, and the first sync's look at the collection objects
+        #expect(calls.withLock { $0 } == 4)
         let waits = clock.waits.withLock { $0 }
         #expect(waits.count == 2)
         #expect(waits[0] <= RetryPolicy(maxAttempts: 3).ceiling(beforeRetry: 1))

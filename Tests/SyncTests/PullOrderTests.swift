@@ -73,8 +73,10 @@ struct PullOrderTests {
         await secondBooksPage.open(with: ())
         let report = await run.value
         #expect(report.outcome == .synced, "\(report.message)")
-        #expect(report.requests == 4)
-        #expect(transport.requests.count == 4)
+        // …and one more, once every collection is in: the collection objects' timestamps
+        #expect(report.requests == 5)
+        #expect(transport.requests.count == 5)
+        #expect(transport.requests.last?.url.hasSuffix("/buckets/default/collections") == true)
         #expect(try store.read { try $0.count(RecordQuery(.books)) } == 3)
         #expect(try store.record(.notes, id: "n1") != nil)
         #expect(try store.record(.tasks, id: "t1") != nil)
@@ -109,7 +111,7 @@ struct PullOrderTests {
         // THEN the tasks list was asked for again and stored
         #expect(report.outcome == .synced, "\(report.message)")
         #expect(taskCalls.withLock { $0 } == 2)
-        #expect(report.requests == 3)
+        #expect(report.requests == 4)  // and the collection objects' timestamps
         #expect(try store.record(.tasks, id: "t1") != nil)
     }
 
@@ -139,7 +141,7 @@ struct PullOrderTests {
         // THEN notes was asked again in its turn, and the run ends synced
         #expect(report.outcome == .synced, "\(report.message)")
         #expect(noteCalls.withLock { $0 } == 2)
-        #expect(report.requests == 4)
+        #expect(report.requests == 5)  // and the collection objects' timestamps
         #expect(try store.read { try $0.syncState(.notes) }.lastSuccess != nil)
     }
 }

@@ -15,11 +15,19 @@ struct SyncDevice {
     let engine: SyncEngine
 
     init(user: TestUser, server: KintoServer, options: SyncOptions = SyncOptions(retry: .none), clock: SyncClock = .live) throws {
-        store = try ShelfStore.inMemory()
+        try self.init(user: user, baseURL: server.baseURL, options: options, clock: clock)
+    }
+
+    /// A device that reaches the server at `baseURL` (e.g. through a `FaultProxy`).
+    init(
+        user: TestUser, baseURL: String, store: ShelfStore? = nil, options: SyncOptions = SyncOptions(retry: .none),
+        clock: SyncClock = .live
+    ) throws {
+        self.store = try store ?? ShelfStore.inMemory()
         client = APIClient(configuration: .init(
-            baseURL: server.baseURL, credentials: .init(user: user.name, password: user.password),
+            baseURL: baseURL, credentials: .init(user: user.name, password: user.password),
             timeouts: Timeouts(connect: .seconds(5), request: .seconds(20))))
-        engine = SyncEngine(account: user.name, store: store, client: client, options: options, clock: clock)
+        engine = SyncEngine(account: user.name, store: self.store, client: client, options: options, clock: clock)
     }
 
     // MARK: Local edits

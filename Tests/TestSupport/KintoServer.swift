@@ -74,12 +74,6 @@ public final class KintoServer: Sendable {
         seedCatalog: Bool = true, settings: [String: String] = [:], auth: Auth = .accounts, ini: String? = nil,
         postgresql: Bool = false
     ) throws -> KintoServer {
-        let python = Self.python
-        guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            throw LaunchError.notInstalled(python.path)
-        }
-        let process = Process()
-        process.executableURL = python
         var arguments = [
             FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/kinto-supervised.py").path,
             "--ini", FixtureFiles.repositoryRoot.appendingPathComponent(ini ?? auth.ini).path,
@@ -87,6 +81,27 @@ public final class KintoServer: Sendable {
         ]
         if seedCatalog { arguments.append("--seed-catalog") }
         if postgresql { arguments.append("--postgresql") }
+        return try launch(arguments, settings: settings, auth: auth)
+    }
+
+    /// Starts a new server whose storage can be backed up and restored
+    /// (`saveBackup()`, `restoreBackup()`), to play a server restored to an older state.
+    /// Plain Basic auth, no shop catalog.
+    public static func startWithBackups() throws -> KintoServer {
+        let arguments = [
+            FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/kinto-with-backups.py").path,
+            "--ini", FixtureFiles.repositoryRoot.appendingPathComponent(Auth.basicAuth.ini).path,
+        ]
+        return try launch(arguments, settings: [:], auth: .basicAuth)
+    }
+
+    private static func launch(_ arguments: [String], settings: [String: String], auth: Auth) throws -> KintoServer {
+        let python = Self.python
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw LaunchError.notInstalled(python.path)
+        }
+        let process = Process()
+        process.executableURL = python
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(settings) { $1 }
         let stdout = Pipe()

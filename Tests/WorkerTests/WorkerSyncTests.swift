@@ -124,7 +124,8 @@ struct WorkerSyncTests {
         release.signal()
         let finished = first.finish()
         #expect(finished.status == 0, "\(finished.stderr)")
-        #expect(gate.requestLines.count == 5)  // one per collection, all from the first worker
+        // one per collection and one for the collection objects, all from the first worker
+        #expect(gate.requestLines.count == 6)
     }
 
     @Test func aPullKilledMidwayResumesWithoutRedownloading() async throws {

@@ -9,7 +9,9 @@ import Foundation
 /// Migrations are append-only: a released one is never edited, because files in
 /// readers' home folders were built by it. A change is a new migration.
 enum Schema {
-    static let migrations: [Migration] = [.v1CoreTables, .v2CompletionAndPaging, .v3OneListingIndex]
+    static let migrations: [Migration] = [
+        .v1CoreTables, .v2CompletionAndPaging, .v3OneListingIndex, .v4InFlightAndServerIdentity,
+    ]
 
     /// The version this build creates and understands.
     static var currentVersion: Int { migrations.count }
@@ -173,6 +175,39 @@ extension Migration {
             UPDATE records SET search_text = '' WHERE collection IN ('books', 'tasks', 'products');
             CREATE INDEX records_listing ON records (collection, deleted, sort_key, id, complete, search_text);
             """, operation: "migrate to v3")
+    }
+}
+
+// MARK: - v4
+
+extension Migration {
+    /// What a sync needs to converge when replies get lost and servers forget.
+    ///
+    /// - `outbox.sent_revision` / `outbox.sent_body`: an entry that has been sent is
+    ///   *in flight* — the server may have applied it whatever happened to the reply.
+    ///   The revision and the exact body sent are kept so the request can be repeated
+    ///   as it was (an idempotent retry), and so the server's echo of it is recognised
+    ///   as an acknowledgement rather than a remote change.
+    /// - `sync_state.collection_timestamp`: the server's collection object's
+    ///   `last_modified`; a new one means the collection was deleted and recreated.
+    /// - `sync_state.recovering`: the server lost data; the next pulls start from
+    ///   scratch and re-upload what it no longer has, until one completes.
+    ///   `cursor_before_recovery` is how far this store had synced when it noticed: a
+    ///   record the server still has from before then, and this store does not, was
+    ///   deleted here since.
+    /// - `sync_state.pushed_timestamp`: the highest `last_modified` the server gave this
+    ///   store's own pushes. The cursor only follows pulls; a server whose records'
+    ///   timestamp is behind either has gone back in time.
+    static let v4InFlightAndServerIdentity = Migration(version: 4, summary: "in-flight outbox entries, server identity") {
+        connection throws(StorageError) in
+        try connection.execute("""
+            ALTER TABLE outbox ADD COLUMN sent_revision INTEGER;
+            ALTER TABLE outbox ADD COLUMN sent_body BLOB;
+            ALTER TABLE sync_state ADD COLUMN collection_timestamp INTEGER;
+            ALTER TABLE sync_state ADD COLUMN recovering INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE sync_state ADD COLUMN cursor_before_recovery INTEGER;
+            ALTER TABLE sync_state ADD COLUMN pushed_timestamp INTEGER;
+            """, operation: "migrate to v4")
     }
 }
 

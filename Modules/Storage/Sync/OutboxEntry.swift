@@ -37,12 +37,29 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
     /// sent; `StoreTransaction.acknowledgePush` uses it to tell "the server has what is
     /// here" from "the reader edited again while the request was in flight".
     public var revision: Int64
+    /// The revision that was sent, once the entry has been sent: from then on the entry
+    /// is *in flight* until the server's answer is known. The server may have applied it
+    /// whatever happened to the reply, so an in-flight entry is never coalesced away or
+    /// rewritten as if unsent: `kind`, `baseLastModified` and `sentBody` stay those of
+    /// the request, which is repeated as it was until it is acknowledged (its answer,
+    /// a 412 carrying exactly what was sent, or its echo in a pull). Local edits made
+    /// meanwhile bump `revision` and wait behind it.
+    public var sentRevision: Int64?
+    /// The exact body sent for a `create` or `update` in flight (nil for a `delete`).
+    public var sentBody: Data?
 
     public var id: Int64 { sequence }
 
+    /// Whether the entry has been sent and its answer is not known yet.
+    public var isInFlight: Bool { sentRevision != nil }
+
+    /// Whether local edits were made after the entry was sent (always true when unsent).
+    public var hasChangesAfterSending: Bool { sentRevision.map { revision > $0 } ?? true }
+
     public init(
         sequence: Int64, collection: CollectionName, recordID: String, kind: Kind,
-        baseLastModified: Int64?, createdAt: Date, updatedAt: Date, revision: Int64
+        baseLastModified: Int64?, createdAt: Date, updatedAt: Date, revision: Int64,
+        sentRevision: Int64? = nil, sentBody: Data? = nil
     ) {
         self.sequence = sequence
         self.collection = collection
@@ -52,6 +69,8 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.revision = revision
+        self.sentRevision = sentRevision
+        self.sentBody = sentBody
     }
 }
 
@@ -71,6 +90,9 @@ extension OutboxEntry.Kind {
     /// | update  | delete   | `delete`, first base                                       |
     /// | delete  | save     | `update`, first base: the record is back, changed          |
     /// | delete  | delete   | `delete`, unchanged                                        |
+    ///
+    /// An entry in flight does not coalesce: it keeps its kind and base (those of the
+    /// request sent), and the edit waits behind it (`OutboxEntry.sentRevision`).
     ///
     /// - Returns: the new kind, or nil when the entry disappears.
     public static func coalescing(_ waiting: OutboxEntry.Kind, with edit: LocalEdit) -> OutboxEntry.Kind? {

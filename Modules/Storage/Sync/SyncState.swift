@@ -24,10 +24,27 @@ public struct SyncState: Hashable, Sendable {
     /// tokens expire (600 s), so a resumed pull may drop it and start again from
     /// `cursor`, which is durable.
     public var nextPage: String?
+    /// The `last_modified` of the server's collection object, as last seen. It changes
+    /// only when the collection is deleted and recreated (or its metadata rewritten):
+    /// a new value means the server may have lost records this store still has.
+    public var collectionTimestamp: Int64?
+    /// The server lost data (a new collection, or its records restored to a point
+    /// behind `cursor`): pulls start from scratch, and local records the server no
+    /// longer has are uploaded again, until one such pull completes.
+    public var recovering: Bool
+    /// While recovering: the cursor this store had reached when it noticed. A record
+    /// the server has from before then, which this store no longer has, was deleted
+    /// here after the server's backup was taken: the deletion is pushed again.
+    public var cursorBeforeRecovery: Int64?
+    /// The highest `last_modified` the server gave this store's own pushes. The cursor
+    /// follows pulls only; together they say how far the server is known to have got.
+    public var pushedTimestamp: Int64?
 
     public init(
         collection: CollectionName, cursor: Int64? = nil, etag: String? = nil, backoffUntil: Date? = nil,
-        lastSuccess: Date? = nil, lastError: String? = nil, lastErrorAt: Date? = nil, nextPage: String? = nil
+        lastSuccess: Date? = nil, lastError: String? = nil, lastErrorAt: Date? = nil, nextPage: String? = nil,
+        collectionTimestamp: Int64? = nil, recovering: Bool = false, cursorBeforeRecovery: Int64? = nil,
+        pushedTimestamp: Int64? = nil
     ) {
         self.collection = collection
         self.cursor = cursor
@@ -37,5 +54,9 @@ public struct SyncState: Hashable, Sendable {
         self.lastError = lastError
         self.lastErrorAt = lastErrorAt
         self.nextPage = nextPage
+        self.collectionTimestamp = collectionTimestamp
+        self.recovering = recovering
+        self.cursorBeforeRecovery = cursorBeforeRecovery
+        self.pushedTimestamp = pushedTimestamp
     }
 }

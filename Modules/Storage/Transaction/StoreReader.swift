@@ -139,7 +139,7 @@ public class StoreReader {
     ) throws(StorageError) -> [PendingChange] {
         var sql = """
             SELECT o.seq, o.collection, o.record_id, o.kind, o.base_last_modified, o.created_at, o.updated_at,
-                   o.revision, r.json
+                   o.revision, o.sent_revision, o.sent_body, r.json
             FROM outbox o JOIN records r ON r.collection = o.collection AND r.id = o.record_id
             """
         var clauses: [String] = []
@@ -155,7 +155,7 @@ public class StoreReader {
         sql += " ORDER BY o.seq LIMIT ?"
         parameters.append(.integer(Int64(limit ?? -1)))
         return try db.query(sql, parameters, operation: "list pending changes") { (row) throws(StorageError) in
-            PendingChange(entry: try Self.outboxEntry(row), json: row.blob(8))
+            PendingChange(entry: try Self.outboxEntry(row), json: row.blob(10))
         }
     }
 
@@ -170,13 +170,14 @@ public class StoreReader {
         return try db.queryFirst("SELECT count(*) FROM outbox", operation: "count outbox") { $0.int(0) } ?? 0
     }
 
-    static let outboxColumns = "seq, collection, record_id, kind, base_last_modified, created_at, updated_at, revision"
+    static let outboxColumns = "seq, collection, record_id, kind, base_last_modified, created_at, updated_at, revision, sent_revision, sent_body"
 
     static func outboxEntry(_ row: SQLiteRow) throws(StorageError) -> OutboxEntry {
         OutboxEntry(
             sequence: row.int64(0), collection: try collection(row.text(1)), recordID: row.text(2),
             kind: try kind(row.text(3)), baseLastModified: row.optionalInt64(4),
-            createdAt: row.date(5), updatedAt: row.date(6), revision: row.int64(7)
+            createdAt: row.date(5), updatedAt: row.date(6), revision: row.int64(7),
+            sentRevision: row.optionalInt64(8), sentBody: row.optionalBlob(9)
         )
     }
 
@@ -216,13 +217,18 @@ public class StoreReader {
             .sorted { $0.collection < $1.collection }
     }
 
-    static let syncStateColumns = "collection, cursor, etag, backoff_until, last_success, last_error, last_error_at, next_page"
+    static let syncStateColumns = """
+        collection, cursor, etag, backoff_until, last_success, last_error, last_error_at, next_page,
+        collection_timestamp, recovering, cursor_before_recovery, pushed_timestamp
+        """
 
     static func syncState(_ row: SQLiteRow) throws(StorageError) -> SyncState {
         SyncState(
             collection: try collection(row.text(0)), cursor: row.optionalInt64(1), etag: row.optionalText(2),
             backoffUntil: row.optionalDate(3), lastSuccess: row.optionalDate(4), lastError: row.optionalText(5),
-            lastErrorAt: row.optionalDate(6), nextPage: row.optionalText(7)
+            lastErrorAt: row.optionalDate(6), nextPage: row.optionalText(7),
+            collectionTimestamp: row.optionalInt64(8), recovering: row.bool(9),
+            cursorBeforeRecovery: row.optionalInt64(10), pushedTimestamp: row.optionalInt64(11)
         )
     }
 

@@ -9,12 +9,15 @@ extension StoreTransaction {
         try db.run(
             """
             INSERT OR REPLACE INTO sync_state
-                (collection, cursor, etag, backoff_until, last_success, last_error, last_error_at, next_page)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                (collection, cursor, etag, backoff_until, last_success, last_error, last_error_at, next_page,
+                 collection_timestamp, recovering, cursor_before_recovery, pushed_timestamp)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(state.collection.rawValue), .integer(state.cursor), .text(state.etag), .date(state.backoffUntil),
                 .date(state.lastSuccess), .text(state.lastError), .date(state.lastErrorAt), .text(state.nextPage),
+                .integer(state.collectionTimestamp), .bool(state.recovering), .integer(state.cursorBeforeRecovery),
+                .integer(state.pushedTimestamp),
             ],
             operation: "write \(state.collection.rawValue) sync state"
         )

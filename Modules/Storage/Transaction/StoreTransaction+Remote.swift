@@ -84,20 +84,45 @@ extension StoreTransaction {
 
     // MARK: - Pushes
 
-    /// Records that the server accepted a pushed change.
+    /// Marks an entry as sent, with the exact body that goes out (built from `entry` as
+    /// read), before the request leaves: from then on it is in flight
+    /// (`OutboxEntry.sentRevision`) and repeated as it was until acknowledged. Marking
+    /// an entry already in flight changes nothing.
+    /// - Parameter body: the body of a `create` or `update`; nil for a `delete`.
+    /// - Returns: the entry as it is now (in flight); nil when the reader changed it (or
+    ///   it went away) since `entry` was read — the body no longer says what is here, so
+    ///   it is not sent; the next batch reads it again.
+    public func markSent(_ entry: OutboxEntry, body: Data?) throws(StorageError) -> OutboxEntry? {
+        guard let current = try outboxEntry(entry.collection, id: entry.recordID), current.sequence == entry.sequence else {
+            return nil
+        }
+        if current.isInFlight { return current }
+        guard current.revision == entry.revision else { return nil }
+        try db.run(
+            "UPDATE outbox SET sent_revision = revision, sent_body = ? WHERE seq = ?",
+            [.blob(body), .integer(current.sequence)], operation: "mark outbox entry sent"
+        )
+        var sent = current
+        sent.sentRevision = current.revision
+        sent.sentBody = body
+        return sent
+    }
+
+    /// Records that the server has a pushed change: its answer, a 412 whose existing
+    /// record is what was sent, or the change's echo in a pull.
     ///
-    /// - When nothing changed locally since the push read `pushed`, the server's version
+    /// - When nothing changed locally since the change was sent, the server's version
     ///   becomes the local row and the entry and base snapshot are dropped.
-    /// - When the reader edited the record while the request was in flight (the entry's
-    ///   revision moved on, or a new entry replaced it), the newer local content stays queued, now against the
-    ///   version the server just stored: the base snapshot becomes the server's record
-    ///   and a waiting `create` becomes an `update`. After a pushed deletion, a record
-    ///   the reader brought back is queued as a `create`.
-    /// - When the entry disappeared meanwhile (the reader deleted a record whose create
-    ///   was in flight), the server now holds a record the reader deleted: its deletion
-    ///   is queued.
+    /// - When the reader changed the record after it was sent (the entry's revision
+    ///   moved on, or a new entry replaced it), the newer local state stays queued, now
+    ///   against the version the server just stored: the base snapshot becomes the
+    ///   server's record and the change an `update` (or a `delete` when the reader
+    ///   deleted the record). After a pushed deletion, a record the reader brought back
+    ///   is queued as a `create`.
+    /// - When the entry disappeared meanwhile (it was discarded), the local row follows
+    ///   the server.
     /// - Parameters:
-    ///   - pushed: the entry as read when the push was built.
+    ///   - pushed: the entry as it was sent.
     ///   - server: the server's answer: the stored record, or the tombstone of a delete.
     public func acknowledgePush(_ pushed: OutboxEntry, server: RemoteRecord) throws(StorageError) {
         let collection = pushed.collection
@@ -107,9 +132,10 @@ extension StoreTransaction {
             return
         }
         let serverHasRecord = !server.isDeleted
-        // NB: sequences are never reused (AUTOINCREMENT), so a same-revision entry with
-        // another sequence is a new change made after the pushed one vanished.
-        if current.sequence == pushed.sequence && current.revision == pushed.revision {
+        let sentRevision = current.sequence == pushed.sequence ? (current.sentRevision ?? pushed.revision) : nil
+        // NB: sequences are never reused (AUTOINCREMENT), so an entry with another
+        // sequence is a new change made after the pushed one vanished.
+        if current.revision == sentRevision {
             try removeOutbox(current.sequence)
             if serverHasRecord {
                 try removeBase(collection, id: id)
@@ -124,9 +150,11 @@ extension StoreTransaction {
             return
         }
 
-        // Edited while in flight: keep the newer local content, rebased on what the server now has.
+        // Changed after sending: keep the newer local state, rebased on what the server now has.
+        let deletedHere = try record(collection, id: id, includingDeleted: true)?.isDeleted ?? true
+        try clearSent(current.sequence)
         guard serverHasRecord else {
-            if current.kind == .delete {
+            if deletedHere {
                 try removeOutbox(current.sequence)
                 try removeRecord(collection, id: id)
             } else {
@@ -138,8 +166,7 @@ extension StoreTransaction {
         }
         try writeBase(BaseSnapshot(collection: collection, recordID: id, json: server.json, lastModified: server.lastModified))
         try setRowLastModified(collection, id: id, server.lastModified)
-        let kind: OutboxEntry.Kind = current.kind == .delete ? .delete : .update
-        _ = try writeOutbox(collection, id: id, kind: kind, base: server.lastModified, waiting: current)
+        _ = try writeOutbox(collection, id: id, kind: deletedHere ? .delete : .update, base: server.lastModified, waiting: current)
     }
 
     private func acknowledgeVanishedEntry(_ pushed: OutboxEntry, server: RemoteRecord) throws(StorageError) {
@@ -164,7 +191,7 @@ extension StoreTransaction {
         _ = try writeOutbox(collection, id: id, kind: .delete, base: server.lastModified, waiting: nil)
     }
 
-    private func setRowLastModified(_ collection: CollectionName, id: String, _ lastModified: Int64?) throws(StorageError) {
+    func setRowLastModified(_ collection: CollectionName, id: String, _ lastModified: Int64?) throws(StorageError) {
         try db.run(
             "UPDATE records SET last_modified = ? WHERE collection = ? AND id = ?",
             [.integer(lastModified), .text(collection.rawValue), .text(id)],
@@ -199,8 +226,12 @@ extension StoreTransaction {
         let content = merged ?? row.json
         let indexing = try indexing(collection, id: id, json: content, requireID: false)
 
+        // NB: an entry in flight keeps the kind it was sent with; the row says what the
+        // reader did since.
+        let deletedHere = merged == nil && row.isDeleted
+        try clearSent(waiting.sequence)
         if remote.isDeleted {
-            if waiting.kind == .delete {
+            if deletedHere {
                 try removeOutbox(waiting.sequence)
                 try removeRecord(collection, id: id)
                 return nil
@@ -213,9 +244,8 @@ extension StoreTransaction {
         }
         try writeBase(BaseSnapshot(collection: collection, recordID: id, json: remote.json, lastModified: remote.lastModified))
         try writeRecord(collection, id: id, json: content, lastModified: remote.lastModified,
-                        deleted: waiting.kind == .delete, indexing: indexing, operation: "rebase \(collection.rawValue) record")
-        let kind: OutboxEntry.Kind = waiting.kind == .delete ? .delete : .update
-        return try writeOutbox(collection, id: id, kind: kind, base: remote.lastModified, waiting: waiting)
+                        deleted: deletedHere, indexing: indexing, operation: "rebase \(collection.rawValue) record")
+        return try writeOutbox(collection, id: id, kind: deletedHere ? .delete : .update, base: remote.lastModified, waiting: waiting)
     }
 
     /// Drops a waiting local change and puts the record back as the server last had it

@@ -48,7 +48,11 @@ public final class StoreTransaction: StoreReader {
 
         let kind: OutboxEntry.Kind
         let base: Int64?
-        if let waiting {
+        if let waiting, waiting.isInFlight {
+            // The request sent stays as it was; this edit waits behind it.
+            kind = waiting.kind
+            base = waiting.baseLastModified
+        } else if let waiting {
             // NB: the force unwrap is safe: a save never makes an entry disappear.
             kind = OutboxEntry.Kind.coalescing(waiting.kind, with: .save)!
             base = kind == .create ? nil : waiting.baseLastModified
@@ -72,7 +76,8 @@ public final class StoreTransaction: StoreReader {
     /// Deletes a record locally and queues the deletion — both or neither.
     ///
     /// A record the server has seen stays as a hidden row until the deletion is pushed;
-    /// one it has never seen simply disappears with its `create`.
+    /// one it has never seen simply disappears with its `create` — unless that create is
+    /// in flight: then the server may have it, and the deletion waits behind it.
     /// - Returns: the outbox entry, or nil when nothing is left to tell the server.
     /// - Throws: `StorageError.notFound` when there is no such record.
     @discardableResult
@@ -83,6 +88,22 @@ public final class StoreTransaction: StoreReader {
         }
         let waiting = try outboxEntry(collection, id: id)
 
+        if let waiting, waiting.isInFlight {
+            // The server may already have what was sent: the deletion waits behind it
+            // and is pushed once the sent request is acknowledged.
+            if existing.isDeleted { return waiting }
+            try markDeleted(collection, id: id)
+            try faults.afterRecordWrite?(collection, id)
+            return try writeOutbox(collection, id: id, kind: waiting.kind, base: waiting.baseLastModified, waiting: waiting)
+        }
+        if let waiting, waiting.kind == .create, try base(collection, id: id) != nil {
+            // A create that uploads again a record the server forgot: other devices have
+            // it too, so its deletion must reach the server as a tombstone.
+            try markDeleted(collection, id: id)
+            try faults.afterRecordWrite?(collection, id)
+            try queueDeletionOfForgottenRecord(collection, id: id, waiting: waiting)
+            return try outboxEntry(collection, id: id)
+        }
         if let waiting {
             guard OutboxEntry.Kind.coalescing(waiting.kind, with: .delete) != nil else {
                 // create + delete: the server never knew; forget both.
@@ -225,6 +246,16 @@ extension StoreTransaction {
         return OutboxEntry(
             sequence: try db.lastInsertRowID, collection: collection, recordID: id, kind: kind,
             baseLastModified: base, createdAt: stamped, updatedAt: stamped, revision: 1
+        )
+    }
+
+    /// Forgets that an entry was sent: its next push is built from the record again.
+    /// Only once the server's state is known (acknowledged, or merged onto the server's
+    /// current version, which the next push names in `If-Match`).
+    func clearSent(_ sequence: Int64) throws(StorageError) {
+        try db.run(
+            "UPDATE outbox SET sent_revision = NULL, sent_body = NULL WHERE seq = ?", [.integer(sequence)],
+            operation: "clear sent outbox entry"
         )
     }
 

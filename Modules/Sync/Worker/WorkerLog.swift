@@ -72,9 +72,9 @@ public final class WorkerLog: Sendable {
             .debug
         case .collectionFinished(_, let report):
             report.pulled > 0 || report.deletedLocally > 0 ? .info : .debug
-        case .pushed, .merged:
+        case .pushed, .merged, .reuploading:
             .info
-        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .recordSkipped:
+        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .discardedLocalChange, .serverForgot, .recordSkipped:
             .warning
         case .runFinished(let report):
             switch report.outcome {

@@ -1,0 +1,28 @@
+import Domain
+import Foundation
+
+// MARK: - PushBody
+
+/// The body a record is pushed with: its JSON object without the fields the server
+/// owns (`id`, `last_modified`, `deleted`), keys sorted. Kinto would otherwise take a
+/// stale `last_modified` from the body as the record's timestamp.
+///
+/// One definition for the sync engine's pushes and the store's own queued requests, so
+/// that a request repeated or compared later is byte for byte the one first built.
+public enum PushBody {
+    /// Fields the server owns; they are never sent.
+    public static let serverFields: Set<String> = ["id", "last_modified", "deleted"]
+
+    /// - Throws: `StorageError.invalidRecord` when `json` is not a JSON object.
+    public static func of(_ json: Data, collection: CollectionName, id: String) throws(StorageError) -> Data {
+        do {
+            var fields = try JSONDecoder().decode([String: JSONValue].self, from: json)
+            for key in serverFields { fields.removeValue(forKey: key) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return try encoder.encode(fields)
+        } catch {
+            throw .invalidRecord(collection: collection, id: id, reason: "not a JSON object: \(error)")
+        }
+    }
+}
