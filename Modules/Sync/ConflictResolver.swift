@@ -38,7 +38,7 @@ public struct ConflictResolver: Sendable {
             let waiting = try tx.outboxEntry(collection, id: id)
             let row = try tx.record(collection, id: id, includingDeleted: true)
             let local = row.flatMap { $0.isDeleted ? nil : $0.json }
-            let versions = try MergeApplier.versions(waiting, base: conflict.base)
+            let versions = try MergeApplier.versions(waiting, base: conflict.base, remote: conflict.remote)
             let outcome = ThreeWayMerge.merge(
                 base: versions.base, sent: versions.sent, local: try RecordJSON.fields(local),
                 remote: try RecordJSON.fields(conflict.remote), policy: side == .local ? .clientWins : .serverWins)

@@ -48,7 +48,7 @@ struct MergeApplier {
         let localRow = try tx.record(collection, id: id, includingDeleted: true)
         let localData = (localRow == nil || localRow?.isDeleted == true) ? nil : localRow?.json
         let remoteData = (remote?.isDeleted ?? true) ? nil : remote?.json
-        let versions = try Self.versions(waiting, base: baseData)
+        let versions = try Self.versions(waiting, base: baseData, remote: remoteData)
         let outcome = ThreeWayMerge.merge(
             base: versions.base, sent: versions.sent, local: try RecordJSON.fields(localData),
             remote: try RecordJSON.fields(remoteData), policy: policy)
@@ -86,11 +86,20 @@ struct MergeApplier {
     }
 
     /// The versions a merge starts from. A create in flight that meets a record with its
-    /// id was applied (ids are random), so what was sent is the common base; an update
-    /// in flight may or may not have been applied, so both count as bases.
-    static func versions(_ entry: OutboxEntry?, base: Data?) throws -> (base: [String: JSONValue]?, sent: [String: JSONValue]?) {
+    /// id was applied (ids are random), so what was sent is the common base. So is an
+    /// update in flight whose revision id the server's record lists in its lineage
+    /// (`RecordLineage`): it was applied, and the server's record descends from it —
+    /// another device changed it knowingly. Any other update in flight may or may not
+    /// have been applied, so both count as bases.
+    /// - Parameter remote: the server's record (nil: none, or a tombstone).
+    static func versions(
+        _ entry: OutboxEntry?, base: Data?, remote: Data?
+    ) throws -> (base: [String: JSONValue]?, sent: [String: JSONValue]?) {
         guard let entry, entry.isInFlight, let sent = entry.sentBody else { return (try RecordJSON.fields(base), nil) }
         if entry.kind == .create { return (try RecordJSON.fields(sent), nil) }
+        if let revision = entry.sentLineageID, RecordLineage.descends(try RecordJSON.fields(remote), from: revision) {
+            return (try RecordJSON.fields(sent), nil)
+        }
         return (try RecordJSON.fields(base), try RecordJSON.fields(sent))
     }
 

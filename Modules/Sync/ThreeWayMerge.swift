@@ -1,4 +1,5 @@
 import Domain
+import Storage
 
 // MARK: - ThreeWayMerge
 
@@ -6,15 +7,18 @@ import Domain
 /// started from (the base).
 ///
 /// A record is a JSON object; `nil` stands for "deleted" (or, for the base, "never seen
-/// on the server"). Server bookkeeping (`id`, `last_modified`) never counts as a change.
+/// on the server"). Server bookkeeping (`id`, `last_modified`) and the write lineage
+/// (`RecordLineage`) never count as a change.
 /// For each field: equal on both sides → that value; changed on one side only → that
 /// side's value; changed differently on both → a clash, which `policy` settles or, under
 /// `.manual`, turns the whole record into a conflict. Deleting a record that the other
 /// side edited is a clash too. The merge never drops a change silently: every outcome
 /// either carries both sides' changes or is a conflict that keeps them.
 public enum ThreeWayMerge {
-    /// Fields the server owns; they never take part in a merge.
-    public static let bookkeepingFields: Set<String> = ["id", "last_modified", "deleted"]
+    /// Fields the server owns, and the lineage the sync engine keeps: they never take
+    /// part in a merge. A merged record gets its lineage when it is next pushed, from
+    /// the server version it was merged onto (the descendant's list).
+    public static let bookkeepingFields: Set<String> = ["id", "last_modified", "deleted", RecordLineage.field]
 
     ///
     /// - Parameter sent: what this device sent last for the record when the server's

@@ -119,6 +119,30 @@ struct WriteTests {
         #expect(Set(fields.keys) == ["id", "title", "author_name", "finished", "rating", "tags", "shelf", "note"])
     }
 
+    @Test func aWritesLineageReachesNoValueAndNoSearchButStaysInTheRow() async throws {
+        let harness = try Harness()
+        let plain = try Harness()
+        let lineage = ["7f3c9a12-rev-one", "0b1d2e3f-rev-two"]
+        try harness.store.pull(
+            [try Wire.book("b1", title: "Dune", author: "Frank Herbert", lastModified: 1234, extra: [RecordLineage.field: lineage])],
+            into: .books)
+        try plain.store.pull([try Wire.book("b1", title: "Dune", author: "Frank Herbert", lastModified: 1234)], into: .books)
+        let repository = harness.books()
+
+        // THEN the book is the same value as without a lineage, and no search finds its ids
+        let book = try #require(try await repository.book(id: "b1"))
+        #expect(try await plain.books().book(id: "b1") == book)
+        let found = try await repository.searchBooks(matching: "rev-one", unfinishedOnly: false, limit: nil, offset: 0)
+        #expect(found.totalMatches == 0)
+
+        // AND an edit keeps it in the row: the next write is pushed as its descendant
+        var edited = book
+        try edited.rename(to: "Dune Messiah")
+        try await repository.updateBook(edited)
+        let fields = try Wire.fields(try harness.store.record(.books, id: "b1"))
+        #expect(fields[RecordLineage.field] as? [String] == lineage)
+    }
+
     @Test func settingACartQuantityKeepsUnknownFieldsOfTheLine() async throws {
         let harness = try Harness()
         try harness.store.pull(

@@ -189,6 +189,69 @@ struct ConvergenceTests {
         try expectSettled(rig.a, rig.b)
     }
 
+    @Test("an edit whose reply was lost, then changed knowingly on another device, takes that change without a conflict",
+          arguments: [true, false])
+    func lostReplyThenTheOtherDeviceEditsTheSameField(pullsFirst: Bool) async throws {
+        let rig = try await Rig()
+        defer { rig.proxy.stop() }
+        let id = Self.newID("lineage")
+        try rig.a.saveBook(id, title: "Dune")
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(await rig.b.sync().outcome == .synced)
+
+        // GIVEN A's title change was applied by the server, its reply lost
+        try rig.a.editBook(id) { $0["title"] = .string("Dune Messiah") }
+        #expect(try await rig.syncLosingReplies(rig.a, to: id).outcome == .temporaryFailure)
+        #expect(try await rig.serverBook(id)?["title"] == .string("Dune Messiah"))
+
+        // AND B pulled it and changed the same field afterwards
+        #expect(await rig.b.sync().outcome == .synced)
+        #expect(try rig.b.title(id) == "Dune Messiah")
+        try rig.b.editBook(id) { $0["title"] = .string("Children of Dune") }
+        #expect(await rig.b.sync().outcome == .synced)
+
+        // WHEN A syncs again (a pull meets B's version, or the repeated push's 412 does)
+        let again = await rig.a.sync { $0.pulls = pullsFirst }
+        #expect(again.outcome == .synced, "\(again.message)")
+        #expect(await rig.a.sync().outcome == .synced)
+
+        // THEN B's change stands everywhere: A's write was applied before it, no conflict
+        #expect(again.totalConflicts == 0)
+        #expect(try await rig.serverBook(id)?["title"] == .string("Children of Dune"))
+        #expect(await rig.b.sync().outcome == .synced)
+        #expect(try rig.a.title(id) == "Children of Dune")
+        #expect(try rig.b.title(id) == "Children of Dune")
+        try expectSettled(rig.a, rig.b)
+    }
+
+    @Test func lostReplyThenBothDevicesEditKeepsAsLaterEditOfAnotherField() async throws {
+        let rig = try await Rig()
+        defer { rig.proxy.stop() }
+        let id = Self.newID("lineage-later")
+        try rig.a.saveBook(id, title: "Dune")
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(await rig.b.sync().outcome == .synced)
+        try rig.a.editBook(id) { $0["title"] = .string("Dune Messiah") }
+        #expect(try await rig.syncLosingReplies(rig.a, to: id).outcome == .temporaryFailure)
+        #expect(await rig.b.sync().outcome == .synced)
+        try rig.b.editBook(id) { $0["title"] = .string("Children of Dune") }
+        #expect(await rig.b.sync().outcome == .synced)
+
+        // WHEN A, its title change still in flight, also changes the author
+        try rig.a.editBook(id) { $0["author_name"] = .string("F. Herbert") }
+        let again = await rig.a.sync()
+
+        // THEN B's title and A's later author both stand, with no conflict
+        #expect(again.outcome == .synced, "\(again.message)")
+        #expect(again.totalConflicts == 0)
+        #expect(await rig.b.sync().outcome == .synced)
+        for device in [rig.a, rig.b] {
+            #expect(try device.title(id) == "Children of Dune")
+            #expect(try device.bookFields(id)?["author_name"] == .string("F. Herbert"))
+        }
+        try expectSettled(rig.a, rig.b)
+    }
+
     // MARK: Decisions
 
     @Test func resolvingKeepsTheOtherDevicesDisjointField() async throws {

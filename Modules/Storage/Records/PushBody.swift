@@ -25,4 +25,18 @@ public enum PushBody {
             throw .invalidRecord(collection: collection, id: id, reason: "not a JSON object: \(error)")
         }
     }
+
+    /// A push body with the write's lineage (`RecordLineage.field`) set.
+    /// - Throws: `StorageError.invalidRecord` when `body` is not a JSON object.
+    public static func stamping(_ body: Data, lineage: [String], collection: CollectionName, id: String) throws(StorageError) -> Data {
+        do {
+            var fields = try JSONDecoder().decode([String: JSONValue].self, from: body)
+            fields[RecordLineage.field] = .array(lineage.map(JSONValue.string))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return try encoder.encode(fields)
+        } catch {
+            throw .invalidRecord(collection: collection, id: id, reason: "not a JSON object: \(error)")
+        }
+    }
 }

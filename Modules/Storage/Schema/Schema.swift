@@ -11,6 +11,7 @@ import Foundation
 enum Schema {
     static let migrations: [Migration] = [
         .v1CoreTables, .v2CompletionAndPaging, .v3OneListingIndex, .v4InFlightAndServerIdentity,
+        .v5WriteLineage,
     ]
 
     /// The version this build creates and understands.
@@ -208,6 +209,21 @@ extension Migration {
             ALTER TABLE sync_state ADD COLUMN cursor_before_recovery INTEGER;
             ALTER TABLE sync_state ADD COLUMN pushed_timestamp INTEGER;
             """, operation: "migrate to v4")
+    }
+}
+
+// MARK: - v5
+
+extension Migration {
+    /// `outbox.sent_lineage_id`: the revision id of a `create` or `update` in flight
+    /// (`RecordLineage`), made when the entry is first sent and carried in its body, so
+    /// a repeat sends the same id and a record that descends from the write is known
+    /// by it. Entries sent by an older build have none and merge as they did.
+    static let v5WriteLineage = Migration(version: 5, summary: "revision ids of writes in flight") {
+        connection throws(StorageError) in
+        try connection.execute("""
+            ALTER TABLE outbox ADD COLUMN sent_lineage_id TEXT;
+            """, operation: "migrate to v5")
     }
 }
 

@@ -47,6 +47,10 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
     public var sentRevision: Int64?
     /// The exact body sent for a `create` or `update` in flight (nil for a `delete`).
     public var sentBody: Data?
+    /// The revision id carried in `sentBody`'s lineage (`RecordLineage`): a server
+    /// record whose lineage names it descends from this write, so the write was applied.
+    /// Nil for a `delete`, and for an entry sent by a build without lineage.
+    public var sentLineageID: String?
 
     public var id: Int64 { sequence }
 
@@ -59,7 +63,7 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
     public init(
         sequence: Int64, collection: CollectionName, recordID: String, kind: Kind,
         baseLastModified: Int64?, createdAt: Date, updatedAt: Date, revision: Int64,
-        sentRevision: Int64? = nil, sentBody: Data? = nil
+        sentRevision: Int64? = nil, sentBody: Data? = nil, sentLineageID: String? = nil
     ) {
         self.sequence = sequence
         self.collection = collection
@@ -71,6 +75,7 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
         self.revision = revision
         self.sentRevision = sentRevision
         self.sentBody = sentBody
+        self.sentLineageID = sentLineageID
     }
 }
 

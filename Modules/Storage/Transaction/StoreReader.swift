@@ -139,7 +139,7 @@ public class StoreReader {
     ) throws(StorageError) -> [PendingChange] {
         var sql = """
             SELECT o.seq, o.collection, o.record_id, o.kind, o.base_last_modified, o.created_at, o.updated_at,
-                   o.revision, o.sent_revision, o.sent_body, r.json
+                   o.revision, o.sent_revision, o.sent_body, o.sent_lineage_id, r.json
             FROM outbox o JOIN records r ON r.collection = o.collection AND r.id = o.record_id
             """
         var clauses: [String] = []
@@ -155,7 +155,7 @@ public class StoreReader {
         sql += " ORDER BY o.seq LIMIT ?"
         parameters.append(.integer(Int64(limit ?? -1)))
         return try db.query(sql, parameters, operation: "list pending changes") { (row) throws(StorageError) in
-            PendingChange(entry: try Self.outboxEntry(row), json: row.blob(10))
+            PendingChange(entry: try Self.outboxEntry(row), json: row.blob(11))
         }
     }
 
@@ -170,14 +170,15 @@ public class StoreReader {
         return try db.queryFirst("SELECT count(*) FROM outbox", operation: "count outbox") { $0.int(0) } ?? 0
     }
 
-    static let outboxColumns = "seq, collection, record_id, kind, base_last_modified, created_at, updated_at, revision, sent_revision, sent_body"
+    static let outboxColumns = "seq, collection, record_id, kind, base_last_modified, created_at, updated_at, revision, sent_revision, sent_body, sent_lineage_id"
 
     static func outboxEntry(_ row: SQLiteRow) throws(StorageError) -> OutboxEntry {
         OutboxEntry(
             sequence: row.int64(0), collection: try collection(row.text(1)), recordID: row.text(2),
             kind: try kind(row.text(3)), baseLastModified: row.optionalInt64(4),
             createdAt: row.date(5), updatedAt: row.date(6), revision: row.int64(7),
-            sentRevision: row.optionalInt64(8), sentBody: row.optionalBlob(9)
+            sentRevision: row.optionalInt64(8), sentBody: row.optionalBlob(9),
+            sentLineageID: row.optionalText(10)
         )
     }
 

@@ -88,6 +88,11 @@ extension StoreTransaction {
     /// read), before the request leaves: from then on it is in flight
     /// (`OutboxEntry.sentRevision`) and repeated as it was until acknowledged. Marking
     /// an entry already in flight changes nothing.
+    ///
+    /// A body gets the write's lineage (`RecordLineage`): a new random revision id
+    /// appended to the lineage of the server version the change was made against (the
+    /// base snapshot; the row itself when there is none). Id and body are kept, so a
+    /// repeat sends the same id.
     /// - Parameter body: the body of a `create` or `update`; nil for a `delete`.
     /// - Returns: the entry as it is now (in flight); nil when the reader changed it (or
     ///   it went away) since `entry` was read — the body no longer says what is here, so
@@ -98,13 +103,24 @@ extension StoreTransaction {
         }
         if current.isInFlight { return current }
         guard current.revision == entry.revision else { return nil }
+        var stamped: Data?
+        var lineageID: String?
+        if let body {
+            let id = RecordLineage.newID()
+            var parent = try base(entry.collection, id: entry.recordID)?.json
+            if parent == nil { parent = try record(entry.collection, id: entry.recordID, includingDeleted: true)?.json }
+            let lineage = RecordLineage.appending(id, to: RecordLineage.ids(in: parent))
+            stamped = try PushBody.stamping(body, lineage: lineage, collection: entry.collection, id: entry.recordID)
+            lineageID = id
+        }
         try db.run(
-            "UPDATE outbox SET sent_revision = revision, sent_body = ? WHERE seq = ?",
-            [.blob(body), .integer(current.sequence)], operation: "mark outbox entry sent"
+            "UPDATE outbox SET sent_revision = revision, sent_body = ?, sent_lineage_id = ? WHERE seq = ?",
+            [.blob(stamped), .text(lineageID), .integer(current.sequence)], operation: "mark outbox entry sent"
         )
         var sent = current
         sent.sentRevision = current.revision
-        sent.sentBody = body
+        sent.sentBody = stamped
+        sent.sentLineageID = lineageID
         return sent
     }
 

@@ -254,7 +254,7 @@ extension StoreTransaction {
     /// current version, which the next push names in `If-Match`).
     func clearSent(_ sequence: Int64) throws(StorageError) {
         try db.run(
-            "UPDATE outbox SET sent_revision = NULL, sent_body = NULL WHERE seq = ?", [.integer(sequence)],
+            "UPDATE outbox SET sent_revision = NULL, sent_body = NULL, sent_lineage_id = NULL WHERE seq = ?", [.integer(sequence)],
             operation: "clear sent outbox entry"
         )
     }
