@@ -11,7 +11,7 @@ SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # libraries costs ~10 ms at every start, more than `shelf --version` may take.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: setup apt-packages build release run test check server server-stop clean bench bench-quick bench-scale bench-setup bench-build bench-micro bench-cli bench-test man install uninstall
+.PHONY: setup apt-packages build release run test check server server-stop soak harness-test clean bench bench-quick bench-scale bench-setup bench-build bench-micro bench-cli bench-test man install uninstall
 
 ## setup: install the C libraries, openssl and PostgreSQL (apt), the pinned Kinto and its
 ## PostgreSQL backend into .venv
@@ -106,6 +106,22 @@ check:
 test: setup check
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build
+
+## soak: the convergence harness, long — SEEDS histories of STEPS actions on DEVICES devices, LATENCY ms per
+## request, shelf-sync killed at random, replies lost/cut/reset (MODE=faults); SEED=N replays one seed exactly
+SEEDS ?= 4
+STEPS ?= 500
+DEVICES ?= 3
+LATENCY ?= 60
+MODE ?= faults
+SOAK_ARGS ?=
+soak: setup build
+	python3 Tests/FaultHarness/harness.py --mode $(MODE) --steps $(STEPS) --devices $(DEVICES) \
+	  --latency-ms $(LATENCY) $(if $(SEED),--seed $(SEED),--seeds $(SEEDS) --keep-going) $(SOAK_ARGS)
+
+## harness-test: the convergence harness's own tests (generator, model, checker; a divergence must be caught)
+harness-test: setup build
+	python3 -m unittest discover -s Tests/FaultHarness -p 'test_*.py'
 
 ## server: start a local Kinto on 127.0.0.1:8888 seeded from Fixtures/ (stop: make server-stop)
 server: setup

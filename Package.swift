@@ -175,6 +175,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ConvergenceHarnessTests",
+            dependencies: ["shelf", "shelf-sync", "TestSupport"],
+            path: "Tests/ConvergenceHarnessTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "DomainTests",
             dependencies: ["Domain", "TestSupport"],
             path: "Tests/DomainTests",

@@ -1,0 +1,122 @@
+"""The checker: every device's data equals the model, and nothing waits or conflicts.
+
+Input: the model and one snapshot per device (what `shelf --json books|notes|tasks|
+status|conflicts|failed` printed after the devices synced until quiet), optionally the
+server's records read directly from Kinto. Output: counts per kind of divergence and
+one line per finding. A snapshot is a dict:
+
+    {"books": [{"id", "title", "author", "isFinished"}], "notes": [...], "tasks": [...],
+     "status": {"pendingChanges", "conflicts", "deadLetters", ...},
+     "conflicts": [{"collection", "id", "fields", ...}], "failed": [...]}
+"""
+from model import FIELDS
+
+KINDS = ("false_conflicts", "resurrected_deletes", "missing_edits", "wrong_fields",
+         "extra_records", "duplicate_records", "dead_letters", "pending", "devices_differ")
+
+
+class Findings:
+    def __init__(self):
+        self.counts = {k: 0 for k in KINDS}
+        self.lines = []
+
+    def add(self, kind, line, n=1):
+        self.counts[kind] += n
+        self.lines.append(f"[{kind}] {line}")
+
+    @property
+    def ok(self):
+        return not any(self.counts.values())
+
+    def merge(self, other):
+        for k, v in other.counts.items():
+            self.counts[k] += v
+        self.lines.extend(other.lines)
+
+
+def check(model, snapshots, server=None):
+    """Compares every device (and the server, when given) with the model."""
+    findings = Findings()
+    for device, snapshot in sorted(snapshots.items()):
+        _check_records(model, f"device {device}", snapshot, findings)
+        _check_sync_state(f"device {device}", snapshot, findings)
+    if server is not None:
+        _check_records(model, "server", server, findings)
+    _check_devices_agree(snapshots, findings)
+    return findings
+
+
+# MARK: - Records
+
+def _check_records(model, who, snapshot, findings):
+    for collection in FIELDS:
+        expected = model.expected(collection)
+        listed = snapshot.get(collection, [])
+        seen = {}
+        for record in listed:
+            rid = record.get("id")
+            if rid in seen:
+                findings.add("duplicate_records", f"{who}: {collection}/{rid} is listed twice")
+                continue
+            seen[rid] = record
+        # The same content under two ids: a create applied twice under new ids.
+        by_content = {}
+        for rid, record in seen.items():
+            key = tuple(record.get(f) for f in FIELDS[collection])
+            by_content.setdefault(key, []).append(rid)
+        for key, ids in by_content.items():
+            if len(ids) > 1:
+                findings.add("duplicate_records", f"{who}: {collection} {ids} carry the same fields {key}", len(ids) - 1)
+        for rid, want in sorted(expected.items()):
+            got = seen.get(rid)
+            if got is None:
+                findings.add("missing_edits", f"{who}: {collection}/{rid} is missing (expected {want})")
+                continue
+            for field, value in want.items():
+                if got.get(field) != value:
+                    findings.add("wrong_fields", f"{who}: {collection}/{rid}.{field} is {got.get(field)!r}, expected {value!r}")
+        for rid in sorted(set(seen) - set(expected)):
+            if rid in model.deleted[collection]:
+                findings.add("resurrected_deletes", f"{who}: {collection}/{rid} was deleted but is back: {seen[rid]}")
+            elif rid in model.created[collection] or not _is_duplicate_content(seen[rid], expected, collection):
+                findings.add("extra_records", f"{who}: {collection}/{rid} is not in the model: {seen[rid]}")
+
+
+def _is_duplicate_content(record, expected, collection):
+    key = tuple(record.get(f) for f in FIELDS[collection])
+    return any(tuple(v.get(f) for f in FIELDS[collection]) == key for v in expected.values())
+
+
+# MARK: - Sync state
+
+def _check_sync_state(who, snapshot, findings):
+    status = snapshot.get("status", {})
+    conflicts = snapshot.get("conflicts", [])
+    if conflicts or status.get("conflicts"):
+        n = max(len(conflicts), status.get("conflicts") or 0)
+        shown = ", ".join(f"{c.get('collection')}/{c.get('id')} {c.get('fields')}" for c in conflicts)
+        findings.add("false_conflicts", f"{who}: {n} conflict(s) where the model has none: {shown}", n)
+    failed = snapshot.get("failed", [])
+    if failed or status.get("deadLetters"):
+        n = max(len(failed), status.get("deadLetters") or 0)
+        shown = "; ".join(f"{f.get('collection')}/{f.get('recordID')} {f.get('change')} {f.get('status')}: {f.get('reason')}"
+                          for f in failed)
+        findings.add("dead_letters", f"{who}: {n} dead letter(s): {shown}", n)
+    if status.get("pendingChanges"):
+        findings.add("pending", f"{who}: {status['pendingChanges']} change(s) still pending", status["pendingChanges"])
+
+
+# MARK: - Devices against each other
+
+def _check_devices_agree(snapshots, findings):
+    def canonical(snapshot):
+        return {c: sorted((tuple(sorted(r.items())) for r in snapshot.get(c, [])), key=repr) for c in FIELDS}
+    devices = sorted(snapshots)
+    if not devices:
+        return
+    first = canonical(snapshots[devices[0]])
+    for other in devices[1:]:
+        theirs = canonical(snapshots[other])
+        for collection in FIELDS:
+            if first[collection] != theirs[collection]:
+                findings.add("devices_differ", f"devices {devices[0]} and {other} list different {collection}")

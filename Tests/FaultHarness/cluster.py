@@ -1,0 +1,277 @@
+"""The processes a harness run drives: a real Kinto, the fault proxy, and devices.
+
+Kinto is started by Scripts/kinto-supervised.py (a free loopback port, stopped when
+this process dies) with the accounts plugin (`Fixtures/kinto/kinto.ini`, bcrypt at its
+lowest cost as in the tests) and the shop catalog seeded; the fault proxy sits in front of it
+and every device talks to the proxy only. A device is a private HOME /
+XDG_CONFIG_HOME / XDG_DATA_HOME with one account for the run's Kinto user; its password
+reaches `shelf account add` through the environment, never argv.
+"""
+import base64
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+CLI_TIMEOUT = 60        # seconds; a `shelf` command that takes longer is a finding
+SYNC_TIMEOUT = 120      # seconds; every wait ends
+
+
+class HarnessError(Exception):
+    """The harness itself could not run (not a finding about Shelf)."""
+
+
+# MARK: - Helper processes
+
+def _start_ready(argv, what, env=None):
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stdin=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, env=env, text=True)
+    line = process.stdout.readline().strip()
+    if not line.startswith("ready "):
+        process.kill()
+        raise HarnessError(f"{what} did not start: {line or 'no output'} (exit {process.wait()})")
+    return process, int(line.split()[1])
+
+
+class Servers:
+    """Kinto and the fault proxy in front of it; `stop()` ends both."""
+
+    def __init__(self, python=None):
+        python = python or str(ROOT / ".venv" / "bin" / "python")
+        if not os.access(python, os.X_OK):
+            raise HarnessError(f"Kinto's Python not found at {python}: run 'make setup'")
+        self.kinto, self.kinto_port = _start_ready(
+            [python, str(ROOT / "Scripts" / "kinto-supervised.py"), "--seed-catalog", "--fast-password-hashing"],
+            "Kinto")
+        try:
+            self.proxy, self.proxy_port = _start_ready(
+                [sys.executable, str(HERE / "fault_proxy.py"), "--upstream", f"http://127.0.0.1:{self.kinto_port}"],
+                "the fault proxy")
+        except Exception:
+            self._end(self.kinto)
+            raise
+
+    @property
+    def proxy_url(self):
+        return f"http://127.0.0.1:{self.proxy_port}/v1"
+
+    def stop(self):
+        for process in (getattr(self, "proxy", None), getattr(self, "kinto", None)):
+            if process is not None:
+                self._end(process)
+
+    @staticmethod
+    def _end(process):
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+    # MARK: Proxy control
+
+    def control(self, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{self.proxy_port}/__faults__/{path}",
+                                         data=data, method="GET" if body is None else "POST")
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return json.loads(reply.read() or b"null")
+
+    def calm(self, latency_ms, jitter_ms):
+        """No rules and no random faults; only the latency."""
+        self.control("clear", {})
+        self.control("config", {"latency_ms": latency_ms, "jitter_ms": jitter_ms})
+
+    # MARK: The server's own view
+
+    def wipe(self, user, password, collection):
+        """Deletes the user's collection on Kinto (its records and tombstones), as a
+        server that lost its data would; the default bucket recreates it empty."""
+        token = base64.b64encode(f"{user}:{password}".encode()).decode()
+        url = f"http://127.0.0.1:{self.kinto_port}/v1/buckets/default/collections/{collection}"
+        request = urllib.request.Request(url, method="DELETE", headers={"Authorization": f"Basic {token}"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as reply:
+                reply.read()
+        except urllib.error.HTTPError as error:
+            if error.code not in (403, 404):
+                raise HarnessError(f"could not delete {collection} on Kinto: HTTP {error.code}")
+
+    def server_records(self, user, password):
+        """The user's books, notes and tasks as Kinto holds them (not through the proxy)."""
+        token = base64.b64encode(f"{user}:{password}".encode()).decode()
+        out = {}
+        for collection in ("books", "notes", "tasks"):
+            url = (f"http://127.0.0.1:{self.kinto_port}/v1/buckets/default/collections/"
+                   f"{collection}/records?_limit=10000")
+            request = urllib.request.Request(url, headers={"Authorization": f"Basic {token}"})
+            try:
+                with urllib.request.urlopen(request, timeout=10) as reply:
+                    data = json.loads(reply.read())["data"]
+            except urllib.error.HTTPError as error:
+                if error.code in (403, 404):
+                    data = []
+                else:
+                    raise
+            out[collection] = [_server_record(collection, r) for r in data]
+        return out
+
+
+def _server_record(collection, record):
+    """A Kinto record in the CLI's `--json` shape (the wire names are the Domain's
+    except `author_name`, `finished`/`done` and `book_id`; unknown ones are kept)."""
+    if collection == "books":
+        return {"id": record.get("id"), "title": record.get("title"),
+                "author": record.get("author", record.get("author_name")),
+                "isFinished": record.get("isFinished", record.get("finished", record.get("is_finished", False)))}
+    if collection == "notes":
+        return {"id": record.get("id"), "title": record.get("title"), "body": record.get("body", ""),
+                "bookID": record.get("bookID", record.get("book_id"))}
+    return {"id": record.get("id"), "title": record.get("title"),
+            "isDone": record.get("isDone", record.get("done", record.get("is_done", False)))}
+
+
+# MARK: - Devices
+
+class CommandResult:
+    def __init__(self, argv, status, stdout, stderr, seconds):
+        self.argv, self.status, self.stdout, self.stderr, self.seconds = argv, status, stdout, stderr, seconds
+
+    def json(self):
+        return json.loads(self.stdout)
+
+    def __str__(self):
+        return f"shelf {' '.join(self.argv)} -> {self.status}\n{self.stdout}{self.stderr}"
+
+
+class Device:
+    """One reader's machine: its own XDG folders, the same Kinto user as the others."""
+
+    def __init__(self, index, root, shelf, shelf_sync):
+        self.index = index
+        self.root = pathlib.Path(root) / f"device-{index}"
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.shelf, self.shelf_sync = shelf, shelf_sync
+        self.env = {
+            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(self.root),
+            "XDG_CONFIG_HOME": str(self.root / "config"), "XDG_DATA_HOME": str(self.root / "data"),
+        }
+        self.running = None   # the background shelf-sync, if any
+        self.sync_count = 0
+
+    def shelf_command(self, *argv, extra_env=None):
+        env = dict(self.env, **(extra_env or {}))
+        started = time.monotonic()
+        try:
+            done = subprocess.run([self.shelf, *argv], env=env, capture_output=True, text=True,
+                                  timeout=CLI_TIMEOUT, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired as timeout:
+            return CommandResult(list(argv), "timeout", timeout.stdout or "", timeout.stderr or "",
+                                 time.monotonic() - started)
+        return CommandResult(list(argv), done.returncode, done.stdout, done.stderr, time.monotonic() - started)
+
+    def add_account(self, server, user, password, create=False):
+        """`shelf account add`; the first device signs the user up (`--create`)."""
+        argv = ["account", "add", "harness", "--server", server, "--user", user] + (["--create"] if create else [])
+        result = self.shelf_command(*argv, extra_env={"SHELF_PASSWORD": password})
+        if result.status != 0:
+            raise HarnessError(f"device {self.index}: account add failed: {result}")
+
+    # MARK: shelf-sync
+
+    def start_sync(self, kill_after_ms=None, via="shelf-sync"):
+        """Starts `shelf-sync` (or `shelf sync` with `via="shelf"`); with `kill_after_ms`, a
+        timer sends SIGKILL after that long."""
+        if self.running is not None:
+            raise HarnessError(f"device {self.index}: a sync is already running")
+        self.sync_count += 1
+        report = self.root / f"report-{self.sync_count}.json"
+        log = open(self.root / f"sync-{self.sync_count}.log", "wb")
+        argv = ([self.shelf, "--json", "sync"] if via == "shelf"
+                else [self.shelf_sync, "--report", str(report), "--log-format", "json"])
+        process = subprocess.Popen(argv,
+                                   env=self.env, stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+        log.close()
+        timer = None
+        if kill_after_ms is not None:
+            timer = threading.Timer(kill_after_ms / 1000.0, _kill, args=(process,))
+            timer.start()
+        self.running = SyncRun(process, report, timer, kill_after_ms, via)
+        return self.running
+
+    def wait_sync(self):
+        """Waits for the background sync; returns its SyncRun (None if none ran)."""
+        run, self.running = self.running, None
+        if run is not None:
+            run.wait()
+        return run
+
+    def sync(self, kill_after_ms=None):
+        self.start_sync(kill_after_ms)
+        return self.wait_sync()
+
+    # MARK: Snapshot
+
+    def snapshot(self):
+        """What the device lists, as the checker reads it."""
+        out = {}
+        for name, argv in (("books", ("books",)), ("notes", ("notes",)), ("tasks", ("tasks",)),
+                           ("status", ("status",)), ("conflicts", ("conflicts",)), ("failed", ("failed",))):
+            result = self.shelf_command("--json", *argv)
+            if result.status != 0:
+                raise HarnessError(f"device {self.index}: {result}")
+            data = result.json()
+            out[name] = data["sync"] if name == "status" else data[name]
+        return out
+
+
+def _kill(process):
+    if process.poll() is None:
+        try:
+            process.send_signal(signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+class SyncRun:
+    def __init__(self, process, report, timer, kill_after_ms, via="shelf-sync"):
+        self.process, self.report_path, self.timer, self.kill_after_ms = process, report, timer, kill_after_ms
+        self.via = via
+        self.status = None
+
+    def wait(self):
+        try:
+            self.status = self.process.wait(timeout=SYNC_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.status = "timeout"
+            self.process.wait()
+        if self.timer is not None:
+            self.timer.cancel()
+        return self.status
+
+    @property
+    def killed(self):
+        """True when SIGKILL ended the run before it finished on its own."""
+        return self.status == -signal.SIGKILL
+
+    def report(self):
+        try:
+            return json.loads(self.report_path.read_text())
+        except (OSError, ValueError):
+            return None
+
+    def pushed(self):
+        report = self.report() or {}
+        return sum(c.get("pushed", 0) for a in report.get("accounts", [])
+                   for c in (a.get("collections") or {}).values())

@@ -1,0 +1,353 @@
+"""Runs one history against real processes and checks it at every barrier.
+
+For each action: `add`/`edit`/`remove` run the `shelf` CLI on that device and, when it
+exits 0 and prints the written object, become acknowledged edits in the model; `sync`
+runs `shelf-sync` (in the background or not), maybe with one fault rule on the proxy
+for its requests and a SIGKILL after `kill_after_ms`. A `barrier` clears the faults,
+waits for background syncs, has every device sync until a round pushes nothing and
+leaves nothing pending (bounded rounds), then checks every device, and the server,
+against the model.
+"""
+import json
+import shutil
+import tempfile
+import time
+import uuid
+
+from checker import Findings, check
+from cluster import Device, HarnessError
+from model import Model
+
+QUIET_ROUNDS_MAX = 8
+CLI_FLAGS = {"books": ("finish", "unfinish"), "tasks": ("done", "undo")}
+
+
+class RunStats:
+    COUNTERS = ("steps", "syncs", "kills_sent", "kills_mid_run", "faults_armed",
+                "lost_replies", "cut_replies", "resets", "barriers", "barrier_rounds", "edits_acknowledged", "server_wipes")
+
+    def __init__(self):
+        self.counts = {k: 0 for k in self.COUNTERS}
+        self.sync_exits = {}
+
+    def bump(self, key, n=1):
+        self.counts[key] += n
+
+
+class RunResult:
+    def __init__(self, seed, history, stats, findings, failure, transcript, seconds):
+        self.seed, self.history, self.stats = seed, history, stats
+        self.findings, self.failure, self.transcript, self.seconds = findings, failure, transcript, seconds
+
+    @property
+    def ok(self):
+        return self.failure is None and self.findings.ok
+
+
+class Driver:
+    def __init__(self, servers, shelf, shelf_sync, latency_ms=60, jitter_ms=10, devices=2,
+                 inject_divergence=None, workdir=None, cold_start=False):
+        self.servers = servers
+        self.shelf, self.shelf_sync = shelf, shelf_sync
+        self.latency_ms, self.jitter_ms = latency_ms, jitter_ms
+        self.device_count = devices
+        self.inject_divergence = inject_divergence
+        self.workdir = workdir
+        self.cold_start = cold_start
+
+    def run(self, seed, history):
+        started = time.monotonic()
+        root = tempfile.mkdtemp(prefix=f"shelf-harness-{seed}-", dir=self.workdir)
+        user, password = f"harness-{seed}-{uuid.uuid4().hex[:8]}", uuid.uuid4().hex
+        devices = [Device(i, root, self.shelf, self.shelf_sync) for i in range(self.device_count)]
+        state = _RunState(Model(), RunStats(), Findings(), devices, user, password)
+        self.servers.calm(self.latency_ms, self.jitter_ms)
+        state.proxy_seen = state.proxy_start = len(self.servers.control("log"))
+        failure = None
+        try:
+            for device in devices:
+                device.add_account(self.servers.proxy_url, user, password, create=device.index == 0)
+                if not self.cold_start:
+                    # Set up as a reader would: add the account, sync once. (A history that
+                    # starts on a store nobody opened yet is `cold_start`.)
+                    first = device.sync()
+                    state.transcript.append(f"    setup: device {device.index} shelf-sync -> {first.status}")
+                    if first.status != 0:
+                        failure = f"device {device.index}: the first sync exited {first.status}"
+            if failure:
+                raise HarnessError(failure)
+            for index, action in enumerate(history):
+                state.transcript.append(f"#{index} {json.dumps(action, ensure_ascii=False)}")
+                failure = self._perform(state, action)
+                if action["op"] in ("sync", "barrier"):
+                    self._note_proxy_faults(state)
+                if failure or not state.findings.ok:
+                    break
+        except HarnessError as error:
+            failure = f"harness: {error}"
+        finally:
+            for device in devices:
+                if device.running is not None:
+                    # A run that stopped early leaves no worker behind.
+                    if device.running.timer is not None:
+                        device.running.timer.cancel()
+                    device.running.process.kill()
+                    device.wait_sync()
+        self._count_proxy_faults(state)
+        result = RunResult(seed, history, state.stats, state.findings, failure, state.transcript,
+                           time.monotonic() - started)
+        if result.ok:
+            shutil.rmtree(root, ignore_errors=True)
+        else:
+            state.transcript.append(f"    the devices' folders are kept in {root}")
+        return result
+
+    # MARK: Actions
+
+    def _perform(self, state, action):
+        op = action["op"]
+        if op == "barrier":
+            return self._barrier(state, final=action.get("final", False))
+        if op == "wipe":
+            self.servers.wipe(state.user, state.password, action["collection"])
+            state.stats.bump("server_wipes")
+            return None
+        if op == "chaos":
+            state.chaos = {k: v for k, v in action.items() if k != "op"}
+            self._arm(state)
+            return None
+        state.stats.bump("steps")
+        device = state.devices[action["device"]]
+        if op == "sync":
+            return self._sync(state, device, action)
+        if op == "read":
+            return self._read(state, device, action["collection"])
+        return self._edit(state, device, action)
+
+    def _edit(self, state, device, action):
+        collection, ref = action["collection"], action["ref"]
+        fields = action.get("fields", {})
+        if action["op"] == "add":
+            argv = _add_argv(collection, fields, state.ids)
+        else:
+            rid = state.ids.get(ref)
+            if rid is None:
+                return f"history: {ref} was never created"
+            argv = _remove_argv(collection, rid) if action["op"] == "remove" else _edit_argv(collection, rid, fields)
+        result = device.shelf_command("--json", *argv)
+        state.transcript.append(f"    device {device.index}: shelf --json {' '.join(argv)} -> {result.status} "
+                                f"({result.seconds * 1000:.0f} ms)")
+        if result.status != 0:
+            return f"an edit was refused: {result}"
+        try:
+            written = result.json()
+        except ValueError:
+            return f"an edit printed no JSON: {result}"
+        state.stats.bump("edits_acknowledged")
+        own = state.own_writes.setdefault(device.index, {})
+        if action["op"] == "add":
+            own[(collection, written["id"])] = dict(_model_fields(collection, fields, state.ids))
+        elif action["op"] == "remove":
+            own[(collection, state.ids[ref])] = None
+        else:
+            own.setdefault((collection, state.ids[ref]), {}).update(fields)
+        if action["op"] == "add":
+            state.ids[ref] = written["id"]
+            state.refs[written["id"]] = ref
+            state.model.add(collection, written["id"], _model_fields(collection, fields, state.ids))
+        elif action["op"] == "remove":
+            state.model.remove(collection, state.ids[ref])
+        else:
+            state.model.edit(collection, state.ids[ref], fields)
+        return None
+
+    def _read(self, state, device, collection):
+        """Lists a collection on `device`: its own writes of this epoch must all be there."""
+        result = device.shelf_command("--json", collection)
+        state.transcript.append(f"    device {device.index}: shelf --json {collection} -> {result.status} "
+                                f"({result.seconds * 1000:.0f} ms)")
+        if result.status != 0:
+            return f"a read failed: {result}"
+        listed = {r["id"]: r for r in result.json()[collection]}
+        for (written_collection, rid), fields in sorted(state.own_writes.get(device.index, {}).items(),
+                                                        key=lambda item: item[0]):
+            if written_collection != collection:
+                continue
+            got = listed.get(rid)
+            if fields is None:
+                if got is not None:
+                    state.findings.add("resurrected_deletes", f"device {device.index}: {collection}/{rid}, which it "
+                                       f"deleted, is listed again: {got}")
+            elif got is None:
+                state.findings.add("missing_edits", f"device {device.index}: {collection}/{rid}, which it wrote, is "
+                                   f"not listed (read-your-writes)")
+            else:
+                for field, value in fields.items():
+                    if got.get(field) != value:
+                        state.findings.add("wrong_fields", f"device {device.index}: {collection}/{rid}.{field} reads "
+                                           f"{got.get(field)!r}; it wrote {value!r} (read-your-writes)")
+        return None
+
+    def _sync(self, state, device, action):
+        previous = device.wait_sync()
+        if previous is not None:
+            self._note_sync(state, device, previous)
+        fault = action.get("fault")
+        if fault:
+            # One rule for this run's requests; whatever it did not use is cleared at the
+            # next armed sync or barrier.
+            self._arm(state, fault)
+            state.stats.bump("faults_armed")
+        run = device.start_sync(action.get("kill_after_ms"), action.get("via", "shelf-sync"))
+        state.stats.bump("syncs")
+        if action.get("kill_after_ms") is not None:
+            state.stats.bump("kills_sent")
+        if not action.get("background"):
+            device.wait_sync()
+            self._note_sync(state, device, run)
+        return None
+
+    def _arm(self, state, rule=None):
+        """The epoch's random faults, and `rule` for the next matching request."""
+        self.servers.calm(self.latency_ms, self.jitter_ms)
+        if state.chaos:
+            self.servers.control("random", state.chaos)
+        if rule:
+            self.servers.control("rules", {"rules": [rule]})
+
+    def _note_sync(self, state, device, run):
+        if run.killed:
+            state.stats.bump("kills_mid_run")
+        state.stats.sync_exits[str(run.status)] = state.stats.sync_exits.get(str(run.status), 0) + 1
+        state.transcript.append(f"    device {device.index}: {'shelf sync' if run.via == 'shelf' else 'shelf-sync'} -> {run.status}"
+                                f"{' (killed mid-run)' if run.killed else ''}")
+        if run.status == "timeout":
+            state.findings.add("pending", f"device {device.index}: shelf-sync did not finish in time")
+
+    # MARK: Barrier and check
+
+    def _barrier(self, state, final):
+        state.stats.bump("barriers")
+        state.chaos = None
+        state.own_writes = {}
+        self.servers.calm(self.latency_ms, self.jitter_ms)
+        for device in state.devices:
+            run = device.wait_sync()
+            if run is not None:
+                self._note_sync(state, device, run)
+        quiet, previous = False, None
+        for round_number in range(1, QUIET_ROUNDS_MAX + 1):
+            state.stats.bump("barrier_rounds")
+            pushed, statuses = 0, []
+            for device in state.devices:
+                run = device.sync()
+                statuses.append(run.status)
+                pushed += run.pushed()
+                state.transcript.append(f"    barrier round {round_number}: device {device.index} shelf-sync -> "
+                                        f"{run.status}, pushed {run.pushed()}")
+            if pushed == 0 and all(s == 0 for s in statuses):
+                quiet = True
+                break
+            if pushed == 0 and statuses == previous:
+                break   # stuck: another round would change nothing
+            previous = statuses
+        snapshots = {d.index: d.snapshot() for d in state.devices}
+        server = self.servers.server_records(state.user, state.password)
+        if final and self.inject_divergence:
+            self._inject(state, snapshots)
+        findings = check(state.model, snapshots, server)
+        if not quiet:
+            findings.add("pending", f"the devices did not become quiet ({state.stats.counts['barrier_rounds']} rounds of "
+                                    f"syncs so far; the last ones exited {statuses})")
+        state.findings.merge(findings)
+        state.transcript.append(f"    barrier: {state.model.count()} records in the model, "
+                                f"{'ok' if findings.ok else 'DIVERGED'}")
+        return None
+
+    def _inject(self, state, snapshots):
+        """Breaks the model or a device on purpose: the checker must notice."""
+        kind = self.inject_divergence
+        if kind == "local-edit":
+            # A real divergence: one device changes a task after the devices went quiet.
+            device = state.devices[0]
+            result = device.shelf_command("--json", "task", "add", "written after the barrier")
+            if result.status != 0:
+                raise HarnessError(f"could not inject a local edit: {result}")
+            snapshots[0] = device.snapshot()
+            what = "device 0 added a task after the last barrier and did not sync"
+        else:
+            what = state.model.corrupt(kind)
+        state.transcript.append(f"    injected divergence: {what}")
+
+    def _note_proxy_faults(self, state):
+        """Adds the faults the proxy injected since the last action to the transcript."""
+        try:
+            log = self.servers.control("log")
+        except OSError:
+            return
+        for entry in log[state.proxy_seen:]:
+            if entry.get("action") != "forward":
+                state.transcript.append(f"    proxy: {entry['action']} {entry['method']} {entry['path']}"
+                                        f"{'?' + entry['query'] if entry.get('query') else ''} "
+                                        f"(upstream {entry.get('upstream_status')})")
+        state.proxy_seen = len(log)
+
+    def _count_proxy_faults(self, state):
+        stats = state.stats
+        try:
+            log = self.servers.control("log")
+        except OSError:
+            return
+        for entry in log[state.proxy_start:]:
+            action = entry.get("action")
+            if action == "lose_reply":
+                stats.bump("lost_replies")
+            elif action == "cut_reply":
+                stats.bump("cut_replies")
+            elif action == "reset":
+                stats.bump("resets")
+
+
+class _RunState:
+    def __init__(self, model, stats, findings, devices, user, password):
+        self.model, self.stats, self.findings, self.devices = model, stats, findings, devices
+        self.user, self.password = user, password
+        self.ids, self.refs, self.transcript = {}, {}, []
+        self.proxy_seen = 0
+        self.chaos = None
+        self.own_writes = {}   # device -> (collection, id) -> fields it wrote this epoch, None = deleted
+
+
+# MARK: - Command lines
+
+def _add_argv(collection, fields, ids):
+    if collection == "books":
+        return ["book", "add", "--title", fields["title"], "--author", fields["author"]]
+    if collection == "notes":
+        argv = ["note", "add", "--title", fields["title"], "--body", fields["body"]]
+        if fields.get("bookID"):
+            argv += ["--book", ids[fields["bookID"]]]
+        return argv
+    return ["task", "add", fields["title"]]
+
+
+def _edit_argv(collection, rid, fields):
+    flag = {"books": "isFinished", "tasks": "isDone"}.get(collection)
+    if flag in fields:
+        on, off = CLI_FLAGS[collection]
+        return [{"books": "book", "tasks": "task"}[collection], on if fields[flag] else off, rid]
+    argv = [{"books": "book", "notes": "note"}[collection], "edit", rid]
+    for field, value in fields.items():
+        argv += [f"--{field}", value]
+    return argv
+
+
+def _remove_argv(collection, rid):
+    return [{"books": "book", "notes": "note", "tasks": "task"}[collection], "rm", rid]
+
+
+def _model_fields(collection, fields, ids):
+    out = dict(fields)
+    if collection == "notes" and fields.get("bookID"):
+        out["bookID"] = ids[fields["bookID"]]
+    return out

@@ -1,0 +1,278 @@
+"""Randomized multi-device histories for Shelf's convergence harness.
+
+A history is a list of actions (plain dicts, JSON-serialisable) that is a pure function
+of the seed and the parameters: the same `--seed`/`--steps` always gives the same
+actions, so a failing run is replayed by its seed. Records are named by symbolic
+references (`b3` = the fourth record created in the run, a book); the driver maps them
+to the ids the CLI prints.
+
+Concurrent edits of the same field to different values are *avoided*, never expected:
+the history is cut into epochs that end with a barrier (every device syncs until
+quiet), and within one epoch
+
+- a field of a record is written by one device only (the first to write it claims it);
+- a record is deleted only by a device that is the only one to touch it in the epoch,
+  and nobody touches it after the delete;
+- a device edits only records it is sure to have: those every device had at the last
+  barrier, and those it created itself.
+
+So every conflict the engine reports is a false conflict, and the model's final value
+of each field is the last acknowledged write in history order.
+"""
+import random
+
+# MARK: - What can be written
+
+COLLECTIONS = ("books", "notes", "tasks")
+EDITABLE_FIELDS = {"books": ("title", "author"), "notes": ("title", "body"), "tasks": ()}
+FLAG_FIELD = {"books": "isFinished", "tasks": "isDone"}
+PREFIX = {"books": "b", "notes": "n", "tasks": "t"}
+
+# Text values: every written value is unique in the run (the step number is in it), so a
+# record seen twice under two ids is a duplicate, and a value is never "changed" to itself.
+WORDS = ("Solaris", "Dune", "Kindred", "Ficciones", "Pedro Páramo", "Дар", "Ōkami", "Middlemarch",
+         "Beloved", "Rayuela", "Stoner", "Lolita", "Emma", "Ubik", "Austerlitz", "Ensaio")
+
+
+class Parameters:
+    """Knobs of one generated history (all part of what `--seed` replays)."""
+
+    def __init__(self, steps=60, devices=2, mode="faults", kill_probability=0.35,
+                 fault_probability=0.5, background_probability=0.25,
+                 epoch_min=8, epoch_max=30, kill_max_ms=350, wipe_probability=0.15):
+        if mode not in ("calm", "kills", "faults"):
+            raise ValueError(f"unknown mode {mode!r} (calm, kills or faults)")
+        if devices < 2:
+            raise ValueError("a history needs at least two devices")
+        self.steps = steps
+        self.devices = devices
+        self.mode = mode
+        self.kill_probability = kill_probability if mode in ("kills", "faults") else 0.0
+        self.fault_probability = fault_probability if mode == "faults" else 0.0
+        self.background_probability = background_probability
+        self.epoch_min = epoch_min
+        self.epoch_max = epoch_max
+        self.kill_max_ms = kill_max_ms
+        self.wipe_probability = wipe_probability
+
+    def as_dict(self):
+        return dict(vars(self))
+
+
+# MARK: - Generator
+
+class HistoryGenerator:
+    """Builds a history step by step, keeping the claims that keep it conflict-free."""
+
+    def __init__(self, seed, parameters):
+        self.rng = random.Random(seed)
+        self.p = parameters
+        self.records = {}          # ref -> {"collection", "creator", "epoch"}
+        self.next_ref = 0
+        self.epoch = 0
+        self.claims = {}           # (ref, field) -> device, this epoch
+        self.touched = {}          # ref -> set of devices, this epoch
+        self.doomed = set()        # refs deleted this epoch
+        self.flags = {}            # ref -> current flag value as the writer device sees it
+        self.unsynced = {}         # device -> refs it wrote since its last sync
+        self.in_flight = None      # (device, refs) a killed or faulted sync may have sent
+
+    def generate(self):
+        actions = self._chaos()
+        step = 0
+        epoch_left = self._epoch_length()
+        while step < self.p.steps:
+            actions.append(self._action(step))
+            step += 1
+            epoch_left -= 1
+            if epoch_left == 0 and step < self.p.steps:
+                actions.append({"op": "barrier"})
+                self._new_epoch()
+                actions.extend(self._wipe())
+                actions.extend(self._chaos())
+                epoch_left = self._epoch_length()
+        actions.append({"op": "barrier", "final": True})
+        return actions
+
+    # MARK: Epochs and claims
+
+    def _chaos(self):
+        """In `faults` mode, seeded random faults on every write request of the epoch
+        (besides the one rule some syncs arm): [] in the other modes."""
+        if self.p.mode != "faults":
+            return []
+        return [{"op": "chaos", "seed": self.rng.randrange(1 << 30), "lose_reply": 0.2,
+                 "cut_reply": 0.05, "reset": 0.05, "methods": ["POST", "PUT", "PATCH", "DELETE"]}]
+
+    def _wipe(self):
+        """In `faults` mode, sometimes the server forgets a collection right after a
+        barrier (every device then holds exactly the model): the devices must notice and
+        upload it again, while the new epoch's edits go on."""
+        if self.p.mode != "faults" or self.rng.random() >= self.p.wipe_probability:
+            return []
+        return [{"op": "wipe", "collection": self.rng.choice(COLLECTIONS)}]
+
+    def _epoch_length(self):
+        return self.rng.randint(self.p.epoch_min, self.p.epoch_max)
+
+    def _new_epoch(self):
+        self.epoch += 1
+        for ref in self.doomed:
+            self.records.pop(ref, None)
+        self.claims, self.touched, self.doomed = {}, {}, set()
+        self.unsynced, self.in_flight = {}, None
+
+    def _visible(self, device, collection=None):
+        """Records `device` is sure to have and may still touch this epoch."""
+        return sorted(
+            (ref for ref, r in self.records.items()
+             if (collection is None or r["collection"] == collection)
+             and ref not in self.doomed
+             and (r["epoch"] < self.epoch or r["creator"] == device)),
+            key=lambda ref: int(ref[1:]))
+
+    def _may_write(self, device, ref, field):
+        return self.claims.get((ref, field), device) == device
+
+    def _claim(self, device, ref, field):
+        self.claims[(ref, field)] = device
+        self.touched.setdefault(ref, set()).add(device)
+
+    # MARK: Actions
+
+    def _action(self, step):
+        follow_up = self._follow_up(step)
+        if follow_up:
+            return follow_up
+        device = self.rng.randrange(self.p.devices)
+        roll = self.rng.random()
+        if roll < 0.22:
+            return self._add(step, device)
+        if roll < 0.52:
+            return self._edit(step, device) or self._add(step, device)
+        if roll < 0.62:
+            return self._flag(step, device) or self._add(step, device)
+        if roll < 0.72:
+            return self._remove(step, device) or self._add(step, device)
+        if roll < 0.78:
+            return {"op": "read", "device": device, "collection": self.rng.choice(COLLECTIONS)}
+        return self._sync(device)
+
+    def _follow_up(self, step):
+        """Right after a sync that was killed or met a fault, often change again what it
+        may have sent: edit or delete a record whose create or edit is in flight."""
+        if not self.in_flight:
+            return None
+        device, refs = self.in_flight
+        self.in_flight = None
+        if self.rng.random() >= 0.6:
+            return None
+        refs = [r for r in refs if r in self._visible(device)]
+        if not refs:
+            return None
+        ref = self.rng.choice(refs)
+        roll = self.rng.random()
+        if roll < 0.35:
+            return self._remove(step, device, only=ref)
+        if roll < 0.55 and self.records[ref]["collection"] in FLAG_FIELD:
+            return self._flag(step, device, only=ref)
+        return self._edit(step, device, only=ref)
+
+    def _wrote(self, device, ref):
+        self.unsynced.setdefault(device, set()).add(ref)
+
+    def _text(self, step, device, what):
+        return f"{self.rng.choice(WORDS)} {what} s{step} d{device}"
+
+    def _add(self, step, device):
+        collection = self.rng.choice(COLLECTIONS)
+        ref = f"{PREFIX[collection]}{self.next_ref}"
+        self.next_ref += 1
+        self.records[ref] = {"collection": collection, "creator": device, "epoch": self.epoch}
+        self.touched.setdefault(ref, set()).add(device)
+        if collection == "books":
+            fields = {"title": self._text(step, device, "title"), "author": self._text(step, device, "author")}
+        elif collection == "notes":
+            fields = {"title": self._text(step, device, "note"), "body": self._text(step, device, "body")}
+            books = self._visible(device, "books")
+            if books and self.rng.random() < 0.6:
+                book = self.rng.choice(books)
+                fields["bookID"] = book
+                # The note names the book; the book must not be deleted in this epoch by
+                # anyone else, so the note is "touching" it.
+                self.touched.setdefault(book, set()).add(device)
+        else:
+            fields = {"title": self._text(step, device, "task")}
+        self.flags[ref] = False
+        self._wrote(device, ref)
+        return {"op": "add", "device": device, "collection": collection, "ref": ref, "fields": fields}
+
+    def _edit(self, step, device, only=None):
+        candidates = [(ref, field) for ref in ([only] if only else self._visible(device))
+                      for field in EDITABLE_FIELDS[self.records[ref]["collection"]]
+                      if self._may_write(device, ref, field)]
+        if not candidates:
+            return None
+        ref, field = self.rng.choice(candidates)
+        self._wrote(device, ref)
+        fields = {field: self._text(step, device, field)}
+        self._claim(device, ref, field)
+        # Sometimes both editable fields at once (one command, one outbox entry).
+        other = [f for f in EDITABLE_FIELDS[self.records[ref]["collection"]] if f != field]
+        if other and self.rng.random() < 0.25 and self._may_write(device, ref, other[0]):
+            fields[other[0]] = self._text(step, device, other[0])
+            self._claim(device, ref, other[0])
+        return {"op": "edit", "device": device, "collection": self.records[ref]["collection"],
+                "ref": ref, "fields": fields}
+
+    def _flag(self, step, device, only=None):
+        candidates = [ref for ref in ([only] if only else self._visible(device))
+                      if self.records[ref]["collection"] in FLAG_FIELD
+                      and self._may_write(device, ref, FLAG_FIELD[self.records[ref]["collection"]])]
+        if not candidates:
+            return None
+        ref = self.rng.choice(candidates)
+        self._wrote(device, ref)
+        collection = self.records[ref]["collection"]
+        field = FLAG_FIELD[collection]
+        value = not self.flags.get(ref, False)
+        self.flags[ref] = value
+        self._claim(device, ref, field)
+        return {"op": "edit", "device": device, "collection": collection, "ref": ref, "fields": {field: value}}
+
+    def _remove(self, step, device, only=None):
+        candidates = [ref for ref in ([only] if only else self._visible(device))
+                      if self.touched.get(ref, {device}) <= {device}]
+        if not candidates:
+            return None
+        ref = self.rng.choice(candidates)
+        self.doomed.add(ref)
+        self.unsynced.get(device, set()).discard(ref)
+        self.touched.setdefault(ref, set()).add(device)
+        return {"op": "remove", "device": device, "collection": self.records[ref]["collection"], "ref": ref}
+
+    def _sync(self, device):
+        action = {"op": "sync", "device": device, "background": self.rng.random() < self.p.background_probability,
+                  "via": "shelf" if self.rng.random() < 0.2 else "shelf-sync"}
+        if self.rng.random() < self.p.kill_probability:
+            action["kill_after_ms"] = self.rng.randint(0, self.p.kill_max_ms)
+        if self.rng.random() < self.p.fault_probability:
+            kind = self.rng.choices(("lose_reply", "cut_reply", "reset"), weights=(6, 2, 2))[0]
+            rule = {"action": kind, "skip": self.rng.choice((0, 0, 0, 1, 2)), "count": 1}
+            target = self.rng.random()
+            if target < 0.7:
+                rule.update(method="POST", path="/v1/batch")
+            elif target < 0.85:
+                rule["method"] = self.rng.choice(("PUT", "PATCH", "DELETE"))
+            else:
+                rule["method"] = "GET"
+            action["fault"] = rule
+        written = sorted(self.unsynced.pop(device, set()), key=lambda ref: int(ref[1:]))
+        if written and ("kill_after_ms" in action or "fault" in action or action["background"]):
+            self.in_flight = (device, written)
+        return action
+
+
+def generate(seed, parameters):
+    """The history of `seed` under `parameters` (a list of action dicts)."""
+    return HistoryGenerator(seed, parameters).generate()

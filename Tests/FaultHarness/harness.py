@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Shelf's convergence harness: randomized multi-device histories against a real Kinto.
+
+Several devices (separate XDG homes, one Kinto user) add, edit, finish and delete books,
+notes and tasks through the real `shelf` CLI and sync with the real `shelf-sync`,
+which is killed with SIGKILL at random moments while the fault proxy loses, cuts or
+resets replies after Kinto applied the request. At every barrier all devices sync
+until quiet and the checker compares every device, and the server, with the model of
+acknowledged edits. See README.md here for the modes and how to replay a failure.
+
+Exit status: 0 every run converged, 1 a run diverged (its seed and history are
+printed), 2 the harness could not run (no Kinto, no binaries), 64 usage.
+"""
+import argparse
+import json
+import os
+import pathlib
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+from checker import KINDS  # noqa: E402
+from cluster import ROOT, HarnessError, Servers  # noqa: E402
+from driver import Driver, RunStats  # noqa: E402
+from generator import Parameters, generate  # noqa: E402
+from shrink import failure_kinds, shrink  # noqa: E402
+
+DIVERGENCES = ("missing", "extra", "wrong", "resurrected", "local-edit")
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(prog="harness.py", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=int, action="append", help="a seed to run (repeatable); default: --seeds")
+    parser.add_argument("--seeds", type=int, default=3, help="run seeds 1…N when no --seed is given (default 3)")
+    parser.add_argument("--steps", type=int, default=60, help="actions per run, barriers not counted (default 60)")
+    parser.add_argument("--devices", type=int, default=2, help="devices per run, 2 or more (default 2)")
+    parser.add_argument("--mode", choices=("calm", "kills", "faults"), default="faults",
+                        help="calm: latency only; kills: + SIGKILL of shelf-sync; "
+                             "faults: + lost/cut replies and resets (default)")
+    parser.add_argument("--wipe-probability", type=float, default=0.15,
+                        help="faults mode: chance that the server forgets a collection after a barrier (default 0.15)")
+    parser.add_argument("--latency-ms", type=int, default=60, help="proxy latency per request (default 60)")
+    parser.add_argument("--jitter-ms", type=int, default=10, help="proxy jitter (default 10)")
+    parser.add_argument("--shelf", default=str(ROOT / ".build" / "debug" / "shelf"), help="the shelf binary")
+    parser.add_argument("--shelf-sync", default=str(ROOT / ".build" / "debug" / "shelf-sync"),
+                        help="the shelf-sync binary")
+    parser.add_argument("--python", help="the Python that has Kinto (default .venv/bin/python)")
+    parser.add_argument("--cold-start", action="store_true",
+                        help="start the history on devices whose store was never opened (no first sync)")
+    parser.add_argument("--replay", metavar="FILE", help="run the history saved in FILE instead of generating one")
+    parser.add_argument("--save-dir", default=str(ROOT / ".run" / "fault-harness"),
+                        help="where a failing run's history is written (default .run/fault-harness)")
+    parser.add_argument("--inject-divergence", choices=DIVERGENCES,
+                        help="self-test: break the model or a device before the final check; the run must fail")
+    parser.add_argument("--shrink", type=int, nargs="?", const=40, default=0, metavar="RUNS",
+                        help="after a failure, look for a smaller history that fails the same way "
+                             "(at most RUNS more runs, default 40); saved as seed-N-min.json")
+    parser.add_argument("--keep-going", action="store_true", help="run every seed even after a failure")
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object as well")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print each run's transcript")
+    args = parser.parse_args(argv)
+    if args.steps < 1 or args.devices < 2 or args.seeds < 1:
+        parser.error("--steps must be ≥ 1, --devices ≥ 2, --seeds ≥ 1")
+    return args
+
+
+def main(argv=None):
+    args = parse(argv)
+    for binary in (args.shelf, args.shelf_sync):
+        if not os.access(binary, os.X_OK):
+            print(f"harness: {binary} is not an executable; build it first (swift build)", file=sys.stderr)
+            return 2
+    runs = _planned_runs(args)
+    started = time.monotonic()
+    try:
+        servers = Servers(args.python)
+    except HarnessError as error:
+        print(f"harness: {error}", file=sys.stderr)
+        return 2
+    totals, failed, results = RunStats(), [], []
+    try:
+        driver = Driver(servers, args.shelf, args.shelf_sync, args.latency_ms, args.jitter_ms,
+                        runs[0][2]["devices"], args.inject_divergence, cold_start=args.cold_start)
+        for seed, history, params in runs:
+            driver.device_count = params["devices"]
+            result = driver.run(seed, history)
+            results.append(result)
+            for key, value in result.stats.counts.items():
+                totals.bump(key, value)
+            status = "ok" if result.ok else "DIVERGED"
+            print(f"seed {seed}: {status} — {result.stats.counts['steps']} steps, "
+                  f"{result.stats.counts['kills_mid_run']} kills mid-run, {result.stats.counts['lost_replies']} lost replies, "
+                  f"{result.stats.counts['barriers']} barriers, {result.seconds:.1f} s", flush=True)
+            if args.verbose:
+                print("\n".join(result.transcript))
+            if not result.ok:
+                failed.append(result)
+                _report_failure(result, params, args)
+                if args.shrink:
+                    _shrink(driver, result, params, args)
+                if not args.keep_going:
+                    break
+    finally:
+        servers.stop()
+    mode = runs[0][2]["mode"] if runs else args.mode
+    _print_result_line(mode, args, results, totals, failed, time.monotonic() - started)
+    return 1 if failed else 0
+
+
+def _planned_runs(args):
+    if args.replay:
+        saved = json.loads(pathlib.Path(args.replay).read_text())
+        return [(saved["seed"], saved["history"], saved["parameters"])]
+    seeds = args.seed or list(range(1, args.seeds + 1))
+    params = Parameters(steps=args.steps, devices=args.devices, mode=args.mode,
+                        wipe_probability=args.wipe_probability)
+    return [(seed, generate(seed, params), params.as_dict()) for seed in seeds]
+
+
+def _report_failure(result, params, args):
+    save_dir = pathlib.Path(args.save_dir)
+    save_dir.mkdir(parents=True, exist_ok=True)
+    saved = save_dir / f"seed-{result.seed}.json"
+    saved.write_text(json.dumps({"seed": result.seed, "parameters": params, "history": result.history},
+                                ensure_ascii=False, indent=1))
+    print(f"\n=== seed {result.seed} diverged ({params['mode']} mode, {params['steps']} steps, "
+          f"{params['devices']} devices)")
+    if result.failure:
+        print(f"failure: {result.failure}")
+    for line in result.findings.lines[:60]:
+        print(line)
+    if len(result.findings.lines) > 60:
+        print(f"… {len(result.findings.lines) - 60} more findings")
+    print("--- history as it ran")
+    print("\n".join(result.transcript))
+    extra = ""
+    if params.get("wipe_probability", 0.15) != 0.15:
+        extra = f" SOAK_ARGS=\"--wipe-probability {params['wipe_probability']}\""
+    print(f"--- replay: make soak SEED={result.seed} STEPS={params['steps']} MODE={params['mode']} "
+          f"DEVICES={params['devices']} LATENCY={args.latency_ms}{extra}   "
+          f"(or: Tests/FaultHarness/harness.py --replay {saved} --latency-ms {args.latency_ms})\n", flush=True)
+
+
+def _shrink(driver, result, params, args):
+    kinds = failure_kinds(result)
+    print(f"shrinking seed {result.seed} ({len(result.history)} actions; keeping failures of kind {sorted(kinds)})",
+          flush=True)
+    smallest = shrink(result.history, lambda h: driver.run(result.seed, h), kinds, budget=args.shrink,
+                      log=lambda line: print(line, flush=True))
+    saved = pathlib.Path(args.save_dir) / f"seed-{result.seed}-min.json"
+    saved.write_text(json.dumps({"seed": result.seed, "parameters": params, "history": smallest},
+                                ensure_ascii=False, indent=1))
+    final = driver.run(result.seed, smallest)
+    print(f"=== smallest failing history of seed {result.seed}: {len(smallest)} actions "
+          f"({'fails' if not final.ok else 'passed this time'}); replay: "
+          f"Tests/FaultHarness/harness.py --replay {saved}")
+    for line in final.findings.lines[:20]:
+        print(line)
+    print("\n".join(final.transcript), flush=True)
+
+
+def _print_result_line(mode, args, results, totals, failed, seconds):
+    divergences = {k: 0 for k in KINDS}
+    for result in results:
+        for key, value in result.findings.counts.items():
+            divergences[key] += value
+    c = totals.counts
+    line = (f"harness result: mode={mode} runs={len(results)} steps={c['steps']} "
+            f"kills_mid_run={c['kills_mid_run']}/{c['kills_sent']} lost_replies={c['lost_replies']} "
+            f"cut_replies={c['cut_replies']} resets={c['resets']} server_wipes={c['server_wipes']} "
+            f"false_conflicts={divergences['false_conflicts']} resurrected_deletes={divergences['resurrected_deletes']} "
+            f"missing_edits={divergences['missing_edits'] + divergences['wrong_fields']} "
+            f"extra_or_duplicate={divergences['extra_records'] + divergences['duplicate_records']} "
+            f"dead_letters={divergences['dead_letters']} pending={divergences['pending']} "
+            f"refused_or_broken_runs={sum(1 for r in results if r.failure)} "
+            f"diverged_runs={len(failed)} {'PASS' if not failed else 'FAIL'} ({seconds:.0f} s)")
+    print(line, flush=True)
+    if args.json:
+        print(json.dumps({"mode": mode, "runs": len(results), "counts": c, "divergences": divergences,
+                          "diverged_runs": len(failed), "seconds": round(seconds, 1)}))
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)
