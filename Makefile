@@ -11,7 +11,7 @@ SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # libraries costs ~10 ms at every start, more than `shelf --version` may take.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: setup apt-packages build release run test check server server-stop soak harness-test clean bench bench-quick bench-scale bench-setup bench-build bench-micro bench-cli bench-test man install uninstall
+.PHONY: setup apt-packages build release run test check server server-stop soak harness-test clean bench bench-quick bench-scale bench-setup bench-build bench-micro bench-cli bench-interchange bench-test man install uninstall
 
 ## setup: install the C libraries, openssl and PostgreSQL (apt), the pinned Kinto and its
 ## PostgreSQL backend into .venv
@@ -186,6 +186,12 @@ bench-cli: apt-packages
 	    '$(abspath .build/release/shelf) books --search ursula' \
 	    '$(abspath .build/release/shelf) books --search zzyzx' \
 	    '$(abspath .build/release/shelf) --version'
+
+## bench-interchange: `shelf import` of a 10,000-row Goodreads export and `shelf export` of 100,000 books (release)
+bench-interchange: apt-packages
+	$(SWIFT) build $(RELEASE_FLAGS) --product shelf
+	$(SWIFT) build $(RELEASE_FLAGS) --product LocalLibrarySeed
+	Scripts/bench-interchange.sh
 
 ## bench-test: the harness's own tests (proxy, measurement, parsing, plot, the storage race against Shelf's rows)
 bench-test: bench-setup

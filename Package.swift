@@ -224,7 +224,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncTests",
-            dependencies: ["Domain", "Services", "Storage", "Sync", "TestSupport"],
+            dependencies: ["Domain", "Repositories", "Services", "Storage", "Sync", "TestSupport"],
             path: "Tests/SyncTests",
             swiftSettings: swiftSettings
         ),

@@ -11,6 +11,7 @@ struct FavoritesCommand: ShelfCommand {
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
+        await session.repositories.refreshPreferencesIfStale()
         let favorites = FavoritesViewModel(preferences: session.preferences)
         let library = LibraryModel(service: session.repositories.books, preferences: session.preferences)
         await library.refresh()
@@ -32,6 +33,7 @@ struct FavoriteCommand: ShelfCommand {
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
+        await session.repositories.refreshPreferencesIfStale()
         let id = try RecordID.validate(bookID)
         let favorites = FavoritesViewModel(preferences: session.preferences)
         if let message = favorites.errorMessage { throw CommandFailure(.ioError, message) }

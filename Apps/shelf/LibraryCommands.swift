@@ -145,17 +145,45 @@ extension BookCommand {
         }
     }
 
+    /// Removes a book; what refers to it decides whether it may go (see `BookRemoval`).
     struct Remove: ShelfCommand {
         static let configuration = CommandConfiguration(
-            name: "rm", abstract: "Remove a book.", examples: [Example("Remove a book", "shelf book rm b-42")])
+            name: "rm", abstract: "Remove a book.",
+            discussion: """
+            A book that notes, reading sessions or a favorite refer to is not removed unless
+            --cascade (remove them too, as one change) or --keep-notes (keep the notes and
+            sessions without a book) says what to do with them; the message says how many
+            there are. A removed book's favorite always goes with it.
+            """,
+            examples: [
+                Example("Remove a book nothing refers to", "shelf book rm b-42"),
+                Example("Remove a book with its notes and reading sessions", "shelf book rm b-42 --cascade"),
+            ])
 
         @Argument(help: "The book's id.")
         var id: String
+        @Flag(help: "Also remove the book's notes and reading sessions.")
+        var cascade = false
+        @Flag(help: "Keep the book's notes and reading sessions, detached from it.")
+        var keepNotes = false
+
+        func validate() throws(ParseError) {
+            guard !(cascade && keepNotes) else { throw .invalid("Give --cascade or --keep-notes, not both") }
+        }
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let session = try context.session()
-            try await session.repositories.books.deleteBook(id: id)
-            try context.output.confirm(ChangeScreen.removed(.books, id: id))
+            let mode: BookRemovalMode = cascade ? .cascade : keepNotes ? .keepNotes : .refuseIfReferenced
+            let result: BookRemovalResult
+            do {
+                result = try await session.repositories.removeBook(id: id, mode: mode)
+            } catch let refused as BookRemovalError {
+                throw CommandFailure(.failure, """
+                    \(refused.description); use --cascade to remove them too, or --keep-notes to keep the notes \
+                    and sessions without a book
+                    """)
+            }
+            try context.output.confirm(ChangeScreen.bookRemoved(result))
             return .success
         }
     }

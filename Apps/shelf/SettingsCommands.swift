@@ -27,6 +27,7 @@ struct SettingsCommand: ShelfCommand {
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
+        await session.repositories.refreshPreferencesIfStale()
         let model = ReadingSettingsModel(preferences: session.preferences)
         let goal = try dailyGoal.map { minutes in try DailyGoal(minutes: minutes) }
         guard showFinished != nil || goal != nil else {

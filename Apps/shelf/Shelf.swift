@@ -10,7 +10,7 @@ struct Shelf: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         name: "shelf",
-        abstract: "Your reading companion: books, notes, tasks, favorites and a cart, offline first and synced with Kinto.",
+        abstract: "Your reading companion: books, notes, tasks, favorites, a reading log and a cart, offline first and synced with Kinto.",
         discussion: """
         Every change is written to the local store at once and queued; 'shelf sync' (or the
         shelf-sync worker from cron) sends it to the server.
@@ -23,7 +23,7 @@ struct Shelf: ParsableCommand {
         subcommands: [
             BooksCommand.self, BookCommand.self, NotesCommand.self, NoteCommand.self, TasksCommand.self, TaskCommand.self,
             FavoritesCommand.self, FavoriteCommand.self, ProductsCommand.self, CartCommand.self, SettingsCommand.self,
-            OpenCommand.self, BackCommand.self, WhereCommand.self, SyncCommand.self, StatusCommand.self,
+            ReadCommand.self, TodayCommand.self, LogCommand.self, ImportCommand.self, ExportCommand.self, OpenCommand.self, BackCommand.self, WhereCommand.self, SyncCommand.self, StatusCommand.self,
             ConflictsCommand.self, ResolveCommand.self, FailedCommand.self, RetryCommand.self, DiscardCommand.self,
             AccountCommand.self, DoctorCommand.self, BackupCommand.self, RestoreCommand.self,
         ],
@@ -32,10 +32,12 @@ struct Shelf: ParsableCommand {
         EXIT CODES:
           0   success (a sync that found no shop catalog on the server warns and exits 0)
           1   not found, or finished with conflicts, failed changes, or a collection the
-              server refuses (the others synced)
+              server refuses (the others synced); a book others refer to (book rm)
           64  usage error (a wrong command line)
-          65  invalid data (e.g. an empty title, a daily goal out of range)
+          65  invalid data (e.g. an empty title, a daily goal out of range, a malformed import file)
+          66  an input file cannot be read (import)
           69  no server configured for a command that needs one; no sign-up on the server
+          73  an output file cannot be written (export --output)
           74  the local store could not be read or written, or is damaged ('shelf doctor')
           75  temporary failure: network, server, the server asked to wait (backoff), or
               a read-only server holds local changes back

@@ -11,11 +11,15 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case usage = 64
     /// The input data was wrong (EX_DATAERR): e.g. a title that breaks a rule.
     case dataError = 65
+    /// An input file does not exist or cannot be read (EX_NOINPUT).
+    case noInput = 66
     /// A required service is unavailable (EX_UNAVAILABLE).
     case unavailable = 69
     /// An internal error (EX_SOFTWARE).
     case software = 70
     /// Reading or writing a local file failed (EX_IOERR).
+    /// An output file cannot be created (EX_CANTCREAT).
+    case cannotCreate = 73
     case ioError = 74
     /// Temporary failure; try again later (EX_TEMPFAIL): network down, server backoff.
     case temporaryFailure = 75

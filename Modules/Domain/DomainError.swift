@@ -19,6 +19,12 @@ public enum DomainError: Error, Equatable, Sendable {
     case invalidCurrency(String)
     /// An identifier that is empty or holds characters the server cannot store.
     case invalidIdentifier(String)
+    /// Minutes of a reading session outside 1...1440 (one day).
+    case invalidMinutes(Int)
+    /// A calendar day that is not `YYYY-MM-DD` or does not exist.
+    case invalidDay(String)
+    /// A reading session on a day that has not come yet (`today` is the second value).
+    case dayInTheFuture(String, today: String)
 }
 
 extension DomainError: CustomStringConvertible {
@@ -38,6 +44,12 @@ extension DomainError: CustomStringConvertible {
             return "currency must be a three-letter ISO 4217 code, got '\(code)'"
         case .invalidIdentifier(let id):
             return "invalid id '\(id)': use letters, digits, '-' and '_' (1...64 characters)"
+        case .invalidMinutes(let minutes):
+            return "minutes must be 1...1440, got \(minutes)"
+        case .invalidDay(let text):
+            return "invalid day '\(text)': use YYYY-MM-DD"
+        case .dayInTheFuture(let day, let today):
+            return "\(day) is after today (\(today)): reading is logged on the day it happened"
         }
     }
 }

@@ -113,3 +113,14 @@ public struct SyncStatus: Hashable, Sendable, Codable {
         self.lastError = lastError
     }
 }
+
+// MARK: - Reading log
+
+/// The reader's reading sessions (append-only) and what they add up to.
+public protocol ReadingLogService: Sendable {
+    /// Every session, from every device that has synced.
+    func sessions(forceRefresh: Bool) async throws -> [ReadingSession]
+    /// Adds a session.
+    /// - Throws: `DomainError` for minutes outside 1...1440 or a malformed book id.
+    func logSession(minutes: Int, day: ReadingDay, bookID: Book.ID?) async throws -> ReadingSession
+}

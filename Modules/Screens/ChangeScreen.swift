@@ -70,11 +70,31 @@ extension ChangeScreen {
         ChangeScreen("Took \(productID) out of the cart", .removed(collection: CollectionName.cart.rawValue, id: productID), queued: true)
     }
 
-    /// Favorites are the reader's preferences on this device: nothing is queued.
+    /// Favorites sync (the `preferences` collection): the change is queued.
     public static func favorite(_ id: Book.ID, isFavorite: Bool) -> ChangeScreen {
         ChangeScreen(
             isFavorite ? "Book \(id) is now a favorite" : "Book \(id) is no longer a favorite",
-            .favorite(id: id, isFavorite: isFavorite), queued: false)
+            .favorite(id: id, isFavorite: isFavorite), queued: true)
+    }
+
+    /// "Logged 25 minutes on 2026-12-01 with book b-1".
+    public static func readingLogged(_ session: ReadingSession) -> ChangeScreen {
+        let book = session.bookID.map { " with book \($0)" } ?? ""
+        return ChangeScreen(
+            "Logged \(Wording.count(session.minutes, "minute")) on \(session.day)\(book)", .readingSession(ReadingSessionView(session)),
+            queued: true)
+    }
+
+    /// A book removed with what referred to it.
+    public static func bookRemoved(_ removal: BookRemovalResult) -> ChangeScreen {
+        var parts: [String] = []
+        if removal.notesRemoved > 0 { parts.append("removed \(Wording.count(removal.notesRemoved, "note"))") }
+        if removal.sessionsRemoved > 0 { parts.append("removed \(Wording.count(removal.sessionsRemoved, "reading session"))") }
+        if removal.notesDetached > 0 { parts.append("kept \(Wording.count(removal.notesDetached, "note")) without a book") }
+        if removal.sessionsDetached > 0 { parts.append("kept \(Wording.count(removal.sessionsDetached, "reading session")) without a book") }
+        if removal.favoriteRemoved { parts.append("removed its favorite") }
+        let details = parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
+        return ChangeScreen("Removed book \(removal.bookID)\(details)", .bookRemoved(removal), queued: true)
     }
 }
 
@@ -138,6 +158,10 @@ public enum ChangedRecord: Hashable, Sendable, Encodable {
     /// `{"collection": "books", "deleted": true, "id": "b-1"}`
     case removed(collection: String, id: String)
     case favorite(id: String, isFavorite: Bool)
+    case readingSession(ReadingSessionView)
+    /// `{"collection": "books", "id", "deleted": true, "notesRemoved", "notesDetached",
+    /// "sessionsRemoved", "sessionsDetached", "favoriteRemoved"}`
+    case bookRemoved(BookRemovalResult)
     case resolution(collection: String, id: String, kept: String)
     case failedChange(id: Int64, action: String)
     case account(AccountsScreen.Entry)
@@ -147,6 +171,7 @@ public enum ChangedRecord: Hashable, Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case collection, deleted, id, isFavorite, kept, action, name, store, adoptedRecords, adoptedChanges
+        case notesRemoved, notesDetached, sessionsRemoved, sessionsDetached, favoriteRemoved
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -156,6 +181,17 @@ public enum ChangedRecord: Hashable, Sendable, Encodable {
         case .task(let view): try view.encode(to: encoder)
         case .cartItem(let view): try view.encode(to: encoder)
         case .account(let entry): try entry.encode(to: encoder)
+        case .readingSession(let view): try view.encode(to: encoder)
+        case .bookRemoved(let result):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(CollectionName.books.rawValue, forKey: .collection)
+            try container.encode(result.bookID, forKey: .id)
+            try container.encode(true, forKey: .deleted)
+            try container.encode(result.notesRemoved, forKey: .notesRemoved)
+            try container.encode(result.notesDetached, forKey: .notesDetached)
+            try container.encode(result.sessionsRemoved, forKey: .sessionsRemoved)
+            try container.encode(result.sessionsDetached, forKey: .sessionsDetached)
+            try container.encode(result.favoriteRemoved, forKey: .favoriteRemoved)
         case .removed(let collection, let id):
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(collection, forKey: .collection)

@@ -27,6 +27,8 @@ enum Wording {
         case .tasks: "task"
         case .cart: "cart line"
         case .products: "product"
+        case .preferences: "preferences record"
+        case .sessions: "reading session"
         }
     }
 }

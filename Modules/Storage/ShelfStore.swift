@@ -63,14 +63,7 @@ public final class ShelfStore: Sendable {
         if case .file = location {
             try FilePermissions.restrictDatabaseFiles(path)
         }
-        try connection.execute("""
-            PRAGMA journal_mode = WAL;
-            PRAGMA synchronous = \(configuration.synchronous.rawValue);
-            PRAGMA foreign_keys = ON;
-            PRAGMA cache_size = -\(configuration.cacheKibibytes);
-            PRAGMA journal_size_limit = \(Self.walSizeLimit);
-            PRAGMA mmap_size = \(configuration.memoryMapBytes);
-            """, operation: "configure connection")
+        try Self.configure(connection, configuration)
         try SchemaMigrator.migrate(connection, path: path)
         // A bulk pull that was killed may have left the listing indexes out.
         try ListingIndexes.restoreIfMissing(connection)
@@ -78,6 +71,36 @@ public final class ShelfStore: Sendable {
         self.location = location
         self.configuration = configuration
         self.connection = Mutex(connection)
+    }
+
+    /// Sets the connection's pragmas, switching a new file to WAL.
+    ///
+    /// NB: the switch to WAL takes a lock that SQLite may refuse at once, without waiting
+    /// through the busy timeout (when waiting could deadlock with the other connection,
+    /// or while that one recovers the WAL): a device's first `shelf-sync` and a `shelf`
+    /// edit opening the same new store meet it about once in thirty tries. Retried here,
+    /// every 20 ms, for as long as the busy timeout allows; then the busy error is thrown.
+    private static func configure(_ connection: SQLiteConnection, _ configuration: Configuration) throws(StorageError) {
+        let deadline = ContinuousClock.now + configuration.busyTimeout
+        var attempt = 0
+        while true {
+            attempt += 1
+            do throws(StorageError) {
+                try configuration.faults.beforeConfigure?(attempt)
+                try connection.execute("""
+                    PRAGMA journal_mode = WAL;
+                    PRAGMA synchronous = \(configuration.synchronous.rawValue);
+                    PRAGMA foreign_keys = ON;
+                    PRAGMA cache_size = -\(configuration.cacheKibibytes);
+                    PRAGMA journal_size_limit = \(Self.walSizeLimit);
+                    PRAGMA mmap_size = \(configuration.memoryMapBytes);
+                    """, operation: "configure connection")
+                return
+            } catch {
+                guard error.isBusy, ContinuousClock.now < deadline else { throw error }
+                usleep(20_000)
+            }
+        }
     }
 
     /// The WAL is truncated back to this size after a checkpoint, so one big pull does
@@ -241,6 +264,9 @@ struct FaultInjection: Sendable {
     /// Called by local edits after the record row is written and before the outbox
     /// entry is; throwing aborts the edit.
     var afterRecordWrite: (@Sendable (CollectionName, String) throws(StorageError) -> Void)?
+    /// Called before each attempt (1, 2, …) to configure a newly opened connection;
+    /// throwing stands in for SQLite refusing the lock.
+    var beforeConfigure: (@Sendable (Int) throws(StorageError) -> Void)?
 }
 
 // MARK: - Copying

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Repositories
 import Services
 import Storage
 
@@ -30,6 +31,11 @@ public struct AccountSync: Sendable {
     ) throws {
         self.account = account
         store = try ShelfStore(location: paths.database(account.name), configuration: storeConfiguration)
+        // Favorites and settings kept on this device before they synced join the synced
+        // `preferences` record before the first run sends anything. NB: best effort — a
+        // value that no longer decodes stays where it is, and the CLI reports it when it
+        // reads the preferences; the sync of everything else must not wait for it.
+        try? SyncedPreferencesStore.carryOver(in: store)
         let client = APIClient(
             configuration: .init(
                 baseURL: account.server,

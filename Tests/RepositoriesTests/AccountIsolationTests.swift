@@ -68,7 +68,8 @@ struct AccountIsolationTests {
         _ = try await a.repositories.books.addBook(title: "Kindred", author: "Octavia E. Butler")
 
         #expect(try b.repositories.preferences.favorites().isEmpty)
-        #expect(try await a.repositories.syncStatus.syncStatus().pendingChanges == 1)
+        // The book and the preferences record: favorites sync.
+        #expect(try await a.repositories.syncStatus.syncStatus().pendingChanges == 2)
         #expect(try await b.repositories.syncStatus.syncStatus().pendingChanges == 0)
     }
 

@@ -55,7 +55,7 @@ struct CommandScreenRenderingTests {
             == "Marked task task-002 not done (queued for sync)")
         #expect(ChangeScreen.putInCart(try CartItem(productID: "prod-001", quantity: 2)).message
             == "Put 2 × prod-001 in the cart (queued for sync)")
-        #expect(ChangeScreen.favorite("book-003", isFavorite: false).message == "Book book-003 is no longer a favorite")
+        #expect(ChangeScreen.favorite("book-003", isFavorite: false).message == "Book book-003 is no longer a favorite (queued for sync)")
         #expect(ChangeScreen.resolved(.books, id: "b-1", keptLocal: true).message
             == "Kept the local version of books/b-1; it is sent on the next sync")
         #expect(try ChangeScreen.retried(failedChange: 7).renderJSON() == "{\n  \"action\" : \"retried\",\n  \"id\" : 7\n}\n")

@@ -131,9 +131,9 @@ struct LocalStoreTests {
         #expect(try sandbox.run("task", "done", taskID).stdout == "Marked task \(taskID) done (queued for sync)\n")
         #expect(try sandbox.run("tasks").stdout.contains("1 of 1 task done"))
 
-        #expect(try sandbox.run("favorite", book).stdout == "Book \(book) is now a favorite\n")
+        #expect(try sandbox.run("favorite", book).stdout == "Book \(book) is now a favorite (queued for sync)\n")
         #expect(try sandbox.run("favorites").stdout.contains("\(book)  Dune   Frank Herbert"))
-        #expect(try sandbox.run("favorite", book).stdout == "Book \(book) is no longer a favorite\n")
+        #expect(try sandbox.run("favorite", book).stdout == "Book \(book) is no longer a favorite (queued for sync)\n")
 
         #expect(try sandbox.run("settings", "--daily-goal", "45").stdout.contains("daily goal     45 minutes"))
         #expect(try sandbox.run("settings").stdout.contains("daily goal     45 minutes"))
@@ -146,7 +146,8 @@ struct LocalStoreTests {
         #expect(try sandbox.run("back").stdout == "At the root: no screen open.\n")
 
         let status = try sandbox.run("--json", "status").json()
-        #expect((status["sync"] as? [String: Any])?["pendingChanges"] as? Int == 3)
+        // The book, the note, the task, and the preferences record (favorites and settings sync).
+        #expect((status["sync"] as? [String: Any])?["pendingChanges"] as? Int == 4)
     }
 
     @Test func theCartTakesOnlyCatalogProducts() throws {

@@ -51,6 +51,39 @@ struct SyncRoundTripTests {
         #expect((try phone.run("--json", "products").json()["totalCount"] as? Int ?? 0) > 0)
     }
 
+    /// Two devices through the real binaries: a favorite on one and a goal on the other
+    /// both survive on both, and the minutes both devices read add up in `today`.
+    @Test func favoritesSettingsAndReadingReachEveryDevice() async throws {
+        let kinto = try KintoServer.shared()
+        let user = try await kinto.newUser(prefix: "cli")
+        let laptop = try ShelfSandbox(), phone = try ShelfSandbox()
+        try addAccount(laptop, server: kinto.baseURL, user: user)
+        try addAccount(phone, server: kinto.baseURL, user: user)
+        let book = try laptop.run("--json", "book", "add", "--title", "Kindred", "--author", "Octavia E. Butler")
+        let bookID = try #require(try book.json()["id"] as? String)
+        #expect(try laptop.run("sync").status == 0)
+        #expect(try phone.run("sync").status == 0)
+
+        #expect(try laptop.run("favorite", bookID).status == 0)
+        #expect(try laptop.run("read", "20", "--book", bookID).status == 0)
+        #expect(try phone.run("settings", "--daily-goal", "30").status == 0)
+        #expect(try phone.run("read", "15").status == 0)
+        for device in [laptop, phone, laptop] {
+            let run = try device.run("--json", "sync")
+            #expect(run.status == 0, "\(run)")
+        }
+
+        for device in [laptop, phone] {
+            let favorites = try device.run("--json", "favorites").json()["favorites"] as? [[String: Any]]
+            #expect(favorites?.map { $0["id"] as? String } == [bookID])
+            #expect(try device.run("--json", "settings").json()["dailyGoalMinutes"] as? Int == 30)
+            let today = try device.run("--json", "today").json()
+            #expect(today["minutesToday"] as? Int == 35)
+            #expect(today["goalMet"] as? Bool == true)
+        }
+        #expect((try laptop.run("--json", "conflicts").json()["conflicts"] as? [Any])?.isEmpty == true)
+    }
+
     @Test func workDoneBeforeAnyAccountSyncsWithTheFirstOne() async throws {
         let kinto = try KintoServer.shared()
         let user = try await kinto.newUser(prefix: "cli")
@@ -135,7 +168,7 @@ struct SyncRoundTripTests {
 
         let run = try sandbox.runProgram("/usr/bin/script", ["-qec", "\(ShelfBinary.url.path) sync", "/dev/null"], environment: ["NO_COLOR": "1"])
         #expect(run.status == 0, "\(run)")
-        #expect(run.stdout.contains("\r[####################] 5/5 "), "\(run)")
+        #expect(run.stdout.contains("\r[####################] 7/7 "), "\(run)")
         #expect(run.stdout.contains("Synced account reader"))
         #expect(!run.stdout.contains("sync: "), "no plain progress lines on a terminal")
         #expect(!run.stdout.contains("\u{1B}"), "\(run)")

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Synchronization
 import Testing
 @testable import Storage
 
@@ -22,6 +23,49 @@ struct ConcurrencyTests {
         #expect(try store.read { try $0.pendingCount() } == 400)
         let sequences = try store.outbox().map(\.sequence)
         #expect(Set(sequences).count == 400)
+    }
+
+    // MARK: Opening while another connection holds the file
+
+    /// SQLite can refuse the switch to WAL at once, without its busy timeout (a device's
+    /// first sync and an edit opening a new store together): opening retries it.
+    @Test func openingRetriesALockRefusedAtOnce() throws {
+        let attempts = Mutex(0)
+        var configuration = ShelfStore.Configuration()
+        configuration.faults.beforeConfigure = { (attempt: Int) throws(StorageError) in
+            attempts.withLock { $0 = attempt }
+            if attempt < 4 { throw .sqlite(operation: "configure connection", code: 5, message: "database is locked") }
+        }
+        let folder = try TemporaryDirectory()
+        let store = try ShelfStore(location: .file(folder.file("new.sqlite")), configuration: configuration)
+        #expect(attempts.withLock { $0 } == 4)
+        try store.write { tx in try tx.saveLocal(.tasks, id: "t", json: Wire.task("t", title: "Read")) }
+        #expect(try store.read { try $0.pendingCount() } == 1)
+    }
+
+    /// The retries end with the busy timeout, as a busy error; other errors are not retried.
+    @Test func openingGivesUpWhenTheBusyTimeoutRunsOut() throws {
+        let attempts = Mutex(0)
+        var configuration = ShelfStore.Configuration(busyTimeout: .milliseconds(100))
+        configuration.faults.beforeConfigure = { (attempt: Int) throws(StorageError) in
+            attempts.withLock { $0 = attempt }
+            throw .sqlite(operation: "configure connection", code: 5, message: "database is locked")
+        }
+        let folder = try TemporaryDirectory()
+        let started = ContinuousClock.now
+        #expect { try ShelfStore(location: .file(folder.file("a.sqlite")), configuration: configuration) } throws: { error in
+            (error as? StorageError)?.isBusy == true
+        }
+        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(attempts.withLock { $0 } > 1)
+
+        attempts.withLock { $0 = 0 }
+        configuration.faults.beforeConfigure = { (attempt: Int) throws(StorageError) in
+            attempts.withLock { $0 = attempt }
+            throw .sqlite(operation: "configure connection", code: 26, message: "file is not a database")
+        }
+        #expect(throws: StorageError.self) { try ShelfStore(location: .file(folder.file("b.sqlite")), configuration: configuration) }
+        #expect(attempts.withLock { $0 } == 1)
     }
 
     @Test func twoConnectionsToOneFileWaitForEachOther() async throws {

@@ -58,6 +58,34 @@ struct PreferencesTests {
         #expect(throws: StorageError.self) { try SQLitePreferencesStore(store: store).readingSettings() }
     }
 
+    // MARK: Hand-over to the synced collection
+
+    @Test func localFavoritesAndSettingsAreHandedOverOnceAndLeaveTheTable() throws {
+        let store = try ShelfStore.inMemory()
+        let preferences = SQLitePreferencesStore(store: store)
+        try preferences.setFavorites(["b1"])
+        try preferences.setReadingSettings(Self.settings)
+        try preferences.setRouterPath(Self.path)
+
+        let handed = try store.write { tx in try tx.takeLocalPreferencesForSync() }
+        #expect(handed == LocalPreferences(favorites: ["b1"], settings: Self.settings))
+        #expect(try store.write { tx in try tx.takeLocalPreferencesForSync() } == nil, "once")
+        #expect(try preferences.favorites().isEmpty)
+        #expect(try preferences.routerPath() == Self.path, "the router path stays")
+    }
+
+    @Test func aValueThatDoesNotDecodeIsLeftWhereItIsAndDoesNotBlockTheRest() throws {
+        let store = try ShelfStore.inMemory()
+        try SQLitePreferencesStore(store: store).setFavorites(["b1"])
+        try store.write { tx in try tx.setPreference("reading_settings", Data(#"{"showFinished":true,"dailyGoal":300}"#.utf8)) }
+
+        let handed = try store.write { tx in try tx.takeLocalPreferencesForSync() }
+
+        #expect(handed == LocalPreferences(favorites: ["b1"], settings: nil))
+        #expect(try store.read { try $0.preference("reading_settings") } != nil, "kept as it was")
+        #expect(try store.read { try $0.hasLocalPreferencesToCarryOver() } == false)
+    }
+
     @Test func inMemoryPreferencesStartFromTheGivenValues() {
         let preferences = InMemoryPreferencesStore(favorites: ["b1"], readingSettings: Self.settings, routerPath: Self.path)
         #expect(preferences.favorites() == ["b1"])

@@ -61,6 +61,26 @@ struct WorkerSyncTests {
         #expect(idle.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix(#"{"ts":""#) })
     }
 
+    /// Favorites and settings kept on the machine before they synced are sent by the
+    /// worker's first run, once.
+    @Test func localPreferencesFromBeforeAreSentByTheFirstRun() async throws {
+        let home = try WorkerHome(server: server.baseURL, user: user)
+        do {
+            let local = SQLitePreferencesStore(store: try home.store())
+            try local.setFavorites(["b-001"])
+            try local.setReadingSettings(ReadingSettings(showFinished: true, dailyGoal: try DailyGoal(minutes: 50)))
+        }
+
+        let run = try home.run(["--report", home.reportPath])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try home.collectionReport("preferences")["pushed"] as? Int == 1)
+
+        let record = try await KintoCollectionService(client: client, collection: .preferences).record(id: "reader").fields()
+        #expect(record["favorite:b-001"] == .bool(true))
+        #expect(record["daily_goal_minutes"]?.intValue == 50)
+        #expect(try SQLitePreferencesStore(store: try home.store()).favorites().isEmpty, "handed over, not copied")
+    }
+
     @Test func conflictsExitOneAndAreReported() async throws {
         try await seedBooks(1)
         let a = try WorkerHome(server: server.baseURL, user: user)
@@ -125,7 +145,7 @@ struct WorkerSyncTests {
         let finished = first.finish()
         #expect(finished.status == 0, "\(finished.stderr)")
         // one per collection and one for the collection objects, all from the first worker
-        #expect(gate.requestLines.count == 6)
+        #expect(gate.requestLines.count == CollectionName.allCases.count + 1)
     }
 
     @Test func aPullKilledMidwayResumesWithoutRedownloading() async throws {

@@ -17,20 +17,59 @@ public struct AccountRepositories: Sendable {
     public let tasks: TaskRepository
     public let cart: CartRepository
     public let catalog: CatalogRepository
-    /// The reader's preferences, kept in the same store.
-    public let preferences: SQLitePreferencesStore
+    public let readingLog: ReadingLogRepository
+    /// The reader's favorites and settings (synced, in the `preferences` collection) and
+    /// this device's router path, kept in the same store.
+    public let preferences: SyncedPreferencesStore
+    private let refresher: any CollectionRefreshing
+    private let configuration: RepositoryConfiguration
 
     /// - Parameters:
     ///   - store: the account's local store.
     ///   - refresher: the account's sync engine, which pulls into that same store.
     public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
         self.store = store
+        self.refresher = refresher
+        self.configuration = configuration
         books = BookRepository(store: store, refresher: refresher, configuration: configuration)
         notes = NoteRepository(store: store, refresher: refresher, configuration: configuration)
         tasks = TaskRepository(store: store, refresher: refresher, configuration: configuration)
         cart = CartRepository(store: store, refresher: refresher, configuration: configuration)
         catalog = CatalogRepository(store: store, refresher: refresher, configuration: configuration)
-        preferences = SQLitePreferencesStore(store: store)
+        readingLog = ReadingLogRepository(store: store, refresher: refresher, configuration: configuration)
+        preferences = SyncedPreferencesStore(store: store)
+    }
+
+    // MARK: Preferences
+
+    /// Brings favorites and settings up to date before a command reads them, under the
+    /// reader-data freshness policy: nothing when they synced recently, one pull of the
+    /// `preferences` collection otherwise. A failed pull leaves the local values (the
+    /// refresher reports it); preferences are read synchronously, so there is no
+    /// refresh behind the answer.
+    public func refreshPreferencesIfStale() async {
+        let synced = try? store.read { reader in try reader.syncState(.preferences).lastSuccess }
+        let decision = configuration.policy(for: .preferences)
+            .decision(fetchedAt: synced ?? nil, now: configuration.clock(), force: false)
+        guard decision != .serveCached else { return }
+        _ = try? await refresher.refresh(.preferences)
+    }
+
+    // MARK: Changes across collections
+
+    /// Removes a book and, as `mode` says, its notes, sessions and favorite — one change
+    /// set (see `BookRemoval`) — and makes the repositories read the store again.
+    public func removeBook(id: Book.ID, mode: BookRemovalMode) async throws -> BookRemovalResult {
+        let result = try BookRemoval.remove(id, mode: mode, from: store)
+        await books.invalidate()
+        await notes.invalidate()
+        await readingLog.invalidate()
+        return result
+    }
+
+    /// What refers to a book (notes, sessions, its favorite).
+    public func references(toBook id: Book.ID) throws -> BookReferences {
+        try store.read { reader in try BookRemoval.references(to: id, in: reader) }
     }
 
     /// The status screen's summary, straight from the store.
@@ -56,6 +95,7 @@ public struct AccountRepositories: Sendable {
         await tasks.waitForRefresh()
         await cart.waitForRefresh()
         await catalog.waitForRefresh()
+        await readingLog.waitForRefresh()
     }
 
     /// Cancels every refresh in flight (when leaving the account).
@@ -65,6 +105,7 @@ public struct AccountRepositories: Sendable {
         await tasks.cancelRefresh()
         await cart.cancelRefresh()
         await catalog.cancelRefresh()
+        await readingLog.cancelRefresh()
     }
 
     /// Makes every repository read the store again, e.g. after a full sync run that
@@ -75,5 +116,6 @@ public struct AccountRepositories: Sendable {
         await tasks.invalidate()
         await cart.invalidate()
         await catalog.invalidate()
+        await readingLog.invalidate()
     }
 }

@@ -28,7 +28,7 @@ public struct FreshnessPolicy: Hashable, Sendable {
         self.staleWhileRevalidate = staleWhileRevalidate
     }
 
-    /// The reader's own collections (books, notes, tasks, cart): fresh for two minutes,
+    /// The reader's own collections (books, notes, tasks, cart, preferences, sessions): fresh for two minutes,
     /// then served at once for an hour while a refresh runs behind. The reader's edits
     /// are local and immediate anyway; what a refresh brings is other devices' edits.
     public static let readerData = FreshnessPolicy(maxAge: .seconds(120), staleWhileRevalidate: .seconds(3600))

@@ -9,7 +9,7 @@ import Foundation
 /// Everything comes in here rather than from globals, so tests control time, ids and
 /// the order of events.
 public struct RepositoryConfiguration: Sendable {
-    /// The policy of the reader's own collections (books, notes, tasks, cart).
+    /// The policy of the reader's own collections (books, notes, tasks, cart, preferences, sessions).
     public var readerPolicy: FreshnessPolicy
     /// The policy of the shared catalog (products).
     public var catalogPolicy: FreshnessPolicy

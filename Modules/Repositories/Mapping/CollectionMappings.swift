@@ -13,6 +13,7 @@ import Services
 // | tasks      | fold(title)                                |
 // | products   | fold(name)                                 |
 // | cart       | product id, as written                     |
+// | sessions   | day (YYYY-MM-DD), as written               |
 //
 // ␟ is U+001F; fold is Domain's `SearchFolding.fold`. Repositories need it only to put
 // a value they just wrote where the store would list it, without reading the whole
@@ -63,5 +64,13 @@ enum ProductMapping: RecordMapping {
 
     static func sortKey(of product: Product) -> String {
         SearchFolding.fold(product.name)
+    }
+}
+
+enum ReadingSessionMapping: RecordMapping {
+    typealias DTO = ReadingSessionDTO
+
+    static func sortKey(of session: ReadingSession) -> String {
+        session.day.description
     }
 }

@@ -40,6 +40,8 @@ extension CollectionName {
         case .tasks: "reading task"
         case .cart: "cart line"
         case .products: "product"
+        case .preferences: "preferences record"
+        case .sessions: "reading session"
         }
     }
 }

@@ -13,6 +13,9 @@ struct PreferenceKey<Value: Codable & Sendable>: Sendable {
     static var favorites: PreferenceKey<[Book.ID]> { .init(name: "favorites", defaultValue: []) }
     static var readingSettings: PreferenceKey<ReadingSettings> { .init(name: "reading_settings", defaultValue: .default) }
     static var routerPath: PreferenceKey<[Route]> { .init(name: "router_path", defaultValue: []) }
+    /// Set once favorites and settings were handed over to the synced `preferences`
+    /// collection (`LocalPreferences`).
+    static var carriedOver: PreferenceKey<Int> { .init(name: "preferences_synced", defaultValue: 0) }
 
     func encode(_ value: Value) throws(StorageError) -> Data {
         do {

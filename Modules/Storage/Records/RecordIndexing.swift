@@ -12,6 +12,8 @@ import Domain
 /// | tasks      | title                    | title              | `done`     |
 /// | products   | name                     | name               | —          |
 /// | cart       | product_id (as written)  | product_id         | —          |
+/// | preferences| — (one record, by id)    | —                  | —          |
+/// | sessions   | day (as written)         | book_id            | —          |
 ///
 /// Where the search text equals the sort key (books, tasks, products) the row stores it
 /// once, in `sort_key`, and keeps `search_text` empty (schema v3).
@@ -76,6 +78,15 @@ struct RecordIndexing: Hashable, Sendable {
             sortKey = productID
             searchText = folded("product_id")
             complete = nil
+        case .preferences:
+            sortKey = ""
+            searchText = ""
+            complete = nil
+        case .sessions:
+            // NB: days are `YYYY-MM-DD`, which sort as text in date order.
+            sortKey = fields.string("day") ?? ""
+            searchText = fields.string("book_id") ?? ""
+            complete = nil
         }
     }
 
@@ -83,8 +94,8 @@ struct RecordIndexing: Hashable, Sendable {
     /// such rows store an empty `search_text`, and searches read `sort_key` (schema v3).
     static func searchesSortKey(_ collection: CollectionName) -> Bool {
         switch collection {
-        case .books, .tasks, .products: true
-        case .notes, .cart: false
+        case .books, .tasks, .products, .preferences: true
+        case .notes, .cart, .sessions: false
         }
     }
 
@@ -107,6 +118,8 @@ struct RecordIndexing: Hashable, Sendable {
         case .tasks: taskNames
         case .products: productNames
         case .cart: cartNames
+        case .preferences: preferenceNames
+        case .sessions: sessionNames
         }
     }
 
@@ -115,4 +128,6 @@ struct RecordIndexing: Hashable, Sendable {
     private static let taskNames = ["id", "title", "done"].map(WireFields.Name.init)
     private static let productNames = ["id", "name"].map(WireFields.Name.init)
     private static let cartNames = ["id", "product_id"].map(WireFields.Name.init)
+    private static let preferenceNames = ["id"].map(WireFields.Name.init)
+    private static let sessionNames = ["id", "day", "book_id"].map(WireFields.Name.init)
 }

@@ -350,3 +350,25 @@ public class StoreReader {
         }
     }
 }
+
+// MARK: - References between records
+
+extension StoreReader {
+    /// The ids of the live records of `collection` whose top-level string `field` equals
+    /// `value` — e.g. the notes or reading sessions about one book (`book_id`).
+    ///
+    /// A scan of the collection's rows reading one JSON member each; fine for the
+    /// occasional check before a removal, not for a listing.
+    /// - Parameter field: a member name of letters, digits and `_` (anything else finds nothing).
+    public func recordIDs(_ collection: CollectionName, field: String, equals value: String) throws(StorageError) -> [String] {
+        guard !field.isEmpty, field.utf8.allSatisfy({ byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+        }) else { return [] }
+        return try db.query(
+            "SELECT id FROM records WHERE collection = ? AND deleted = 0 AND json_extract(json, ?) = ? ORDER BY id",
+            [.text(collection.rawValue), .text("$." + field), .text(value)],
+            operation: "find \(collection.rawValue) records by \(field)"
+        ) { $0.text(0) }
+    }
+}

@@ -1,0 +1,93 @@
+import Domain
+
+// MARK: - ImportReportScreen
+
+/// What `shelf import` did: counts per collection, and every row skipped or adjusted
+/// with its line (or entry) and why.
+///
+/// JSON: `{"file", "format", "dryRun", "rows", "added", "updated", "unchanged",
+/// "skipped", "collections": {"books": {"added", "updated", "unchanged"}, …},
+/// "issues": [{"location", "reason", "imported"}]}`.
+public struct ImportReportScreen: RenderableScreen, Hashable {
+    public let report: ImportReport
+
+    public init(_ report: ImportReport) {
+        self.report = report
+    }
+
+    public func renderText(_ options: RenderOptions) -> String {
+        var text = ScreenText(options)
+        let verb = report.dryRun ? "Would import" : "Imported"
+        text.line("\(verb) \(report.file) (\(report.format.rawValue), \(Wording.count(report.rows, "row"))): "
+            + "\(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged, \(report.skipped) skipped"
+            + (report.dryRun ? "; nothing was written" : (report.added + report.updated > 0 ? " (queued for sync)" : "")))
+        let names = report.collections.keys.sorted {
+            (CollectionName(rawValue: $0) ?? .products, $0) < (CollectionName(rawValue: $1) ?? .products, $1)
+        }
+        if names.count > 1 {
+            var table = TextTable([.init("COLLECTION"), .init("ADDED", .right), .init("UPDATED", .right), .init("UNCHANGED", .right)])
+            for name in names {
+                // NB: the force unwrap is safe: `name` is a key of `collections`.
+                let counts = report.collections[name]!
+                table.append(name, String(counts.added), String(counts.updated), String(counts.unchanged))
+            }
+            text.table(table)
+        }
+        for issue in report.issues {
+            text.line("\(issue.location): \(issue.imported ? "" : "skipped: ")\(issue.reason)", issue.imported ? .quiet : .warning)
+        }
+        return text.text
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case file, format, dryRun, rows, added, updated, unchanged, skipped, collections, issues
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(report.file, forKey: .file)
+        try container.encode(report.format, forKey: .format)
+        try container.encode(report.dryRun, forKey: .dryRun)
+        try container.encode(report.rows, forKey: .rows)
+        try container.encode(report.added, forKey: .added)
+        try container.encode(report.updated, forKey: .updated)
+        try container.encode(report.unchanged, forKey: .unchanged)
+        try container.encode(report.skipped, forKey: .skipped)
+        try container.encode(report.collections, forKey: .collections)
+        try container.encode(report.issues, forKey: .issues)
+    }
+}
+
+// MARK: - ExportSummaryScreen
+
+/// What `shelf export --output FILE` wrote (an export to standard output is the data
+/// itself, with no summary).
+///
+/// JSON: `{"file", "format", "records", "bytes", "collections": {"books": 12, …}}`.
+public struct ExportSummaryScreen: RenderableScreen, Hashable {
+    public let file: String
+    public let summary: ExportSummary
+
+    public init(file: String, summary: ExportSummary) {
+        self.file = file
+        self.summary = summary
+    }
+
+    public func renderText(_ options: RenderOptions) -> String {
+        var text = ScreenText(options)
+        let parts = summary.collections.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        text.line("Exported \(Wording.count(summary.records, "record")) (\(parts)) to \(file) as \(summary.format.rawValue), \(summary.bytes) bytes")
+        return text.text
+    }
+
+    private enum CodingKeys: String, CodingKey { case file, format, records, bytes, collections }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+        try container.encode(summary.format, forKey: .format)
+        try container.encode(summary.records, forKey: .records)
+        try container.encode(summary.bytes, forKey: .bytes)
+        try container.encode(summary.collections, forKey: .collections)
+    }
+}

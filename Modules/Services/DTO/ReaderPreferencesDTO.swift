@@ -1,0 +1,85 @@
+import Domain
+import Foundation
+
+// MARK: - ReaderPreferencesDTO
+
+/// The `preferences` record `reader`:
+/// `{id, show_finished?, daily_goal_minutes?, "favorite:<book id>": true …, last_modified}`.
+///
+/// Every setting and every favorite is a top-level field of its own, because the sync
+/// engine merges records field by field: two devices that favorite different books, or
+/// one that favorites while the other changes the goal, change different fields and
+/// both changes survive. A setting that is absent has its default value; a favorite is
+/// removed by removing its field.
+public struct ReaderPreferencesDTO: RecordDTO, Hashable {
+    public static let collection = CollectionName.preferences
+    /// The prefix of a favorite's field name; the rest is the book id.
+    public static let favoritePrefix = "favorite:"
+    public static let showFinishedField = "show_finished"
+    public static let dailyGoalField = "daily_goal_minutes"
+
+    public var id: String
+    public var showFinished: Bool?
+    public var dailyGoalMinutes: Int?
+    public var favorites: Set<String>
+    public var lastModified: Int?
+
+    public init(
+        id: String = ReaderPreferences.recordID, showFinished: Bool? = nil, dailyGoalMinutes: Int? = nil,
+        favorites: Set<String> = [], lastModified: Int? = nil
+    ) {
+        self.id = id
+        self.showFinished = showFinished
+        self.dailyGoalMinutes = dailyGoalMinutes
+        self.favorites = favorites
+        self.lastModified = lastModified
+    }
+
+    /// The field name that marks `bookID` a favorite.
+    public static func favoriteField(_ bookID: Book.ID) -> String { favoritePrefix + bookID }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Reads the known fields; other fields (from a newer client) are left to the
+    /// stored JSON, which edits keep. A favorite field whose value is not `true` does
+    /// not count as a favorite.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        id = try container.decode(String.self, forKey: Key("id"))
+        showFinished = try container.decodeIfPresent(Bool.self, forKey: Key(Self.showFinishedField))
+        dailyGoalMinutes = try container.decodeIfPresent(Int.self, forKey: Key(Self.dailyGoalField))
+        lastModified = try container.decodeIfPresent(Int.self, forKey: Key("last_modified"))
+        var favorites: Set<String> = []
+        for key in container.allKeys where key.stringValue.hasPrefix(Self.favoritePrefix) {
+            if (try? container.decode(Bool.self, forKey: key)) == true {
+                favorites.insert(String(key.stringValue.dropFirst(Self.favoritePrefix.count)))
+            }
+        }
+        self.favorites = favorites
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(id, forKey: Key("id"))
+        try container.encodeIfPresent(showFinished, forKey: Key(Self.showFinishedField))
+        try container.encodeIfPresent(dailyGoalMinutes, forKey: Key(Self.dailyGoalField))
+        for favorite in favorites.sorted() { try container.encode(true, forKey: Key(Self.favoriteField(favorite))) }
+        try container.encodeIfPresent(lastModified, forKey: Key("last_modified"))
+    }
+
+    /// - Throws: `DomainError` for a goal out of range or a favorite that is not a valid id.
+    public func toDomain() throws(DomainError) -> ReaderPreferences {
+        var settings = ReadingSettings.default
+        if let showFinished { settings.showFinished = showFinished }
+        if let dailyGoalMinutes { settings.dailyGoal = try DailyGoal(minutes: dailyGoalMinutes) }
+        var ids: Set<Book.ID> = []
+        for favorite in favorites { ids.insert(try RecordID.validate(favorite)) }
+        return ReaderPreferences(favorites: ids, settings: settings)
+    }
+}
