@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "Presentation", targets: ["Presentation"]),
         .library(name: "Repositories", targets: ["Repositories"]),
+        .library(name: "Screens", targets: ["Screens"]),
         .library(name: "Services", targets: ["Services"]),
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "Sync", targets: ["Sync"]),
@@ -75,8 +76,14 @@ let package = Package(
         ),
         .target(
             name: "Presentation",
-            dependencies: ["Domain", "Sync"],
+            dependencies: ["Domain"],
             path: "Modules/Presentation",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Screens",
+            dependencies: ["Domain", "Presentation", "Sync"],
+            path: "Modules/Screens",
             swiftSettings: swiftSettings
         ),
 
@@ -84,7 +91,7 @@ let package = Package(
 
         .executableTarget(
             name: "shelf",
-            dependencies: ["ArgumentParsing", "Domain", "Presentation", "Repositories", "Services", "Storage", "Sync"],
+            dependencies: ["ArgumentParsing", "Domain", "Presentation", "Repositories", "Screens", "Services", "Storage", "Sync"],
             path: "Apps/shelf",
             swiftSettings: swiftSettings
         ),
@@ -163,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArgumentParsingTests",
-            dependencies: ["ArgumentParsing"],
+            dependencies: ["ArgumentParsing", "TestSupport"],
             path: "Tests/ArgumentParsingTests",
             swiftSettings: swiftSettings
         ),
@@ -187,7 +194,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PresentationTests",
-            dependencies: ["Domain", "Presentation", "Sync", "TestSupport"],
+            dependencies: ["Domain", "Presentation", "TestSupport"],
             path: "Tests/PresentationTests",
             swiftSettings: swiftSettings
         ),
@@ -195,6 +202,12 @@ let package = Package(
             name: "RepositoriesTests",
             dependencies: ["Domain", "Repositories", "Services", "Storage", "TestSupport"],
             path: "Tests/RepositoriesTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ScreensTests",
+            dependencies: ["Domain", "Presentation", "Screens", "Sync", "TestSupport"],
+            path: "Tests/ScreensTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

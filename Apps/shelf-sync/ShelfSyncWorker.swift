@@ -11,31 +11,31 @@ struct ShelfSyncWorker {
     let arguments: [String]
     let environment: [String: String]
 
-    private var parser: CommandLineParser { CommandLineParser(root: WorkerCommand.spec) }
-    private var help: HelpRenderer { HelpRenderer(parser: parser, rootEpilogue: WorkerCommand.epilogue) }
-
-    /// What the command line asked for, checked before anything runs.
-    private struct Settings {
-        var invocation: Invocation
-        var every: Duration?
-        var options: SyncOptions
-        var level: LogLevel
-        var format: WorkerLog.Format
-    }
+    private static let parser = CommandLineParser(root: WorkerCommand.self)
+    private static let help = HelpRenderer(parser: parser)
 
     func run() async -> Int32 {
-        let settings: Settings
+        let command: WorkerCommand
         do throws(ParseError) {
-            guard let parsed = try parse() else { return 0 }
-            settings = parsed
+            let parsed = try Self.parser.parse(arguments)
+            if parsed.wantsHelp {
+                print(Self.help.help(for: parsed.path), terminator: "")
+                return 0
+            }
+            // NB: the root is the only command, so every accepted line makes it.
+            command = parsed.command(WorkerCommand.self) ?? WorkerCommand()
         } catch {
-            FileHandle.standardError.write(Data(help.usageError(error, path: ["shelf-sync"]).utf8))
+            FileHandle.standardError.write(Data(Self.help.usageError(error, path: ["shelf-sync"]).utf8))
             return WorkerExitStatus.usage
+        }
+        if command.version {
+            print("shelf-sync \(WorkerCommand.version)")
+            return 0
         }
 
         let sink: @Sendable (String) -> Void
         var journal = false
-        if let path = settings.invocation.option("log-file") {
+        if let path = command.logFile {
             do {
                 let file = try LogFile(path: path)
                 sink = { file.write($0) }
@@ -47,7 +47,7 @@ struct ShelfSyncWorker {
             sink = LogDestination.standardError
             journal = LogDestination.standardErrorIsJournal(environment: environment)
         }
-        let log = WorkerLog(format: settings.format, threshold: settings.level, priorityPrefixes: journal, sink: sink)
+        let log = WorkerLog(format: command.logFormat, threshold: command.logLevel, priorityPrefixes: journal, sink: sink)
         let limits: LimitOverrides
         do {
             limits = try LimitOverrides(environment: environment)
@@ -55,64 +55,29 @@ struct ShelfSyncWorker {
             log.note("configuration error: \(error)", account: nil, level: .error, event: "configuration_error")
             return RunOutcome.configurationError.exitStatus
         }
-        var options = settings.options
+        var options = command.syncOptions
         options.maximumRecordBytes = limits.maximumRecordBytes
         let round = WorkerRound(paths: ShelfPaths(environment: environment), options: options, log: log, limits: limits)
 
-        guard let every = settings.every else {
-            return await runOnce(settings.invocation, round: round)
+        guard let every = command.every else {
+            return await runOnce(command, round: round)
         }
-        return await runRepeatedly(every: every, settings.invocation, round: round, log: log)
+        return await runRepeatedly(every: every, command, round: round, log: log)
     }
-
-    // MARK: Parsing
-
-    /// The settings, or nil when help or the version was printed.
-    private func parse() throws(ParseError) -> Settings? {
-        let invocation = try parser.parse(arguments)
-        let every = try invocation.option("every", as: "a duration such as 90s, 5m or 1h", DurationParsing.parse)
-        let budget = try invocation.option("budget", as: "a duration such as 30s, 2m or 1h", DurationParsing.parse)
-        let pageSize = try invocation.option("page-size", as: "a whole number from 1 to 10000") { text in
-            Int(text).flatMap { (1...10_000).contains($0) ? $0 : nil }
-        }
-        if invocation.option("account") != nil && invocation.flag("all-accounts") {
-            throw ParseError.invalid("Use either '--account' or '--all-accounts', not both")
-        }
-        if invocation.flag("version") {
-            print("shelf-sync \(WorkerCommand.version)")
-            return nil
-        }
-        if invocation.wantsHelp {
-            print(help.help(for: invocation.path), terminator: "")
-            return nil
-        }
-        let options = SyncOptions(
-            policy: invocation.option("policy").flatMap(ConflictPolicy.init(rawValue:)) ?? .manual,
-            pageSize: pageSize ?? SyncOptions().pageSize, ignoresBackoff: invocation.flag("ignore-backoff"),
-            budget: budget ?? Self.defaultBudget)
-        return Settings(
-            invocation: invocation, every: every, options: options,
-            level: invocation.option("log-level").flatMap(LogLevel.init(rawValue:)) ?? .info,
-            format: invocation.option("log-format").flatMap(WorkerLog.Format.init(rawValue:)) ?? .text)
-    }
-
-    /// A run's budget unless `--budget` says otherwise: a cron worker against a server
-    /// that never answers exits 75 within a minute, long before the next tick.
-    static let defaultBudget: Duration = .seconds(60)
 
     // MARK: Rounds
 
-    private func runOnce(_ invocation: Invocation, round: WorkerRound) async -> Int32 {
+    private func runOnce(_ command: WorkerCommand, round: WorkerRound) async -> Int32 {
         let result: WorkerResult
         do throws(WorkerConfigurationError) {
             let accounts = try WorkerAccounts.select(
-                account: invocation.option("account"), allAccounts: invocation.flag("all-accounts"),
+                account: command.account, allAccounts: command.allAccounts,
                 environment: environment, paths: round.paths)
             result = await round.run(accounts)
         } catch {
             result = round.failed(error)
         }
-        guard let path = invocation.option("report") else { return result.exitStatus }
+        guard let path = command.report else { return result.exitStatus }
         do {
             try result.report.write(to: path)
         } catch {
@@ -124,10 +89,10 @@ struct ShelfSyncWorker {
 
     /// Rounds every `interval` until SIGTERM or SIGINT, which cancel the round in
     /// progress (or the wait) and end with one last line and status 0.
-    private func runRepeatedly(every interval: Duration, _ invocation: Invocation, round: WorkerRound, log: WorkerLog) async -> Int32 {
+    private func runRepeatedly(every interval: Duration, _ command: WorkerCommand, round: WorkerRound, log: WorkerLog) async -> Int32 {
         let loop = Task {
             while !Task.isCancelled {
-                _ = await runOnce(invocation, round: round)
+                _ = await runOnce(command, round: round)
                 do { try await Task.sleep(for: interval) } catch { break }
             }
         }

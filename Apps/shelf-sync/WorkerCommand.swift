@@ -3,11 +3,12 @@ import Sync
 
 // MARK: - The worker's command line
 
-/// `shelf-sync`: options, help and exit codes in one place.
-enum WorkerCommand {
+/// `shelf-sync`: its options, help and exit codes, declared once; the worker's
+/// settings are these properties, typed (`ShelfSyncWorker` runs them).
+struct WorkerCommand: ParsableCommand {
     static let version = "0.1.0"
 
-    static let spec = CommandSpec(
+    static let configuration = CommandConfiguration(
         name: "shelf-sync",
         abstract: "Sync Shelf accounts with their Kinto server, for cron and systemd timers.",
         discussion: """
@@ -22,35 +23,73 @@ enum WorkerCommand {
         Under systemd (JOURNAL_STREAM) lines carry journald priorities. Passwords and
         Authorization headers never appear in them.
         """,
-        options: [
-            .option("account", value: "name", help: "Sync this account (default: the environment's or the current one)."),
-            .flag("all-accounts", help: "Sync every configured account, two at a time; each fails alone."),
-            .option("every", value: "duration", help: "Keep running; sync every DURATION (e.g. 90s, 5m, 1h)."),
-            .option("log-format", value: "text|json", help: "Log lines as text (default) or one JSON object each.", allowed: ["text", "json"]),
-            .option("log-level", value: "level", help: "Log error, warning, info (default) or debug lines and above.",
-                    allowed: LogLevel.allCases.map(\.rawValue)),
-            .option("log-file", value: "file", help: "Append log lines to FILE (0600, rotated at 1 MiB) instead of stderr."),
-            .option("report", value: "file", help: "Write a JSON report of each run to FILE (0600, atomically)."),
-            .option("policy", value: "policy", help: "Settle a field changed on both sides: manual (default), server-wins, client-wins.",
-                    allowed: ["manual", "server-wins", "client-wins"]),
-            .option("page-size", value: "n", help: "Records per page when pulling (1...10000, default 10000)."),
-            .option("budget", value: "duration", help: "Give up a run after DURATION in all, waits and retries included (default 60s)."),
-            .flag("ignore-backoff", help: "Sync even though the server asked to wait (Backoff / Retry-After)."),
-            .flag("version", help: "Show the version.", standalone: true),
-        ])
-
-    static let epilogue = WorkerExitStatus.helpText + """
+        examples: [
+            Example("One run of the current account", "shelf-sync"),
+            Example("Every account every five minutes, JSON lines in a log file",
+                    "shelf-sync --all-accounts --every 5m --log-format json --log-file /var/log/shelf/sync.log"),
+        ],
+        epilogue: WorkerExitStatus.helpText + """
 
 
-    CONFIGURATION:
-      An account file written by 'shelf account add', or the environment:
-      SHELF_SERVER, SHELF_USER, SHELF_PASSWORD or SHELF_PASSWORD_FILE (mode 600), SHELF_ACCOUNT;
-      under systemd, the credential 'password' ($CREDENTIALS_DIRECTORY/password).
-      SHELF_CA_FILE: a PEM file of CAs to trust for an https:// server (a private CA).
-      XDG_CONFIG_HOME and XDG_DATA_HOME say where accounts and stores live.
+        CONFIGURATION:
+          An account file written by 'shelf account add', or the environment:
+          SHELF_SERVER, SHELF_USER, SHELF_PASSWORD or SHELF_PASSWORD_FILE (mode 600), SHELF_ACCOUNT;
+          under systemd, the credential 'password' ($CREDENTIALS_DIRECTORY/password).
+          SHELF_CA_FILE: a PEM file of CAs to trust for an https:// server (a private CA).
+          XDG_CONFIG_HOME and XDG_DATA_HOME say where accounts and stores live.
 
-    CRON:
-      */5 * * * * /usr/local/bin/shelf-sync --all-accounts --log-file "$HOME/.local/state/shelf/sync.log" --report "$HOME/.local/state/shelf/sync-report.json"
+        CRON:
+          */5 * * * * /usr/local/bin/shelf-sync --all-accounts --log-file "$HOME/.local/state/shelf/sync.log" --report "$HOME/.local/state/shelf/sync-report.json"
 
-    """
+        """)
+
+    @Option(value: "name", help: "Sync this account (default: the environment's or the current one).")
+    var account: String?
+    @Flag(help: "Sync every configured account, two at a time; each fails alone.")
+    var allAccounts = false
+    @Option(value: "duration", help: "Keep running; sync every DURATION (e.g. 90s, 5m, 1h).")
+    var every: Duration?
+    @Option(value: "text|json", help: "Log lines as text (default) or one JSON object each.")
+    var logFormat = WorkerLog.Format.text
+    @Option(value: "level", help: "Log error, warning, info (default) or debug lines and above.")
+    var logLevel = LogLevel.info
+    @Option(value: "file", help: "Append log lines to FILE (0600, rotated at 1 MiB) instead of stderr.")
+    var logFile: String?
+    @Option(value: "file", help: "Write a JSON report of each run to FILE (0600, atomically).")
+    var report: String?
+    @Option(value: "policy", help: "Settle a field changed on both sides: manual (default), server-wins, client-wins.")
+    var policy = ConflictPolicy.manual
+    @Option(
+        value: "n", help: "Records per page when pulling (1...10000, default 10000).",
+        expecting: "a whole number from 1 to 10000", transform: { Int($0).flatMap { (1...10_000).contains($0) ? $0 : nil } })
+    var pageSize: Int?
+    @Option(
+        value: "duration", help: "Give up a run after DURATION in all, waits and retries included (default 60s).",
+        expecting: "a duration such as 30s, 2m or 1h", transform: { DurationParsing.parse($0) })
+    var budget: Duration?
+    @Flag(help: "Sync even though the server asked to wait (Backoff / Retry-After).")
+    var ignoreBackoff = false
+    @Flag(help: "Show the version.", standalone: true)
+    var version = false
+
+    func validate() throws(ParseError) {
+        if account != nil && allAccounts { throw .invalid("Use either '--account' or '--all-accounts', not both") }
+    }
+
+    /// A run's budget unless `--budget` says otherwise: a cron worker against a server
+    /// that never answers exits 75 within a minute, long before the next tick.
+    static let defaultBudget: Duration = .seconds(60)
+
+    /// The engine's options this command line asks for.
+    var syncOptions: SyncOptions {
+        SyncOptions(
+            policy: policy, pageSize: pageSize ?? SyncOptions().pageSize, ignoresBackoff: ignoreBackoff,
+            budget: budget ?? Self.defaultBudget)
+    }
 }
+
+// MARK: - Values on the command line
+
+extension ConflictPolicy: ExpressibleByArgument {}
+extension LogLevel: ExpressibleByArgument {}
+extension WorkerLog.Format: ExpressibleByArgument {}

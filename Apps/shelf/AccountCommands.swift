@@ -1,17 +1,28 @@
 import ArgumentParsing
-import Foundation
 import Domain
-import Presentation
+import Foundation
+import Screens
 import Storage
 import Sync
 
-// MARK: - AccountCommands
+// MARK: - shelf account
 
 /// `shelf account add|list|use|rm`: the account files under `$XDG_CONFIG_HOME/shelf`
 /// (written 0600 by `AccountStore`). Only `add` asks the server (to verify it); no
 /// store is opened except to adopt local-only work.
-@MainActor
-enum AccountCommands {
+struct AccountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "account", abstract: "Add, list, choose or remove accounts.",
+        subcommands: [Add.self, List.self, Use.self, Remove.self])
+
+    static func accountStore(_ context: CommandContext) -> AccountStore {
+        AccountStore(paths: ShelfPaths(environment: context.environment))
+    }
+}
+
+// MARK: - shelf account add
+
+extension AccountCommand {
     /// Adds an account; the first one becomes the current account.
     ///
     /// The password comes from `--password-file` (kept as a path: the secret stays where
@@ -19,145 +30,205 @@ enum AccountCommands {
     /// echo on a terminal — never from an argument. Unless `--no-verify`, the server and
     /// the credentials are checked first (`AccountVerification`), after signing up with
     /// `--create`; nothing is saved when they fail.
-    static func add(_ context: CommandContext) async throws -> ExitCode {
-        let accounts = accountStore(context)
-        let name = try AccountName.checked(try context.argument("name"))
-        guard !accounts.exists(name) else { throw AccountConfigError.alreadyExists(name.rawValue) }
-        let server = try AccountConfig.normalizedServer(try context.requiredOption("server"))
-        let user = try context.requiredOption("user")
-        let caFile = try caFile(context)
-        // NB: offline (`--offline`, `SHELF_OFFLINE`) never touches the network: the
-        // account is saved as with `--no-verify`, and `--create` can't be done.
-        let verifies = !context.invocation.flag("no-verify") && !context.isOffline
-        if context.invocation.flag("create") && !verifies {
-            throw ParseError.invalid("Use either '--create' or '--no-verify' (or --offline), not both")
+    struct Add: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "add", abstract: "Add an account.",
+            discussion: """
+            The password comes from SHELF_PASSWORD, from --password-file (which must not be
+            readable by group or others), or from a prompt without echo on a terminal. It is
+            never taken as an argument, so it never shows in the process list or shell history.
+
+            Before saving, the server is asked (GET /v1/) whether it is a Kinto that Shelf
+            can sync with and whether it accepts the password: a wrong password exits 77, an
+            unreachable server 75 (--no-verify adds the account anyway), a certificate that
+            does not verify 78. --create first signs the user up (Kinto's accounts plugin).
+            https:// is verified against the system's CAs, or those of --ca-file /
+            SHELF_CA_FILE; plain http:// to another machine is accepted with a warning.
+            """,
+            examples: [
+                Example(
+                    "An account whose password is in a file",
+                    "SHELF_PASSWORD_FILE=~/.kinto-pw shelf account add home --server https://kinto.example.org/v1 --user ana"),
+                Example(
+                    "Sign up on a server with a private CA",
+                    "shelf account add home --server https://kinto.lan/v1 --user ana --ca-file /etc/ssl/lan-ca.pem --create"),
+            ])
+
+        @Argument(help: "A name for the account (letters, digits, '.', '-', '_').")
+        var name: String
+        @Option(value: "url", help: "The Kinto server, e.g. http://127.0.0.1:8888/v1.")
+        var server: String
+        @Option(value: "user", help: "The user name.")
+        var user: String
+        @Option(value: "path", help: "A file holding the password (mode 600).")
+        var passwordFile: String?
+        @Option(value: "path", help: "Trust the CAs in this PEM file for the server (a private CA).")
+        var caFile: String?
+        @Flag(help: "Sign the user up first (a server with Kinto's accounts plugin).")
+        var create = false
+        @Flag(help: "Save without asking the server (e.g. while it is unreachable).")
+        var noVerify = false
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let accounts = accountStore(context)
+            let name = try AccountName.checked(name)
+            guard !accounts.exists(name) else { throw AccountConfigError.alreadyExists(name.rawValue) }
+            let server = try AccountConfig.normalizedServer(server)
+            let caFile = try trustedCAFile(context)
+            // NB: offline (`--offline`, `SHELF_OFFLINE`) never touches the network: the
+            // account is saved as with `--no-verify`, and `--create` can't be done.
+            let verifies = !noVerify && !context.isOffline
+            if create && !verifies {
+                throw ParseError.invalid("Use either '--create' or '--no-verify' (or --offline), not both")
+            }
+
+            let config: AccountConfig
+            let password: String
+            if let file = passwordFile ?? passwordFileFromEnvironment(context) {
+                let path = absolutePath(file)
+                // NB: read now so an unsafe, missing or empty file is refused before anything is written.
+                password = try SecretFile.read(path)
+                config = try AccountConfig(server: server, user: user, passwordFile: path, caFile: caFile)
+            } else {
+                password = try Self.password(context, user: user, server: server)
+                config = try AccountConfig(server: server, user: user, password: password, caFile: caFile)
+            }
+            if let warning = AccountVerification.cleartextWarning(server: server) { context.output.warn(warning) }
+
+            var capabilities: ServerCapabilities?
+            if verifies {
+                let verification = AccountVerification(
+                    server: server, credentials: Credentials(user: user, password: password), caFile: caFile)
+                if create {
+                    if try await verification.signUp() == .alreadyExists {
+                        context.output.note("user \(user) already has an account on \(server); checking its password")
+                    }
+                }
+                let verified = try await verification.verify()
+                for warning in verified.warnings { context.output.warn(warning) }
+                context.output.note("verified \(server): Kinto API \(verified.capabilities.httpAPIVersion), user id \(verified.userID)")
+                capabilities = verified.capabilities
+            }
+            try accounts.add(name, config)
+            if let capabilities {
+                // A cache: a failed write only costs the first sync one more request.
+                try? ServerCapabilitiesCache(paths: accounts.paths).save(capabilities, for: name, server: server)
+            }
+            // Work done before there was any account moves to the new one, to be synced.
+            let adopted = try LocalStoreAdoption.adopt(into: name, paths: accounts.paths)
+
+            let current = accounts.currentAccount()
+            if current == nil || !accounts.exists(current ?? name) { try accounts.setCurrentAccount(name) }
+            let entry = AccountsScreen.Entry(
+                name: name.rawValue, user: user, server: server, isCurrent: accounts.currentAccount() == name)
+            try context.output.confirm(ChangeScreen.accountAdded(entry))
+            if let adopted {
+                try context.output.confirm(ChangeScreen.localWorkAdopted(
+                    account: name.rawValue, records: adopted.records, pendingChanges: adopted.pendingChanges))
+            }
+            return .success
         }
 
-        let config: AccountConfig
-        let password: String
-        if let file = context.invocation.option("password-file") ?? passwordFileFromEnvironment(context) {
-            let path = absolutePath(file)
-            // NB: read now so an unsafe, missing or empty file is refused before anything is written.
-            password = try SecretFile.read(path)
-            config = try AccountConfig(server: server, user: user, passwordFile: path, caFile: caFile)
-        } else {
-            password = try Self.password(context, user: user, server: server)
-            config = try AccountConfig(server: server, user: user, password: password, caFile: caFile)
-        }
-        if let warning = AccountVerification.cleartextWarning(server: server) { context.output.warn(warning) }
+        // MARK: Helpers
 
-        var capabilities: ServerCapabilities?
-        if verifies {
-            let verification = AccountVerification(
-                server: server, credentials: Credentials(user: user, password: password), caFile: caFile)
-            if context.invocation.flag("create") {
-                if try await verification.signUp() == .alreadyExists {
-                    context.output.note("user \(user) already has an account on \(server); checking its password")
+        /// `--ca-file` or `SHELF_CA_FILE`, as an absolute path to a readable file.
+        private func trustedCAFile(_ context: CommandContext) throws -> String? {
+            guard let raw = caFile ?? context.environment["SHELF_CA_FILE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+            let path = absolutePath(raw)
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw CommandFailure(.configuration, "cannot read the CA file \(path)")
+            }
+            return path
+        }
+
+        private func passwordFileFromEnvironment(_ context: CommandContext) -> String? {
+            guard context.environment["SHELF_PASSWORD"] == nil else { return nil }
+            return context.environment["SHELF_PASSWORD_FILE"]
+        }
+
+        /// `SHELF_PASSWORD`, or the prompt on a terminal.
+        private static func password(_ context: CommandContext, user: String, server: String) throws -> String {
+            if let password = context.environment["SHELF_PASSWORD"] {
+                guard !password.isEmpty else { throw AccountConfigError.emptyPassword(source: "SHELF_PASSWORD") }
+                return password
+            }
+            guard context.output.terminal.stdinIsTerminal, let typed = PasswordPrompt.read(prompt: "Password for \(user) @ \(server): ") else {
+                throw CommandFailure(.configuration, """
+                    no password: set SHELF_PASSWORD or SHELF_PASSWORD_FILE, give --password-file PATH (mode 600), \
+                    or run on a terminal to be asked
+                    """)
+            }
+            guard !typed.isEmpty else { throw AccountConfigError.emptyPassword(source: "the prompt") }
+            return typed
+        }
+
+        /// A password file's path as the account file keeps it: absolute, so it still points
+        /// to the same file from any working directory.
+        private func absolutePath(_ path: String) -> String {
+            guard !path.hasPrefix("/") else { return path }
+            return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path).standardized.path
+        }
+    }
+}
+
+// MARK: - shelf account list|use|rm
+
+extension AccountCommand {
+    struct List: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "list", abstract: "List accounts; the current one is marked.", examples: [Example("The accounts", "shelf account list")])
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let accounts = accountStore(context)
+            let current = accounts.currentAccount()
+            var entries: [AccountsScreen.Entry] = []
+            var problems: [String] = []
+            for name in accounts.list() {
+                do {
+                    let config = try accounts.load(name)
+                    entries.append(.init(name: name.rawValue, user: config.user, server: config.server, isCurrent: name == current))
+                } catch {
+                    problems.append("account \(name): \(error)")
                 }
             }
-            let verified = try await verification.verify()
-            for warning in verified.warnings { context.output.warn(warning) }
-            context.output.note("verified \(server): Kinto API \(verified.capabilities.httpAPIVersion), user id \(verified.userID)")
-            capabilities = verified.capabilities
+            try context.output.show(AccountsScreen(accounts: entries, problems: problems))
+            return .success
         }
-        try accounts.add(name, config)
-        if let capabilities {
-            // A cache: a failed write only costs the first sync one more request.
-            try? ServerCapabilitiesCache(paths: accounts.paths).save(capabilities, for: name, server: server)
-        }
-        // Work done before there was any account moves to the new one, to be synced.
-        let adopted = try LocalStoreAdoption.adopt(into: name, paths: accounts.paths)
-
-        let current = accounts.currentAccount()
-        if current == nil || !accounts.exists(current ?? name) { try accounts.setCurrentAccount(name) }
-        let entry = AccountsScreen.Entry(
-            name: name.rawValue, user: user, server: server, isCurrent: accounts.currentAccount() == name)
-        try context.output.confirm(ChangeScreen.accountAdded(entry))
-        if let adopted {
-            try context.output.confirm(ChangeScreen.localWorkAdopted(
-                account: name.rawValue, records: adopted.records, pendingChanges: adopted.pendingChanges))
-        }
-        return .success
     }
 
-    static func list(_ context: CommandContext) async throws -> ExitCode {
-        let accounts = accountStore(context)
-        let current = accounts.currentAccount()
-        var entries: [AccountsScreen.Entry] = []
-        var problems: [String] = []
-        for name in accounts.list() {
-            do {
-                let config = try accounts.load(name)
-                entries.append(.init(name: name.rawValue, user: config.user, server: config.server, isCurrent: name == current))
-            } catch {
-                problems.append("account \(name): \(error)")
-            }
-        }
-        try context.output.show(AccountsScreen(accounts: entries, problems: problems))
-        return .success
-    }
+    struct Use: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "use", abstract: "Make an account the current one.", examples: [Example("Switch to another account", "shelf account use work")])
 
-    static func use(_ context: CommandContext) async throws -> ExitCode {
-        let accounts = accountStore(context)
-        let name = try AccountName.checked(try context.argument("name"))
-        let config = try accounts.load(name)
-        try accounts.setCurrentAccount(name)
-        try context.output.confirm(ChangeScreen.accountUsed(
-            .init(name: name.rawValue, user: config.user, server: config.server, isCurrent: true)))
-        return .success
+        @Argument(help: "The account.")
+        var name: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let accounts = accountStore(context)
+            let name = try AccountName.checked(name)
+            let config = try accounts.load(name)
+            try accounts.setCurrentAccount(name)
+            try context.output.confirm(ChangeScreen.accountUsed(
+                .init(name: name.rawValue, user: config.user, server: config.server, isCurrent: true)))
+            return .success
+        }
     }
 
     /// Removes the account file; the account's local store stays, so nothing unsynced is lost.
-    static func remove(_ context: CommandContext) async throws -> ExitCode {
-        let accounts = accountStore(context)
-        let name = try AccountName.checked(try context.argument("name"))
-        try accounts.remove(name)
-        try context.output.confirm(ChangeScreen.accountRemoved(name.rawValue, store: accounts.paths.database(name).description))
-        return .success
-    }
+    struct Remove: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "rm", abstract: "Remove an account (its local store is kept).",
+            examples: [Example("Forget an account (its data stays on this machine)", "shelf account rm work")])
 
-    // MARK: Helpers
+        @Argument(help: "The account.")
+        var name: String
 
-    private static func accountStore(_ context: CommandContext) -> AccountStore {
-        AccountStore(paths: ShelfPaths(environment: context.environment))
-    }
-
-    /// `--ca-file` or `SHELF_CA_FILE`, as an absolute path to a readable file.
-    private static func caFile(_ context: CommandContext) throws -> String? {
-        guard let raw = context.invocation.option("ca-file") ?? context.environment["SHELF_CA_FILE"].flatMap({ $0.isEmpty ? nil : $0 })
-        else { return nil }
-        let path = absolutePath(raw)
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw CommandFailure(.configuration, "cannot read the CA file \(path)")
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let accounts = accountStore(context)
+            let name = try AccountName.checked(name)
+            try accounts.remove(name)
+            try context.output.confirm(ChangeScreen.accountRemoved(name.rawValue, store: accounts.paths.database(name).description))
+            return .success
         }
-        return path
-    }
-
-    private static func passwordFileFromEnvironment(_ context: CommandContext) -> String? {
-        guard context.environment["SHELF_PASSWORD"] == nil else { return nil }
-        return context.environment["SHELF_PASSWORD_FILE"]
-    }
-
-    /// `SHELF_PASSWORD`, or the prompt on a terminal.
-    private static func password(_ context: CommandContext, user: String, server: String) throws -> String {
-        if let password = context.environment["SHELF_PASSWORD"] {
-            guard !password.isEmpty else { throw AccountConfigError.emptyPassword(source: "SHELF_PASSWORD") }
-            return password
-        }
-        guard context.output.terminal.stdinIsTerminal, let typed = PasswordPrompt.read(prompt: "Password for \(user) @ \(server): ") else {
-            throw CommandFailure(.configuration, """
-                no password: set SHELF_PASSWORD or SHELF_PASSWORD_FILE, give --password-file PATH (mode 600), \
-                or run on a terminal to be asked
-                """)
-        }
-        guard !typed.isEmpty else { throw AccountConfigError.emptyPassword(source: "the prompt") }
-        return typed
-    }
-
-    /// A password file's path as the account file keeps it: absolute, so it still points
-    /// to the same file from any working directory.
-    private static func absolutePath(_ path: String) -> String {
-        guard !path.hasPrefix("/") else { return path }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path).standardized.path
     }
 }

@@ -1,6 +1,5 @@
 import Domain
 import Foundation
-import Presentation
 import Repositories
 import Services
 import Storage

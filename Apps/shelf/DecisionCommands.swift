@@ -1,66 +1,119 @@
 import ArgumentParsing
 import Domain
-import Presentation
+import Screens
 import Sync
 
-// MARK: - DecisionCommands
+// MARK: - Decisions
 
-/// What a sync left to the reader: `shelf conflicts`, `resolve`, `failed`, `retry`,
-/// `discard`. Each decision is one transaction in the local store and reaches the
-/// server with the next sync.
-@MainActor
-enum DecisionCommands {
-    static func conflicts(_ context: CommandContext) async throws -> ExitCode {
-        try context.output.show(ConflictsScreen(try resolver(context).conflicts()))
+// What a sync left to the reader: `shelf conflicts`, `resolve`, `failed`, `retry`,
+// `discard`. Each decision is one transaction in the local store and reaches the
+// server with the next sync.
+
+struct ConflictsCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "conflicts", abstract: "List conflicts waiting for a decision.",
+        examples: [Example("The conflicts, and which fields clash", "shelf conflicts")])
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
+        try context.output.show(ConflictsScreen(try ConflictResolver(store: context.session().store).conflicts()))
         return .success
-    }
-
-    /// `resolve books/b-42 --keep local|remote`.
-    static func resolve(_ context: CommandContext) async throws -> ExitCode {
-        let reference = try context.argument("collection/id")
-        let parts = reference.split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let collection = CollectionName(rawValue: parts[0]), !parts[1].isEmpty else {
-            throw ParseError.invalid("Invalid record '\(reference)': expected COLLECTION/ID, e.g. books/b-42")
-        }
-        let keep = try context.requiredOption("keep")
-        guard let side = ConflictResolver.Side(rawValue: keep) else {
-            throw ParseError.invalidValue(option: "keep", value: keep, allowed: ConflictResolver.Side.allCases.map(\.rawValue))
-        }
-        try resolver(context).resolve(collection, id: parts[1], keep: side)
-        try context.output.confirm(ChangeScreen.resolved(collection, id: parts[1], keptLocal: side == .local))
-        return .success
-    }
-
-    static func failed(_ context: CommandContext) async throws -> ExitCode {
-        try context.output.show(FailedChangesScreen(try resolver(context).failedChanges()))
-        return .success
-    }
-
-    static func retry(_ context: CommandContext) async throws -> ExitCode {
-        let id = try failedChangeID(context)
-        try resolver(context).retry(deadLetter: id)
-        try context.output.confirm(ChangeScreen.retried(failedChange: id))
-        return .success
-    }
-
-    static func discard(_ context: CommandContext) async throws -> ExitCode {
-        let id = try failedChangeID(context)
-        try resolver(context).discard(deadLetter: id)
-        try context.output.confirm(ChangeScreen.discarded(failedChange: id))
-        return .success
-    }
-
-    // MARK: Helpers
-
-    private static func resolver(_ context: CommandContext) throws -> ConflictResolver {
-        ConflictResolver(store: try context.session().store)
-    }
-
-    private static func failedChangeID(_ context: CommandContext) throws -> Int64 {
-        let raw = try context.argument("id")
-        guard let id = Int64(raw), id > 0 else {
-            throw ParseError.invalid("Invalid failed-change id '\(raw)': expected a number from 'shelf failed'")
-        }
-        return id
     }
 }
+
+/// `resolve books/b-42 --keep local|remote`.
+struct ResolveCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "resolve", abstract: "Settle a conflict by keeping the local or the server's values.",
+        examples: [Example("Keep this device's version of a book", "shelf resolve books/b-42 --keep local")])
+
+    @Argument(name: "collection/id", help: "The conflicted record, e.g. books/b-42.")
+    var record: RecordReference
+    @Option(value: "local|remote", help: "Whose values the clashing fields take; fields only one side changed keep that change.")
+    var keep: ConflictResolver.Side
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
+        try ConflictResolver(store: context.session().store).resolve(record.collection, id: record.id, keep: keep)
+        try context.output.confirm(ChangeScreen.resolved(record.collection, id: record.id, keptLocal: keep == .local))
+        return .success
+    }
+}
+
+struct FailedCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "failed", abstract: "List changes the server refused (dead letters).",
+        examples: [Example("The refused changes and why", "shelf failed")])
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
+        try context.output.show(FailedChangesScreen(try ConflictResolver(store: context.session().store).failedChanges()))
+        return .success
+    }
+}
+
+struct RetryCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "retry", abstract: "Queue a refused change to be sent again on the next sync.",
+        examples: [Example("Send a refused change again", "shelf retry 12")])
+
+    @Argument(help: "The failed change's id (see 'shelf failed').")
+    var id: FailedChangeID
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
+        try ConflictResolver(store: context.session().store).retry(deadLetter: id.value)
+        try context.output.confirm(ChangeScreen.retried(failedChange: id.value))
+        return .success
+    }
+}
+
+struct DiscardCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "discard", abstract: "Drop a refused change and restore the server's version.",
+        examples: [Example("Give up a refused change", "shelf discard 12")])
+
+    @Argument(help: "The failed change's id (see 'shelf failed').")
+    var id: FailedChangeID
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
+        try ConflictResolver(store: context.session().store).discard(deadLetter: id.value)
+        try context.output.confirm(ChangeScreen.discarded(failedChange: id.value))
+        return .success
+    }
+}
+
+// MARK: - Values on the command line
+
+/// `books/b-42`: a record by its collection and id.
+struct RecordReference: ExpressibleByArgument {
+    let collection: CollectionName
+    let id: String
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let collection = CollectionName(rawValue: parts[0]), !parts[1].isEmpty else { return nil }
+        self.collection = collection
+        id = parts[1]
+    }
+
+    static let expectation = "COLLECTION/ID, e.g. books/b-42"
+
+    static func refusal(of word: String, for parameter: String) -> String {
+        "Invalid record '\(word)': expected \(expectation)"
+    }
+}
+
+/// The number `shelf failed` lists a refused change under.
+struct FailedChangeID: ExpressibleByArgument {
+    let value: Int64
+
+    init?(argument: String) {
+        guard let value = Int64(argument), value > 0 else { return nil }
+        self.value = value
+    }
+
+    static let expectation = "a number from 'shelf failed'"
+
+    static func refusal(of word: String, for parameter: String) -> String {
+        "Invalid failed-change id '\(word)': expected \(expectation)"
+    }
+}
+
+extension ConflictResolver.Side: ExpressibleByArgument {}

@@ -1,13 +1,15 @@
 import ArgumentParsing
 import Domain
 import Presentation
+import Screens
 
-// MARK: - FavoriteCommands
+// MARK: - shelf favorites
 
-/// `shelf favorites` and `shelf favorite BOOK_ID`.
-@MainActor
-enum FavoriteCommands {
-    static func list(_ context: CommandContext) async throws -> ExitCode {
+struct FavoritesCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "favorites", abstract: "List favorite books.", examples: [Example("The favorite books", "shelf favorites")])
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         await session.repositories.refreshPreferencesIfStale()
         let favorites = FavoritesViewModel(preferences: session.preferences)
@@ -15,16 +17,27 @@ enum FavoriteCommands {
         await library.refresh()
         return try context.output.present(FavoritesScreen(favorites: favorites, library: library), loaded: library.state)
     }
+}
 
-    /// Marks a book as a favorite, or unmarks it. Only a book of the library can become
-    /// one; a favorite whose book is gone can still be unmarked.
-    static func toggle(_ context: CommandContext) async throws -> ExitCode {
+// MARK: - shelf favorite
+
+/// Marks a book as a favorite, or unmarks it. Only a book of the library can become
+/// one; a favorite whose book is gone can still be unmarked.
+struct FavoriteCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "favorite", abstract: "Mark a book as a favorite, or unmark it (toggles).",
+        examples: [Example("Mark a book (again: unmark it)", "shelf favorite b-42")])
+
+    @Argument(help: "The book's id.")
+    var bookID: String
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         await session.repositories.refreshPreferencesIfStale()
-        let id = try RecordID.validate(try context.argument("book-id"))
+        let id = try RecordID.validate(bookID)
         let favorites = FavoritesViewModel(preferences: session.preferences)
         if let message = favorites.errorMessage { throw CommandFailure(.ioError, message) }
-        if !favorites.isFavorite(id) { _ = try await LibraryCommands.existingBook(id, in: session) }
+        if !favorites.isFavorite(id) { _ = try await BookCommand.existingBook(id, in: session) }
         let isFavorite = favorites.toggle(id)
         if let message = favorites.errorMessage { throw CommandFailure(.ioError, message) }
         try context.output.confirm(ChangeScreen.favorite(id, isFavorite: isFavorite))

@@ -3,43 +3,82 @@ import Domain
 import Foundation
 import Presentation
 import Repositories
+import Screens
 
-// MARK: - InterchangeCommands
+// MARK: - shelf import
 
-/// `shelf import FILE [--format F] [--dry-run]` and
-/// `shelf export [--format json|csv] [--collection NAME…] [--output FILE]`.
-@MainActor
-enum InterchangeCommands {
-    static func importFile(_ context: CommandContext) async throws -> ExitCode {
-        let path = try context.argument("file")
-        let format = context.invocation.option("format").flatMap(ImportFormat.init(rawValue:))
-        let dryRun = context.invocation.flag("dry-run")
+struct ImportCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "import", abstract: "Import books (and notes) from Goodreads, Calibre or a Shelf export.",
+        discussion: """
+        Formats: Goodreads' library export CSV (finished when Exclusive Shelf is 'read'; a
+        review becomes a note), Calibre's 'calibredb list --for-machine' JSON, and Shelf's
+        own export (JSON or CSV). The format is guessed from the content unless --format
+        says. Importing a file again adds nothing: ids are derived from the source's ids.
+        A file is imported whole or not at all; a malformed one is refused, naming its
+        first bad line. Rows that cannot become a book are skipped and listed with why.
+        """,
+        examples: [
+            Example("What a Goodreads export would add, without adding it", "shelf import --dry-run goodreads_library_export.csv"),
+            Example("A Calibre library", "shelf import --format calibre calibre.json"),
+        ])
+
+    @Argument(help: "The file to import.")
+    var file: String
+    @Option(value: "format", help: "goodreads, calibre or shelf (default: guessed).")
+    var format: ImportFormat?
+    @Flag(help: "Say what would be imported without writing anything.")
+    var dryRun = false
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
         let plan: ImportPlan
         do {
-            plan = try LibraryImport.plan(fileAt: URL(fileURLWithPath: path), format: format)
+            plan = try LibraryImport.plan(fileAt: URL(fileURLWithPath: file), format: format)
         } catch {
             throw CommandFailure(error.kind == .unreadable ? .noInput : .dataError, error.description)
         }
         let session = try context.session()
         let progress = ImportProgress(output: context.output, total: plan.items.count)
         let report = try LibraryImport.apply(
-            plan, to: session.store, file: path, dryRun: dryRun, progress: { done, total in progress.draw(done, total) })
+            plan, to: session.store, file: file, dryRun: dryRun, progress: { done, total in progress.draw(done, total) })
         progress.finish()
         if !dryRun { await session.repositories.invalidateAll() }
         try context.output.show(ImportReportScreen(report))
         return .success
     }
+}
 
-    static func export(_ context: CommandContext) async throws -> ExitCode {
-        let format = ShelfExport.Format(rawValue: context.invocation.option("format") ?? "json") ?? .json
-        let named = context.invocation.options("collection").compactMap(CollectionName.init(rawValue:))
+// MARK: - shelf export
+
+struct ExportCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "export", abstract: "Export the account's data, unsynced changes included.",
+        discussion: """
+        The JSON shape is stable and documented in the README; 'shelf import' reads it (and
+        the CSV) back as it was.
+        """,
+        examples: [
+            Example("Everything of the reader's, as JSON, to standard output", "shelf export"),
+            Example("The books and notes as CSV, in a file", "shelf export --format csv --collection books --collection notes --output library.csv"),
+        ])
+
+    @Option(value: "json|csv", help: "json (default) or csv.")
+    var format = ShelfExport.Format.json
+    @Option(
+        value: "name", help: "Only this collection; repeat for several (default: all of the reader's).",
+        allowed: [.books, .notes, .tasks, .cart, .preferences, .sessions, .products])
+    var collection: [CollectionName]
+    @Option(value: "file", help: "Write to this file instead of standard output.")
+    var output: String?
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
         var collections: [CollectionName] = []
-        for collection in named.isEmpty ? ShelfExport.defaultCollections : named where !collections.contains(collection) {
-            collections.append(collection)
+        for name in collection.isEmpty ? ShelfExport.defaultCollections : collection where !collections.contains(name) {
+            collections.append(name)
         }
         let session = try context.session()
         let (data, summary) = try ShelfExport.export(collections, from: session.store, format: format)
-        guard let output = context.invocation.option("output") else {
+        guard let output else {
             FileHandle.standardOutput.write(data)
             return .success
         }
@@ -81,3 +120,8 @@ final class ImportProgress: Sendable {
         terminal.writeErr("\r" + String(repeating: " ", count: 48) + "\r")
     }
 }
+
+// MARK: - Values on the command line
+
+extension ImportFormat: ExpressibleByArgument {}
+extension ExportFormat: ExpressibleByArgument {}

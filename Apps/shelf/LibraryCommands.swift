@@ -2,87 +2,189 @@ import ArgumentParsing
 import Domain
 import Presentation
 import Repositories
+import Screens
 
-// MARK: - LibraryCommands
+// MARK: - shelf books
 
-/// `shelf books` and `shelf book show|add|edit|finish|unfinish|rm`.
-@MainActor
-enum LibraryCommands {
-    /// Lists the books through the store's indexes: a search over 100,000 books decodes
-    /// only the matches. Finished books are left out when the reader's settings hide
-    /// them or `--unfinished` asks.
-    static func list(_ context: CommandContext) async throws -> ExitCode {
+/// Lists the books through the store's indexes: a search over 100,000 books decodes
+/// only the matches. Finished books are left out when the reader's settings hide them
+/// or `--unfinished` asks.
+struct BooksCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "books", abstract: "List books.",
+        examples: [
+            Example("Books by Le Guin, whatever the case or accents", "shelf books --search 'le guin'"),
+            Example("What is left to read, as JSON", "shelf books --unfinished --json"),
+        ])
+
+    @Option(value: "text", help: "Only books whose title or author contains the text (any case, any accents).")
+    var search: String?
+    @Flag(help: "Only books not finished yet.")
+    var unfinished = false
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let settings = ReadingSettingsModel(preferences: session.preferences)
         let model = BookSearchModel(service: session.repositories.books)
-        await model.search(
-            context.invocation.option("search") ?? "",
-            unfinishedOnly: context.invocation.flag("unfinished") || !settings.showFinished)
+        await model.search(search ?? "", unfinishedOnly: unfinished || !settings.showFinished)
         return try context.output.present(LibraryScreen(model), loaded: model.state)
     }
+}
 
-    static func show(_ context: CommandContext) async throws -> ExitCode {
-        let session = try context.session()
-        let book = try await existingBook(try context.argument("id"), in: session)
-        let favorites = FavoritesViewModel(preferences: session.preferences)
-        try context.output.show(BookDetailScreen(book, isFavorite: favorites.isFavorite(book.id)))
-        return .success
+// MARK: - shelf book
+
+/// `shelf book show|add|edit|finish|unfinish|rm`.
+struct BookCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "book", abstract: "Show, add, edit, finish or remove one book.",
+        subcommands: [Show.self, Add.self, Edit.self, Finish.self, Unfinish.self, Remove.self])
+
+    /// The book from the local store, or "no book with id …" (exit 1).
+    @MainActor static func existingBook(_ id: String, in session: AccountSession) async throws -> Book {
+        guard let book = try await session.repositories.books.book(id: id) else {
+            throw RepositoryError.notFound(.books, id: id)
+        }
+        return book
     }
 
-    static func add(_ context: CommandContext) async throws -> ExitCode {
+    @MainActor static func setFinished(_ id: String, _ finished: Bool, _ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
-        let book = try await session.repositories.books.addBook(
-            title: try context.requiredOption("title"), author: try context.requiredOption("author"))
-        try context.output.confirm(ChangeScreen.book(.added, book))
-        return .success
-    }
-
-    static func edit(_ context: CommandContext) async throws -> ExitCode {
-        let title = context.invocation.option("title"), author = context.invocation.option("author")
-        guard title != nil || author != nil else { throw ParseError.invalid("Nothing to change: give --title, --author or both") }
-        let session = try context.session()
-        var book = try await existingBook(try context.argument("id"), in: session)
-        if let title { try book.rename(to: title) }
-        if let author { try book.setAuthor(author) }
-        try await session.repositories.books.updateBook(book)
-        try context.output.confirm(ChangeScreen.book(.updated, book))
-        return .success
-    }
-
-    static func setFinished(_ context: CommandContext, _ finished: Bool) async throws -> ExitCode {
-        let session = try context.session()
-        var book = try await existingBook(try context.argument("id"), in: session)
+        var book = try await existingBook(id, in: session)
         book.isFinished = finished
         try await session.repositories.books.updateBook(book)
         try context.output.confirm(ChangeScreen.bookFinished(book))
         return .success
     }
+}
 
-    /// Removes a book; what refers to it decides whether it may go (see `BookRemoval`).
-    static func remove(_ context: CommandContext) async throws -> ExitCode {
-        let cascade = context.invocation.flag("cascade"), keepNotes = context.invocation.flag("keep-notes")
-        guard !(cascade && keepNotes) else { throw ParseError.invalid("Give --cascade or --keep-notes, not both") }
-        let session = try context.session()
-        let id = try context.argument("id")
-        let mode: BookRemovalMode = cascade ? .cascade : keepNotes ? .keepNotes : .refuseIfReferenced
-        let result: BookRemovalResult
-        do {
-            result = try await session.repositories.removeBook(id: id, mode: mode)
-        } catch let refused as BookRemovalError {
-            throw CommandFailure(.failure, """
-                \(refused.description); use --cascade to remove them too, or --keep-notes to keep the notes \
-                and sessions without a book
-                """)
+extension BookCommand {
+    struct Show: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "show", abstract: "Show a book.",
+            examples: [Example("One book, and whether it is a favorite", "shelf book show b-42")])
+
+        @Argument(help: "The book's id.")
+        var id: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let session = try context.session()
+            let book = try await existingBook(id, in: session)
+            let favorites = FavoritesViewModel(preferences: session.preferences)
+            try context.output.show(BookDetailScreen(book, isFavorite: favorites.isFavorite(book.id)))
+            return .success
         }
-        try context.output.confirm(ChangeScreen.bookRemoved(result))
-        return .success
     }
 
-    /// The book from the local store, or "no book with id …" (exit 1).
-    static func existingBook(_ id: String, in session: AccountSession) async throws -> Book {
-        guard let book = try await session.repositories.books.book(id: id) else {
-            throw RepositoryError.notFound(.books, id: id)
+    struct Add: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "add", abstract: "Add a book.",
+            examples: [Example("Add a book", "shelf book add --title 'The Left Hand of Darkness' --author 'Ursula K. Le Guin'")])
+
+        @Option(value: "title", help: "The title.")
+        var title: String
+        @Option(value: "author", help: "The author.")
+        var author: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let session = try context.session()
+            let book = try await session.repositories.books.addBook(title: title, author: author)
+            try context.output.confirm(ChangeScreen.book(.added, book))
+            return .success
         }
-        return book
+    }
+
+    struct Edit: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "edit", abstract: "Change a book's title or author.",
+            examples: [Example("Correct an author's name", "shelf book edit b-42 --author 'Ursula K. Le Guin'")])
+
+        @Argument(help: "The book's id.")
+        var id: String
+        @Option(value: "title", help: "The new title.")
+        var title: String?
+        @Option(value: "author", help: "The new author.")
+        var author: String?
+
+        func validate() throws(ParseError) {
+            guard title != nil || author != nil else { throw .invalid("Nothing to change: give --title, --author or both") }
+        }
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let session = try context.session()
+            var book = try await existingBook(id, in: session)
+            if let title { try book.rename(to: title) }
+            if let author { try book.setAuthor(author) }
+            try await session.repositories.books.updateBook(book)
+            try context.output.confirm(ChangeScreen.book(.updated, book))
+            return .success
+        }
+    }
+
+    struct Finish: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "finish", abstract: "Mark a book finished.", examples: [Example("Mark a book read", "shelf book finish b-42")])
+
+        @Argument(help: "The book's id.")
+        var id: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            try await setFinished(id, true, context)
+        }
+    }
+
+    struct Unfinish: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "unfinish", abstract: "Mark a book not finished.",
+            examples: [Example("Put a book back on the pile", "shelf book unfinish b-42")])
+
+        @Argument(help: "The book's id.")
+        var id: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            try await setFinished(id, false, context)
+        }
+    }
+
+    /// Removes a book; what refers to it decides whether it may go (see `BookRemoval`).
+    struct Remove: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "rm", abstract: "Remove a book.",
+            discussion: """
+            A book that notes, reading sessions or a favorite refer to is not removed unless
+            --cascade (remove them too, as one change) or --keep-notes (keep the notes and
+            sessions without a book) says what to do with them; the message says how many
+            there are. A removed book's favorite always goes with it.
+            """,
+            examples: [
+                Example("Remove a book nothing refers to", "shelf book rm b-42"),
+                Example("Remove a book with its notes and reading sessions", "shelf book rm b-42 --cascade"),
+            ])
+
+        @Argument(help: "The book's id.")
+        var id: String
+        @Flag(help: "Also remove the book's notes and reading sessions.")
+        var cascade = false
+        @Flag(help: "Keep the book's notes and reading sessions, detached from it.")
+        var keepNotes = false
+
+        func validate() throws(ParseError) {
+            guard !(cascade && keepNotes) else { throw .invalid("Give --cascade or --keep-notes, not both") }
+        }
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let session = try context.session()
+            let mode: BookRemovalMode = cascade ? .cascade : keepNotes ? .keepNotes : .refuseIfReferenced
+            let result: BookRemovalResult
+            do {
+                result = try await session.repositories.removeBook(id: id, mode: mode)
+            } catch let refused as BookRemovalError {
+                throw CommandFailure(.failure, """
+                    \(refused.description); use --cascade to remove them too, or --keep-notes to keep the notes \
+                    and sessions without a book
+                    """)
+            }
+            try context.output.confirm(ChangeScreen.bookRemoved(result))
+            return .success
+        }
     }
 }

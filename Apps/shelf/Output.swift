@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Domain
 import Presentation
+import Screens
 
 // MARK: - Output
 

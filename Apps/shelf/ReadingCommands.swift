@@ -1,54 +1,87 @@
 import ArgumentParsing
 import Domain
 import Presentation
+import Screens
 
-// MARK: - ReadingCommands
+// MARK: - Reading log
 
-/// `shelf read MINUTES [--book ID] [--on DATE]`, `shelf today`, `shelf log [--days N]`.
-@MainActor
-enum ReadingCommands {
-    static func read(_ context: CommandContext) async throws -> ExitCode {
-        let raw = try context.argument("minutes")
-        guard let minutes = Int(raw) else {
-            throw ParseError.invalid("Invalid value '\(raw)' for <minutes>: expected a whole number")
-        }
-        let day = try context.invocation.option("on").map { text in try ReadingDay(text) }
+// `shelf read MINUTES [--book ID] [--on DATE]`, `shelf today`, `shelf log [--days N]`.
+
+struct ReadCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "read", abstract: "Log minutes of reading (a reading session).",
+        discussion: """
+        Sessions are only ever added, and sync like the rest: the minutes logged on every
+        device add up.
+        """,
+        examples: [
+            Example("Half an hour of reading today", "shelf read 30"),
+            Example("25 minutes of one book, yesterday evening", "shelf read 25 --book b-42 --on 2026-11-30"),
+        ])
+
+    @Argument(help: "Minutes read: 1...1440.")
+    var minutes: Int
+    @Option(value: "id", help: "The book read.")
+    var book: String?
+    // NB: a day or a book id that breaks a Domain rule is invalid data (65), not a usage
+    // error, so both are checked by Domain in `run`.
+    @Option(value: "YYYY-MM-DD", help: "The day read on (default today).")
+    var on: String?
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
+        let day = try on.map { text in try ReadingDay(text) }
         let session = try context.session()
-        let bookID = try context.invocation.option("book").map { id in try RecordID.validate(id) }
-        if let bookID { _ = try await LibraryCommands.existingBook(bookID, in: session) }
+        let bookID = try book.map { id in try RecordID.validate(id) }
+        if let bookID { _ = try await BookCommand.existingBook(bookID, in: session) }
         // NB: logging needs no goal, so the preferences are not refreshed for it.
         let model = ReadingProgressModel(service: session.repositories.readingLog, goal: .default)
         guard let logged = await model.log(minutes: minutes, bookID: bookID, on: day) else {
-            throw refusal(minutes: minutes, day: day, model)
+            throw ReadingLog.refusal(minutes: minutes, day: day, model)
         }
         try context.output.confirm(ChangeScreen.readingLogged(logged))
         return .success
     }
+}
 
-    static func today(_ context: CommandContext) async throws -> ExitCode {
+struct TodayCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "today", abstract: "Show today's reading against the daily goal, and the streak of days that met it.",
+        examples: [Example("How today's reading stands", "shelf today")])
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
-        let model = await progressModel(context, session)
+        let model = await ReadingLog.progressModel(context, session)
         await model.load()
         return try context.output.present(ReadingTodayScreen(model), loaded: model.state)
     }
+}
 
-    static func log(_ context: CommandContext) async throws -> ExitCode {
-        let days = try context.integerOption("days") ?? 7
-        guard (1...3660).contains(days) else {
-            throw ParseError.invalid("Invalid value '\(days)' for '--days': expected 1...3660")
-        }
+struct LogCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "log", abstract: "List reading sessions by day, with totals.",
+        examples: [Example("The last thirty days", "shelf log --days 30")])
+
+    @Option(
+        value: "n", help: "The last N days, today included (default 7, at most 3660).",
+        expecting: "1...3660", transform: { Int($0).flatMap { (1...3660).contains($0) ? $0 : nil } })
+    var days: Int?
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
-        let model = await progressModel(context, session)
+        let model = await ReadingLog.progressModel(context, session)
         await model.load()
-        return try context.output.present(ReadingLogScreen(model, days: days), loaded: model.state)
+        return try context.output.present(ReadingLogScreen(model, days: days ?? 7), loaded: model.state)
     }
+}
 
-    // MARK: Wiring
+// MARK: - Wiring
 
+@MainActor
+private enum ReadingLog {
     /// The model over the account's reading log, measured against the reader's goal.
     /// Settings that cannot be read (a goal another client broke) leave the default goal
     /// and a warning: the log itself is still there to show.
-    private static func progressModel(_ context: CommandContext, _ session: AccountSession) async -> ReadingProgressModel {
+    static func progressModel(_ context: CommandContext, _ session: AccountSession) async -> ReadingProgressModel {
         await session.repositories.refreshPreferencesIfStale()
         let settings = ReadingSettingsModel(preferences: session.preferences)
         if let message = settings.errorMessage { context.output.warn("\(message); measuring against the default goal") }
@@ -56,7 +89,7 @@ enum ReadingCommands {
     }
 
     /// A refused session is the reader's input (65); anything else is the store (74).
-    private static func refusal(minutes: Int, day: ReadingDay?, _ model: ReadingProgressModel) -> CommandFailure {
+    static func refusal(minutes: Int, day: ReadingDay?, _ model: ReadingProgressModel) -> CommandFailure {
         let message = model.errorMessage ?? "the session was not logged"
         let refused = !ReadingSession.minutesRange.contains(minutes) || day.map { $0 > model.today } == true
         return CommandFailure(refused ? .dataError : .ioError, message)

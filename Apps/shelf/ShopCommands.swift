@@ -1,54 +1,36 @@
 import ArgumentParsing
 import Domain
 import Presentation
+import Screens
 
-// MARK: - ShopCommands
+// MARK: - shelf products
 
-/// `shelf products` and `shelf cart [show]|add|rm`.
-@MainActor
-enum ShopCommands {
-    static func products(_ context: CommandContext) async throws -> ExitCode {
+struct ProductsCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "products", abstract: "List the shop catalog.",
+        examples: [Example("Products whose name mentions a bookmark", "shelf products --search bookmark")])
+
+    @Option(value: "text", help: "Only products whose name contains the text.")
+    var search: String?
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = ProductViewModel(service: session.repositories.catalog)
-        model.search(context.invocation.option("search") ?? "")
+        model.search(search ?? "")
         await model.load()
         return try context.output.present(ProductsScreen(model), loaded: model.state)
     }
+}
 
-    static func cart(_ context: CommandContext) async throws -> ExitCode {
-        let session = try context.session()
-        let model = CartViewModel(cart: session.repositories.cart, catalog: session.repositories.catalog)
-        await model.load()
-        return try context.output.present(CartScreen(model), loaded: model.state)
-    }
+// MARK: - shelf cart
 
-    /// Sets a catalog product's quantity in the cart (1 by default). The cart model
-    /// refuses a product the catalog does not have.
-    static func addToCart(_ context: CommandContext) async throws -> ExitCode {
-        let productID = try context.argument("product-id")
-        let quantity = try context.integerOption("quantity") ?? 1
-        let item = try CartItem(productID: productID, quantity: quantity)
-        let model = try await loadedCart(context)
-        guard await model.setQuantity(quantity, of: item.productID) else {
-            throw refusal(model, missing: model.state.value?.product(id: productID) == nil)
-        }
-        try context.output.confirm(ChangeScreen.putInCart(item))
-        return .success
-    }
+/// `shelf cart [show]|add|rm`.
+struct CartCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "cart", abstract: "Show the cart, or add and remove products.",
+        subcommands: [Show.self, Add.self, Remove.self], defaultSubcommand: Show.self)
 
-    static func removeFromCart(_ context: CommandContext) async throws -> ExitCode {
-        let productID = try context.argument("product-id")
-        let model = try await loadedCart(context)
-        guard await model.remove(productID: productID) else {
-            throw refusal(model, missing: model.state.value?.line(productID: productID) == nil)
-        }
-        try context.output.confirm(ChangeScreen.takenOutOfCart(productID: productID))
-        return .success
-    }
-
-    // MARK: Helpers
-
-    private static func loadedCart(_ context: CommandContext) async throws -> CartViewModel {
+    @MainActor static func loadedCart(_ context: CommandContext) async throws -> CartViewModel {
         let session = try context.session()
         let model = CartViewModel(cart: session.repositories.cart, catalog: session.repositories.catalog)
         await model.load()
@@ -58,7 +40,61 @@ enum ShopCommands {
 
     /// Why the cart model refused: the product is unknown to the catalog or the cart
     /// (`missing`, exit 1), or the store failed (74).
-    private static func refusal(_ model: CartViewModel, missing: Bool) -> CommandFailure {
+    @MainActor static func refusal(_ model: CartViewModel, missing: Bool) -> CommandFailure {
         CommandFailure(missing ? .failure : .ioError, model.errorMessage ?? "the cart was not changed")
+    }
+}
+
+extension CartCommand {
+    struct Show: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "show", abstract: "Show the cart (the default).", examples: [Example("The cart and its totals ('shelf cart' alone does the same)", "shelf cart show")])
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let session = try context.session()
+            let model = CartViewModel(cart: session.repositories.cart, catalog: session.repositories.catalog)
+            await model.load()
+            return try context.output.present(CartScreen(model), loaded: model.state)
+        }
+    }
+
+    /// Sets a catalog product's quantity in the cart (1 by default). The cart model
+    /// refuses a product the catalog does not have.
+    struct Add: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "add", abstract: "Put a product in the cart (sets the quantity when it is there).",
+            examples: [Example("Two of a product", "shelf cart add p-1 --quantity 2")])
+
+        @Argument(help: "The product's id.")
+        var productID: String
+        @Option(value: "n", help: "How many (default 1).")
+        var quantity = 1
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let item = try CartItem(productID: productID, quantity: quantity)
+            let model = try await loadedCart(context)
+            guard await model.setQuantity(quantity, of: item.productID) else {
+                throw refusal(model, missing: model.state.value?.product(id: productID) == nil)
+            }
+            try context.output.confirm(ChangeScreen.putInCart(item))
+            return .success
+        }
+    }
+
+    struct Remove: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "rm", abstract: "Take a product out of the cart.", examples: [Example("Take a product out", "shelf cart rm p-1")])
+
+        @Argument(help: "The product's id.")
+        var productID: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let model = try await loadedCart(context)
+            guard await model.remove(productID: productID) else {
+                throw refusal(model, missing: model.state.value?.line(productID: productID) == nil)
+            }
+            try context.output.confirm(ChangeScreen.takenOutOfCart(productID: productID))
+            return .success
+        }
     }
 }

@@ -2,23 +2,42 @@ import ArgumentParsing
 import Domain
 import Foundation
 import Presentation
+import Screens
 import Storage
 import Sync
 
-// MARK: - SyncCommands
+// MARK: - shelf sync
 
-/// `shelf sync` and `shelf status`.
-@MainActor
-enum SyncCommands {
-    /// Runs the sync engine once under the account's run lock, built as the `shelf-sync`
-    /// worker builds it (`AccountSync`): another run holding the lock (the cron worker,
-    /// another `shelf sync`) is not an error, there is just nothing to do. Exits as the
-    /// worker does (`RunOutcome.exitStatus`); 69 without a server.
-    static func sync(_ context: CommandContext) async throws -> ExitCode {
-        let options = try syncOptions(context.invocation)
+/// Runs the sync engine once under the account's run lock, built as the `shelf-sync`
+/// worker builds it (`AccountSync`): another run holding the lock (the cron worker,
+/// another `shelf sync`) is not an error, there is just nothing to do. Exits as the
+/// worker does (`RunOutcome.exitStatus`); 69 without a server.
+struct SyncCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "sync", abstract: "Send local changes to the server and fetch its changes now.",
+        examples: [
+            Example("Sync everything", "shelf sync"),
+            Example("Only the books; the server wins fields changed on both sides", "shelf sync --collection books --policy server-wins"),
+        ])
+
+    @Option(value: "name", help: "Only this collection.")
+    var collection: CollectionName?
+    @Option(value: "policy", help: "How to settle a field changed on both sides (default manual).")
+    var policy: ConflictPolicy?
+    @Flag(help: "Sync even though the server asked to wait (Backoff / Retry-After).")
+    var ignoreBackoff = false
+
+    /// How long `shelf sync` may take in all before it stops (exit 75); the next sync
+    /// continues where it stopped. Five minutes: a first sync of a very large library
+    /// on a slow link, not an endless wait on a server that stopped answering.
+    static let syncBudget: Duration = .seconds(300)
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
+        var options = SyncOptions(ignoresBackoff: ignoreBackoff, budget: Self.syncBudget)
+        if let collection { options.collections = [collection] }
+        if let policy { options.policy = policy }
         let paths = ShelfPaths(environment: context.environment)
-        let selection = try AccountSession.resolve(
-            accountFlag: context.invocation.option("account"), environment: context.environment, paths: paths)
+        let selection = try AccountSession.resolve(accountFlag: context.global.account, environment: context.environment, paths: paths)
         guard case .account(let account) = selection else {
             throw CommandFailure.noServer(paths.database(.localOnly).description)
         }
@@ -50,8 +69,16 @@ enum SyncCommands {
         }
         return ExitCode(rawValue: report.outcome.exitStatus) ?? .software
     }
+}
 
-    static func status(_ context: CommandContext) async throws -> ExitCode {
+// MARK: - shelf status
+
+struct StatusCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "status", abstract: "Show the last sync, pending changes, conflicts and failed changes.",
+        examples: [Example("What waits to be sent, and what needs a decision", "shelf status")])
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = SyncStatusModel(provider: session.repositories.syncStatus)
         await model.refresh()
@@ -60,27 +87,9 @@ enum SyncCommands {
         }
         return try context.output.present(SyncStatusScreen(model, now: Date()), loaded: model.state, listsUnreadable: false)
     }
-
-    /// How long `shelf sync` may take in all before it stops (exit 75); the next sync
-    /// continues where it stopped. Five minutes: a first sync of a very large library
-    /// on a slow link, not an endless wait on a server that stopped answering.
-    static let syncBudget: Duration = .seconds(300)
-
-    /// `--collection` and `--policy`; the parser has already refused other values.
-    private static func syncOptions(_ invocation: Invocation) throws -> SyncOptions {
-        var options = SyncOptions(ignoresBackoff: invocation.flag("ignore-backoff"), budget: syncBudget)
-        if let name = invocation.option("collection") {
-            guard let collection = CollectionName(rawValue: name) else {
-                throw ParseError.invalidValue(option: "collection", value: name, allowed: CollectionName.allCases.map(\.rawValue))
-            }
-            options.collections = [collection]
-        }
-        if let raw = invocation.option("policy") {
-            guard let policy = ConflictPolicy(rawValue: raw) else {
-                throw ParseError.invalidValue(option: "policy", value: raw, allowed: ConflictPolicy.allCases.map(\.rawValue))
-            }
-            options.policy = policy
-        }
-        return options
-    }
 }
+
+// MARK: - Values on the command line
+
+extension CollectionName: ExpressibleByArgument {}
+extension ConflictPolicy: ExpressibleByArgument {}

@@ -2,29 +2,32 @@ import ArgumentParsing
 import Domain
 import Presentation
 import Repositories
+import Screens
 
-// MARK: - TaskCommands
+// MARK: - shelf tasks
 
-/// `shelf tasks` and `shelf task add|done|undo|rm`.
-@MainActor
-enum TaskCommands {
-    static func list(_ context: CommandContext) async throws -> ExitCode {
+struct TasksCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "tasks", abstract: "List reading tasks.", examples: [Example("The tasks and how many are done", "shelf tasks")])
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = TaskListViewModel(service: session.repositories.tasks)
         await model.load()
         return try context.output.present(TaskListScreen(model), loaded: model.state)
     }
+}
 
-    static func add(_ context: CommandContext) async throws -> ExitCode {
-        let session = try context.session()
-        let task = try await session.repositories.tasks.addTask(title: try context.argument("title"))
-        try context.output.confirm(ChangeScreen.task(.added, task))
-        return .success
-    }
+// MARK: - shelf task
 
-    static func setDone(_ context: CommandContext, _ done: Bool) async throws -> ExitCode {
+/// `shelf task add|done|undo|rm`.
+struct TaskCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "task", abstract: "Add, complete, reopen or remove a reading task.",
+        subcommands: [Add.self, Done.self, Undo.self, Remove.self])
+
+    @MainActor static func setDone(_ id: String, _ done: Bool, _ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
-        let id = try context.argument("id")
         guard var task = try await session.repositories.tasks.task(id: id) else {
             throw RepositoryError.notFound(.tasks, id: id)
         }
@@ -33,12 +36,60 @@ enum TaskCommands {
         try context.output.confirm(ChangeScreen.taskDone(task))
         return .success
     }
+}
 
-    static func remove(_ context: CommandContext) async throws -> ExitCode {
-        let session = try context.session()
-        let id = try context.argument("id")
-        try await session.repositories.tasks.deleteTask(id: id)
-        try context.output.confirm(ChangeScreen.removed(.tasks, id: id))
-        return .success
+extension TaskCommand {
+    struct Add: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "add", abstract: "Add a task.", examples: [Example("Add a task", "shelf task add 'Finish the Earthsea cycle'")])
+
+        @Argument(help: "What to do.")
+        var title: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let session = try context.session()
+            let task = try await session.repositories.tasks.addTask(title: title)
+            try context.output.confirm(ChangeScreen.task(.added, task))
+            return .success
+        }
+    }
+
+    struct Done: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "done", abstract: "Mark a task done.", examples: [Example("Tick a task off", "shelf task done t-3")])
+
+        @Argument(help: "The task's id.")
+        var id: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            try await setDone(id, true, context)
+        }
+    }
+
+    struct Undo: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "undo", abstract: "Mark a task not done.", examples: [Example("Reopen a task", "shelf task undo t-3")])
+
+        @Argument(help: "The task's id.")
+        var id: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            try await setDone(id, false, context)
+        }
+    }
+
+    struct Remove: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "rm", abstract: "Remove a task.", examples: [Example("Remove a task", "shelf task rm t-3")])
+
+        @Argument(help: "The task's id.")
+        var id: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let session = try context.session()
+            try await session.repositories.tasks.deleteTask(id: id)
+            try context.output.confirm(ChangeScreen.removed(.tasks, id: id))
+            return .success
+        }
     }
 }

@@ -1,6 +1,6 @@
 import Domain
-import Presentation
 import Repositories
+import Screens
 import Synchronization
 
 // MARK: - UnreadableLog

@@ -9,7 +9,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 
 // NB: the version answers before anything is built: no parser, no store, no network.
 if arguments == ["--version"] {
-    Terminal.standardOutput("shelf \(ShelfCommandTree.version)\n")
+    Terminal.standardOutput("shelf \(Shelf.version)\n")
     exit(0)
 }
 

@@ -1,37 +1,53 @@
 // MARK: - CommandSpec
 
-/// The declaration of a command: what it is called, what it takes, what it contains.
+/// A command as the parser and the help renderer see it, read from its declaration
+/// (`ParsableCommand`): name, help, parameters and subcommands, as a tree.
 ///
-/// Shelf's two apps describe their whole command tree with these values; the parser
-/// validates argv against it before anything runs, and the help renderer prints
-/// `OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS` from the same source, so
-/// help can never disagree with what is accepted.
+/// The tree is public and can be walked from the root (`subcommands`), so everything
+/// that describes the command line — help now, shell completions and man pages later —
+/// comes from the same declarations and can never disagree with what is accepted.
 public struct CommandSpec: Sendable {
-    public var name: String
-    public var abstract: String
-    public var discussion: String?
-    public var arguments: [ArgumentSpec]
-    public var options: [OptionSpec]
-    public var subcommands: [CommandSpec]
+    /// The declaration this spec was read from.
+    public let type: any ParsableCommand.Type
+    public let name: String
+    public let abstract: String
+    public let discussion: String?
+    public let examples: [Example]
+    public let epilogue: String?
+    public let arguments: [ArgumentSpec]
+    public let options: [OptionSpec]
+    public let subcommands: [CommandSpec]
     /// Options this command's subcommands accept too (e.g. the root's `--json`).
-    public var inheritedByChildren: Bool
-    /// The subcommand a group runs when none is named (`shelf cart` = `shelf cart show`).
-    public var defaultSubcommand: String?
+    public let inheritedByChildren: Bool
+    /// The name of the subcommand a group runs when none is named.
+    public let defaultSubcommand: String?
 
-    public init(
-        name: String, abstract: String, discussion: String? = nil,
-        arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
-        subcommands: [CommandSpec] = [], inheritedByChildren: Bool = false,
-        defaultSubcommand: String? = nil
-    ) {
-        self.name = name
-        self.abstract = abstract
-        self.discussion = discussion
+    public init(_ type: any ParsableCommand.Type) {
+        let configuration = type.configuration
+        self.type = type
+        name = configuration.name
+        abstract = configuration.abstract
+        discussion = configuration.discussion
+        examples = configuration.examples
+        epilogue = configuration.epilogue
+        subcommands = configuration.subcommands.map(CommandSpec.init)
+        inheritedByChildren = configuration.sharesOptionsWithSubcommands
+        defaultSubcommand = configuration.defaultSubcommand?.configuration.name
+
+        var arguments: [ArgumentSpec] = []
+        var options: [OptionSpec] = []
+        // NB: the declaration's properties in the order they are written: help lists
+        // options and binds positional arguments in that order.
+        for child in Mirror(reflecting: type.init()).children {
+            guard let label = child.label, let parameter = child.value as? any DeclaredParameter else { continue }
+            let property = label.hasPrefix("_") ? String(label.dropFirst()) : label
+            switch parameter.declaration(property: property) {
+            case .option(let option): options.append(option)
+            case .argument(let argument): arguments.append(argument)
+            }
+        }
         self.arguments = arguments
         self.options = options
-        self.subcommands = subcommands
-        self.inheritedByChildren = inheritedByChildren
-        self.defaultSubcommand = defaultSubcommand
     }
 
     public func subcommand(named name: String) -> CommandSpec? {
@@ -43,15 +59,12 @@ public struct CommandSpec: Sendable {
 
 /// A positional argument.
 public struct ArgumentSpec: Sendable {
-    public var name: String
-    public var help: String
-    public var isOptional: Bool
-
-    public init(_ name: String, help: String, isOptional: Bool = false) {
-        self.name = name
-        self.help = help
-        self.isOptional = isOptional
-    }
+    public let name: String
+    public let help: String
+    public let isOptional: Bool
+    /// The words it accepts, when there is a fixed list.
+    public var allowedValues: [String]? { binding.conversion?.allowedValues }
+    let binding: ValueBinding
 
     var usage: String { isOptional ? "[<\(name)>]" : "<\(name)>" }
 }
@@ -60,32 +73,22 @@ public struct ArgumentSpec: Sendable {
 
 /// A named option (`--title <title>`) or flag (`--json`).
 public struct OptionSpec: Sendable {
-    /// The long name without dashes; it is also the key of the parsed value.
-    public var long: String
-    public var short: Character?
+    /// The long name, without dashes.
+    public let long: String
+    public let short: Character?
     /// The placeholder of the value; nil for a flag.
-    public var valueName: String?
-    public var help: String
-    public var isRequired: Bool
-    /// When set, any other value is a usage error naming these.
-    public var allowedValues: [String]?
+    public let valueName: String?
+    public let help: String
+    public let isRequired: Bool
     /// A flag that does its job alone (`--version`): the rest of the line is not validated.
-    public var isStandalone: Bool = false
-
-    public static func flag(_ long: String, short: Character? = nil, help: String, standalone: Bool = false) -> OptionSpec {
-        var spec = OptionSpec(long: long, short: short, valueName: nil, help: help, isRequired: false, allowedValues: nil)
-        spec.isStandalone = standalone
-        return spec
-    }
-
-    public static func option(
-        _ long: String, short: Character? = nil, value: String, help: String,
-        required: Bool = false, allowed: [String]? = nil
-    ) -> OptionSpec {
-        OptionSpec(long: long, short: short, valueName: value, help: help, isRequired: required, allowedValues: allowed)
-    }
+    public let isStandalone: Bool
+    /// May be given more than once; every value is kept, in order.
+    public let isRepeatable: Bool
+    let binding: ValueBinding
 
     public var isFlag: Bool { valueName == nil }
+    /// When set, any other value is a usage error naming these.
+    public var allowedValues: [String]? { binding.conversion?.allowedValues }
 
     var label: String {
         let names = (short.map { "-\($0), " } ?? "") + "--\(long)"
@@ -97,4 +100,18 @@ public struct OptionSpec: Sendable {
         let core = valueName.map { "--\(long) <\($0)>" } ?? "--\(long)"
         return isRequired ? core : "[\(core)]"
     }
+}
+
+// MARK: - ValueBinding
+
+/// Where a parameter's value goes and how its words become it.
+struct ValueBinding: Sendable {
+    /// The declaring property's name: the key the command's value is decoded from.
+    let property: String
+    /// nil for a flag, whose value is whether it was given.
+    let conversion: ValueConversion?
+    /// The value when the parameter is not given; nil when it must be.
+    let absentValue: (any Sendable)?
+    /// The words given (in order) to the property's value.
+    let make: @Sendable ([String], _ displayName: String) throws(ParseError) -> any Sendable
 }

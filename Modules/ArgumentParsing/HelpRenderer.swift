@@ -1,15 +1,13 @@
 // MARK: - HelpRenderer
 
-/// Renders help for a command in the familiar layout:
-/// `OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS`.
+/// Renders help for a command in the familiar layout, from its declaration:
+/// `OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS / EXAMPLES`, then the
+/// command's own epilogue (the root's exit codes and environment).
 public struct HelpRenderer: Sendable {
     public let parser: CommandLineParser
-    /// Lines appended to the root's help (exit codes, environment).
-    public var rootEpilogue: String?
 
-    public init(parser: CommandLineParser, rootEpilogue: String? = nil) {
+    public init(parser: CommandLineParser) {
         self.parser = parser
-        self.rootEpilogue = rootEpilogue
     }
 
     public func help(for path: [String]) -> String {
@@ -33,7 +31,11 @@ public struct HelpRenderer: Sendable {
             let name = ([path[0], "help"] + path.dropFirst()).joined(separator: " ")
             out += "\n  See '\(name) <subcommand>' for detailed help.\n"
         }
-        if path.count == 1, let rootEpilogue { out += "\n\(rootEpilogue)\n" }
+        if !command.examples.isEmpty {
+            out += "\nEXAMPLES:\n"
+            for example in command.examples { out += "  \(example.summary):\n    \(example.commandLine)\n" }
+        }
+        if let epilogue = command.epilogue { out += "\n\(epilogue)\n" }
         return out
     }
 

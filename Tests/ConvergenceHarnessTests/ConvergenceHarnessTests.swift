@@ -15,8 +15,8 @@ import TestSupport
 struct ConvergenceHarnessTests {
     /// The harness's own tests, among them runs with a divergence injected that must
     /// fail: a checker that cannot fail proves nothing.
-    @Test func theHarnessNoticesADivergence() throws {
-        let run = try Harness.run(["-m", "unittest", "discover", "-s", Harness.folder.path, "-p", "test_harness.py"])
+    @Test func theHarnessNoticesADivergence() async throws {
+        let run = try await Harness.run(["-m", "unittest", "discover", "-s", Harness.folder.path, "-p", "test_harness.py"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stderr.contains("OK"), "\(run.stderr)")
         #expect(!run.stderr.contains("skipped"), "the self-tests against the real binaries must run: \(run.stderr)")
@@ -24,20 +24,20 @@ struct ConvergenceHarnessTests {
 
     /// Latency only: concurrent edits of different fields, syncs in the background
     /// while the CLI writes, creates and deletes before a sync.
-    @Test func calmHistoriesConverge() throws {
-        try Harness.expectConvergence(mode: "calm", seeds: [1], steps: 40)
+    @Test func calmHistoriesConverge() async throws {
+        try await Harness.expectConvergence(mode: "calm", seeds: [1], steps: 40)
     }
 
     /// Latency, and `shelf-sync` killed with SIGKILL at random moments — some after
     /// Kinto applied a push the worker had no time to record.
-    @Test func historiesWithKilledSyncsConverge() throws {
-        try Harness.expectConvergence(mode: "kills", seeds: [1, 2], steps: 40)
+    @Test func historiesWithKilledSyncsConverge() async throws {
+        try await Harness.expectConvergence(mode: "kills", seeds: [1, 2], steps: 40)
     }
 
     /// Kills, replies lost or cut after Kinto applied the request, connections reset
     /// before it saw them, and (seed 3) the server forgetting a collection.
-    @Test func historiesWithLostRepliesConverge() throws {
-        try Harness.expectConvergence(mode: "faults", seeds: [3, 11], steps: 40)
+    @Test func historiesWithLostRepliesConverge() async throws {
+        try await Harness.expectConvergence(mode: "faults", seeds: [3, 11], steps: 40)
     }
 }
 
@@ -48,25 +48,26 @@ struct ConvergenceHarnessTests {
 enum Harness {
     static let folder = FixtureFiles.repositoryRoot.appendingPathComponent("Tests/FaultHarness")
 
-    static func run(_ arguments: [String]) throws -> ProcessResult {
+    /// Waits off Swift's cooperative pool: a harness run takes tens of seconds.
+    static func run(_ arguments: [String]) async throws -> ProcessResult {
         let inherited = ProcessInfo.processInfo.environment
         var environment = [
             "PATH": inherited["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8",
             "SHELF_BINARY": BuiltProduct.url("shelf").path, "SHELF_SYNC_BINARY": BuiltProduct.url("shelf-sync").path,
         ]
         environment["TMPDIR"] = inherited["TMPDIR"]
-        return try ProcessRunner.run(KintoServer.python, arguments, environment: environment)
+        return try await ProcessRunner.runInBackground(KintoServer.python, arguments, environment: environment)
     }
 
     static func expectConvergence(mode: String, seeds: [Int], steps: Int,
-                                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+                                  sourceLocation: SourceLocation = #_sourceLocation) async throws {
         var arguments = [folder.appendingPathComponent("harness.py").path,
                          "--mode", mode, "--steps", "\(steps)", "--latency-ms", "20", "--jitter-ms", "5",
                          "--shelf", BuiltProduct.url("shelf").path,
                          "--shelf-sync", BuiltProduct.url("shelf-sync").path,
                          "--save-dir", FileManager.default.temporaryDirectory.appendingPathComponent("shelf-harness").path]
         for seed in seeds { arguments += ["--seed", "\(seed)"] }
-        let run = try run(arguments)
+        let run = try await run(arguments)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)", sourceLocation: sourceLocation)
         #expect(run.stdout.contains(" PASS ("), "\(run.stdout)", sourceLocation: sourceLocation)
     }

@@ -10,35 +10,35 @@ struct KintoRecordsTests {
 
     @Test func createReadUpdateDeleteABook() async throws {
         let account = try await KintoTestAccount()
-        let books = KintoRecordsService<BookDTO>(client: account.client)
+        let books = account.collection(.books)
         let dune = try Book(id: "book-dune", title: "Dune", author: "Frank Herbert")
 
-        let created = try await books.create(dune)
+        let created = try await account.create(BookDTO.self, dune)
         #expect(created.value == dune)
-        #expect(try await books.value(id: "book-dune") == created)
+        #expect(try RecordDecoding.decode(BookDTO.self, from: try await books.record(id: "book-dune")) == created)
 
         var finished = dune
         finished.isFinished = true
-        let updated = try await books.update(finished, ifMatch: created.lastModified)
+        let updated = try await account.update(BookDTO.self, finished, ifMatch: created.lastModified)
         #expect(updated.value.isFinished)
         #expect(updated.lastModified > created.lastModified)
-        #expect(try await books.list().map(\.value) == [finished])
+        #expect(try await account.list(BookDTO.self).map(\.value) == [finished])
 
-        let deletedAt = try await books.delete(id: "book-dune", ifMatch: updated.lastModified)
+        let deletedAt = try await books.delete(id: "book-dune", ifMatch: updated.lastModified).lastModified
         #expect(deletedAt > updated.lastModified)
-        #expect(try await books.list().isEmpty)
-        let error = await #expect(throws: APIError.self) { try await books.value(id: "book-dune") }
+        #expect(try await account.list(BookDTO.self).isEmpty)
+        let error = await #expect(throws: APIError.self) { try await books.record(id: "book-dune") }
         guard case .notFound = error else { Issue.record("expected notFound, got \(String(describing: error))"); return }
     }
 
     @Test func everyCollectionRoundTripsItsDomainValues() async throws {
         let account = try await KintoTestAccount()
         let note = try Note(id: "note-1", bookID: nil, title: "Café — 📚", body: "line\n\"two\"")
-        #expect(try await KintoRecordsService<NoteDTO>(client: account.client).create(note).value == note)
+        #expect(try await account.create(NoteDTO.self, note).value == note)
         let task = try ReadingTask(id: "task-1", title: "Read Solaris", isDone: true)
-        #expect(try await KintoRecordsService<ReadingTaskDTO>(client: account.client).create(task).value == task)
+        #expect(try await account.create(ReadingTaskDTO.self, task).value == task)
         let item = try CartItem(productID: "prod-002", quantity: 3)
-        #expect(try await KintoRecordsService<CartItemDTO>(client: account.client).create(item).value == item)
+        #expect(try await account.create(CartItemDTO.self, item).value == item)
         // What was written reads back identical through the raw path as well.
         let raw = try await account.collection(.notes).record(id: "note-1")
         #expect(try RecordDecoding.decode(NoteDTO.self, from: raw).value == note)
@@ -48,16 +48,15 @@ struct KintoRecordsTests {
 
     @Test func aStaleUpdateFailsWithTheServersRecord() async throws {
         let account = try await KintoTestAccount()
-        let books = KintoRecordsService<BookDTO>(client: account.client)
-        let original = try await books.create(try Book(id: "book-1", title: "Solaris", author: "Stanisław Lem"))
+        let original = try await account.create(BookDTO.self, try Book(id: "book-1", title: "Solaris", author: "Stanisław Lem"))
         // Someone else changes it first.
         var elsewhere = original.value
         try elsewhere.rename(to: "Solaris (2nd ed.)")
-        let current = try await books.update(elsewhere, ifMatch: original.lastModified)
+        let current = try await account.update(BookDTO.self, elsewhere, ifMatch: original.lastModified)
 
         var mine = original.value
         mine.isFinished = true
-        let error = await #expect(throws: APIError.self) { try await books.update(mine, ifMatch: original.lastModified) }
+        let error = await #expect(throws: APIError.self) { try await account.update(BookDTO.self, mine, ifMatch: original.lastModified) }
         guard case .preconditionFailed(let failure, let existing) = error else {
             Issue.record("expected preconditionFailed, got \(String(describing: error))")
             return
@@ -141,7 +140,7 @@ struct KintoRecordsTests {
 
         let all = try #require(try await service.allRecords(ListQuery(limit: 3)).page)
         #expect(Set(all.records.map(\.id)) == Set(seeded.map(\.id)))
-        #expect(try await KintoRecordsService<BookDTO>(client: account.client).list(ListQuery(limit: 2)).count == 7)
+        #expect(try await account.list(BookDTO.self, ListQuery(limit: 2)).count == 7)
     }
 
     @Test func ifNoneMatchAnswersNotModified() async throws {
@@ -245,9 +244,9 @@ struct KintoRecordsTests {
     @Test func theCatalogReadsAsProducts() async throws {
         let account = try await KintoTestAccount()
         let seed = try JSONDecoder().decode([ProductDTO].self, from: try FixtureFiles.data("seed/products.json"))
-        let products = try await KintoCatalogService(client: account.client).products(ListQuery(limit: 7))
+        let products = try await account.list(ProductDTO.self, ListQuery(limit: 7))
         #expect(Set(products.map(\.value.id)) == Set(seed.map(\.id)))
-        let one = try await KintoCatalogService(client: account.client).product(id: seed[0].id)
+        let one = try RecordDecoding.decode(ProductDTO.self, from: try await account.collection(.products).record(id: seed[0].id))
         #expect(one.value == (try seed[0].toDomain()))
     }
 }

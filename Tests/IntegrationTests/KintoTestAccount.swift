@@ -31,6 +31,26 @@ struct KintoTestAccount {
         KintoCollectionService(client: client, collection: name)
     }
 
+    // MARK: Domain values through their DTOs
+
+    /// Creates `value`'s record (`If-None-Match: *`) and reads it back as Domain.
+    func create<DTO: WritableRecordDTO>(_ type: DTO.Type, _ value: DTO.Value) async throws -> Versioned<DTO.Value> {
+        let written = try await collection(DTO.collection).create(id: value.id, data: try DTO(value).encodedData())
+        return try RecordDecoding.decode(DTO.self, from: written)
+    }
+
+    /// Replaces `value`'s record, `If-Match: lastModified` (nil: whatever is there).
+    func update<DTO: WritableRecordDTO>(_ type: DTO.Type, _ value: DTO.Value, ifMatch lastModified: Int?) async throws -> Versioned<DTO.Value> {
+        let written = try await collection(DTO.collection).update(id: value.id, data: try DTO(value).encodedData(), ifMatch: lastModified)
+        return try RecordDecoding.decode(DTO.self, from: written)
+    }
+
+    /// Every live record of the DTO's collection, following `Next-Page`, as Domain.
+    func list<DTO: RecordDTO>(_ type: DTO.Type, _ query: ListQuery = ListQuery()) async throws -> [Versioned<DTO.Value>] {
+        guard let page = try await collection(DTO.collection).allRecords(query).page else { return [] }
+        return try RecordDecoding.decode(DTO.self, records: page.records)
+    }
+
     /// Creates `count` books `book-000`… through one batch.
     func seedBooks(_ count: Int, prefix: String = "book") async throws -> [RawRecord] {
         let path = KintoCollectionPath(.books)

@@ -43,6 +43,58 @@ struct HelpAndUsageTests {
         #expect(!run.stdout.contains("EXIT CODES"))
     }
 
+    /// Every command, found by walking the help from the root, has examples; each one is a
+    /// line of `shelf` naming that command, and is accepted (asked with `--help`, so
+    /// nothing runs: an unknown command or option, a missing value or a value not
+    /// allowed would be refused, 64). How every example's words convert is the parser's
+    /// own test (ArgumentParsingTests).
+    @Test func everyCommandHasExamplesThatNameItAndParse() throws {
+        var pending: [[String]] = [[]]
+        var examined = 0
+        while let path = pending.popLast() {
+            let help = try sandbox.run(["help"] + path)
+            #expect(help.status == 0, "\(help)")
+            let sections = Self.sections(help.stdout)
+            let children = (sections["SUBCOMMANDS"] ?? []).compactMap { line -> String? in
+                let word = line.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init)
+                return word == "See" ? nil : word
+            }
+            pending += children.map { path + [$0] }
+            guard children.isEmpty || path.isEmpty else { continue }
+            let lines = (sections["EXAMPLES"] ?? []).map { $0.trimmingCharacters(in: .whitespaces) }
+            let commandLines = lines.filter { !$0.hasSuffix(":") }
+            #expect(!commandLines.isEmpty, "shelf \(path.joined(separator: " ")) has no examples")
+            for line in commandLines {
+                // Environment assignments before the program, as a shell takes them.
+                let words = ShellWords.split(line).drop { $0.contains("=") && !$0.hasPrefix("-") }
+                #expect(words.first == "shelf", "\(line)")
+                let arguments = Array(words.dropFirst())
+                #expect(path.allSatisfy(arguments.contains), "'\(line)' is not an example of shelf \(path.joined(separator: " "))")
+                let run = try sandbox.run(arguments + ["--help"])
+                // NB: the root's examples show other commands at work.
+                #expect(run.status == 0 && (path.isEmpty || run.stdout == help.stdout), "'\(line)' is refused or names another command: \(run)")
+                examined += 1
+            }
+        }
+        #expect(examined >= 45)
+    }
+
+    /// The lines of each `TITLE:` section of a help text.
+    private static func sections(_ help: String) -> [String: [String]] {
+        var sections: [String: [String]] = [:]
+        var title: String?
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let head = line.prefix { $0 != ":" }
+            if head.count < line.count, !head.isEmpty, head.allSatisfy({ $0.isUppercase || $0 == " " }) {
+                title = String(head)
+                sections[title ?? "", default: []] = []
+            } else if let title, !line.isEmpty {
+                sections[title, default: []].append(line)
+            }
+        }
+        return sections
+    }
+
     @Test func theVersionAnswersAlone() throws {
         let run = try sandbox.run("--version")
         #expect(run.status == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // MARK: - Built binaries
 
@@ -25,13 +26,21 @@ public struct ProcessResult: Sendable {
 public enum ProcessRunner {
     /// Runs to completion.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> ProcessResult {
-        let process = try start(executable, arguments, environment: environment)
-        let stdout = process.stdout.fileHandleForReading.readDataToEndOfFile()
-        let stderr = process.stderr.fileHandleForReading.readDataToEndOfFile()
-        process.process.waitUntilExit()
-        return ProcessResult(
-            status: process.process.terminationStatus,
-            stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        try start(executable, arguments, environment: environment).finish()
+    }
+
+    /// Runs to completion without holding a thread of Swift's cooperative pool while it
+    /// waits. NB: a synchronous wait inside a test blocks one of the pool's threads (as
+    /// many as there are cores: two here); a long run — the convergence harness takes
+    /// tens of seconds — then starves every other test's `await` of threads, and their
+    /// time bounds fail on a loaded machine. The wait happens on a Dispatch thread.
+    public static func runInBackground(
+        _ executable: URL, _ arguments: [String], environment: [String: String]
+    ) async throws -> ProcessResult {
+        let running = try start(executable, arguments, environment: environment)
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: running.finish()) }
+        }
     }
 
     /// A started process and its pipes, for tests that act while it runs (kill it, race it).
@@ -64,12 +73,24 @@ public enum ProcessRunner {
             process.waitUntilExit()
         }
 
+        /// Reads both pipes to their end and waits for the exit.
+        ///
+        /// NB: stderr is read on another thread while stdout is read here: read one after
+        /// the other, a child that fills the stderr pipe (64 KiB) before closing stdout
+        /// would wait for us while we wait for it.
         public func finish() -> ProcessResult {
+            let errors = Mutex(Data())
+            let readErrors = DispatchGroup()
+            let handle = stderr.fileHandleForReading
+            DispatchQueue.global().async(group: readErrors) {
+                let data = handle.readDataToEndOfFile()
+                errors.withLock { $0 = data }
+            }
             let out = stdout.fileHandleForReading.readDataToEndOfFile()
-            let err = stderr.fileHandleForReading.readDataToEndOfFile()
+            readErrors.wait()
             process.waitUntilExit()
             return ProcessResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                                 stderr: String(decoding: err, as: UTF8.self))
+                                 stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self))
         }
     }
 

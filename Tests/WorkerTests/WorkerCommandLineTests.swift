@@ -23,6 +23,23 @@ struct WorkerCommandLineTests {
         }
     }
 
+    /// The help's examples are lines the worker accepts (asked again with `--help`, so
+    /// nothing runs; an unknown option or a value not allowed would be refused, 64).
+    @Test func theHelpsExamplesAreAccepted() throws {
+        let help = try home.run(["--help"]).stdout
+        let examples = help.components(separatedBy: "\nEXAMPLES:\n").dropFirst().first?
+            .components(separatedBy: "\n\n").first?
+            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.hasSuffix(":") } ?? []
+        #expect(examples.count >= 2, "\(help)")
+        for example in examples {
+            let words = example.split(separator: " ").map(String.init)
+            #expect(words.first == "shelf-sync", "\(example)")
+            let run = try home.run(Array(words.dropFirst()) + ["--help"])
+            #expect(run.status == 0 && run.stdout == help, "\(example): \(run.stderr)")
+        }
+    }
+
     @Test(arguments: [
         (["--bogus"], "Error: Unknown option '--bogus'"),
         (["--every", "soon"], "Error: Invalid value 'soon' for '--every'"),

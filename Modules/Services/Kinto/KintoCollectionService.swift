@@ -8,8 +8,8 @@ import Foundation
 /// stores and pushes without re-encoding.
 ///
 /// The server decides what is allowed: a write to the read-only catalog comes back as
-/// `APIError.forbidden`. Typed, Domain-level access is `KintoRecordsService` and
-/// `KintoCatalogService`.
+/// `APIError.forbidden`. Records become Domain values through their DTOs
+/// (`RecordDecoding`), in the repositories, from what the store holds.
 public struct KintoCollectionService: Sendable {
     public let client: APIClient
     public let path: KintoCollectionPath

@@ -1,5 +1,6 @@
 import Domain
 import Presentation
+import Screens
 import Testing
 import TestSupport
 

@@ -1,4 +1,5 @@
 import Domain
+import Presentation
 
 // MARK: - ReadingTodayScreen
 

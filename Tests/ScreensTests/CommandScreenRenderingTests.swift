@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Presentation
+import Screens
 import Sync
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import Presentation
+import Screens
 import Testing
 import TestSupport
 

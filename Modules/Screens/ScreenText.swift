@@ -1,3 +1,4 @@
+import Presentation
 // MARK: - ScreenText
 
 /// The lines of one screen's text output, built in order and ended with a newline.

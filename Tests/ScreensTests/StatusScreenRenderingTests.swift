@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Presentation
+import Screens
 import Testing
 import TestSupport
 

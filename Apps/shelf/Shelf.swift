@@ -1,0 +1,82 @@
+import ArgumentParsing
+
+// MARK: - shelf
+
+/// The root of `shelf`'s command tree: the options every command accepts, the
+/// subcommands, and the help that ends the root's `--help` (exit codes, environment).
+/// The names are fixed: scripts rely on them.
+struct Shelf: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        name: "shelf",
+        abstract: "Your reading companion: books, notes, tasks, favorites, a reading log and a cart, offline first and synced with Kinto.",
+        discussion: """
+        Every change is written to the local store at once and queued; 'shelf sync' (or the
+        shelf-sync worker from cron) sends it to the server.
+        """,
+        examples: [
+            Example("Add a book; the next 'shelf sync' sends it", "shelf book add --title 'The Dispossessed' --author 'Ursula K. Le Guin'"),
+            Example("The library as JSON, for a script", "shelf --json books --unfinished"),
+            Example("Work on another account", "shelf --account work sync"),
+        ],
+        subcommands: [
+            BooksCommand.self, BookCommand.self, NotesCommand.self, NoteCommand.self, TasksCommand.self, TaskCommand.self,
+            FavoritesCommand.self, FavoriteCommand.self, ProductsCommand.self, CartCommand.self, SettingsCommand.self,
+            ReadCommand.self, TodayCommand.self, LogCommand.self, ImportCommand.self, ExportCommand.self, OpenCommand.self, BackCommand.self, WhereCommand.self, SyncCommand.self, StatusCommand.self,
+            ConflictsCommand.self, ResolveCommand.self, FailedCommand.self, RetryCommand.self, DiscardCommand.self,
+            AccountCommand.self, DoctorCommand.self, BackupCommand.self, RestoreCommand.self,
+        ],
+        sharesOptionsWithSubcommands: true,
+        epilogue: """
+        EXIT CODES:
+          0   success (a sync that found no shop catalog on the server warns and exits 0)
+          1   not found, or finished with conflicts, failed changes, or a collection the
+              server refuses (the others synced); a book others refer to (book rm)
+          64  usage error (a wrong command line)
+          65  invalid data (e.g. an empty title, a daily goal out of range, a malformed import file)
+          66  an input file cannot be read (import)
+          69  no server configured for a command that needs one; no sign-up on the server
+          73  an output file cannot be written (export --output)
+          74  the local store could not be read or written, or is damaged ('shelf doctor')
+          75  temporary failure: network, server, the server asked to wait (backoff), or
+              a read-only server holds local changes back
+          77  the server refused the credentials
+          78  configuration error (unknown account, unsafe password file, a server Shelf
+              cannot use, a TLS certificate that does not verify)
+
+        ENVIRONMENT:
+          SHELF_SERVER, SHELF_USER, SHELF_PASSWORD or SHELF_PASSWORD_FILE, SHELF_ACCOUNT
+                      an account from the environment instead of an account file
+          SHELF_CA_FILE   a PEM file of CAs to trust for the server (a private CA)
+          XDG_CONFIG_HOME, XDG_DATA_HOME   where accounts and stores live
+          NO_COLOR    never colour the output
+        """)
+
+    // MARK: Options of every command
+
+    @Option(value: "name", help: "Work on this account instead of the current one.")
+    var account: String?
+    @Flag(help: "Print stable JSON instead of tables (for scripts).")
+    var json = false
+    @Flag(help: "Never colour the output (also: NO_COLOR=1).")
+    var noColor = false
+    @Flag(short: "q", help: "Print only what was asked for, no confirmations.")
+    var quiet = false
+    @Flag(short: "v", help: "Say more about what happens.")
+    var verbose = false
+    @Flag(help: "Never contact the server; show the local data (also: SHELF_OFFLINE=1).")
+    var offline = false
+    @Flag(help: "Show the version.", standalone: true)
+    var version = false
+}
+
+// MARK: - ShelfCommand
+
+/// A `shelf` command that runs: its declaration and what it does. Its options are its
+/// own properties; the options every command accepts are `context.global`.
+protocol ShelfCommand: ParsableCommand {
+    /// - Returns: the exit status; failures are thrown and turned into `Error: …` and
+    ///   their status by `CommandRunner`.
+    @MainActor func run(_ context: CommandContext) async throws -> ExitCode
+}
