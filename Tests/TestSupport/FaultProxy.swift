@@ -1,6 +1,5 @@
 import Foundation
 import Services
-import Synchronization
 
 // MARK: - FaultProxy
 
@@ -18,54 +17,27 @@ public final class FaultProxy: Sendable {
     /// The API root through the proxy, `http://127.0.0.1:<port>/v1`.
     public var baseURL: String { "\(origin)/v1" }
 
-    private let process: Mutex<Process?>
+    private let process: ReadyProcess
 
-    private init(port: Int, upstream: KintoServer, process: Process) {
-        self.port = port
+    private init(upstream: KintoServer, process: ReadyProcess) {
+        self.port = process.port
         self.upstream = upstream
-        self.process = Mutex(process)
+        self.process = process
     }
 
     /// Starts a proxy in front of `upstream`.
     /// - Throws: `KintoServer.LaunchError` when Python is missing or the proxy does not
     ///   say `ready <port>`.
     public static func start(upstream: KintoServer) throws -> FaultProxy {
-        let python = KintoServer.python
-        guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            throw KintoServer.LaunchError.notInstalled(python.path)
-        }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [
-            FixtureFiles.repositoryRoot.appendingPathComponent("Tests/FaultHarness/fault_proxy.py").path,
-            "--upstream", upstream.origin, "--port", "0",
-        ]
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let line = Self.readLine(from: stdout.fileHandleForReading)
-        guard let line, line.hasPrefix("ready "), let port = Int(line.dropFirst(6)) else {
-            process.terminate()
-            throw KintoServer.LaunchError.didNotStart("fault proxy said \(line ?? "nothing")")
-        }
-        let proxy = FaultProxy(port: port, upstream: upstream, process: process)
-        Self.running.withLock { $0.append(proxy) }
-        return proxy
+        let script = FixtureFiles.repositoryRoot.appendingPathComponent("Tests/FaultHarness/fault_proxy.py").path
+        let process = try ReadyProcess.launch("the fault proxy", [script, "--upstream", upstream.origin, "--port", "0"])
+        return FaultProxy(upstream: upstream, process: process)
     }
 
     /// Stops the proxy and waits for it to exit. Safe to call twice.
     public func stop() {
-        let process = self.process.withLock { p -> Process? in defer { p = nil }; return p }
-        guard let process else { return }
-        process.terminate()
-        process.waitUntilExit()
+        process.stop()
     }
-
-    private static let running: Mutex<[FaultProxy]> = {
-        atexit { FaultProxy.running.withLock { $0.forEach { $0.stop() } } }
-        return Mutex([])
-    }()
 
     // MARK: Rules
 
@@ -162,16 +134,5 @@ public final class FaultProxy: Sendable {
             throw ControlError(status: response.status, body: String(decoding: response.body, as: UTF8.self))
         }
         return response.body
-    }
-
-    private static func readLine(from handle: FileHandle) -> String? {
-        var bytes: [UInt8] = []
-        while true {
-            let chunk = handle.readData(ofLength: 1)
-            guard let byte = chunk.first else { break }
-            if byte == UInt8(ascii: "\n") { break }
-            bytes.append(byte)
-        }
-        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
     }
 }

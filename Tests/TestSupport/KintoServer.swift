@@ -35,12 +35,12 @@ public final class KintoServer: Sendable {
     /// The API root, `http://127.0.0.1:<port>/v1`.
     public var baseURL: String { "\(origin)/v1" }
 
-    private let process: Mutex<Process?>
+    private let process: ReadyProcess
 
-    private init(port: Int, auth: Auth, process: Process) {
-        self.port = port
+    private init(auth: Auth, process: ReadyProcess) {
+        self.port = process.port
         self.auth = auth
-        self.process = Mutex(process)
+        self.process = process
     }
 
     public enum LaunchError: Error, CustomStringConvertible {
@@ -96,36 +96,13 @@ public final class KintoServer: Sendable {
     }
 
     private static func launch(_ arguments: [String], settings: [String: String], auth: Auth) throws -> KintoServer {
-        let python = Self.python
-        guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            throw LaunchError.notInstalled(python.path)
-        }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(settings) { $1 }
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-
-        // The first line is `ready <port>`; anything else means it failed.
-        let line = readLine(from: stdout.fileHandleForReading)
-        guard let line, line.hasPrefix("ready "), let port = Int(line.dropFirst(6)) else {
-            process.terminate()
-            throw LaunchError.didNotStart(line ?? "no output (exit \(process.isRunning ? "pending" : "\(process.terminationStatus)"))")
-        }
-        let server = KintoServer(port: port, auth: auth, process: process)
-        Self.running.withLock { $0.append(server) }
-        return server
+        let environment = ProcessInfo.processInfo.environment.merging(settings) { $1 }
+        return KintoServer(auth: auth, process: try ReadyProcess.launch("Kinto", arguments, environment: environment))
     }
 
     /// Stops the server and waits for it to exit. Safe to call twice.
     public func stop() {
-        let process = self.process.withLock { p -> Process? in defer { p = nil }; return p }
-        guard let process else { return }
-        process.terminate()
-        process.waitUntilExit()
+        process.stop()
     }
 
     // MARK: Accounts
@@ -170,21 +147,6 @@ public final class KintoServer: Sendable {
 
     private static let sharedServer = Mutex<KintoServer?>(nil)
     private static let sharedPlainServer = Mutex<KintoServer?>(nil)
-    private static let running: Mutex<[KintoServer]> = {
-        atexit { KintoServer.running.withLock { $0.forEach { $0.stop() } } }
-        return Mutex([])
-    }()
-
-    static func readLine(from handle: FileHandle) -> String? {
-        var bytes: [UInt8] = []
-        while true {
-            let chunk = handle.readData(ofLength: 1)
-            guard let byte = chunk.first else { break }
-            if byte == UInt8(ascii: "\n") { break }
-            bytes.append(byte)
-        }
-        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
-    }
 }
 
 // MARK: - Test users

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 // MARK: - TLSFront
 
@@ -19,15 +18,13 @@ public final class TLSFront: Sendable {
     public var baseURL: String { "https://127.0.0.1:\(port)/v1" }
 
     private let folder: URL
-    private let process: Mutex<Process?>
+    private let process: ReadyProcess
 
     public enum SetupError: Error, CustomStringConvertible {
         case openssl(String)
-        case didNotStart(String)
         public var description: String {
             switch self {
             case .openssl(let why): "openssl failed: \(why) (make setup installs it)"
-            case .didNotStart(let why): "the TLS front did not start: \(why)"
             }
         }
     }
@@ -47,38 +44,24 @@ public final class TLSFront: Sendable {
         try openssl(["x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
                      "-CAcreateserial", "-out", path("server.pem"), "-days", "2", "-extfile", path("ext.cnf")])
 
-        let process = Process()
-        process.executableURL = KintoServer.python
-        process.arguments = [
+        let process = try ReadyProcess.launch("the TLS front", [
             FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/tls-front.py").path,
             "--cert", path("server.pem"), "--key", path("server.key"), "--upstream", String(upstreamPort),
-        ]
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let line = KintoServer.readLine(from: stdout.fileHandleForReading)
-        guard let line, line.hasPrefix("ready "), let port = Int(line.dropFirst(6)) else {
-            process.terminate()
-            throw SetupError.didNotStart(line ?? "no output")
-        }
-        return TLSFront(port: port, caFile: path("ca.pem"), otherCAFile: path("other.pem"), folder: folder, process: process)
+        ])
+        return TLSFront(caFile: path("ca.pem"), otherCAFile: path("other.pem"), folder: folder, process: process)
     }
 
-    private init(port: Int, caFile: String, otherCAFile: String, folder: URL, process: Process) {
-        self.port = port
+    private init(caFile: String, otherCAFile: String, folder: URL, process: ReadyProcess) {
+        self.port = process.port
         self.caFile = caFile
         self.otherCAFile = otherCAFile
         self.folder = folder
-        self.process = Mutex(process)
+        self.process = process
     }
 
     /// Stops the front and removes its keys. Safe to call twice.
     public func stop() {
-        let process = self.process.withLock { p -> Process? in defer { p = nil }; return p }
-        guard let process else { return }
-        process.terminate()
-        process.waitUntilExit()
+        process.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 
