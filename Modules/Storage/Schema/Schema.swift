@@ -11,7 +11,7 @@ import Foundation
 enum Schema {
     static let migrations: [Migration] = [
         .v1CoreTables, .v2CompletionAndPaging, .v3OneListingIndex, .v4InFlightAndServerIdentity,
-        .v5WriteLineage,
+        .v5WriteLineage, .v6AcknowledgedDeletions,
     ]
 
     /// The version this build creates and understands.
@@ -224,6 +224,28 @@ extension Migration {
         try connection.execute("""
             ALTER TABLE outbox ADD COLUMN sent_lineage_id TEXT;
             """, operation: "migrate to v5")
+    }
+}
+
+// MARK: - v6
+
+extension Migration {
+    /// `acknowledged_deletions`: records whose deletion the server acknowledged, with
+    /// the last lineage revision id of the version deleted (`AcknowledgedDeletions`), so
+    /// a stale copy of that very version uploaded again later is deleted again instead
+    /// of coming back.
+    static let v6AcknowledgedDeletions = Migration(version: 6, summary: "acknowledged deletions") {
+        connection throws(StorageError) in
+        try connection.execute("""
+            CREATE TABLE acknowledged_deletions (
+                collection TEXT NOT NULL,
+                id TEXT NOT NULL,
+                revision TEXT NOT NULL,
+                deleted_at INTEGER NOT NULL,
+                PRIMARY KEY (collection, id)
+            ) WITHOUT ROWID;
+            CREATE INDEX acknowledged_deletions_age ON acknowledged_deletions (deleted_at);
+            """, operation: "migrate to v6")
     }
 }
 

@@ -27,6 +27,7 @@ extension StoreTransaction {
             state.nextPage = nil
             state.collectionTimestamp = collectionTimestamp
         }
+        try forgetAcknowledgedDeletions(collection)
     }
 
     /// During a recovery pull: when the store holds a newer version of a record than

@@ -20,6 +20,7 @@ extension StoreTransaction {
         if let waiting = try outboxEntry(collection, id: remote.id) {
             return .pendingLocalChange(waiting)
         }
+        if try deleteAgainIfStale(remote, in: collection) { return .applied }
         try store(remote, in: collection)
         return .applied
     }
@@ -47,6 +48,7 @@ extension StoreTransaction {
                 held.append((remote, waiting))
                 continue
             }
+            if try deleteAgainIfStale(remote, in: collection) { continue }
             try store(remote, in: collection)
         }
         if !morePagesFollow {
@@ -106,12 +108,20 @@ extension StoreTransaction {
         var stamped: Data?
         var lineageID: String?
         if let body {
-            let id = RecordLineage.newID()
-            var parent = try base(entry.collection, id: entry.recordID)?.json
-            if parent == nil { parent = try record(entry.collection, id: entry.recordID, includingDeleted: true)?.json }
-            let lineage = RecordLineage.appending(id, to: RecordLineage.ids(in: parent))
-            stamped = try PushBody.stamping(body, lineage: lineage, collection: entry.collection, id: entry.recordID)
-            lineageID = id
+            let base = try base(entry.collection, id: entry.recordID)?.json
+            let row = try record(entry.collection, id: entry.recordID, includingDeleted: true)?.json
+            let parents = RecordLineage.ids(in: base ?? row)
+            if entry.kind == .create, let base, base == row, !parents.isEmpty {
+                // NB: an unchanged record uploaded again after the server forgot it is
+                // the version it was, not a new write: it keeps that version's lineage,
+                // so a device that deleted that version knows it (`AcknowledgedDeletions`).
+                stamped = try PushBody.stamping(body, lineage: parents, collection: entry.collection, id: entry.recordID)
+            } else {
+                let id = RecordLineage.newID()
+                stamped = try PushBody.stamping(
+                    body, lineage: RecordLineage.appending(id, to: parents), collection: entry.collection, id: entry.recordID)
+                lineageID = id
+            }
         }
         try db.run(
             "UPDATE outbox SET sent_revision = revision, sent_body = ?, sent_lineage_id = ? WHERE seq = ?",
@@ -161,6 +171,7 @@ extension StoreTransaction {
                     indexing: indexing, operation: "store pushed \(collection.rawValue) record"
                 )
             } else {
+                try rememberDeletion(collection, id: id, lastVersion: try lastVersion(collection, id: id))
                 try removeRecord(collection, id: id)
             }
             return
@@ -172,6 +183,7 @@ extension StoreTransaction {
         guard serverHasRecord else {
             if deletedHere {
                 try removeOutbox(current.sequence)
+                try rememberDeletion(collection, id: id, lastVersion: try lastVersion(collection, id: id))
                 try removeRecord(collection, id: id)
             } else {
                 try removeBase(collection, id: id)
@@ -183,6 +195,12 @@ extension StoreTransaction {
         try writeBase(BaseSnapshot(collection: collection, recordID: id, json: server.json, lastModified: server.lastModified))
         try setRowLastModified(collection, id: id, server.lastModified)
         _ = try writeOutbox(collection, id: id, kind: deletedHere ? .delete : .update, base: server.lastModified, waiting: current)
+    }
+
+    /// The last version of a record the server had: its base snapshot, else the row.
+    private func lastVersion(_ collection: CollectionName, id: String) throws(StorageError) -> Data? {
+        if let base = try base(collection, id: id) { return base.json }
+        return try record(collection, id: id, includingDeleted: true)?.json
     }
 
     private func acknowledgeVanishedEntry(_ pushed: OutboxEntry, server: RemoteRecord) throws(StorageError) {

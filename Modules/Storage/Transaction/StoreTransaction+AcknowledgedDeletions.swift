@@ -1,0 +1,104 @@
+import Domain
+import Foundation
+
+// MARK: - AcknowledgedDeletions
+
+/// Deletions the server acknowledged, remembered so that a stale copy of the deleted
+/// version cannot bring the record back.
+///
+/// Kinto accepts a create guarded with `If-None-Match: *` over a tombstone, and no
+/// header can guard it (an `If-Match` on a missing record is always a 412). So after the
+/// server forgot a collection, another device's upload of its old copy of a record
+/// (delayed, or sent again) can land after this device deleted the record there. This
+/// device no longer has the record, and without a memory of the deletion it would pull
+/// the copy as a new record — the deletion undone on every device.
+///
+/// Each entry keeps the last lineage revision id (`RecordLineage`) of the version
+/// deleted. A pulled live record whose lineage ends with exactly that id is that
+/// version, which nobody changed since: its deletion is queued again, so every device
+/// pulls the tombstone. A real edit adds a revision id and merges as usual.
+public enum AcknowledgedDeletions {
+    /// Entries older than this are dropped: a stale upload arrives within a device's
+    /// next syncs, not months later, and a reader who brings a record back after that
+    /// long wants it back.
+    public static let maximumAge: TimeInterval = 30 * 24 * 3600
+
+    /// At most this many entries are kept, the newest: one entry is under 150 bytes, so
+    /// the table stays below about 300 KB even for a reader who empties a large shelf.
+    public static let maximumCount = 2000
+}
+
+extension StoreReader {
+    /// The revision id remembered for the acknowledged deletion of `id`, nil when none.
+    public func acknowledgedDeletionRevision(_ collection: CollectionName, id: String) throws(StorageError) -> String? {
+        try db.queryFirst(
+            "SELECT revision FROM acknowledged_deletions WHERE collection = ? AND id = ?",
+            [.text(collection.rawValue), .text(id)], operation: "look up an acknowledged deletion"
+        ) { $0.text(0) }
+    }
+}
+
+extension StoreTransaction {
+    // MARK: Remembering
+
+    /// Remembers that the server acknowledged deleting `id`, whose last version is
+    /// `json` (the base snapshot, else the row); nothing when that version carries no
+    /// lineage (another client wrote it): there is no revision to recognise it by.
+    func rememberDeletion(_ collection: CollectionName, id: String, lastVersion json: Data?) throws(StorageError) {
+        guard let revision = RecordLineage.ids(in: json).last else { return }
+        let now = clock()
+        try db.run(
+            "INSERT OR REPLACE INTO acknowledged_deletions (collection, id, revision, deleted_at) VALUES (?, ?, ?, ?)",
+            [.text(collection.rawValue), .text(id), .text(revision), .date(now)],
+            operation: "remember the deletion of \(collection.rawValue) record '\(id)'"
+        )
+        try pruneAcknowledgedDeletions(now: now)
+    }
+
+    /// Drops entries older than `maximumAge`, then all but the newest `maximumCount`.
+    private func pruneAcknowledgedDeletions(now: Date) throws(StorageError) {
+        let oldest = now.addingTimeInterval(-AcknowledgedDeletions.maximumAge)
+        try db.run(
+            "DELETE FROM acknowledged_deletions WHERE deleted_at < ?", [.date(oldest)],
+            operation: "drop old acknowledged deletions"
+        )
+        try db.run(
+            """
+            DELETE FROM acknowledged_deletions WHERE (collection, id) IN (
+                SELECT collection, id FROM acknowledged_deletions ORDER BY deleted_at DESC LIMIT -1 OFFSET ?)
+            """,
+            [.integer(Int64(AcknowledgedDeletions.maximumCount))], operation: "cap acknowledged deletions"
+        )
+    }
+
+    /// Forgets a collection's acknowledged deletions: the server forgot the collection,
+    /// and what it is filled with again is judged by the recovery, not by them.
+    func forgetAcknowledgedDeletions(_ collection: CollectionName) throws(StorageError) {
+        try db.run(
+            "DELETE FROM acknowledged_deletions WHERE collection = ?", [.text(collection.rawValue)],
+            operation: "forget acknowledged \(collection.rawValue) deletions"
+        )
+    }
+
+    // MARK: Recognising a stale copy
+
+    /// When a pulled live record is exactly the version whose deletion the server
+    /// acknowledged (its lineage ends with the remembered revision id), it is a stale
+    /// upload: it is kept as a hidden row and its deletion queued again, against the
+    /// server's new timestamp.
+    /// - Returns: whether the deletion was queued (the pulled record is then not applied).
+    func deleteAgainIfStale(_ remote: RemoteRecord, in collection: CollectionName) throws(StorageError) -> Bool {
+        guard !remote.isDeleted, let revision = try acknowledgedDeletionRevision(collection, id: remote.id),
+              RecordLineage.ids(in: remote.json).last == revision,
+              try record(collection, id: remote.id, includingDeleted: true) == nil
+        else { return false }
+        let indexing = try indexing(collection, id: remote.id, json: remote.json, requireID: false)
+        try writeRecord(
+            collection, id: remote.id, json: remote.json, lastModified: remote.lastModified, deleted: true,
+            indexing: indexing, operation: "queue again the deletion of a \(collection.rawValue) record"
+        )
+        try writeBase(BaseSnapshot(collection: collection, recordID: remote.id, json: remote.json, lastModified: remote.lastModified))
+        _ = try writeOutbox(collection, id: remote.id, kind: .delete, base: remote.lastModified, waiting: nil)
+        return true
+    }
+}
