@@ -503,6 +503,45 @@ struct ConvergenceTests {
         try expectSettled(rig.a, rig.b)
     }
 
+    @Test func aStaleUploadArrivingAfterTheDeletionDoesNotBringTheBookBack() async throws {
+        let rig = try await Rig()
+        defer { rig.proxy.stop() }
+        let gone = Self.newID("gone"), kept = Self.newID("kept")
+        try rig.a.saveBook(gone, title: "Dune")
+        try rig.a.saveBook(kept, title: "Solaris")
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(await rig.b.sync().outcome == .synced)
+
+        // WHEN the collection is deleted and B pulls it empty, but its upload of the
+        // book again is cut before reaching the server (in flight) …
+        _ = try await rig.direct.client.send(.delete, "/buckets/default/collections/books")
+        try await rig.proxy.add(.init(.reset, method: .post, path: "/v1/batch", bodyContains: "/records/\(gone)", count: -1))
+        _ = await rig.b.sync()
+        try await rig.proxy.clear()
+        #expect(try rig.b.store.read { try $0.outboxEntry(.books, id: gone) }?.isInFlight == true)
+        // … A deletes the book, leaving a tombstone on the server …
+        try rig.a.deleteBook(gone)
+        #expect(await rig.a.sync().outcome == .synced)
+        #expect(try await rig.serverBook(gone) == nil)
+        // … and only then B's create is sent again, before B pulls: Kinto takes a
+        // create guarded with `If-None-Match: *` over a tombstone
+        #expect(await rig.b.sync { $0.pulls = false }.outcome == .synced)
+        #expect(try await rig.serverBook(gone)?["title"] == .string("Dune"))
+
+        // THEN A recognises the version it deleted and deletes it again; B pulls the
+        // tombstone: the book stays deleted everywhere, without a conflict
+        for _ in 0..<2 {
+            #expect(await rig.a.sync().outcome == .synced)
+            #expect(await rig.b.sync().outcome == .synced)
+        }
+        for device in [rig.a, rig.b] {
+            #expect(try device.title(gone) == nil)
+            #expect(try device.title(kept) == "Solaris")
+        }
+        #expect(try await rig.serverBook(gone) == nil)
+        try expectSettled(rig.a, rig.b)
+    }
+
     @Test func aDeviceThatFilledAnEmptiedServerStillHearsOfLaterDeletions() async throws {
         let rig = try await Rig()
         defer { rig.proxy.stop() }
