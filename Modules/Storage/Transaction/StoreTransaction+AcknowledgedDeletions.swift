@@ -39,6 +39,15 @@ extension StoreReader {
 }
 
 extension StoreTransaction {
+    /// Whether any deletion of `collection` is remembered: one look per pulled page, so
+    /// a page needs no look-up per record when none is (every first sync, most pulls).
+    func hasAcknowledgedDeletions(in collection: CollectionName) throws(StorageError) -> Bool {
+        try db.queryFirst(
+            "SELECT 1 FROM acknowledged_deletions WHERE collection = ? LIMIT 1",
+            [.text(collection.rawValue)], operation: "look for acknowledged deletions"
+        ) { _ in true } ?? false
+    }
+
     // MARK: Remembering
 
     /// Remembers that the server acknowledged deleting `id`, whose last version is

@@ -42,13 +42,15 @@ extension StoreTransaction {
         // NB: one look at the outbox for the page: when nothing of this collection is
         // waiting (every first sync, most pulls), no record needs its own look-up.
         let anyWaiting = try hasWaitingChanges(in: collection)
+        // The same for remembered deletions: usually none, and then no look-up per record.
+        let anyDeletionRemembered = try hasAcknowledgedDeletions(in: collection)
         var held: [(record: RemoteRecord, waiting: OutboxEntry)] = []
         for remote in page {
             if anyWaiting, let waiting = try outboxEntry(collection, id: remote.id) {
                 held.append((remote, waiting))
                 continue
             }
-            if try deleteAgainIfStale(remote, in: collection) { continue }
+            if anyDeletionRemembered, try deleteAgainIfStale(remote, in: collection) { continue }
             try store(remote, in: collection)
         }
         if !morePagesFollow {
