@@ -54,6 +54,27 @@ struct ConvergenceTests {
             return report
         }
 
+        /// A book added on A and both devices synced: where most cases start.
+        func bookOnBothDevices(_ id: String, title: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            try a.saveBook(id, title: title)
+            #expect(await a.sync().outcome == .synced, sourceLocation: sourceLocation)
+            #expect(await b.sync().outcome == .synced, sourceLocation: sourceLocation)
+        }
+
+        /// A's title change applied by the server with its reply lost; then B pulls it
+        /// and changes the title again, knowingly.
+        func titleAppliedWithReplyLostThenChangedOnB(
+            _ id: String, first: String, second: String, sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws {
+            try a.editBook(id) { $0["title"] = .string(first) }
+            #expect(try await syncLosingReplies(a, to: id).outcome == .temporaryFailure, sourceLocation: sourceLocation)
+            #expect(try await serverBook(id)?["title"] == .string(first), sourceLocation: sourceLocation)
+            #expect(await b.sync().outcome == .synced, sourceLocation: sourceLocation)
+            #expect(try b.title(id) == first, sourceLocation: sourceLocation)
+            try b.editBook(id) { $0["title"] = .string(second) }
+            #expect(await b.sync().outcome == .synced, sourceLocation: sourceLocation)
+        }
+
         /// The server's copy of a book, nil when it has none.
         func serverBook(_ id: String) async throws -> [String: JSONValue]? {
             do {
@@ -195,20 +216,11 @@ struct ConvergenceTests {
         let rig = try await Rig()
         defer { rig.proxy.stop() }
         let id = Self.newID("lineage")
-        try rig.a.saveBook(id, title: "Dune")
-        #expect(await rig.a.sync().outcome == .synced)
-        #expect(await rig.b.sync().outcome == .synced)
+        try await rig.bookOnBothDevices(id, title: "Dune")
 
-        // GIVEN A's title change was applied by the server, its reply lost
-        try rig.a.editBook(id) { $0["title"] = .string("Dune Messiah") }
-        #expect(try await rig.syncLosingReplies(rig.a, to: id).outcome == .temporaryFailure)
-        #expect(try await rig.serverBook(id)?["title"] == .string("Dune Messiah"))
-
-        // AND B pulled it and changed the same field afterwards
-        #expect(await rig.b.sync().outcome == .synced)
-        #expect(try rig.b.title(id) == "Dune Messiah")
-        try rig.b.editBook(id) { $0["title"] = .string("Children of Dune") }
-        #expect(await rig.b.sync().outcome == .synced)
+        // GIVEN A's title change was applied by the server, its reply lost, and B pulled
+        // it and changed the same field afterwards
+        try await rig.titleAppliedWithReplyLostThenChangedOnB(id, first: "Dune Messiah", second: "Children of Dune")
 
         // WHEN A syncs again (a pull meets B's version, or the repeated push's 412 does)
         let again = await rig.a.sync { $0.pulls = pullsFirst }
@@ -228,14 +240,8 @@ struct ConvergenceTests {
         let rig = try await Rig()
         defer { rig.proxy.stop() }
         let id = Self.newID("lineage-later")
-        try rig.a.saveBook(id, title: "Dune")
-        #expect(await rig.a.sync().outcome == .synced)
-        #expect(await rig.b.sync().outcome == .synced)
-        try rig.a.editBook(id) { $0["title"] = .string("Dune Messiah") }
-        #expect(try await rig.syncLosingReplies(rig.a, to: id).outcome == .temporaryFailure)
-        #expect(await rig.b.sync().outcome == .synced)
-        try rig.b.editBook(id) { $0["title"] = .string("Children of Dune") }
-        #expect(await rig.b.sync().outcome == .synced)
+        try await rig.bookOnBothDevices(id, title: "Dune")
+        try await rig.titleAppliedWithReplyLostThenChangedOnB(id, first: "Dune Messiah", second: "Children of Dune")
 
         // WHEN A, its title change still in flight, also changes the author
         try rig.a.editBook(id) { $0["author_name"] = .string("F. Herbert") }
@@ -258,9 +264,7 @@ struct ConvergenceTests {
         let rig = try await Rig()
         defer { rig.proxy.stop() }
         let id = Self.newID("resolve")
-        try rig.a.saveBook(id, title: "Dune")
-        #expect(await rig.a.sync().outcome == .synced)
-        #expect(await rig.b.sync().outcome == .synced)
+        try await rig.bookOnBothDevices(id, title: "Dune")
 
         // GIVEN A changed the title and the author, B the title: a conflict on the title only
         try rig.a.editBook(id) {
@@ -296,9 +300,7 @@ struct ConvergenceTests {
         let rig = try await Rig(policy: .serverWins)
         defer { rig.proxy.stop() }
         let id = Self.newID("server-wins")
-        try rig.a.saveBook(id, title: "Dune")
-        #expect(await rig.a.sync().outcome == .synced)
-        #expect(await rig.b.sync().outcome == .synced)
+        try await rig.bookOnBothDevices(id, title: "Dune")
         try rig.a.editBook(id) { $0["title"] = .string("Title from A") }
         #expect(await rig.a.sync().outcome == .synced)
 
@@ -415,9 +417,7 @@ struct ConvergenceTests {
         let rig = try await Rig()
         defer { rig.proxy.stop() }
         let id = Self.newID("forgotten")
-        try rig.a.saveBook(id, title: "Solaris")
-        #expect(await rig.a.sync().outcome == .synced)
-        #expect(await rig.b.sync().outcome == .synced)
+        try await rig.bookOnBothDevices(id, title: "Solaris")
 
         // WHEN the collection is deleted, B edits the book, and its upload of the book
         // (a create carrying the edit) leaves but never reaches the server: in flight
