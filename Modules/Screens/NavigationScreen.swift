@@ -3,16 +3,44 @@ import Presentation
 
 // MARK: - NavigationScreen
 
-/// The router's path as `shelf open` shows it: the screens open, root first, with
-/// the deep link of each.
+/// The router's path as `shelf open`, `back` and `where` show it: the places open,
+/// root first, each with its title and deep link, then what the place on top leads to.
 public struct NavigationScreen: RenderableScreen, Hashable {
-    public let path: [RouteView]
+    public let path: [Entry]
+    /// What the route on top leads to; nil at the root or when it could not be shown.
+    public let destination: PlaceView?
+    /// Why the destination could not be shown (the record is gone, the store failed).
+    public let destinationError: String?
     public let error: String?
+    private let shortIDs: ShortIDs
 
+    /// One place of the path.
+    public struct Entry: Encodable, Hashable, Sendable {
+        public let route: RouteView
+        /// The book's or note's title, the author's number of books; nil when unknown.
+        public let title: String?
+
+        private enum CodingKeys: String, CodingKey { case kind, value, url, title }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(route.kind, forKey: .kind)
+            try container.encode(route.value, forKey: .value)
+            try container.encode(route.url, forKey: .url)
+            try container.encode(title, forKey: .title)
+        }
+    }
+
+    /// - Parameters:
+    ///   - titles: what to show next to each route (`Router.pathTitles()`).
+    ///   - shortIDs: the prefixes of the books' and notes' ids the tables show.
     @MainActor
-    public init(_ router: Router) {
-        path = router.path.map(RouteView.init)
+    public init(_ router: Router, titles: [Route: String] = [:], shortIDs: ShortIDs = .full) {
+        path = router.path.map { Entry(route: RouteView($0), title: titles[$0]) }
+        destination = router.current == nil ? nil : router.destination.value.map(PlaceView.init)
+        destinationError = router.current == nil ? nil : router.destination.failureMessage
         error = router.errorMessage
+        self.shortIDs = shortIDs
     }
 
     public func renderText(_ options: RenderOptions) -> String {
@@ -20,21 +48,156 @@ public struct NavigationScreen: RenderableScreen, Hashable {
         if path.isEmpty {
             text.line("At the root: no screen open.")
         } else {
-            var table = TextTable([.init("#", .right), .init("KIND"), .init("VALUE"), .init("LINK")])
-            for (index, route) in path.enumerated() {
-                table.append(String(index + 1), route.kind, route.value, route.url)
+            var table = TextTable([.init("#", .right), .init("KIND"), .init("VALUE"), .init("TITLE"), .init("LINK")])
+            for (index, entry) in path.enumerated() {
+                table.append(String(index + 1), entry.route.kind, shown(entry.route), entry.title ?? "", entry.route.url)
             }
             text.table(table)
         }
+        if let destination {
+            text.line("")
+            destination.render(into: &text, shortIDs: shortIDs)
+        }
+        if let destinationError { text.line(destinationError, .quiet) }
         text.error(error)
         return text.text
     }
 
-    private enum CodingKeys: String, CodingKey { case path, error }
+    private func shown(_ route: RouteView) -> String {
+        switch route.kind {
+        case Route.Kind.book.rawValue: shortIDs.shown(route.value, in: .books)
+        case Route.Kind.note.rawValue: shortIDs.shown(route.value, in: .notes)
+        default: route.value
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case path, destination, destinationError, error }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)
+        try container.encode(destination, forKey: .destination)
+        try container.encode(destinationError, forKey: .destinationError)
         try container.encode(error, forKey: .error)
+    }
+}
+
+// MARK: - PlaceView
+
+/// What a place shows: a book with its notes and favorite state, an author's books,
+/// a note with its book.
+public enum PlaceView: Encodable, Hashable, Sendable {
+    case book(BookView, notes: [NoteView], noteCount: Int, isFavorite: Bool)
+    case author(String, books: [BookView], bookCount: Int)
+    case note(NoteView, book: BookView?)
+
+    public init(_ place: Place) {
+        switch place {
+        case .book(let book, let notes, let noteCount, let isFavorite):
+            self = .book(BookView(book), notes: notes.map(NoteView.init), noteCount: noteCount, isFavorite: isFavorite)
+        case .author(let name, let books, let bookCount):
+            self = .author(name, books: books.map(BookView.init), bookCount: bookCount)
+        case .note(let note, let book):
+            self = .note(NoteView(note), book: book.map(BookView.init))
+        }
+    }
+
+    /// The book ids and note ids it shows, for their short forms.
+    public var bookIDs: [String] {
+        switch self {
+        case .book(let book, _, _, _): [book.id]
+        case .author(_, let books, _): books.map(\.id)
+        case .note(_, let book): book.map { [$0.id] } ?? []
+        }
+    }
+
+    public var noteIDs: [String] {
+        switch self {
+        case .book(_, let notes, _, _): notes.map(\.id)
+        case .author: []
+        case .note(let note, _): [note.id]
+        }
+    }
+
+    // MARK: Text
+
+    func render(into text: inout ScreenText, shortIDs: ShortIDs) {
+        switch self {
+        case .book(let book, let notes, let noteCount, let isFavorite):
+            text.line("Book: \(book.title)", .header)
+            var fields = TextTable([.init("FIELD"), .init("VALUE")])
+            fields.append("id", book.id)
+            fields.append("author", book.author)
+            fields.append([.init("finished"), .init(Wording.yesNo(book.isFinished), book.isFinished ? .positive : nil)])
+            fields.append("favorite", Wording.yesNo(isFavorite))
+            text.table(fields)
+            text.line("")
+            guard !notes.isEmpty else {
+                text.line("No notes about this book.", .quiet)
+                return
+            }
+            var table = TextTable([.init("NOTE"), .init("TITLE"), .init("BODY")])
+            for note in notes {
+                table.append(shortIDs.shown(note.id, in: .notes), note.title,
+                             TextWidth.excerpt(note.body, limit: NotesScreen.bodyExcerptWidth))
+            }
+            text.table(table)
+            text.line(Self.shownOf(notes.count, noteCount, "note"), .quiet)
+        case .author(let name, let books, let bookCount):
+            text.line("Author: \(name)", .header)
+            var table = TextTable([.init("BOOK"), .init("TITLE"), .init("FINISHED")])
+            for book in books {
+                table.append([.init(shortIDs.shown(book.id, in: .books)), .init(book.title),
+                              .init(Wording.yesNo(book.isFinished), book.isFinished ? .positive : nil)])
+            }
+            text.table(table)
+            text.line(Self.shownOf(books.count, bookCount, "book"), .quiet)
+        case .note(let note, let book):
+            text.line("Note: \(note.title)", .header)
+            var fields = TextTable([.init("FIELD"), .init("VALUE")])
+            fields.append("id", note.id)
+            if let book {
+                fields.append("book", "\(shortIDs.shown(book.id, in: .books)) \(book.title)")
+            } else {
+                fields.append([.init("book"), .init(note.bookID.map { "\($0) (not on the shelf)" } ?? "-", .quiet)])
+            }
+            text.table(fields)
+            if !note.body.isEmpty {
+                text.line("")
+                for line in note.body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+                    text.line(String(line))
+                }
+            }
+        }
+    }
+
+    /// "3 notes", or "50 of 72 notes shown".
+    private static func shownOf(_ shown: Int, _ total: Int, _ noun: String) -> String {
+        shown == total ? Wording.count(total, noun) : "\(shown) of \(Wording.count(total, noun)) shown"
+    }
+
+    // MARK: JSON
+
+    private enum CodingKeys: String, CodingKey { case kind, book, notes, noteCount, isFavorite, author, books, bookCount, note }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .book(let book, let notes, let noteCount, let isFavorite):
+            try container.encode("book", forKey: .kind)
+            try container.encode(book, forKey: .book)
+            try container.encode(notes, forKey: .notes)
+            try container.encode(noteCount, forKey: .noteCount)
+            try container.encode(isFavorite, forKey: .isFavorite)
+        case .author(let name, let books, let bookCount):
+            try container.encode("author", forKey: .kind)
+            try container.encode(name, forKey: .author)
+            try container.encode(books, forKey: .books)
+            try container.encode(bookCount, forKey: .bookCount)
+        case .note(let note, let book):
+            try container.encode("note", forKey: .kind)
+            try container.encode(note, forKey: .note)
+            try container.encode(book, forKey: .book)
+        }
     }
 }

@@ -1,0 +1,116 @@
+import Domain
+
+// MARK: - Finding records by what a reader typed
+
+/// The index range queries behind short ids and title references
+/// (`RecordLookupService`): nothing here reads more than the rows it returns, except
+/// the title and author matches, which scan the listing index once like a search.
+extension StoreReader {
+    /// A page of matches and how many there are in all.
+    public struct Matches: Sendable {
+        public var records: [StoredRecord]
+        public var total: Int
+    }
+
+    // MARK: Id prefixes
+
+    /// The live records of `collection` whose id starts with `prefix`, in id order: a
+    /// range of the `(collection, id)` index.
+    /// - Parameter limit: at most this many records; `total` counts them all.
+    public func records(_ collection: CollectionName, idPrefix prefix: String, limit: Int) throws(StorageError) -> Matches {
+        let range: [SQLiteValue] = [.text(collection.rawValue), .text(prefix), .text(Self.upperBound(ofPrefix: prefix))]
+        let records = try db.query(
+            "SELECT \(Self.recordColumns) FROM records WHERE collection = ? AND id >= ? AND id < ? AND deleted = 0 ORDER BY id LIMIT ?",
+            range + [.integer(Int64(max(0, limit)))], operation: "find \(collection.rawValue) by id prefix", row: Self.storedRecord)
+        let total = try db.queryFirst(
+            "SELECT count(*) FROM records WHERE collection = ? AND id >= ? AND id < ? AND deleted = 0",
+            range, operation: "count \(collection.rawValue) by id prefix") { $0.int(0) } ?? 0
+        return Matches(records: records, total: total)
+    }
+
+    /// The live ids just before and just after `id` in id order (whether or not `id`
+    /// itself is there): what its shortest unique prefix depends on. Two lookups in
+    /// the `(collection, id)` index.
+    public func neighbouringIDs(of id: String, in collection: CollectionName) throws(StorageError) -> (before: String?, after: String?) {
+        let parameters: [SQLiteValue] = [.text(collection.rawValue), .text(id)]
+        let before = try db.queryFirst(
+            "SELECT id FROM records WHERE collection = ? AND id < ? AND deleted = 0 ORDER BY id DESC LIMIT 1",
+            parameters, operation: "find the id before one of \(collection.rawValue)") { $0.text(0) }
+        let after = try db.queryFirst(
+            "SELECT id FROM records WHERE collection = ? AND id > ? AND deleted = 0 ORDER BY id LIMIT 1",
+            parameters, operation: "find the id after one of \(collection.rawValue)") { $0.text(0) }
+        return (before, after)
+    }
+
+    /// Every live id of `collection`, in id order — for the short ids of a list that
+    /// shows most of a collection, where one pass beats two lookups per row.
+    public func allIDs(_ collection: CollectionName) throws(StorageError) -> [String] {
+        try db.query(
+            "SELECT id FROM records WHERE collection = ? AND deleted = 0 ORDER BY id",
+            [.text(collection.rawValue)], operation: "list \(collection.rawValue) ids") { $0.text(0) }
+    }
+
+    /// The smallest text greater than every text that starts with `prefix`: any id that
+    /// starts with `prefix` is below `prefix` followed by U+10FFFF, the largest scalar
+    /// (ids are ASCII; `RecordID`).
+    static func upperBound(ofPrefix prefix: String) -> String {
+        prefix + "\u{10FFFF}"
+    }
+
+    // MARK: Titles
+
+    /// The live records of `collection` whose title — the first field of the sort key
+    /// (books, notes: `RecordIndexing`), folded like search — equals `title`: a range of
+    /// the listing index.
+    public func records(_ collection: CollectionName, titleEquals title: String, limit: Int) throws(StorageError) -> Matches {
+        let folded = SearchText.fold(title.trimmingCharacters(in: .whitespaces))
+        // NB: U+001F separates the title from the next field, and U+0020 is the next
+        // code point: the keys from "title␟" up to "title " are exactly this title's.
+        let range: [SQLiteValue] = [
+            .text(collection.rawValue), .text(folded + SearchText.fieldSeparator), .text(folded + " "),
+        ]
+        let records = try db.query(
+            "SELECT \(Self.recordColumns) FROM records WHERE collection = ? AND deleted = 0 AND sort_key >= ? AND sort_key < ? ORDER BY sort_key, id LIMIT ?",
+            range + [.integer(Int64(max(0, limit)))], operation: "find \(collection.rawValue) by title", row: Self.storedRecord)
+        let total = try db.queryFirst(
+            "SELECT count(*) FROM records WHERE collection = ? AND deleted = 0 AND sort_key >= ? AND sort_key < ?",
+            range, operation: "count \(collection.rawValue) by title") { $0.int(0) } ?? 0
+        return Matches(records: records, total: total)
+    }
+
+    /// The live records of `collection` whose title (as above) contains `text`, folded
+    /// like search: one scan of the listing index.
+    public func records(_ collection: CollectionName, titleContains text: String, limit: Int) throws(StorageError) -> Matches {
+        try fieldMatches(collection, field: Self.titleField, test: "instr(\(Self.titleField), ?) > 0", text, limit: limit,
+                         operation: "find \(collection.rawValue) by words of the title")
+    }
+
+    /// The live books whose author, folded like search, equals `author`: one scan of the
+    /// listing index.
+    public func books(byAuthor author: String, limit: Int) throws(StorageError) -> Matches {
+        try fieldMatches(.books, field: Self.secondField, test: "\(Self.secondField) = ?", author, limit: limit,
+                         operation: "find books by author")
+    }
+
+    private func fieldMatches(
+        _ collection: CollectionName, field: String, test: String, _ text: String, limit: Int, operation: String
+    ) throws(StorageError) -> Matches {
+        let folded = SearchText.fold(text.trimmingCharacters(in: .whitespaces))
+        let filter = "collection = ? AND deleted = 0 AND \(test)"
+        let parameters: [SQLiteValue] = [.text(collection.rawValue), .text(folded)]
+        let records = try db.query(
+            "SELECT \(Self.recordColumns) FROM records WHERE \(filter) ORDER BY sort_key, id LIMIT ?",
+            parameters + [.integer(Int64(max(0, limit)))], operation: operation, row: Self.storedRecord)
+        let total = try db.queryFirst("SELECT count(*) FROM records WHERE \(filter)", parameters, operation: operation) {
+            $0.int(0)
+        } ?? 0
+        return Matches(records: records, total: total)
+    }
+
+    /// The sort key up to its first U+001F (all of it when there is none).
+    private static let titleField =
+        "(CASE WHEN instr(sort_key, char(31)) > 0 THEN substr(sort_key, 1, instr(sort_key, char(31)) - 1) ELSE sort_key END)"
+    /// The sort key after its first U+001F (empty when there is none).
+    private static let secondField =
+        "(CASE WHEN instr(sort_key, char(31)) > 0 THEN substr(sort_key, instr(sort_key, char(31)) + 1) ELSE '' END)"
+}
