@@ -14,7 +14,7 @@ public struct RecordLookupRepository: RecordLookupService {
     /// Above this many ids, short ids come from one ordered pass over the collection's
     /// ids instead of two index lookups per id: measured at 100,000 books, the pass
     /// costs about as much as 3,000 lookups.
-    static let bulkThreshold = 3_000
+    public static let bulkThreshold = 3_000
 
     public init(store: ShelfStore) {
         self.store = store

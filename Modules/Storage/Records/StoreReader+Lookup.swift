@@ -20,11 +20,11 @@ extension StoreReader {
     public func records(_ collection: CollectionName, idPrefix prefix: String, limit: Int) throws(StorageError) -> Matches {
         let range: [SQLiteValue] = [.text(collection.rawValue), .text(prefix), .text(Self.upperBound(ofPrefix: prefix))]
         let records = try db.query(
-            "SELECT \(Self.recordColumns) FROM records WHERE collection = ? AND id >= ? AND id < ? AND deleted = 0 ORDER BY id LIMIT ?",
-            range + [.integer(Int64(max(0, limit)))], operation: "find \(collection.rawValue) by id prefix", row: Self.storedRecord)
-        let total = try db.queryFirst(
-            "SELECT count(*) FROM records WHERE collection = ? AND id >= ? AND id < ? AND deleted = 0",
-            range, operation: "count \(collection.rawValue) by id prefix") { $0.int(0) } ?? 0
+            Self.prefixSQL, range + [.integer(Int64(max(0, limit)))], operation: "find \(collection.rawValue) by id prefix",
+            row: Self.storedRecord)
+        let total = try db.queryFirst(Self.prefixCountSQL, range, operation: "count \(collection.rawValue) by id prefix") {
+            $0.int(0)
+        } ?? 0
         return Matches(records: records, total: total)
     }
 
@@ -33,13 +33,31 @@ extension StoreReader {
     /// the `(collection, id)` index.
     public func neighbouringIDs(of id: String, in collection: CollectionName) throws(StorageError) -> (before: String?, after: String?) {
         let parameters: [SQLiteValue] = [.text(collection.rawValue), .text(id)]
-        let before = try db.queryFirst(
-            "SELECT id FROM records WHERE collection = ? AND id < ? AND deleted = 0 ORDER BY id DESC LIMIT 1",
-            parameters, operation: "find the id before one of \(collection.rawValue)") { $0.text(0) }
-        let after = try db.queryFirst(
-            "SELECT id FROM records WHERE collection = ? AND id > ? AND deleted = 0 ORDER BY id LIMIT 1",
-            parameters, operation: "find the id after one of \(collection.rawValue)") { $0.text(0) }
+        let before = try db.queryFirst(Self.idBeforeSQL, parameters, operation: "find the id before one of \(collection.rawValue)") {
+            $0.text(0)
+        }
+        let after = try db.queryFirst(Self.idAfterSQL, parameters, operation: "find the id after one of \(collection.rawValue)") {
+            $0.text(0)
+        }
         return (before, after)
+    }
+
+    static let prefixSQL =
+        "SELECT \(recordColumns) FROM records WHERE collection = ? AND id >= ? AND id < ? AND deleted = 0 ORDER BY id LIMIT ?"
+    static let prefixCountSQL = "SELECT count(*) FROM records WHERE collection = ? AND id >= ? AND id < ? AND deleted = 0"
+    static let idBeforeSQL = "SELECT id FROM records WHERE collection = ? AND id < ? AND deleted = 0 ORDER BY id DESC LIMIT 1"
+    static let idAfterSQL = "SELECT id FROM records WHERE collection = ? AND id > ? AND deleted = 0 ORDER BY id LIMIT 1"
+
+    /// SQLite's plans for the id lookups, one line per step of each — to check that
+    /// they stay index range searches.
+    func idLookupPlans() throws(StorageError) -> [String] {
+        let range: [SQLiteValue] = [.text("books"), .text("abcd"), .text("abcd\u{10FFFF}")]
+        var plans: [String] = []
+        for (sql, parameters) in [(Self.prefixSQL, range + [.integer(10)]), (Self.prefixCountSQL, range),
+                                  (Self.idBeforeSQL, Array(range.prefix(2))), (Self.idAfterSQL, Array(range.prefix(2)))] {
+            plans += try db.query("EXPLAIN QUERY PLAN " + sql, parameters, operation: "explain") { $0.text(3) }
+        }
+        return plans
     }
 
     /// Every live id of `collection`, in id order — for the short ids of a list that
