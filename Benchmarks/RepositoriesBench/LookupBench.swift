@@ -19,6 +19,9 @@ func benchLookup(_ store: ShelfStore, count: Int) async throws {
     let (search, searchShown) = try await median { try await lookup.shortIDs(matches, in: .books) }
     report("short ids of 2,000 matches (index lookups)", search, "\(searchShown.count) ids")
 
+    let (allIDs, every) = try median(runs: 3) { try store.read { reader in try reader.allIDs(.books) } }
+    report("read every id in id order", allIDs, "\(every.count) ids")
+
     let (bulk, bulkShown) = try await median(runs: 3) { try await lookup.shortIDs(ids, in: .books) }
     report("short ids of all \(count) (one ordered pass)", bulk, "\(bulkShown.count) ids")
 

@@ -21,18 +21,25 @@ public enum ShortID {
     ///   - after: the next larger id, if any.
     public static func shortestUniquePrefix(of id: String, before: String?, after: String?) -> String {
         let shared = max(before.map { commonPrefixLength(id, $0) } ?? 0, after.map { commonPrefixLength(id, $0) } ?? 0)
-        let length = min(id.utf8.count, max(minimumShownLength, shared + 1))
-        return String(decoding: id.utf8.prefix(length), as: UTF8.self)
+        let length = max(minimumShownLength, shared + 1)
+        guard length < id.utf8.count else { return id }
+        // NB: a valid id is ASCII, so any byte boundary is a character boundary; for
+        // anything else the decoding repairs a cut character rather than trapping.
+        var id = id
+        return id.withUTF8 { bytes in String(decoding: bytes.prefix(length), as: UTF8.self) }
     }
 
     /// How many leading bytes `a` and `b` share.
     static func commonPrefixLength(_ a: String, _ b: String) -> Int {
-        var count = 0
-        for (x, y) in zip(a.utf8, b.utf8) {
-            guard x == y else { break }
-            count += 1
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let count = min(x.count, y.count)
+                var index = 0
+                while index < count, x[index] == y[index] { index += 1 }
+                return index
+            }
         }
-        return count
     }
 }
 

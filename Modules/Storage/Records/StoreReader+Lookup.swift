@@ -28,9 +28,11 @@ extension StoreReader {
         return Matches(records: records, total: total)
     }
 
-    /// The live ids just before and just after `id` in id order (whether or not `id`
-    /// itself is there): what its shortest unique prefix depends on. Two lookups in
-    /// the `(collection, id)` index.
+    /// The ids just before and just after `id` in id order (whether or not `id` itself
+    /// is there): what its shortest unique prefix depends on. Two lookups in the
+    /// `(collection, id)` index, which they never leave: rows waiting for a pushed
+    /// deletion count too, which can make a prefix a character longer than it needs to
+    /// be, never one that names two live records.
     public func neighbouringIDs(of id: String, in collection: CollectionName) throws(StorageError) -> (before: String?, after: String?) {
         let parameters: [SQLiteValue] = [.text(collection.rawValue), .text(id)]
         let before = try db.queryFirst(Self.idBeforeSQL, parameters, operation: "find the id before one of \(collection.rawValue)") {
@@ -45,8 +47,8 @@ extension StoreReader {
     static let prefixSQL =
         "SELECT \(recordColumns) FROM records WHERE collection = ? AND id >= ? AND id < ? AND deleted = 0 ORDER BY id LIMIT ?"
     static let prefixCountSQL = "SELECT count(*) FROM records WHERE collection = ? AND id >= ? AND id < ? AND deleted = 0"
-    static let idBeforeSQL = "SELECT id FROM records WHERE collection = ? AND id < ? AND deleted = 0 ORDER BY id DESC LIMIT 1"
-    static let idAfterSQL = "SELECT id FROM records WHERE collection = ? AND id > ? AND deleted = 0 ORDER BY id LIMIT 1"
+    static let idBeforeSQL = "SELECT id FROM records WHERE collection = ? AND id < ? ORDER BY id DESC LIMIT 1"
+    static let idAfterSQL = "SELECT id FROM records WHERE collection = ? AND id > ? ORDER BY id LIMIT 1"
 
     /// SQLite's plans for the id lookups, one line per step of each — to check that
     /// they stay index range searches.
@@ -60,11 +62,12 @@ extension StoreReader {
         return plans
     }
 
-    /// Every live id of `collection`, in id order — for the short ids of a list that
-    /// shows most of a collection, where one pass beats two lookups per row.
+    /// Every id of `collection` (deletions waiting to be pushed included, as for
+    /// `neighbouringIDs`), in id order: one pass over the `(collection, id)` index, for
+    /// the short ids of a list that shows most of a collection.
     public func allIDs(_ collection: CollectionName) throws(StorageError) -> [String] {
         try db.query(
-            "SELECT id FROM records WHERE collection = ? AND deleted = 0 ORDER BY id",
+            "SELECT id FROM records WHERE collection = ? ORDER BY id",
             [.text(collection.rawValue)], operation: "list \(collection.rawValue) ids") { $0.text(0) }
     }
 
@@ -99,36 +102,37 @@ extension StoreReader {
     /// The live records of `collection` whose title (as above) contains `text`, folded
     /// like search: one scan of the listing index.
     public func records(_ collection: CollectionName, titleContains text: String, limit: Int) throws(StorageError) -> Matches {
-        try fieldMatches(collection, field: Self.titleField, test: "instr(\(Self.titleField), ?) > 0", text, limit: limit,
-                         operation: "find \(collection.rawValue) by words of the title")
+        let folded = SearchText.fold(text.trimmingCharacters(in: .whitespaces))
+        // NB: the first occurrence ends before the first U+001F exactly when the text is
+        // in the title (folded text holds no U+001F). `instr` scans in C, as search does,
+        // instead of cutting the title out of every key.
+        return try keyMatches(
+            collection, test: "instr(sort_key, ?1) > 0 AND (instr(sort_key, char(31)) = 0 OR instr(sort_key, ?1) + length(?1) <= instr(sort_key, char(31)))",
+            folded, limit: limit, operation: "find \(collection.rawValue) by words of the title")
     }
 
     /// The live books whose author, folded like search, equals `author`: one scan of the
     /// listing index.
     public func books(byAuthor author: String, limit: Int) throws(StorageError) -> Matches {
-        try fieldMatches(.books, field: Self.secondField, test: "\(Self.secondField) = ?", author, limit: limit,
-                         operation: "find books by author")
+        let folded = SearchText.fold(author.trimmingCharacters(in: .whitespaces))
+        // NB: the key is "title␟author": it holds "␟author" and ends with it.
+        return try keyMatches(
+            .books, test: "instr(sort_key, ?1) > 0 AND substr(sort_key, -length(?1)) = ?1",
+            SearchText.fieldSeparator + folded, limit: limit, operation: "find books by author")
     }
 
-    private func fieldMatches(
-        _ collection: CollectionName, field: String, test: String, _ text: String, limit: Int, operation: String
+    /// One scan of the listing index for the ids whose sort key passes `test` (with the
+    /// text bound as `?1`), then the first `limit` records.
+    private func keyMatches(
+        _ collection: CollectionName, test: String, _ text: String, limit: Int, operation: String
     ) throws(StorageError) -> Matches {
-        let folded = SearchText.fold(text.trimmingCharacters(in: .whitespaces))
-        let filter = "collection = ? AND deleted = 0 AND \(test)"
-        let parameters: [SQLiteValue] = [.text(collection.rawValue), .text(folded)]
-        let records = try db.query(
-            "SELECT \(Self.recordColumns) FROM records WHERE \(filter) ORDER BY sort_key, id LIMIT ?",
-            parameters + [.integer(Int64(max(0, limit)))], operation: operation, row: Self.storedRecord)
-        let total = try db.queryFirst("SELECT count(*) FROM records WHERE \(filter)", parameters, operation: operation) {
-            $0.int(0)
-        } ?? 0
-        return Matches(records: records, total: total)
+        let ids = try db.query(
+            "SELECT id FROM records WHERE collection = ?2 AND deleted = 0 AND \(test) ORDER BY sort_key, id",
+            [.text(text), .text(collection.rawValue)], operation: operation) { $0.text(0) }
+        var records: [StoredRecord] = []
+        for id in ids.prefix(max(0, limit)) {
+            if let record = try record(collection, id: id) { records.append(record) }
+        }
+        return Matches(records: records, total: ids.count)
     }
-
-    /// The sort key up to its first U+001F (all of it when there is none).
-    private static let titleField =
-        "(CASE WHEN instr(sort_key, char(31)) > 0 THEN substr(sort_key, 1, instr(sort_key, char(31)) - 1) ELSE sort_key END)"
-    /// The sort key after its first U+001F (empty when there is none).
-    private static let secondField =
-        "(CASE WHEN instr(sort_key, char(31)) > 0 THEN substr(sort_key, instr(sort_key, char(31)) + 1) ELSE '' END)"
 }
