@@ -11,8 +11,8 @@ import Foundation
 /// on Linux, so this reads the object once, keeps strings, booleans, numbers and nulls
 /// of the top level, and skips nested arrays and objects. Full validation is SQLite's
 /// job: the `records.json` column has a `json_valid` check.
-struct WireFields: Sendable {
-    enum Value: Hashable, Sendable {
+public struct WireFields: Sendable {
+    public enum Value: Hashable, Sendable {
         case string(String)
         case bool(Bool)
         case integer(Int64)
@@ -26,23 +26,23 @@ struct WireFields: Sendable {
     ///
     /// NB: an array, not a dictionary: a record has a handful of fields, and hashing
     /// every name of every pulled record cost more than the linear look-ups.
-    private(set) var members: [(name: String, value: Value)] = []
+    public private(set) var members: [(name: String, value: Value)] = []
 
-    subscript(key: String) -> Value? {
+    public subscript(key: String) -> Value? {
         members.first { $0.name == key }?.value
     }
 
-    func string(_ key: String) -> String? {
+    public func string(_ key: String) -> String? {
         if case .string(let text) = self[key] { return text }
         return nil
     }
 
-    func bool(_ key: String) -> Bool? {
+    public func bool(_ key: String) -> Bool? {
         if case .bool(let flag) = self[key] { return flag }
         return nil
     }
 
-    func integer(_ key: String) -> Int64? {
+    public func integer(_ key: String) -> Int64? {
         switch self[key] {
         case .integer(let number): return number
         case .real(let number): return Int64(exactly: number)
@@ -59,28 +59,28 @@ struct WireFields: Sendable {
     }
 
     /// A member name to keep, as bytes to compare with and as the text to store.
-    struct Name: Sendable {
+    public struct Name: Sendable {
         let bytes: StaticString
         let text: String
 
-        init(_ bytes: StaticString) {
+        public init(_ bytes: StaticString) {
             self.bytes = bytes
             self.text = bytes.description
         }
     }
 
     /// Why bytes could not be read as a JSON object; `offset` is a byte position.
-    struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
         let reason: String
         let offset: Int
-        var description: String { "\(reason) at byte \(offset)" }
+        public var description: String { "\(reason) at byte \(offset)" }
     }
 
     /// Reads the top-level fields of a JSON object.
     /// - Parameter names: keep only these members (the rest are checked and skipped
     ///   without decoding them); nil keeps every member.
     /// - Throws: `SyntaxError` when the bytes are not a JSON object.
-    static func parse(_ data: Data, keeping names: [Name]? = nil) throws(SyntaxError) -> WireFields {
+    public static func parse(_ data: Data, keeping names: [Name]? = nil) throws(SyntaxError) -> WireFields {
         let result: Result<WireFields, SyntaxError> = data.withUnsafeBytes { raw in
             var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self), keeping: names)
             do throws(SyntaxError) {
