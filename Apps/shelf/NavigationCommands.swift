@@ -26,7 +26,8 @@ struct OpenCommand: ShelfCommand {
         let router = try navigationRouter(context)
         guard await router.open(url: url) else {
             switch router.refusal {
-            case .lookup(.notFound(let collection, let reference)):
+            // NB: a link names a full id; one too short to be a prefix is simply not there.
+            case .lookup(.notFound(let collection, let reference)), .lookup(.tooShort(let collection, let reference)):
                 throw CommandFailure(.noInput, "\(url) leads nowhere: no \(collection.recordNoun) with id '\(reference)'")
             case .lookup(.noBooks(let author)):
                 throw CommandFailure(.noInput, "\(url) leads nowhere: no book by '\(author)' is on the shelf")

@@ -192,6 +192,7 @@ struct ShortIDAndPlaceTests {
         for (link, message) in [
             ("shelf://book/ffff0000", "Error: shelf://book/ffff0000 leads nowhere: no book with id 'ffff0000'\n"),
             ("shelf://note/b-42", "Error: shelf://note/b-42 leads nowhere: no note with id 'b-42'\n"),
+            ("shelf://note/b-4", "Error: shelf://note/b-4 leads nowhere: no note with id 'b-4'\n"),
             ("shelf://author/Nobody", "Error: shelf://author/Nobody leads nowhere: no book by 'Nobody' is on the shelf\n"),
         ] {
             let run = try sandbox.run("open", link)
