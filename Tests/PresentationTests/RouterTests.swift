@@ -169,4 +169,48 @@ struct RouterTests {
         #expect(router.destination.failureMessage == "Could not show shelf://book/book-999: no book with id or title 'book-999'")
         #expect(router.path == [.book("book-999")])
     }
+
+    // MARK: Races
+
+    /// A link whose place arrives after a newer link was followed changes nothing: the
+    /// newer intent wins, whatever order the lookups finish in.
+    @Test func aSlowLinkOvertakenByANewerOneIsDropped() async throws {
+        let gate = SuspensionGate<Void>()
+        var gated = places
+        gated.gates = [.book("book-001"): gate]
+        let router = Router(preferences: FakePreferencesStore(storage: file), places: gated)
+
+        let slow = Task { await router.open(url: "shelf://book/book-001") }
+        await gate.arrival()
+        #expect(await router.open(url: "shelf://book/book-003"))
+        await gate.open(with: ())
+
+        #expect(await slow.value == false)
+        #expect(router.path == [.book("book-003")])
+        if case .book(let book, _, _, _) = router.destination.value { #expect(book.id == "book-003") } else {
+            Issue.record("destination \(router.destination)")
+        }
+        #expect(router.refusal == nil && router.errorMessage == nil)
+    }
+
+    /// A destination still loading when the reader goes back is not shown over the new top.
+    @Test func aDestinationOvertakenByBackIsDropped() async throws {
+        let gate = SuspensionGate<Void>()
+        var gated = places
+        gated.gates = [.book("book-005"): gate]
+        let router = Router(preferences: FakePreferencesStore(storage: file), places: gated)
+        router.push(.book("book-003"))
+        router.push(.book("book-005"))
+
+        let loading = Task { await router.showDestination() }
+        await gate.arrival()
+        router.pop()
+        await router.showDestination()
+        await gate.open(with: ())
+        await loading.value
+
+        if case .book(let book, _, _, _) = router.destination.value { #expect(book.id == "book-003") } else {
+            Issue.record("destination \(router.destination)")
+        }
+    }
 }

@@ -37,6 +37,9 @@ public final class Router {
 
     private let preferences: any PreferencesStore
     private let places: any PlaceService
+    /// The latest navigation intent: a link or destination load that finishes after a
+    /// newer intent (another link, a push, a pop) was made applies nothing.
+    private var ticket = 0
 
     /// Restores the path saved by the previous launch.
     /// - Parameter places: what links lead to; a link to nothing is refused.
@@ -57,8 +60,12 @@ public final class Router {
     /// is found: the route pushed is the place's exact one (a prefix completed).
     /// - Returns: whether the link was followed; a malformed link or one to nothing
     ///   sets `errorMessage` and `refusal` and leaves the path (and `destination`) unchanged.
+    ///   A link whose place arrives after a newer intent (another link, a push or pop)
+    ///   is dropped: it returns false and changes nothing.
     @discardableResult
     public func open(url: String) async -> Bool {
+        ticket += 1
+        let mine = ticket
         let route: Route
         do {
             route = try Route(url: url)
@@ -69,10 +76,13 @@ public final class Router {
         do {
             place = try await places.place(at: route)
         } catch let error as RecordLookupError {
+            guard mine == ticket else { return false }
             return refuse(.lookup(error))
         } catch {
+            guard mine == ticket else { return false }
             return refuse(.unreadable(FailureMessage.describe(error)))
         }
+        guard mine == ticket else { return false }
         push(place.route)
         destination = .loaded(place)
         return true
@@ -82,16 +92,21 @@ public final class Router {
     /// the root there is nothing to load. A record gone since it was opened leaves a
     /// failed `destination` whose message says so.
     public func showDestination() async {
+        ticket += 1
+        let mine = ticket
         guard let top = current else {
             destination = .idle
             return
         }
         destination = destination.startingLoad()
+        let loaded: LoadingState<Place>
         do {
-            destination = .loaded(try await places.place(at: top))
+            loaded = .loaded(try await places.place(at: top))
         } catch {
-            destination = .failed(message: FailureMessage.make("show \(top.url)", error), previous: nil)
+            loaded = .failed(message: FailureMessage.make("show \(top.url)", error), previous: nil)
         }
+        guard mine == ticket else { return }
+        destination = loaded
     }
 
     /// The titles of the path's books and notes, for showing next to their ids.
@@ -100,6 +115,7 @@ public final class Router {
     }
 
     public func push(_ route: Route) {
+        ticket += 1
         change(to: path + [route])
     }
 
@@ -108,12 +124,14 @@ public final class Router {
     @discardableResult
     public func pop() -> Route? {
         guard let top = path.last else { return nil }
+        ticket += 1
         change(to: Array(path.dropLast()))
         return top
     }
 
     /// Goes back to the root.
     public func popToRoot() {
+        ticket += 1
         change(to: [])
     }
 

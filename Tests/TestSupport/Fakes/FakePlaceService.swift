@@ -8,14 +8,18 @@ public struct FakePlaceService: PlaceService {
     public var books: [Book]
     public var notes: [Note]
     public var favorites: Set<Book.ID>
+    /// Routes whose lookup waits at a gate until the test opens it.
+    public var gates: [Route: SuspensionGate<Void>]
 
-    public init(books: [Book] = [], notes: [Note] = [], favorites: Set<Book.ID> = []) {
+    public init(books: [Book] = [], notes: [Note] = [], favorites: Set<Book.ID> = [], gates: [Route: SuspensionGate<Void>] = [:]) {
         self.books = books
         self.notes = notes
         self.favorites = favorites
+        self.gates = gates
     }
 
     public func place(at route: Route) async throws -> Place {
+        if let gate = gates[route] { try await gate.pass() }
         switch route {
         case .book(let reference):
             let id = try RecordReferenceMatch.resolve(
