@@ -81,10 +81,7 @@ private func navigationRouter(_ context: CommandContext) throws -> Router {
 /// The path with its titles, and the destination, with the short ids the tables show.
 @MainActor
 private func navigationScreen(_ router: Router, _ context: CommandContext) async -> NavigationScreen {
-    let destination = router.destination.value.map(PlaceView.init)
-    let bookIDs = router.path.compactMap { route in if case .book(let id) = route { id } else { nil } } + (destination?.bookIDs ?? [])
-    let noteIDs = router.path.compactMap { route in if case .note(let id) = route { id } else { nil } } + (destination?.noteIDs ?? [])
-    let shortIDs = await context.shortIDs([(.books, bookIDs), (.notes, noteIDs)])
+    let shortIDs = await context.shortIDs(NavigationScreen.idsShown(by: router))
     return NavigationScreen(router, titles: await router.pathTitles(), shortIDs: shortIDs)
 }
 

@@ -43,6 +43,15 @@ public struct NavigationScreen: RenderableScreen, Hashable {
         self.shortIDs = shortIDs
     }
 
+    /// The book and note ids the screen of `router` shows, for their short forms.
+    @MainActor
+    public static func idsShown(by router: Router) -> [(CollectionName, [String])] {
+        let destination = router.destination.value.map(PlaceView.init)
+        let books = router.path.compactMap { route in if case .book(let id) = route { id } else { nil } }
+        let notes = router.path.compactMap { route in if case .note(let id) = route { id } else { nil } }
+        return [(.books, books + (destination?.bookIDs ?? [])), (.notes, notes + (destination?.noteIDs ?? []))]
+    }
+
     public func renderText(_ options: RenderOptions) -> String {
         var text = ScreenText(options)
         if path.isEmpty {
