@@ -20,11 +20,21 @@ public protocol BookService: Sendable {
 /// libraries too large to load whole (a search over 100,000 books must not decode them all).
 public protocol BookSearching: Sendable {
     /// The books whose title or author contains `text` (case- and diacritic-insensitive;
-    /// empty matches every book), in the library's order.
+    /// empty matches every book), in the order asked for.
     /// - Parameters:
     ///   - unfinishedOnly: leave finished books out.
     ///   - limit: at most this many books; nil for every match.
-    func searchBooks(matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int) async throws -> BookSearchPage
+    ///   - order: the order of the matches, applied before the limit.
+    func searchBooks(
+        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>
+    ) async throws -> BookSearchPage
+}
+
+extension BookSearching {
+    /// The matches in the library's own order (title, then author).
+    public func searchBooks(matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int) async throws -> BookSearchPage {
+        try await searchBooks(matching: text, unfinishedOnly: unfinishedOnly, limit: limit, offset: offset, order: .standard)
+    }
 }
 
 /// One page of a book search, with the counts a list needs to say what it left out.

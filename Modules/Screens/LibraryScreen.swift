@@ -15,6 +15,8 @@ public struct LibraryScreen: RenderableScreen, Hashable {
     public let showFinished: Bool
     public let error: String?
     private let hasValue: Bool
+    /// How many books match in all, when `--limit` may have cut the list short.
+    private let matchCount: Int?
 
     @MainActor
     public init(_ model: LibraryModel) {
@@ -25,6 +27,7 @@ public struct LibraryScreen: RenderableScreen, Hashable {
         showFinished = model.showFinished
         error = model.errorMessage ?? model.state.failureMessage
         hasValue = model.state.hasValue
+        matchCount = nil
     }
 
     /// The library as a search through the store's indexes found it: the page of
@@ -38,6 +41,7 @@ public struct LibraryScreen: RenderableScreen, Hashable {
         showFinished = !model.unfinishedOnly
         error = model.errorMessage ?? model.state.failureMessage
         hasValue = model.state.hasValue
+        matchCount = model.limit == nil ? nil : model.state.value?.totalMatches
     }
 
     // MARK: Text
@@ -69,6 +73,10 @@ public struct LibraryScreen: RenderableScreen, Hashable {
 
     private var summary: String {
         guard books.count != totalCount else { return Wording.count(totalCount, "book") }
+        var filters = filters
+        if let matchCount, matchCount > books.count {
+            filters.append(filters.isEmpty ? "--limit \(books.count)" : "the first \(books.count) of \(matchCount) matches")
+        }
         return "\(books.count) of \(Wording.count(totalCount, "book")) shown (\(filters.joined(separator: "; ")))"
     }
 

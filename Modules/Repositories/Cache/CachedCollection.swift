@@ -63,11 +63,12 @@ actor CachedCollection<Mapping: RecordMapping> {
 
     /// One page of the records matching a search and filter, found with the store's
     /// indexes; only the records of the page are decoded.
+    /// - Parameter order: the store sorts, so a limit keeps the first records of that order.
     func page(
-        search: String?, complete: Bool?, limit: Int?, offset: Int, forceRefresh: Bool
+        search: String?, complete: Bool?, limit: Int?, offset: Int, order: RecordOrder = .standard, forceRefresh: Bool
     ) async throws -> CachedResult<QueryPage<Value>> {
         let freshness = try await freshen(force: forceRefresh)
-        let query = RecordQuery(collection, search: search, complete: complete, limit: limit, offset: offset)
+        let query = RecordQuery(collection, search: search, complete: complete, limit: limit, offset: offset, order: order)
         let everything = RecordQuery(collection)
         let needsPresence = freshness.fetchedAt == nil
         let (records, total, stored) = try store.read { reader in

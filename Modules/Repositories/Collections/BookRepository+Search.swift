@@ -10,9 +10,11 @@ extension BookRepository: BookSearching {
     /// policy (one refresh at most, shared with every other read of the books).
     /// - Throws: the refresh's error only when nothing is cached at all (as the
     ///   `BookService` reads do); `StorageError` when the store cannot be read.
-    public func searchBooks(matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int) async throws -> BookSearchPage {
+    public func searchBooks(
+        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>
+    ) async throws -> BookSearchPage {
         let search = text.allSatisfy(\.isWhitespace) ? nil : text
-        let page = try await books(matching: search, unfinishedOnly: unfinishedOnly, limit: limit, offset: offset)
+        let page = try await books(matching: search, unfinishedOnly: unfinishedOnly, limit: limit, offset: offset, order: order)
             .valueOrRefreshError()
         // NB: an unfiltered listing already counted the whole library.
         let totalBooks = search == nil && !unfinishedOnly ? page.totalMatches : try await libraryCount()

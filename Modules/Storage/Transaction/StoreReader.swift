@@ -43,7 +43,7 @@ public class StoreReader {
         return record
     }
 
-    /// Live records matching `query`, sorted by the collection's sort key, then id.
+    /// Live records matching `query`, in its order (by default the collection's sort key, then id).
     public func records(_ query: RecordQuery) throws(StorageError) -> [StoredRecord] {
         let (sql, parameters) = Self.listingSQL(query)
         return try db.query(sql, parameters, operation: "list \(query.collection.rawValue)", row: Self.storedRecord)
@@ -64,9 +64,10 @@ public class StoreReader {
 
     static func listingSQL(_ query: RecordQuery) -> (String, [SQLiteValue]) {
         let (filter, parameters) = filter(query)
+        let (order, orderParameters) = query.order.clause
         return (
-            "SELECT \(recordColumns) FROM records WHERE \(filter) ORDER BY sort_key, id LIMIT ? OFFSET ?",
-            parameters + [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset))]
+            "SELECT \(recordColumns) FROM records WHERE \(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
+            parameters + orderParameters + [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset))]
         )
     }
 
