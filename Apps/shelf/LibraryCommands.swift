@@ -14,8 +14,8 @@ struct BooksCommand: ShelfCommand {
         name: "books", abstract: "List books.",
         discussion: """
         --sort takes a field (title, author, finished, id); a leading '-' or --reverse sorts
-        descending. The store sorts and stops at --limit, so the first 50 of a million books
-        are as quick to list as 50.
+        descending. The store sorts and stops at --limit without counting the rest, so the
+        first 50 of a million books are as quick to list as 50 ('totalCount' is then null).
         """,
         examples: [
             Example("Books by Le Guin, whatever the case or accents", "shelf books --search 'le guin'"),
@@ -40,7 +40,7 @@ struct BooksCommand: ShelfCommand {
         let model = BookSearchModel(service: session.repositories.books)
         await model.search(
             search ?? "", unfinishedOnly: unfinished || !settings.showFinished, limit: limit,
-            order: .asked(sort, reverse: reverse))
+            order: .asked(sort, reverse: reverse), counting: limit == nil)
         return try context.output.present(LibraryScreen(model), loaded: model.state)
     }
 }

@@ -25,15 +25,19 @@ public protocol BookSearching: Sendable {
     ///   - unfinishedOnly: leave finished books out.
     ///   - limit: at most this many books; nil for every match.
     ///   - order: the order of the matches, applied before the limit.
+    ///   - counting: count every match and the whole library, even past `limit`. A
+    ///     limited search without it reads only its page (and one more book, to know
+    ///     whether more match): quick at a million books, with nil counts.
     func searchBooks(
-        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>
+        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>, counting: Bool
     ) async throws -> BookSearchPage
 }
 
 extension BookSearching {
     /// The matches in the library's own order (title, then author).
     public func searchBooks(matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int) async throws -> BookSearchPage {
-        try await searchBooks(matching: text, unfinishedOnly: unfinishedOnly, limit: limit, offset: offset, order: .standard)
+        try await searchBooks(
+            matching: text, unfinishedOnly: unfinishedOnly, limit: limit, offset: offset, order: .standard, counting: true)
     }
 }
 
@@ -41,18 +45,22 @@ extension BookSearching {
 public struct BookSearchPage: Hashable, Sendable {
     /// The matching books of this page.
     public var books: [Book]
-    /// How many books match in all pages.
-    public var totalMatches: Int
-    /// How many books the library holds, matching or not.
-    public var totalBooks: Int
+    /// How many books match in all pages; nil when a search that did not count stopped
+    /// at its limit with more to come.
+    public var totalMatches: Int?
+    /// How many books the library holds, matching or not; nil when not counted.
+    public var totalBooks: Int?
     /// Matches skipped before this page.
     public var offset: Int
+    /// Whether more books match after this page.
+    public var hasMore: Bool
 
-    public init(books: [Book], totalMatches: Int, totalBooks: Int, offset: Int = 0) {
+    public init(books: [Book], totalMatches: Int?, totalBooks: Int?, offset: Int = 0, hasMore: Bool? = nil) {
         self.books = books
         self.totalMatches = totalMatches
         self.totalBooks = totalBooks
         self.offset = offset
+        self.hasMore = hasMore ?? (totalMatches.map { offset + books.count < $0 } ?? false)
     }
 }
 

@@ -47,8 +47,10 @@ public final class BookSearchModel {
     ///     a filter asked for).
     ///   - limit: at most this many books; nil for every match.
     ///   - order: the order of the matches; the service sorts before it cuts at `limit`.
+    ///   - counting: count every match and the library even past `limit` (see `BookSearching`).
     public func search(
-        _ text: String, unfinishedOnly: Bool, limit: Int? = nil, order: ListOrder<BookSortField> = .standard
+        _ text: String, unfinishedOnly: Bool, limit: Int? = nil, order: ListOrder<BookSortField> = .standard,
+        counting: Bool = true
     ) async {
         query = text
         self.unfinishedOnly = unfinishedOnly
@@ -56,7 +58,7 @@ public final class BookSearchModel {
         let service = self.service
         await content.load(.newestWins, action: "search the books") {
             let page = try await service.searchBooks(
-                matching: text, unfinishedOnly: unfinishedOnly, limit: limit, offset: 0, order: order)
+                matching: text, unfinishedOnly: unfinishedOnly, limit: limit, offset: 0, order: order, counting: counting)
             _ = try page.books.requireUniqueIDs()
             return page
         }

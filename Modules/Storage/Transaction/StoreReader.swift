@@ -55,6 +55,14 @@ public class StoreReader {
         return try db.queryFirst(sql, parameters, operation: "count \(query.collection.rawValue)") { $0.int(0) } ?? 0
     }
 
+    /// Whether the collection holds any live record: the first row of the listing index,
+    /// not a count of them all.
+    public func hasRecords(_ collection: CollectionName) throws(StorageError) -> Bool {
+        try db.queryFirst(
+            "SELECT 1 FROM records WHERE collection = ? AND deleted = 0 LIMIT 1", [.text(collection.rawValue)],
+            operation: "look for \(collection.rawValue)") { _ in true } ?? false
+    }
+
     /// SQLite's plan for listing (or counting) `query`, one line per step — to check
     /// that searches stay index scans.
     func queryPlan(_ query: RecordQuery, counting: Bool) throws(StorageError) -> [String] {

@@ -74,7 +74,7 @@ public actor FakeBookService: BookService, BookSearching {
     // MARK: BookSearching (as the store's indexes would answer)
 
     public func searchBooks(
-        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>
+        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>, counting: Bool
     ) async throws -> BookSearchPage {
         let sorted = order == .standard ? "" : " sorted by \(order.descending ? "-" : "")\(order.field.rawValue)"
         searches.append((unfinishedOnly ? "\(text) unfinished" : text) + sorted)
