@@ -33,8 +33,8 @@ struct Output: Sendable {
     func show(_ screen: some RenderableScreen) throws {
         let text = try screen.render(format, options: screenOptions)
         let policy = terminal.standardOutputPolicy
-        let lineCount = text.utf8.count { $0 == UInt8(ascii: "\n") }
-        if let pager = policy.pager(lineCount: lineCount, format: format, noPager: noPager),
+        if policy.mayPage(format, noPager: noPager),
+           let pager = policy.pager(lineCount: text.utf8.count { $0 == UInt8(ascii: "\n") }, format: format, noPager: noPager),
            Pager.show(text, command: pager, environment: policy.environment) {
             return
         }

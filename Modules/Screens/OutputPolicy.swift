@@ -78,11 +78,17 @@ public struct OutputPolicy: Hashable, Sendable {
     /// (`-F`), shows colour (`-R`) and leaves the text on the screen (`-X`).
     public static let defaultPager = "less -FRX"
 
+    /// Whether output of this format could go through a pager at all: text, on a
+    /// terminal of known height, without `--no-pager` (so a pipe never pays for counting lines).
+    public func mayPage(_ format: OutputFormat, noPager: Bool) -> Bool {
+        !noPager && format == .text && isTerminal && height != nil
+    }
+
     /// The shell command that pages `lineCount` lines of text, or nil to print them
     /// straight: only text (not `--json`) on a terminal, longer than the terminal is
     /// high, without `--no-pager`, with `$PAGER` unless it is empty or `cat`.
     public func pager(lineCount: Int, format: OutputFormat, noPager: Bool) -> String? {
-        guard !noPager, format == .text, isTerminal, let height, lineCount > height else { return nil }
+        guard mayPage(format, noPager: noPager), let height, lineCount > height else { return nil }
         guard let pager = environment["PAGER"] else { return Self.defaultPager }
         let command = pager.trimmingCharacters(in: .whitespaces)
         return command.isEmpty || command == "cat" ? nil : command
