@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Testing
 @testable import Storage
 
@@ -18,7 +19,7 @@ struct RecordOrderTests {
         ]
         let records = books.enumerated().map { index, book in
             let json = #"{"id":"\#(book.0)","title":"\#(book.1)","author_name":"\#(book.2)","finished":\#(book.3),"last_modified":\#(index + 1)}"#
-            return RemoteRecord(id: book.0, lastModified: Int64(index + 1), json: Data(json.utf8))
+            return RawRecord(id: book.0, lastModified: Int64(index + 1), json: Data(json.utf8))
         }
         try store.applyRemote(records, to: .books)
         return store
