@@ -49,3 +49,9 @@ public enum BookSortField: String, ListSortField {
     case title, author, finished, id
     public static let standard = BookSortField.title
 }
+
+/// `shelf tasks --sort`: title, done (open first), id.
+public enum TaskSortField: String, ListSortField {
+    case title, done, id
+    public static let standard = TaskSortField.title
+}

@@ -79,9 +79,34 @@ public protocol NoteService: NotesLoading {
 /// The reader's reading tasks.
 public protocol TaskService: Sendable {
     func tasks() async throws -> [ReadingTask]
+    /// The first `limit` tasks (all when nil) in `order`; a store sorts and cuts in its
+    /// query instead of loading every task.
+    func tasks(order: ListOrder<TaskSortField>, limit: Int?) async throws -> [ReadingTask]
     func addTask(title: String) async throws -> ReadingTask
     func updateTask(_ task: ReadingTask) async throws
     func deleteTask(id: ReadingTask.ID) async throws
+}
+
+extension TaskService {
+    /// For services that hold their tasks in memory: every task, sorted and cut here (in
+    /// the service's own order for the standard one).
+    public func tasks(order: ListOrder<TaskSortField>, limit: Int?) async throws -> [ReadingTask] {
+        guard order != .standard else {
+            let all = try await tasks()
+            return Array(all.prefix(limit ?? all.count))
+        }
+        let key: (ReadingTask) -> String = switch order.field {
+        case .title: { SearchFolding.fold($0.title) }
+        case .done: { ($0.isDone ? "1" : "0") + SearchFolding.fold($0.title) }
+        case .id: { $0.id }
+        }
+        let sorted = try await tasks().sorted { lhs, rhs in
+            let (left, right) = (key(lhs), key(rhs))
+            if left != right { return order.descending ? left > right : left < right }
+            return order.descending ? lhs.id > rhs.id : lhs.id < rhs.id
+        }
+        return Array(sorted.prefix(limit ?? sorted.count))
+    }
 }
 
 /// The shared shop catalog (read-only).

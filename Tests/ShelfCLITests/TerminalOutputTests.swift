@@ -146,6 +146,28 @@ struct TerminalOutputTests {
         #expect(byID.stdout.split(separator: "\n").dropFirst().prefix(3).map { String($0.prefix(4)) } == ["gr-1", "gr-2", "gr-3"], "\(byID)")
     }
 
+    @Test func tasksAreSortedAndCutToo() throws {
+        for title in ["Read chapter 3", "Annotate the map", "Write to Ann", "Buy the sequel"] {
+            #expect(try sandbox.run("-q", "task", "add", title).status == 0)
+        }
+        let first = try #require(try sandbox.run("--json", "tasks").json()["tasks"] as? [[String: Any]])
+        let done = try #require(first.first { $0["title"] as? String == "Buy the sequel" }?["id"] as? String)
+        #expect(try sandbox.run("-q", "task", "done", done).status == 0)
+
+        func titles(_ arguments: String...) throws -> [String] {
+            let run = try sandbox.run(["--json", "tasks"] + arguments)
+            #expect(run.status == 0, "\(run)")
+            return try #require(try run.json()["tasks"] as? [[String: Any]]).compactMap { $0["title"] as? String }
+        }
+        #expect(try titles("--limit", "2") == ["Annotate the map", "Buy the sequel"])
+        #expect(try titles("--sort", "-title", "--limit", "1") == ["Write to Ann"])
+        #expect(try titles("--sort", "done", "--reverse", "--limit", "1") == ["Buy the sequel"], "done first, descending")
+        #expect(try titles("--sort", "done", "--limit", "3") == ["Annotate the map", "Read chapter 3", "Write to Ann"])
+        let typo = try sandbox.run("tasks", "--sort", "dnoe")
+        #expect(typo.status == 64)
+        #expect(typo.stderr.contains("Did you mean 'done'? Fields: title, done, id"), "\(typo)")
+    }
+
     @Test func aBadSortOrLimitIsAUsageErrorThatSuggests() throws {
         let typo = try sandbox.run("books", "--sort", "autor")
         #expect(typo.status == 64)

@@ -19,4 +19,15 @@ extension RecordOrder {
         }
         self.init(keys, descending: order.descending)
     }
+
+    /// tasks: `title` is the sort key; `done` open tasks first, then the sort key; `id`
+    /// the id alone.
+    init(_ order: ListOrder<TaskSortField>) {
+        let keys: [Key] = switch order.field {
+        case .title: [.sortKey]
+        case .done: [.complete, .sortKey]
+        case .id: []
+        }
+        self.init(keys, descending: order.descending)
+    }
 }
