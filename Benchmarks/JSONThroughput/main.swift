@@ -125,7 +125,7 @@ final class ScratchStore {
 /// The sync engine's steps for one pulled page (`CollectionPull.apply`): scan, then
 /// apply with the cursor in one transaction.
 func storePage(_ bytes: Data, in store: ShelfStore) throws -> Int {
-    let remote = try RecordPageScanner.scan(bytes)
+    let remote = try RecordPageScanner.scan(bytes, indexingFor: .books)
     return try store.write { tx in
         let held = try tx.applyRemote(remote, to: .books)
         let highest = remote.map(\.lastModified).max()

@@ -17,13 +17,22 @@ public struct RawRecord: Identifiable, Sendable, Hashable {
     public var isDeleted: Bool
     /// The record object's bytes, from `{` to `}`, as the server sent them (non-ASCII
     /// text stays `\uXXXX`-escaped).
-    public var json: Data
+    public var json: Data {
+        // NB: fields read from other bytes no longer describe the record.
+        didSet { indexedFields = nil }
+    }
+    /// The members the store indexes, when the scanner that found the record already
+    /// read them (a pulled page, `RecordListScanner`): the store then does not read the
+    /// record's bytes a second time. Derived from `json`, so it takes no part in
+    /// equality; nil when nobody asked for them.
+    public var indexedFields: IndexedFields?
 
-    public init(id: String, lastModified: Int64, isDeleted: Bool = false, json: Data) {
+    public init(id: String, lastModified: Int64, isDeleted: Bool = false, json: Data, indexedFields: IndexedFields? = nil) {
         self.id = id
         self.lastModified = lastModified
         self.isDeleted = isDeleted
         self.json = json
+        self.indexedFields = indexedFields
     }
 
     /// Reads one record object (`{"id": …, "last_modified": …, …}`), validating all of it.
@@ -34,6 +43,24 @@ public struct RawRecord: Identifiable, Sendable, Hashable {
             try scanner.expectEnd()
             return record
         }
+    }
+}
+
+// MARK: - Equality
+
+extension RawRecord {
+    /// `indexedFields` is read from `json`, so two records with the same bytes are the
+    /// same record whether or not it was read.
+    public static func == (left: RawRecord, right: RawRecord) -> Bool {
+        left.id == right.id && left.lastModified == right.lastModified && left.isDeleted == right.isDeleted
+            && left.json == right.json
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(lastModified)
+        hasher.combine(isDeleted)
+        hasher.combine(json)
     }
 }
 
@@ -48,7 +75,9 @@ extension RawRecord: CustomStringConvertible {
 extension JSONByteScanner {
     /// Reads a record object: `id` (string), `last_modified` (integer) and `deleted`
     /// (boolean, optional) from its top level; every other member is validated and skipped.
-    public mutating func scanRecord() throws(JSONScanError) -> RawRecord {
+    /// - Parameter collection: also keep the members `collection`'s store columns are
+    ///   computed from (`IndexedMembers`) in `indexedFields`, read in the same pass.
+    public mutating func scanRecord(indexingFor collection: CollectionName? = nil) throws(JSONScanError) -> RawRecord {
         skipWhitespace()
         let start = offset
         guard peek == UInt8(ascii: "{") else {
@@ -57,20 +86,29 @@ extension JSONByteScanner {
         var id: String?
         var lastModified: Int?
         var deleted = false
+        let names = collection.map { IndexedMembers.names(for: $0) }
+        var fields = WireFields()
+        if let names { fields.reserve(names.count) }
         try forEachMember { key, scanner throws(JSONScanError) in
             if scanner.key(key, is: "id") {
-                id = try scanner.readString("a record's \"id\"")
+                let value = try scanner.readString("a record's \"id\"")
+                id = value
+                if names != nil { fields.set("id", .string(value)) }
             } else if scanner.key(key, is: "last_modified") {
                 lastModified = try scanner.readInteger("\"last_modified\"")
             } else if scanner.key(key, is: "deleted") {
                 deleted = try scanner.readBool("\"deleted\"")
+            } else if let names, let name = scanner.name(key, keeping: names) {
+                fields.set(name, try scanner.readWireValue())
             } else {
                 try scanner.skipValue()
             }
         }
         guard let id else { throw fail("a record has no \"id\"", at: start) }
         guard let lastModified else { throw fail("record \(id) has no \"last_modified\"", at: start) }
-        return RawRecord(id: id, lastModified: Int64(lastModified), isDeleted: deleted, json: Data(bytes: base + start, count: offset - start))
+        return RawRecord(
+            id: id, lastModified: Int64(lastModified), isDeleted: deleted, json: Data(bytes: base + start, count: offset - start),
+            indexedFields: collection.map { IndexedFields(collection: $0, fields: fields) })
     }
 
     /// Finds the value at `path` (object keys from the top) and returns its byte range,

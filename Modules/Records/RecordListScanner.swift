@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 // MARK: - RecordListScanner
@@ -14,7 +15,11 @@ public enum RecordListScanner {
     /// - Throws: `JSONScanError` for malformed JSON (with the byte offset), a missing
     ///   `data` array, a record without `id` or integer `last_modified`, or more than
     ///   `maximumRecords` records.
-    public static func records(in body: Data, maximumRecords: Int) throws(JSONScanError) -> [RawRecord] {
+    /// - Parameter collection: the collection the page lists; each record then carries
+    ///   the members its store columns need (`RawRecord.indexedFields`), read in this pass.
+    public static func records(
+        in body: Data, maximumRecords: Int, indexingFor collection: CollectionName? = nil
+    ) throws(JSONScanError) -> [RawRecord] {
         try JSONByteScanner.withScanner(over: body) { (scanner) throws(JSONScanError) in
             var records: [RawRecord] = []
             var sawData = false
@@ -28,7 +33,7 @@ public enum RecordListScanner {
                     guard records.count < maximumRecords else {
                         throw JSONScanError(offset: scanner.offset, message: "the page holds more than \(maximumRecords) records, the most Shelf accepts in one page")
                     }
-                    records.append(try scanner.scanRecord())
+                    records.append(try scanner.scanRecord(indexingFor: collection))
                 }
             }
             try scanner.expectEnd()

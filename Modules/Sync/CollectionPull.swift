@@ -55,7 +55,7 @@ extension SyncRun {
                 try markUnavailable(state.collection, failure)
                 continue
             }
-            let records = try RecordPageScanner.scan(result.body)
+            let records = try RecordPageScanner.scan(result.body, indexingFor: state.collection)
             if records.isEmpty && result.headers["Next-Page"] == nil {
                 try markUpToDate(state.collection)
                 emit(.collectionStarted(state.collection))

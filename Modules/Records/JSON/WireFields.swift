@@ -56,7 +56,11 @@ public struct WireFields: Sendable {
         }
     }
 
-    fileprivate mutating func set(_ name: String, _ value: Value) {
+    mutating func reserve(_ count: Int) {
+        members.reserveCapacity(count)
+    }
+
+    mutating func set(_ name: String, _ value: Value) {
         if let index = members.firstIndex(where: { $0.name == name }) {
             members[index].value = value
         } else {
@@ -100,7 +104,7 @@ public struct WireFields: Sendable {
 
 extension JSONByteScanner {
     /// A member name as text; nil when it is not one of `names` (nil keeps every name).
-    fileprivate func name(_ token: StringToken, keeping names: [WireFields.Name]?) -> String? {
+    func name(_ token: StringToken, keeping names: [WireFields.Name]?) -> String? {
         guard let names else { return decode(token) }
         if token.hasEscapes {
             // An escaped name (`"\u0069d"` is `"id"`): decode it to compare.
@@ -115,7 +119,7 @@ extension JSONByteScanner {
     }
 
     /// Reads one member's value as a `WireFields.Value`, validating it.
-    fileprivate mutating func readWireValue() throws(JSONScanError) -> WireFields.Value {
+    mutating func readWireValue() throws(JSONScanError) -> WireFields.Value {
         skipWhitespace()
         guard let byte = peek else { throw fail("unexpected end of input, expected a value") }
         switch byte {

@@ -17,10 +17,15 @@ public enum RecordPageScanner {
     /// - Throws: `APIError.decoding` for malformed JSON (with the byte offset), a missing
     ///   `data` array, a record without `id` or integer `last_modified`, an id that
     ///   occurs twice in the page, or more than `maximumRecords` records.
-    public static func scan(_ body: Data, maximumRecords: Int = maximumRecordsPerPage) throws(APIError) -> [RawRecord] {
+    /// - Parameter collection: the collection the page lists, when its records go to the
+    ///   store: each then carries the members its store columns need
+    ///   (`RawRecord.indexedFields`), read in the same pass as its bounds.
+    public static func scan(
+        _ body: Data, maximumRecords: Int = maximumRecordsPerPage, indexingFor collection: CollectionName? = nil
+    ) throws(APIError) -> [RawRecord] {
         let records: [RawRecord]
         do throws(JSONScanError) {
-            records = try RecordListScanner.records(in: body, maximumRecords: maximumRecords)
+            records = try RecordListScanner.records(in: body, maximumRecords: maximumRecords, indexingFor: collection)
         } catch {
             throw .decoding(error.decodingFailure)
         }

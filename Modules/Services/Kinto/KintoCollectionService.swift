@@ -42,14 +42,14 @@ public struct KintoCollectionService: Sendable {
         if response.isNotModified {
             return .notModified(etag: response.etag ?? query.ifNoneMatch, backoff: response.backoff)
         }
-        return .page(try Self.page(from: response))
+        return .page(try Self.page(from: response, indexingFor: CollectionName(rawValue: path.collection)))
     }
 
     /// Requests a following page by the URL a previous page gave (`RecordPage.nextPage`).
     @concurrent
     public func page(at nextPage: String, onNextPage: (@Sendable (String) -> Void)? = nil) async throws -> RecordPage {
         let response = try await client.send(.get, url: nextPage, onHead: Self.nextPageHook(onNextPage))
-        return try Self.page(from: response)
+        return try Self.page(from: response, indexingFor: CollectionName(rawValue: path.collection))
     }
 
     /// Every page of the list, concatenated; `.notModified` when `query.ifNoneMatch` matches.
@@ -77,10 +77,12 @@ public struct KintoCollectionService: Sendable {
         return .page(combined)
     }
 
-    static func page(from response: Response<Data>) throws(APIError) -> RecordPage {
+    /// - Parameter collection: Shelf's collection at this path, whose indexed members
+    ///   each record carries for the store (`RawRecord.indexedFields`).
+    static func page(from response: Response<Data>, indexingFor collection: CollectionName?) throws(APIError) -> RecordPage {
         let records: [RawRecord]
         do {
-            records = try RecordPageScanner.scan(response.value)
+            records = try RecordPageScanner.scan(response.value, indexingFor: collection)
         } catch {
             if case .decoding(let failure) = error { throw .decoding(failure.with(url: response.url)) }
             throw error

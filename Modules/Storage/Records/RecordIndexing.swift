@@ -109,26 +109,4 @@ struct RecordIndexing: Hashable, Sendable {
     static func searchColumn(_ collection: CollectionName) -> String {
         searchesSortKey(collection) ? "sort_key" : "search_text"
     }
-
-    /// The top-level members each collection's columns are computed from, plus `id`
-    /// (checked against the row's id): all `WireFields` needs to read of a record.
-    static func wireNames(for collection: CollectionName) -> [WireFields.Name] {
-        switch collection {
-        case .books: bookNames
-        case .notes: noteNames
-        case .tasks: taskNames
-        case .products: productNames
-        case .cart: cartNames
-        case .preferences: preferenceNames
-        case .sessions: sessionNames
-        }
-    }
-
-    private static let bookNames = ["id", "title", "author_name", "finished"].map(WireFields.Name.init)
-    private static let noteNames = ["id", "title", "body"].map(WireFields.Name.init)
-    private static let taskNames = ["id", "title", "done"].map(WireFields.Name.init)
-    private static let productNames = ["id", "name"].map(WireFields.Name.init)
-    private static let cartNames = ["id", "product_id"].map(WireFields.Name.init)
-    private static let preferenceNames = ["id"].map(WireFields.Name.init)
-    private static let sessionNames = ["id", "day", "book_id"].map(WireFields.Name.init)
 }

@@ -120,7 +120,8 @@ extension StoreTransaction {
         if remote.isDeleted {
             try removeRecord(collection, id: remote.id)
         } else {
-            let indexing = try indexing(collection, id: remote.id, json: remote.json, requireID: false)
+            let indexing = try indexing(
+                collection, id: remote.id, json: remote.json, requireID: false, scanned: remote.indexedFields)
             try writeRecord(
                 collection, id: remote.id, json: remote.json, lastModified: remote.lastModified, deleted: false,
                 indexing: indexing, operation: "apply pulled \(collection.rawValue) record"

@@ -140,12 +140,21 @@ public final class StoreTransaction: StoreReader {
     }
 
     /// Reads the wire fields the store indexes and checks the JSON names the same id.
-    func indexing(_ collection: CollectionName, id: String, json: Data, requireID: Bool) throws(StorageError) -> RecordIndexing {
+    /// - Parameter scanned: the fields as the page scanner already read them from
+    ///   `json` (`RawRecord.indexedFields`); used when read for this collection, so a
+    ///   pulled record's bytes are read once.
+    func indexing(
+        _ collection: CollectionName, id: String, json: Data, requireID: Bool, scanned: IndexedFields? = nil
+    ) throws(StorageError) -> RecordIndexing {
         let fields: WireFields
-        do {
-            fields = try WireFields.parse(json, keeping: RecordIndexing.wireNames(for: collection))
-        } catch {
-            throw .invalidRecord(collection: collection, id: id, reason: "not a JSON object: \(error)")
+        if let scanned, scanned.collection == collection {
+            fields = scanned.fields
+        } else {
+            do {
+                fields = try WireFields.parse(json, keeping: IndexedMembers.names(for: collection))
+            } catch {
+                throw .invalidRecord(collection: collection, id: id, reason: "not a JSON object: \(error)")
+            }
         }
         switch fields["id"] {
         case .string(let inside) where inside == id:
