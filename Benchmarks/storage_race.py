@@ -9,8 +9,8 @@ Kinto sent, with the standard library's `json` and `sqlite3` instead of Shelf's
 scanner and SQLite wrapper — same work, so the two figures compare like for like:
 
 - the same store: a file with the same pragmas (WAL, `synchronous=NORMAL`, foreign
-  keys on, 16 MiB cache), built by the same migrations (schema v3: the same tables,
-  constraints — `json_valid`, `UNIQUE (collection, id)`, the outbox's foreign key —
+  keys on, 16 MiB cache), built by the same migrations (schema v7: the same tables,
+  constraints — `UNIQUE (collection, id)`, the CHECKs, the outbox's foreign key —
   and the listing index present while the page goes in);
 - the same rows: each record's JSON exactly as the server sent it (its bytes, not a
   re-serialisation), `last_modified`, `deleted`, and the derived columns Shelf's
@@ -133,7 +133,39 @@ MIGRATIONS = [
     UPDATE records SET search_text = '' WHERE collection IN ('books', 'tasks', 'products');
     CREATE INDEX records_listing ON records (collection, deleted, sort_key, id, complete, search_text);
     """,
+    """
+    ALTER TABLE outbox ADD COLUMN sent_revision INTEGER;
+    ALTER TABLE outbox ADD COLUMN sent_body BLOB;
+    ALTER TABLE sync_state ADD COLUMN collection_timestamp INTEGER;
+    ALTER TABLE sync_state ADD COLUMN recovering INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE sync_state ADD COLUMN cursor_before_recovery INTEGER;
+    ALTER TABLE sync_state ADD COLUMN pushed_timestamp INTEGER;
+    """,
+    """
+    ALTER TABLE outbox ADD COLUMN sent_lineage_id TEXT;
+    """,
+    """
+    CREATE TABLE acknowledged_deletions (
+        collection TEXT NOT NULL,
+        id TEXT NOT NULL,
+        revision TEXT NOT NULL,
+        deleted_at INTEGER NOT NULL,
+        PRIMARY KEY (collection, id)
+    ) WITHOUT ROWID;
+    CREATE INDEX acknowledged_deletions_age ON acknowledged_deletions (deleted_at);
+    """,
+    # v7: records.json without its json_valid CHECK, edited in place as Shelf does.
+    lambda db: _drop_json_check(db),
 ]
+
+
+def _drop_json_check(db: sqlite3.Connection) -> None:
+    cookie = db.execute("PRAGMA schema_version").fetchone()[0]
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("UPDATE sqlite_master SET sql = replace(sql, ' CHECK (json_valid(json))', '') "
+               "WHERE type = 'table' AND name = 'records'")
+    db.execute(f"PRAGMA schema_version = {cookie + 1}")
+    db.execute("PRAGMA writable_schema = OFF")
 LISTING_INDEX = ("CREATE INDEX IF NOT EXISTS records_listing ON records "
                  "(collection, deleted, sort_key, id, complete, search_text)")
 
@@ -156,7 +188,9 @@ def open_store(path: pathlib.Path) -> sqlite3.Connection:
     version = db.execute("PRAGMA user_version").fetchone()[0]
     for number, sql in enumerate(MIGRATIONS[version:], start=version + 1):
         db.execute("BEGIN IMMEDIATE")
-        for statement in _statements(sql):
+        if callable(sql):
+            sql(db)
+        for statement in [] if callable(sql) else _statements(sql):
             db.execute(statement)
         db.execute(f"PRAGMA user_version = {number}")
         db.execute("COMMIT")

@@ -92,7 +92,7 @@ struct LocalEditTests {
             try store.write { tx in try tx.saveLocal(.books, id: "b1", json: Data("[1,2]".utf8)) }
         }
         // Nested garbage is refused too: the whole object is validated when its indexed
-        // fields are read (the column's json_valid check stays behind it).
+        // fields are read (and `IntegrityCheck` finds any that got in around Shelf).
         do {
             try store.write { tx in try tx.saveLocal(.books, id: "b1", json: Data(#"{"id":"b1","tags":[1,,2]}"#.utf8)) }
             Issue.record("invalid nested JSON was stored")

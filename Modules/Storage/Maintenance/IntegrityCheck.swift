@@ -1,4 +1,5 @@
 import CSQLite
+import Domain
 import Foundation
 
 // MARK: - IntegrityCheck
@@ -53,8 +54,34 @@ public enum IntegrityCheck {
             // SQLITE_CORRUPT / SQLITE_NOTADB before the check could list anything.
             return IntegrityReport(path: path, depth: depth, problems: ["\(error)"], schemaVersion: version)
         }
-        let problems = lines == ["ok"] ? [] : Array(lines.prefix(problemLimit))
+        var problems = lines == ["ok"] ? [] : Array(lines.prefix(problemLimit))
+        if problems.count < problemLimit, let version, version >= 1 {
+            problems += try invalidRecordJSON(connection, limit: problemLimit - problems.count)
+        }
         return IntegrityReport(path: path, depth: depth, problems: problems, schemaVersion: version)
+    }
+
+    /// Records whose stored JSON is not valid JSON, at most `limit`.
+    ///
+    /// Shelf validates every record before it writes one; until schema v7 a CHECK on
+    /// the column said so again on each write, and SQLite's checks above verified it.
+    /// Without the constraint, this look finds the same damage (bytes changed by
+    /// another tool or a failing disk) at both depths, as the constraint's check did.
+    private static func invalidRecordJSON(_ connection: SQLiteConnection, limit: Int) throws(StorageError) -> [String] {
+        do {
+            // NB: the column holds the record's UTF-8 text as a BLOB; it is read as text,
+            // which is what `json_valid` judges in every SQLite version.
+            return try connection.query(
+                "SELECT collection, id FROM records WHERE NOT json_valid(CAST(json AS TEXT)) LIMIT ?",
+                [.integer(Int64(limit))], operation: "check the records' JSON"
+            ) { row in
+                "record \(TerminalEscaping.escaped(row.text(0)))/\(TerminalEscaping.escaped(row.text(1))): its stored JSON is not valid"
+            }
+        } catch let error where error.isBusy {
+            throw error
+        } catch {
+            return ["\(error)"]
+        }
     }
 }
 
