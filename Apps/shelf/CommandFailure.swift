@@ -41,7 +41,17 @@ extension ExitCode {
             case .notFound: .failure
             case .idInUse, .unreadableRecord: .dataError
             }
-        case is ResolutionError: .failure
+        case let error as ResolutionError:
+            switch error {
+            case .ambiguous: .usage
+            case .noConflict, .noConflictWithID, .noDeadLetter: .failure
+            }
+        case is FieldDecisionError, is ConflictEditFormError: .dataError
+        case let error as UndoError:
+            switch error {
+            case .ambiguous: .usage
+            case .nothingToUndo, .noChange, .alreadySent, .inConflict, .notAnEdit, .referenced: .failure
+            }
         case let error as StorageError:
             switch error {
             case .notFound: .failure

@@ -33,29 +33,50 @@ public struct ConflictResolver: Sendable {
             guard let conflict = try tx.conflict(collection, id: id) else {
                 throw ResolutionError.noConflict(collection: collection, id: id)
             }
-            let remote = Self.remoteRecord(conflict)
-                ?? RemoteRecord(id: id, lastModified: conflict.remoteLastModified ?? 0, isDeleted: true, json: Data("{}".utf8))
-            let waiting = try tx.outboxEntry(collection, id: id)
-            let row = try tx.record(collection, id: id, includingDeleted: true)
-            let local = row.flatMap { $0.isDeleted ? nil : $0.json }
-            let versions = try MergeApplier.versions(waiting, base: conflict.base, remote: conflict.remote)
-            let outcome = ThreeWayMerge.merge(
-                base: versions.base, sent: versions.sent, local: try RecordJSON.fields(local),
-                remote: try RecordJSON.fields(conflict.remote), policy: side == .local ? .clientWins : .serverWins)
-
-            switch outcome {
-            case .push(let content) where waiting != nil:
-                let merged = try content.map { try RecordJSON.data($0, id: id) }
-                try tx.rebasePendingChange(collection, id: id, onto: remote, merged: merged)
-            case .conflict where waiting != nil:
-                // NB: a policy other than manual never leaves a clash; keep the local side whole.
-                try tx.rebasePendingChange(collection, id: id, onto: remote, merged: nil)
-            case .alreadyEqual, .acceptRemote, .push, .conflict:
-                if waiting != nil { try tx.discardLocalChange(collection, id: id) }
-                _ = try tx.applyRemote(remote, to: collection)
-            }
-            _ = try tx.removeConflict(collection, id: id)
+            try Self.settle(conflict, keep: side, in: tx)
         }
+    }
+
+    /// `resolve(_:id:keep:)` inside the caller's transaction.
+    static func settle(_ conflict: Conflict, keep side: Side, in tx: StoreTransaction) throws {
+        let collection = conflict.collection, id = conflict.recordID
+        let remote = remoteRecord(conflict)
+            ?? RemoteRecord(id: id, lastModified: conflict.remoteLastModified ?? 0, isDeleted: true, json: Data("{}".utf8))
+        let waiting = try tx.outboxEntry(collection, id: id)
+        let row = try tx.record(collection, id: id, includingDeleted: true)
+        let local = row.flatMap { $0.isDeleted ? nil : $0.json }
+        let versions = try MergeApplier.versions(waiting, base: conflict.base, remote: conflict.remote)
+        let outcome = ThreeWayMerge.merge(
+            base: versions.base, sent: versions.sent, local: try RecordJSON.fields(local),
+            remote: try RecordJSON.fields(conflict.remote), policy: side == .local ? .clientWins : .serverWins)
+
+        switch outcome {
+        case .push(let content) where waiting != nil:
+            let merged = try content.map { try RecordJSON.data($0, id: id) }
+            try tx.rebasePendingChange(collection, id: id, onto: remote, merged: merged)
+        case .conflict where waiting != nil:
+            // NB: a policy other than manual never leaves a clash; keep the local side whole.
+            try tx.rebasePendingChange(collection, id: id, onto: remote, merged: nil)
+        case .alreadyEqual, .acceptRemote, .push, .conflict:
+            if waiting != nil { try tx.discardLocalChange(collection, id: id) }
+            _ = try tx.applyRemote(remote, to: collection)
+        }
+        _ = try tx.removeConflict(collection, id: id)
+    }
+
+    /// The collection of the conflict on record `id`, when `collection` is not given.
+    /// - Throws: `ResolutionError.noConflict` when there is none; `.ambiguous` when
+    ///   records of that id clash in several collections.
+    public func collection(ofConflict id: String, in collection: CollectionName?) throws -> CollectionName {
+        let matches = try store.read { reader in try reader.conflicts() }
+            .filter { $0.recordID == id && (collection == nil || $0.collection == collection) }
+            .map(\.collection)
+        guard let first = matches.first else {
+            if let collection { throw ResolutionError.noConflict(collection: collection, id: id) }
+            throw ResolutionError.noConflictWithID(id)
+        }
+        guard matches.count == 1 else { throw ResolutionError.ambiguous(id: id, collections: matches) }
+        return first
     }
 
     /// Puts a refused change back in the outbox for the next sync.
@@ -73,7 +94,7 @@ public struct ConflictResolver: Sendable {
         }
     }
 
-    private static func remoteRecord(_ conflict: Conflict) -> RemoteRecord? {
+    static func remoteRecord(_ conflict: Conflict) -> RemoteRecord? {
         guard let json = conflict.remote, let lastModified = conflict.remoteLastModified else { return nil }
         return RemoteRecord(id: conflict.recordID, lastModified: lastModified, json: json)
     }
@@ -83,11 +104,19 @@ public struct ConflictResolver: Sendable {
 
 public enum ResolutionError: Error, Equatable, Sendable, CustomStringConvertible {
     case noConflict(collection: CollectionName, id: String)
+    /// An id without a collection that has conflicts in several collections.
+    case ambiguous(id: String, collections: [CollectionName])
+    /// An id without a collection that has no conflict in any collection.
+    case noConflictWithID(String)
     case noDeadLetter(Int64)
 
     public var description: String {
         switch self {
         case .noConflict(let collection, let id): "no conflict for \(collection.rawValue)/\(id)"
+        case .ambiguous(let id, let collections):
+            "'\(id)' has conflicts in several collections: name one of "
+                + collections.map { "\($0.rawValue)/\(id)" }.joined(separator: ", ")
+        case .noConflictWithID(let id): "no conflict for a record with id '\(id)' (see 'shelf conflicts')"
         case .noDeadLetter(let id): "no failed change with id \(id)"
         }
     }
