@@ -192,6 +192,12 @@ public enum UndoError: Error, Hashable, Sendable, CustomStringConvertible {
         public var id: String
         public var label: String?
 
+        public init(collection: CollectionName, id: String, label: String?) {
+            self.collection = collection
+            self.id = id
+            self.label = label
+        }
+
         var described: String {
             let noun = switch collection {
             case .books: "book"
