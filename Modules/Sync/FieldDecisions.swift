@@ -39,6 +39,13 @@ extension ConflictResolver {
         public var choices: [String: String]
         /// Something is queued for the next sync (false: the server's version is kept as it is).
         public var queued: Bool
+
+        public init(collection: CollectionName, recordID: String, choices: [String: String], queued: Bool) {
+            self.collection = collection
+            self.recordID = recordID
+            self.choices = choices
+            self.queued = queued
+        }
     }
 
     /// Settles a conflict as `decisions` says: each clashing field takes the chosen side's
