@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Storage
+@testable import Storage
 import Sync
 import Testing
 import TestSupport
@@ -130,5 +130,20 @@ struct UnsyncedChangesTests {
         #expect(throws: UndoError.self) { try changes.undo(.books, id: "new") }
         #expect(try store.record(.books, id: "new") != nil)
         #expect(throws: UndoError.noChange(collection: nil, id: "missing")) { try changes.undo(nil, id: "missing") }
+    }
+
+    /// The undo is one transaction: when it fails half-way (here: the outbox entry is
+    /// already removed when the missing base snapshot is found), nothing of it stays.
+    @Test func anUndoThatFailsHalfWayLeavesTheChangeWhole() throws {
+        let store = try store()
+        try store.write { tx in try tx.saveLocal(.books, id: "synced", json: book("synced", "Edited")) }
+        try store.write { tx in try tx.removeBase(.books, id: "synced") }
+
+        #expect(throws: StorageError.self) { try UnsyncedChanges(store: store).undo(.books, id: "synced") }
+
+        #expect(try title(store, "synced") == "Edited")
+        let entry = try #require(try store.read { try $0.outboxEntry(.books, id: "synced") })
+        #expect(entry.kind == .update)
+        #expect(try UnsyncedChanges(store: store).list().map(\.recordID) == ["synced"])
     }
 }
