@@ -46,7 +46,12 @@ extension ExitCode {
             case .ambiguous: .usage
             case .noConflict, .noConflictWithID, .noDeadLetter: .failure
             }
-        case is FieldDecisionError, is ConflictEditFormError: .dataError
+        case let error as FieldDecisionError:
+            switch error {
+            case .givenTwice: .usage
+            case .unknownField, .notInConflict, .undecided, .badValue, .refusedByRules, .wholeRecordClash: .dataError
+            }
+        case is ConflictEditFormError: .dataError
         case let error as UndoError:
             switch error {
             case .ambiguous: .usage

@@ -69,7 +69,8 @@ struct ResolveCommand: ShelfCommand {
         meanwhile is merged again, not overwritten.
 
         --keep gives every clashing field not named otherwise that side's value. --field
-        and --set name one field each (by its name in 'conflicts show') and may repeat.
+        and --set name one field each, as 'conflicts show' or --json names it
+        (author_name or author), and may repeat.
         A --set value is read by the field's kind: text as written (in double quotes, a
         JSON string: --set 'title="null"'), a number, true or false; null clears a field.
         The result must still be a valid record (a title cannot be empty).
@@ -81,7 +82,7 @@ struct ResolveCommand: ShelfCommand {
         """,
         examples: [
             Example("Keep this device's version of the clashing fields", "shelf resolve books/b-42 --keep local"),
-            Example("Decide field by field", "shelf resolve b-42 --field title=local --field author_name=remote"),
+            Example("Decide field by field", "shelf resolve b-42 --field title=local --field author=remote"),
             Example("Write the title by hand, the server's value for the rest", "shelf resolve b-42 --set 'title=The Dispossessed' --keep remote"),
             Example("Merge in an editor", "shelf resolve b-42 --edit"),
         ])

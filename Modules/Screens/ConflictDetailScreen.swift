@@ -79,8 +79,8 @@ public struct ConflictDetailScreen: RenderableScreen, Hashable {
         if deletedHere || deletedOnServer {
             text.line("Settle it with 'shelf resolve \(reference) --keep local|remote'.", .quiet)
         } else {
-            text.line("Settle it with 'shelf resolve \(reference)' and --keep local|remote (every clashing field),", .quiet)
-            text.line("--field FIELD=local|remote, --set FIELD=VALUE, or --edit (in $VISUAL or $EDITOR).", .quiet)
+            text.line("Settle it with 'shelf resolve \(reference)' and one of:", .quiet)
+            text.line("  --keep local|remote, --field FIELD=local|remote, --set FIELD=VALUE, --edit", .quiet)
         }
         return text.text
     }

@@ -66,7 +66,7 @@ public struct PendingChangesScreen: RenderableScreen, Hashable {
         }
         text.table(table)
         var summary = Wording.count(changes.count, "unsynced change") + "; 'shelf sync' sends \(changes.count == 1 ? "it" : "them")"
-        if changes.last?.state == "waiting" { summary += ", 'shelf undo' takes back \(changes.count == 1 ? "it" : "the last one")" }
+        if changes.last?.state == "waiting" { summary += ", 'shelf undo' takes " + (changes.count == 1 ? "it back" : "back the last one") }
         text.line(summary, .quiet)
         return text.text
     }

@@ -27,6 +27,36 @@ public struct ConflictDecisions: Hashable, Sendable {
     }
 }
 
+// MARK: - Field names
+
+extension ConflictDecisions {
+    /// The Domain's names of fields (`--json`'s `author`, `isFinished`, `bookID`) for
+    /// their wire names (`author_name`, `finished`, `book_id`), which `conflicts show`
+    /// lists; either names a field.
+    static let domainNames: [CollectionName: [String: String]] = [
+        .books: ["author": "author_name", "isFinished": "finished"],
+        .notes: ["bookID": "book_id"],
+        .tasks: ["isDone": "done"],
+        .cart: ["productID": "product_id"],
+        .sessions: ["bookID": "book_id"],
+        .preferences: ["showFinished": "show_finished", "dailyGoalMinutes": "daily_goal_minutes"],
+    ]
+
+    /// The decisions with every field named by its wire name.
+    /// - Throws: `FieldDecisionError.givenTwice` for a field named under both names.
+    func naming(_ collection: CollectionName) throws(FieldDecisionError) -> ConflictDecisions {
+        let aliases = Self.domainNames[collection] ?? [:]
+        var renamed = self
+        renamed.fields = [:]
+        for name in fields.keys.sorted() {
+            let wire = aliases[name] ?? name
+            guard renamed.fields[wire] == nil else { throw .givenTwice(wire) }
+            renamed.fields[wire] = fields[name]
+        }
+        return renamed
+    }
+}
+
 // MARK: - Resolving field by field
 
 extension ConflictResolver {
@@ -71,7 +101,7 @@ extension ConflictResolver {
                 try Self.settle(conflict, keep: side, in: tx)
                 return Resolution(collection: collection, recordID: id, choices: ["record": side.rawValue], queued: side == .local)
             }
-            let values = try Self.values(decisions, for: detail)
+            let values = try Self.values(try decisions.naming(collection), for: detail)
             return try Self.apply(values, to: conflict, in: tx)
         }
     }
@@ -149,6 +179,8 @@ public enum FieldDecisionError: Error, Hashable, Sendable, CustomStringConvertib
     case badValue(field: String, text: String, expected: String)
     case refusedByRules(String)
     case wholeRecordClash(kind: MergeConflict.Kind)
+    /// A field named twice (under its wire name and its Domain name).
+    case givenTwice(String)
 
     public var description: String {
         switch self {
@@ -164,6 +196,8 @@ public enum FieldDecisionError: Error, Hashable, Sendable, CustomStringConvertib
             "value '\(text)' for field '\(field)' is not \(expected)"
         case .refusedByRules(let reason):
             "the resolved record would break a rule: \(reason)"
+        case .givenTwice(let field):
+            "field '\(field)' is given twice: choose one value for it"
         case .wholeRecordClash(let kind):
             "\(kind == .deleteVersusEdit ? "deleted here and edited on the server" : "edited here and deleted on the server"): "
                 + "a deletion is settled as a whole, with --keep local|remote"

@@ -136,6 +136,22 @@ struct ConflictDecisionsTests {
         #expect(try fields(store)["title"] == .string("The Dispossessed"))
     }
 
+    @Test func fieldsMayBeNamedAsTheDomainNamesThem() throws {
+        let store = try conflicted()
+        let resolution = try ConflictResolver(store: store).resolve(
+            .books, id: "b-1", ConflictDecisions(others: .remote, fields: ["title": .keep(.local)]))
+        #expect(resolution.choices == ["title": "local", "pages": "remote"])
+
+        let other = try conflicted()
+        #expect(throws: FieldDecisionError.notInConflict("author_name", clashing: ["pages", "title"])) {
+            try ConflictResolver(store: other).resolve(.books, id: "b-1", ConflictDecisions(others: .local, fields: ["author": .keep(.local)]))
+        }
+        #expect(throws: FieldDecisionError.givenTwice("author_name")) {
+            try ConflictResolver(store: other).resolve(
+                .books, id: "b-1", ConflictDecisions(others: .local, fields: ["author": .keep(.local), "author_name": .keep(.remote)]))
+        }
+    }
+
     @Test func aResultTheRulesRefuseIsNotWritten() throws {
         let store = try conflicted()
         #expect(throws: FieldDecisionError.self) {
