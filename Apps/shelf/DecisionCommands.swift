@@ -77,8 +77,8 @@ struct ResolveCommand: ShelfCommand {
 
         --edit opens the clashing fields in $VISUAL or $EDITOR as 'field: value' lines,
         each filled in with the local value, the base, local and server values below it
-        as # comments; write the value to keep and save. A form saved unchanged, or one
-        that cannot be read, changes nothing.
+        as # comments; write the value to keep and save. A form saved with no value
+        changed, or one that cannot be read, changes nothing.
         """,
         examples: [
             Example("Keep this device's version of the clashing fields", "shelf resolve books/b-42 --keep local"),

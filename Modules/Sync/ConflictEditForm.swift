@@ -18,14 +18,19 @@ import Foundation
 /// plain text for a text field; spaces around a value are dropped (quote to keep them).
 /// Lines starting with `#` and blank lines are ignored. A form saved unchanged, a line
 /// for a field that does not clash, a field given twice or left out, or a line that is
-/// not `field: value` is refused naming its line, and nothing changes.
+/// not `field: value` is refused naming its line, and nothing changes. A form whose
+/// values are all as they started counts as unchanged, whatever else was edited.
 public struct ConflictEditForm: Hashable, Sendable {
     public let detail: ConflictDetail
     /// The form as written for the editor.
     public let text: String
 
+    /// Each clashing field's value as the form starts (this device's value).
+    private let prefilled: [String: String]
+
     public init(_ detail: ConflictDetail) {
         self.detail = detail
+        var prefilled: [String: String] = [:]
         var lines: [String] = []
         let summary = detail.summary
         let label = summary.label.map { " \"\(TerminalEscaping.escaped($0))\"" } ?? ""
@@ -41,12 +46,15 @@ public struct ConflictEditForm: Hashable, Sendable {
         }
         for field in detail.fields where field.isClash {
             lines.append("")
-            lines.append("\(field.name): \(field.local.map(FieldValueText.written) ?? "null")")
+            let start = field.local.map(FieldValueText.written) ?? "null"
+            prefilled[field.name] = start
+            lines.append("\(field.name): \(start)")
             lines.append("#   base:   \(Self.shown(field.base))")
             lines.append("#   local:  \(Self.shown(field.local))")
             lines.append("#   server: \(Self.shown(field.server))")
         }
         text = lines.joined(separator: "\n") + "\n"
+        self.prefilled = prefilled
     }
 
     /// The decisions an edited form holds.
@@ -74,6 +82,9 @@ public struct ConflictEditForm: Hashable, Sendable {
         if !sawAnyLine { throw .unchanged }
         let missing = clashing.filter { choices[$0] == nil }
         if !missing.isEmpty { throw .missingFields(missing) }
+        // NB: every value as it started (whatever happened to the comments or the line
+        // ends) is a form saved without a decision, not a choice of the local side.
+        if clashing.allSatisfy({ choices[$0] == .written(prefilled[$0] ?? "") }) { throw .unchanged }
         return ConflictDecisions(others: nil, fields: choices)
     }
 
@@ -95,7 +106,8 @@ public enum ConflictEditFormError: Error, Hashable, Sendable, CustomStringConver
     public var description: String {
         switch self {
         case .unchanged:
-            "the form was saved unchanged (or emptied); the conflict is left as it was"
+            "the form was saved with no value changed (or emptied); the conflict is left as it was "
+                + "('--keep local' keeps this device's values)"
         case .malformedLine(let line, let text):
             "line \(line) is not 'field: value': \(TerminalEscaping.escaped(String(text.prefix(80))))"
         case .notAClashingField(let line, let name, let clashing):

@@ -199,6 +199,8 @@ struct ConflictDecisionsTests {
 
         #expect(throws: ConflictEditFormError.unchanged) { try form.decisions(from: form.text) }
         #expect(throws: ConflictEditFormError.unchanged) { try form.decisions(from: "# nothing\n\n") }
+        let valuesAsTheyWere = form.text.replacingOccurrences(of: "\n", with: "\r\n").replacingOccurrences(of: "#   base:", with: "# base was:")
+        #expect(throws: ConflictEditFormError.unchanged) { try form.decisions(from: valuesAsTheyWere) }
         let lineOfPages = try #require(form.text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(of: "pages: 320")) + 1
         #expect(throws: ConflictEditFormError.malformedLine(lineOfPages, "pages 315")) {
             try form.decisions(from: form.text.replacingOccurrences(of: "pages: 320", with: "pages 315"))
