@@ -133,30 +133,32 @@ public struct ConflictDetailScreen: RenderableScreen, Hashable {
 public struct ResolutionScreen: RenderableScreen, Hashable {
     public let collection: String
     public let id: String
-    /// `local` or `remote` when every field took that side; `mixed` otherwise.
+    /// `local` or `remote` when every field (or the whole record) took that side; `mixed` otherwise.
     public let kept: String
-    /// Field → `local`, `remote` or `written` (`record` for a deletion clash).
+    /// Field → `local`, `remote` or `written`; empty for a deletion clash.
     public let fields: [String: String]
     public let queued: Bool
 
     public init(_ resolution: ConflictResolver.Resolution) {
         collection = resolution.collection.rawValue
         id = resolution.recordID
-        let sides = Set(resolution.choices.values)
-        kept = sides.count == 1 && sides.first != "written" ? sides.first ?? "mixed" : "mixed"
-        fields = resolution.choices
+        fields = resolution.fields.mapValues(\.rawValue)
+        let taken = Set(resolution.fields.values)
+        kept = resolution.wholeRecord?.rawValue
+            ?? (taken.count == 1 && taken.first != .written ? taken.first?.rawValue : nil)
+            ?? "mixed"
         queued = resolution.queued
     }
 
     public func renderText(_ options: RenderOptions) -> String {
         var text = ScreenText(options)
         let reference = "\(collection)/\(id)"
-        let choices = fields.keys.sorted().map { field in
-            let choice = fields[field] ?? ""
-            let side = choice == "remote" ? "server" : choice
-            return field == "record" && fields.count == 1 ? "the \(side) version" : "\(field) ← \(side)"
+        if fields.isEmpty {
+            text.line("Resolved \(reference): kept the \(kept == "local" ? "local" : "server's") version")
+        } else {
+            let choices = fields.keys.sorted().map { field in "\(field) ← \(fields[field] == "remote" ? "server" : fields[field] ?? "")" }
+            text.line("Resolved \(reference): \(choices.joined(separator: ", "))")
         }
-        text.line("Resolved \(reference): \(choices.joined(separator: ", "))")
         text.line(queued ? "The result is sent on the next sync." : "Nothing to send: the server's version is kept.", .quiet)
         return text.text
     }

@@ -62,18 +62,25 @@ extension ConflictDecisions {
 extension ConflictResolver {
     /// What a resolution did, for the confirmation: each clashing field and what it took.
     public struct Resolution: Hashable, Sendable {
+        /// What one clashing field took.
+        public enum Taken: String, Hashable, Sendable {
+            case local, remote, written
+        }
+
         public var collection: CollectionName
         public var recordID: String
-        /// `local`, `remote` or `written`, by field; for a deletion clash, the one entry
-        /// `record`.
-        public var choices: [String: String]
+        /// By wire field name; empty for a deletion clash (see `wholeRecord`).
+        public var fields: [String: Taken]
+        /// The side a deletion clash was settled with, as a whole.
+        public var wholeRecord: Side?
         /// Something is queued for the next sync (false: the server's version is kept as it is).
         public var queued: Bool
 
-        public init(collection: CollectionName, recordID: String, choices: [String: String], queued: Bool) {
+        public init(collection: CollectionName, recordID: String, fields: [String: Taken], wholeRecord: Side? = nil, queued: Bool) {
             self.collection = collection
             self.recordID = recordID
-            self.choices = choices
+            self.fields = fields
+            self.wholeRecord = wholeRecord
             self.queued = queued
         }
     }
@@ -99,7 +106,7 @@ extension ConflictResolver {
                     throw FieldDecisionError.wholeRecordClash(kind: detail.summary.kind)
                 }
                 try Self.settle(conflict, keep: side, in: tx)
-                return Resolution(collection: collection, recordID: id, choices: ["record": side.rawValue], queued: side == .local)
+                return Resolution(collection: collection, recordID: id, fields: [:], wholeRecord: side, queued: side == .local)
             }
             let values = try Self.values(try decisions.naming(collection), for: detail)
             return try Self.apply(values, to: conflict, in: tx)
@@ -109,7 +116,7 @@ extension ConflictResolver {
     /// Each clashing field's value (nil: the field goes), after checking the decisions fit.
     private static func values(
         _ decisions: ConflictDecisions, for detail: ConflictDetail
-    ) throws(FieldDecisionError) -> [String: (value: JSONValue?, choice: String)] {
+    ) throws(FieldDecisionError) -> [String: (value: JSONValue?, taken: Resolution.Taken)] {
         let clashing = detail.clashingFields
         for name in decisions.fields.keys.sorted() where !clashing.contains(name) {
             guard detail.knownFields.contains(name) else { throw .unknownField(name, known: detail.knownFields) }
@@ -118,14 +125,14 @@ extension ConflictResolver {
         let undecided = clashing.filter { decisions.fields[$0] == nil }
         if !undecided.isEmpty, decisions.others == nil { throw .undecided(undecided) }
 
-        var values: [String: (value: JSONValue?, choice: String)] = [:]
+        var values: [String: (value: JSONValue?, taken: Resolution.Taken)] = [:]
         for field in detail.fields where field.isClash {
             switch decisions.fields[field.name] ?? decisions.others.map(ConflictDecisions.Choice.keep) {
-            case .keep(.local)?: values[field.name] = (field.local, "local")
-            case .keep(.remote)?: values[field.name] = (field.server, "remote")
+            case .keep(.local)?: values[field.name] = (field.local, .local)
+            case .keep(.remote)?: values[field.name] = (field.server, .remote)
             case .written(let text)?:
                 let kind = FieldValueText.kind(of: [field.base, field.local, field.server])
-                values[field.name] = (try FieldValueText.value(text, field: field.name, kind: kind), "written")
+                values[field.name] = (try FieldValueText.value(text, field: field.name, kind: kind), .written)
             case nil: throw .undecided([field.name])
             }
         }
@@ -133,7 +140,7 @@ extension ConflictResolver {
     }
 
     private static func apply(
-        _ values: [String: (value: JSONValue?, choice: String)], to conflict: Conflict, in tx: StoreTransaction
+        _ values: [String: (value: JSONValue?, taken: Resolution.Taken)], to conflict: Conflict, in tx: StoreTransaction
     ) throws -> Resolution {
         let collection = conflict.collection, id = conflict.recordID
         let versions = try versions(of: conflict, in: tx)
@@ -165,7 +172,7 @@ extension ConflictResolver {
             _ = try tx.applyRemote(remote, to: collection)
         }
         _ = try tx.removeConflict(collection, id: id)
-        return Resolution(collection: collection, recordID: id, choices: values.mapValues(\.choice), queued: queued)
+        return Resolution(collection: collection, recordID: id, fields: values.mapValues(\.taken), queued: queued)
     }
 }
 

@@ -44,10 +44,8 @@ public struct UnsyncedChanges: Sendable {
     @discardableResult
     public func undoLatest() throws -> UndoneChange {
         try store.write { tx in
-            guard let latest = try tx.pendingChanges(skippingConflicts: false).max(by: { Self.leastRecentFirst($0.entry, $1.entry) }) else {
-                throw UndoError.nothingToUndo
-            }
-            return try Self.undo(latest.entry, in: tx)
+            guard let latest = try tx.mostRecentlyChangedEntry() else { throw UndoError.nothingToUndo }
+            return try Self.undo(latest, in: tx)
         }
     }
 
@@ -59,9 +57,9 @@ public struct UnsyncedChanges: Sendable {
     @discardableResult
     public func undo(_ collection: CollectionName?, id: String) throws -> UndoneChange {
         try store.write { tx in
-            let matches = try tx.pendingChanges(skippingConflicts: false)
-                .map(\.entry)
-                .filter { $0.recordID == id && (collection == nil || $0.collection == collection) }
+            let matches = try (collection.map { [$0] } ?? CollectionName.allCases).compactMap { name in
+                try tx.outboxEntry(name, id: id)
+            }
             guard let entry = matches.first else { throw UndoError.noChange(collection: collection, id: id) }
             guard matches.count == 1 else { throw UndoError.ambiguous(id: id, collections: matches.map(\.collection)) }
             return try Self.undo(entry, in: tx)
@@ -94,10 +92,6 @@ public struct UnsyncedChanges: Sendable {
 
     private static func leastRecentFirst(_ a: UnsyncedChange, _ b: UnsyncedChange) -> Bool {
         (a.changedAt, a.sequence) < (b.changedAt, b.sequence)
-    }
-
-    private static func leastRecentFirst(_ a: OutboxEntry, _ b: OutboxEntry) -> Bool {
-        (a.updatedAt, a.sequence) < (b.updatedAt, b.sequence)
     }
 }
 

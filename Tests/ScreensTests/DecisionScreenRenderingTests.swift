@@ -36,8 +36,10 @@ struct DecisionScreenRenderingTests {
 
     @Test func aResolution() throws {
         let resolution = ConflictResolver.Resolution(
-            collection: .books, recordID: "book-001", choices: ["title": "written", "pages": "remote"], queued: true)
+            collection: .books, recordID: "book-001", fields: ["title": .written, "pages": .remote], queued: true)
         try RenderingFixture.expect(ResolutionScreen(resolution), matches: "resolution-fields")
+        let whole = ConflictResolver.Resolution(collection: .notes, recordID: "note-002", fields: [:], wholeRecord: .remote, queued: false)
+        try RenderingFixture.expect(ResolutionScreen(whole), matches: "resolution-record")
     }
 
     @Test func pendingChangesAndAnUndo() throws {

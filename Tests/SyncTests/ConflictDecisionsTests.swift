@@ -65,7 +65,7 @@ struct ConflictDecisionsTests {
             try resolver.resolve(.books, id: "b-1", ConflictDecisions(fields: ["title": .keep(.local)]))
         }
         let resolution = try resolver.resolve(.books, id: "b-1", ConflictDecisions(others: .remote))
-        #expect(resolution.choices == ["record": "remote"])
+        #expect(resolution.fields.isEmpty && resolution.wholeRecord == .remote)
         #expect(try fields(store)["title"] == .string("Dispossessed: A Utopia"))
         #expect(try store.read { try $0.conflictCount() } == 0)
     }
@@ -77,7 +77,7 @@ struct ConflictDecisionsTests {
         let resolution = try ConflictResolver(store: store).resolve(
             .books, id: "b-1", ConflictDecisions(fields: ["title": .keep(.local), "pages": .keep(.remote)]))
 
-        #expect(resolution.choices == ["title": "local", "pages": "remote"])
+        #expect(resolution.fields == ["title": .local, "pages": .remote])
         #expect(resolution.queued)
         let merged = try fields(store)
         #expect(merged["title"] == .string("The Dispossessed"))
@@ -118,7 +118,7 @@ struct ConflictDecisionsTests {
         let store = try conflicted()
         let resolution = try ConflictResolver(store: store).resolve(
             .books, id: "b-1", ConflictDecisions(others: .remote, fields: ["title": .written("Mine")]))
-        #expect(resolution.choices == ["title": "written", "pages": "remote"])
+        #expect(resolution.fields == ["title": .written, "pages": .remote])
         #expect(try fields(store)["title"] == .string("Mine"))
         #expect(try fields(store)["pages"] == .number(310))
     }
@@ -140,7 +140,7 @@ struct ConflictDecisionsTests {
         let store = try conflicted()
         let resolution = try ConflictResolver(store: store).resolve(
             .books, id: "b-1", ConflictDecisions(others: .remote, fields: ["title": .keep(.local)]))
-        #expect(resolution.choices == ["title": "local", "pages": "remote"])
+        #expect(resolution.fields == ["title": .local, "pages": .remote])
 
         let other = try conflicted()
         #expect(throws: FieldDecisionError.notInConflict("author_name", clashing: ["pages", "title"])) {
