@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Storage
 
 // MARK: - ConflictResolver
@@ -41,7 +42,7 @@ public struct ConflictResolver: Sendable {
     static func settle(_ conflict: Conflict, keep side: Side, in tx: StoreTransaction) throws {
         let collection = conflict.collection, id = conflict.recordID
         let remote = remoteRecord(conflict)
-            ?? RemoteRecord(id: id, lastModified: conflict.remoteLastModified ?? 0, isDeleted: true, json: Data("{}".utf8))
+            ?? RawRecord(id: id, lastModified: conflict.remoteLastModified ?? 0, isDeleted: true, json: Data("{}".utf8))
         let waiting = try tx.outboxEntry(collection, id: id)
         let row = try tx.record(collection, id: id, includingDeleted: true)
         let local = row.flatMap { $0.isDeleted ? nil : $0.json }
@@ -94,9 +95,9 @@ public struct ConflictResolver: Sendable {
         }
     }
 
-    static func remoteRecord(_ conflict: Conflict) -> RemoteRecord? {
+    static func remoteRecord(_ conflict: Conflict) -> RawRecord? {
         guard let json = conflict.remote, let lastModified = conflict.remoteLastModified else { return nil }
-        return RemoteRecord(id: conflict.recordID, lastModified: lastModified, json: json)
+        return RawRecord(id: conflict.recordID, lastModified: lastModified, json: json)
     }
 }
 

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 @testable import Storage
 import Sync
 import Testing
@@ -21,7 +22,7 @@ struct UnsyncedChangesTests {
         configuration.clock = { clock.advance(by: .seconds(1)); return clock.now }
         let store = try ShelfStore.inMemory(configuration: configuration)
         try store.write { tx in
-            _ = try tx.applyRemote(RemoteRecord(id: "synced", lastModified: 1000, json: book("synced", "Synced title")), to: .books)
+            _ = try tx.applyRemote(RawRecord(id: "synced", lastModified: 1000, json: book("synced", "Synced title")), to: .books)
         }
         return store
     }

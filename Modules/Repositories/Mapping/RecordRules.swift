@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Services
 import Storage
 
@@ -21,7 +22,7 @@ public enum RecordRules {
         case .products: _ = try ProductMapping.decode(record)
         case .sessions: _ = try ReadingSessionMapping.decode(record)
         case .preferences:
-            let raw = RawRecord(id: id, lastModified: 0, bytes: json)
+            let raw = RawRecord(id: id, lastModified: 0, json: json)
             do {
                 _ = try RecordDecoding.decode(ReaderPreferencesDTO.self, from: raw)
             } catch {
