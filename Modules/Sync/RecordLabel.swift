@@ -4,7 +4,8 @@ import Domain
 
 /// What a person recognises a record by in a list of sync decisions or pending changes:
 /// its title (books, notes, tasks) or name; for records without one, what they hold (a
-/// cart line's product and quantity, a reading session's minutes and day).
+/// cart line's product and quantity, a reading session's minutes and day, the reader's
+/// preferences record).
 enum RecordLabel {
     static func of(_ fields: [String: JSONValue]?) -> String? {
         guard let fields else { return nil }
@@ -16,6 +17,9 @@ enum RecordLabel {
         }
         if let minutes = fields["minutes"]?.intValue, let day = fields["day"]?.stringValue {
             return "\(minutes) min on \(day)"
+        }
+        if fields.keys.contains(where: { $0.hasPrefix("favorite:") || $0 == "daily_goal_minutes" || $0 == "show_finished" }) {
+            return "favorites and settings"
         }
         return nil
     }

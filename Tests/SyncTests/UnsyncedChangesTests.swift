@@ -38,12 +38,15 @@ struct UnsyncedChangesTests {
         try store.write { tx in try tx.saveLocal(.books, id: "synced", json: book("synced", "Edited")) }
         try store.write { tx in try tx.saveLocal(.tasks, id: "t-1", json: Data(#"{"id":"t-1","title":"Read","done":false}"#.utf8)) }
         try store.write { tx in try tx.deleteLocal(.tasks, id: "t-1") }  // create + delete: nothing left
+        try store.write { tx in
+            try tx.saveLocal(.preferences, id: "reader", json: Data(#"{"id":"reader","favorite:new":true}"#.utf8))
+        }
 
         let changes = try UnsyncedChanges(store: store).list()
-        #expect(changes.map(\.recordID) == ["new", "synced"])
-        #expect(changes.map(\.change) == [.create, .update])
-        #expect(changes.map(\.label) == ["New book", "Edited"])
-        #expect(changes.map(\.state) == [.waiting, .waiting])
+        #expect(changes.map(\.recordID) == ["new", "synced", "reader"])
+        #expect(changes.map(\.change) == [.create, .update, .create])
+        #expect(changes.map(\.label) == ["New book", "Edited", "favorites and settings"])
+        #expect(changes.map(\.state) == [.waiting, .waiting, .waiting])
         #expect(changes[0].since < changes[1].since)
     }
 
