@@ -135,7 +135,7 @@ struct ResolveCommand: ShelfCommand {
     ) throws -> ConflictDecisions {
         let form = ConflictEditForm(try resolver.detail(collection, id: record.id))
         guard !form.detail.clashingFields.isEmpty else {
-            throw CommandFailure(.dataError, "no field clashes on \(collection.rawValue)/\(record.id) (a deletion clash): use --keep local|remote")
+            throw CommandFailure(.dataError, "no field of \(collection.rawValue)/\(record.id) clashes on its own (a deletion is settled whole): use --keep local|remote")
         }
         let session = try TextEditorSession(text: form.text, name: "shelf-resolve.txt", environment: context.environment)
         let edited = try session.edit()
