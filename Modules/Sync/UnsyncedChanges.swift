@@ -73,9 +73,7 @@ public struct UnsyncedChanges: Sendable {
         let row = try tx.record(collection, id: id, includingDeleted: true)
         let base = try tx.base(collection, id: id)
         // NB: an undone creation is named as it was; anything else as it is again (the base).
-        let label = entry.kind == .create
-            ? RecordLabel.of(try RecordJSON.fields(row?.json))
-            : RecordLabel.of(try RecordJSON.fields(base?.json ?? row?.json))
+        let label = RecordLabel.of(entry.kind == .create ? row?.json : base?.json ?? row?.json, in: collection)
         let reference = UndoError.Record(collection: collection, id: id, label: label)
         if entry.isInFlight { throw UndoError.alreadySent(reference) }
         if try tx.conflict(collection, id: id) != nil { throw UndoError.inConflict(reference) }
@@ -127,8 +125,7 @@ public struct UnsyncedChange: Hashable, Sendable {
         collection = entry.collection
         recordID = entry.recordID
         change = entry.kind
-        label = RecordLabel.of((try? RecordJSON.fields(pending.json)) ?? nil)
-            ?? RecordLabel.of((try? RecordJSON.fields(base)) ?? nil)
+        label = RecordLabel.of(pending.json, in: entry.collection) ?? RecordLabel.of(base, in: entry.collection)
         since = entry.createdAt
         changedAt = entry.updatedAt
         state = entry.isInFlight ? .sent : hasConflict ? .conflict : .waiting
