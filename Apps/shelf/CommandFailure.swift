@@ -43,7 +43,7 @@ extension ExitCode {
             }
         case let error as ResolutionError:
             switch error {
-            case .ambiguous: .usage
+            case .ambiguous, .tooShort: .usage
             case .noConflict, .noConflictWithID, .noDeadLetter: .failure
             }
         case let error as FieldDecisionError:
@@ -54,9 +54,10 @@ extension ExitCode {
         case is ConflictEditFormError: .dataError
         case let error as UndoError:
             switch error {
-            case .ambiguous: .usage
+            case .ambiguous, .tooShort: .usage
             case .nothingToUndo, .noChange, .alreadySent, .inConflict, .notAnEdit, .referenced: .failure
             }
+        case let error as RecordLookupError: error.exitCode
         case let error as StorageError:
             switch error {
             case .notFound: .failure
@@ -82,5 +83,11 @@ extension ExitCode {
 /// secrets (see their `CustomStringConvertible` conformances).
 func failureMessage(_ error: any Error) -> String {
     if let failure = error as? CommandFailure { return failure.message }
+    if let lookup = error as? RecordLookupError { return lookup.summary }
     return String(describing: error)
+}
+
+/// Lines printed under the error, one per line (an ambiguous id's candidates).
+func failureDetails(_ error: any Error) -> [String] {
+    (error as? RecordLookupError)?.candidateLines ?? []
 }

@@ -46,13 +46,13 @@ extension ConflictsCommand {
                 Example("The same, for a script", "shelf --json conflicts show b-42"),
             ])
 
-        @Argument(name: "id", help: "The conflicted record: its id, or COLLECTION/ID (see 'shelf conflicts').")
+        @Argument(name: "id", help: "The conflicted record: its id (a unique prefix will do), or COLLECTION/ID (see 'shelf conflicts').")
         var record: RecordReference
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let resolver = ConflictResolver(store: try context.session().store)
-            let collection = try resolver.collection(ofConflict: record.id, in: record.collection)
-            try context.output.show(ConflictDetailScreen(try resolver.detail(collection, id: record.id)))
+            let (collection, id) = try resolver.locate(record.id, in: record.collection)
+            try context.output.show(ConflictDetailScreen(try resolver.detail(collection, id: id)))
             return .success
         }
     }
@@ -87,7 +87,7 @@ struct ResolveCommand: ShelfCommand {
             Example("Merge in an editor", "shelf resolve b-42 --edit"),
         ])
 
-    @Argument(name: "id", help: "The conflicted record: its id, or COLLECTION/ID (see 'shelf conflicts').")
+    @Argument(name: "id", help: "The conflicted record: its id (a unique prefix will do), or COLLECTION/ID (see 'shelf conflicts').")
     var record: RecordReference
     @Option(value: "local|remote", help: "Whose values the clashing fields not named by --field or --set take.")
     var keep: ConflictResolver.Side?
@@ -113,17 +113,17 @@ struct ResolveCommand: ShelfCommand {
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let resolver = ConflictResolver(store: try context.session().store)
-        let collection = try resolver.collection(ofConflict: record.id, in: record.collection)
+        let (collection, id) = try resolver.locate(record.id, in: record.collection)
         let decisions: ConflictDecisions
         if edit {
-            decisions = try decisionsFromEditor(resolver, collection, context)
+            decisions = try decisionsFromEditor(resolver, collection, id, context)
         } else {
             var choices: [String: ConflictDecisions.Choice] = [:]
             for choice in field { choices[choice.name] = .keep(choice.side) }
             for choice in values { choices[choice.name] = .written(choice.text) }
             decisions = ConflictDecisions(others: keep, fields: choices)
         }
-        let resolution = try resolver.resolve(collection, id: record.id, decisions)
+        let resolution = try resolver.resolve(collection, id: id, decisions)
         try context.output.confirm(ResolutionScreen(resolution))
         return .success
     }
@@ -131,11 +131,11 @@ struct ResolveCommand: ShelfCommand {
     /// The form filled in by the reader; the file is removed once its decisions read,
     /// and kept (its path in the message) when they do not, so no typing is lost.
     private func decisionsFromEditor(
-        _ resolver: ConflictResolver, _ collection: CollectionName, _ context: CommandContext
+        _ resolver: ConflictResolver, _ collection: CollectionName, _ id: String, _ context: CommandContext
     ) throws -> ConflictDecisions {
-        let form = ConflictEditForm(try resolver.detail(collection, id: record.id))
+        let form = ConflictEditForm(try resolver.detail(collection, id: id))
         guard !form.detail.clashingFields.isEmpty else {
-            throw CommandFailure(.dataError, "no field of \(collection.rawValue)/\(record.id) clashes on its own (a deletion is settled whole): use --keep local|remote")
+            throw CommandFailure(.dataError, "no field of \(collection.rawValue)/\(id) clashes on its own (a deletion is settled whole): use --keep local|remote")
         }
         let session = try TextEditorSession(text: form.text, name: "shelf-resolve.txt", environment: context.environment)
         let edited = try session.edit()

@@ -65,19 +65,28 @@ public struct ConflictResolver: Sendable {
         _ = try tx.removeConflict(collection, id: id)
     }
 
-    /// The collection of the conflict on record `id`, when `collection` is not given.
-    /// - Throws: `ResolutionError.noConflict` when there is none; `.ambiguous` when
-    ///   records of that id clash in several collections.
-    public func collection(ofConflict id: String, in collection: CollectionName?) throws -> CollectionName {
-        let matches = try store.read { reader in try reader.conflicts() }
-            .filter { $0.recordID == id && (collection == nil || $0.collection == collection) }
-            .map(\.collection)
-        guard let first = matches.first else {
-            if let collection { throw ResolutionError.noConflict(collection: collection, id: id) }
-            throw ResolutionError.noConflictWithID(id)
+    /// The conflict a reader means: its record's full id, else a unique prefix of it (at
+    /// least `ShortID.minimumTypedLength` characters, as every id on the command line),
+    /// among the records in conflict — of `collection`, or of any collection when nil.
+    /// - Throws: `ResolutionError.noConflict` / `.noConflictWithID` when none matches;
+    ///   `.tooShort` for a shorter prefix; `.ambiguous` when several do (listed).
+    public func locate(_ reference: String, in collection: CollectionName?) throws -> (collection: CollectionName, id: String) {
+        let conflicts = try conflicts().filter { collection == nil || $0.collection == collection }
+        var matches = conflicts.filter { $0.recordID == reference }
+        if matches.isEmpty {
+            if reference.utf8.count < ShortID.minimumTypedLength, conflicts.contains(where: { $0.recordID.hasPrefix(reference) }) {
+                throw ResolutionError.tooShort(reference)
+            }
+            matches = conflicts.filter { $0.recordID.hasPrefix(reference) }
         }
-        guard matches.count == 1 else { throw ResolutionError.ambiguous(id: id, collections: matches) }
-        return first
+        guard let first = matches.first else {
+            if let collection { throw ResolutionError.noConflict(collection: collection, id: reference) }
+            throw ResolutionError.noConflictWithID(reference)
+        }
+        guard matches.count == 1 else {
+            throw ResolutionError.ambiguous(reference: reference, candidates: matches.map { "\($0.collection.rawValue)/\($0.recordID)" })
+        }
+        return (first.collection, first.recordID)
     }
 
     /// Puts a refused change back in the outbox for the next sync.
@@ -105,8 +114,10 @@ public struct ConflictResolver: Sendable {
 
 public enum ResolutionError: Error, Equatable, Sendable, CustomStringConvertible {
     case noConflict(collection: CollectionName, id: String)
-    /// An id without a collection that has conflicts in several collections.
-    case ambiguous(id: String, collections: [CollectionName])
+    /// An id or prefix several records in conflict match (`COLLECTION/ID` each).
+    case ambiguous(reference: String, candidates: [String])
+    /// A prefix shorter than any id may be typed.
+    case tooShort(String)
     /// An id without a collection that has no conflict in any collection.
     case noConflictWithID(String)
     case noDeadLetter(Int64)
@@ -114,9 +125,10 @@ public enum ResolutionError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .noConflict(let collection, let id): "no conflict for \(collection.rawValue)/\(id)"
-        case .ambiguous(let id, let collections):
-            "'\(id)' has conflicts in several collections: name one of "
-                + collections.map { "\($0.rawValue)/\(id)" }.joined(separator: ", ")
+        case .ambiguous(let reference, let candidates):
+            "'\(reference)' names several conflicts: \(candidates.joined(separator: ", ")); give more of the id, or COLLECTION/ID"
+        case .tooShort(let reference):
+            "'\(reference)' is too short to name a conflict: give its full id or at least \(ShortID.minimumTypedLength) characters of it"
         case .noConflictWithID(let id): "no conflict for a record with id '\(id)' (see 'shelf conflicts')"
         case .noDeadLetter(let id): "no failed change with id \(id)"
         }

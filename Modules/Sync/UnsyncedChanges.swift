@@ -49,7 +49,8 @@ public struct UnsyncedChanges: Sendable {
         }
     }
 
-    /// Takes back the waiting change to one record.
+    /// Takes back the waiting change to one record: its full id, else a unique prefix of
+    /// it (at least `ShortID.minimumTypedLength` characters) among the waiting changes.
     /// - Parameter collection: nil looks for the id in every collection.
     /// - Throws: `UndoError.noChange` when the record has none; `.ambiguous` when the id
     ///   has changes in several collections; `.alreadySent`, `.inConflict`,
@@ -57,11 +58,18 @@ public struct UnsyncedChanges: Sendable {
     @discardableResult
     public func undo(_ collection: CollectionName?, id: String) throws -> UndoneChange {
         try store.write { tx in
-            let matches = try (collection.map { [$0] } ?? CollectionName.allCases).compactMap { name in
+            var matches = try (collection.map { [$0] } ?? CollectionName.allCases).compactMap { name in
                 try tx.outboxEntry(name, id: id)
             }
+            if matches.isEmpty {
+                let prefixed = try tx.outboxEntries(idPrefix: id).filter { collection == nil || $0.collection == collection }
+                if !prefixed.isEmpty, id.utf8.count < ShortID.minimumTypedLength { throw UndoError.tooShort(id) }
+                matches = prefixed
+            }
             guard let entry = matches.first else { throw UndoError.noChange(collection: collection, id: id) }
-            guard matches.count == 1 else { throw UndoError.ambiguous(id: id, collections: matches.map(\.collection)) }
+            guard matches.count == 1 else {
+                throw UndoError.ambiguous(reference: id, candidates: matches.map { "\($0.collection.rawValue)/\($0.recordID)" })
+            }
             return try Self.undo(entry, in: tx)
         }
     }
@@ -205,7 +213,10 @@ public enum UndoError: Error, Hashable, Sendable, CustomStringConvertible {
 
     case nothingToUndo
     case noChange(collection: CollectionName?, id: String)
-    case ambiguous(id: String, collections: [CollectionName])
+    /// An id or prefix several waiting changes match (`COLLECTION/ID` each).
+    case ambiguous(reference: String, candidates: [String])
+    /// A prefix shorter than any id may be typed.
+    case tooShort(String)
     case alreadySent(Record)
     case inConflict(Record)
     case notAnEdit(Record)
@@ -217,9 +228,10 @@ public enum UndoError: Error, Hashable, Sendable, CustomStringConvertible {
             return "nothing to undo: every change has been synced"
         case .noChange(let collection, let id):
             return "no unsynced change to \(collection.map { "\($0.rawValue)/" } ?? "")\(id) (see 'shelf pending')"
-        case .ambiguous(let id, let collections):
-            let names = collections.map { "\($0.rawValue)/\(id)" }.joined(separator: ", ")
-            return "'\(id)' has unsynced changes in several collections: name one of \(names)"
+        case .ambiguous(let reference, let candidates):
+            return "'\(reference)' names several unsynced changes: \(candidates.joined(separator: ", ")); give more of the id, or COLLECTION/ID"
+        case .tooShort(let reference):
+            return "'\(reference)' is too short to name a record: give its full id or at least \(ShortID.minimumTypedLength) characters of it"
         case .alreadySent(let record):
             return "the change to \(record.described) was already sent to the server, which may have applied it, "
                 + "so it cannot be taken back here: run 'shelf sync', then change the record again"

@@ -105,7 +105,8 @@ struct ConflictAndUndoCLITests {
 
     @Test func aConflictIsResolvedPerFieldByName() async throws {
         let devices = try await titleClash()
-        let resolved = try devices.phone.run("resolve", devices.bookID, "--field", "title=remote")
+        // A unique prefix of the id names the conflict, as everywhere on the command line.
+        let resolved = try devices.phone.run("resolve", String(devices.bookID.prefix(8)), "--field", "title=remote")
         #expect(resolved.status == 0, "\(resolved)")
         #expect(resolved.stdout.hasPrefix("Resolved books/\(devices.bookID): title ← server\n"), "\(resolved)")
         #expect(try devices.phone.run("sync").status == 0)

@@ -161,20 +161,30 @@ struct ConflictDecisionsTests {
         #expect(try store.read { try $0.conflictCount() } == 1)
     }
 
-    @Test func aConflictIsFoundByItsIDAloneUnlessSeveralCollectionsHaveOne() throws {
+    @Test func aConflictIsFoundByItsIDOrAUniquePrefixUnlessSeveralMatch() throws {
         let store = try conflicted()
         let resolver = ConflictResolver(store: store)
-        #expect(try resolver.collection(ofConflict: "b-1", in: nil) == .books)
-        #expect(throws: ResolutionError.noConflictWithID("b-2")) { try resolver.collection(ofConflict: "b-2", in: nil) }
-        #expect(throws: ResolutionError.noConflict(collection: .notes, id: "b-1")) { try resolver.collection(ofConflict: "b-1", in: .notes) }
+        #expect(try resolver.locate("b-1", in: nil) == (.books, "b-1"))
+        #expect(throws: ResolutionError.noConflictWithID("b-2")) { try resolver.locate("b-2", in: nil) }
+        #expect(throws: ResolutionError.noConflict(collection: .notes, id: "b-1")) { try resolver.locate("b-1", in: .notes) }
         try store.write { tx in
-            try tx.recordConflict(Conflict(
-                collection: .notes, recordID: "b-1", base: nil, local: Data(#"{"id":"b-1","title":"x","body":""}"#.utf8),
-                remote: Data(#"{"id":"b-1","title":"y","body":""}"#.utf8), remoteLastModified: 5, detectedAt: Self.detected))
+            for (collection, id) in [(CollectionName.notes, "b-1"), (.notes, "note-1234-a"), (.notes, "note-1234-b")] {
+                try tx.recordConflict(Conflict(
+                    collection: collection, recordID: id, base: nil, local: Data(#"{"id":"\#(id)","title":"x","body":""}"#.utf8),
+                    remote: Data(#"{"id":"\#(id)","title":"y","body":""}"#.utf8), remoteLastModified: 5, detectedAt: Self.detected))
+            }
         }
-        #expect(throws: ResolutionError.ambiguous(id: "b-1", collections: [.books, .notes])) {
-            try resolver.collection(ofConflict: "b-1", in: nil)
+        #expect(throws: ResolutionError.ambiguous(reference: "b-1", candidates: ["books/b-1", "notes/b-1"])) {
+            try resolver.locate("b-1", in: nil)
         }
+        #expect(try resolver.locate("b-1", in: .notes) == (.notes, "b-1"))
+        #expect(try resolver.locate("note-1234-a", in: nil) == (.notes, "note-1234-a"))
+        #expect(try resolver.locate("note-1234-b", in: nil) == (.notes, "note-1234-b"))
+        #expect(throws: ResolutionError.noConflict(collection: .books, id: "note-1234")) { try resolver.locate("note-1234", in: .books) }
+        #expect(throws: ResolutionError.ambiguous(reference: "note", candidates: ["notes/note-1234-a", "notes/note-1234-b"])) {
+            try resolver.locate("note", in: nil)
+        }
+        #expect(throws: ResolutionError.tooShort("no")) { try resolver.locate("no", in: nil) }
     }
 
     // MARK: The editor's form

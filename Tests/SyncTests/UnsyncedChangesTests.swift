@@ -136,6 +136,21 @@ struct UnsyncedChangesTests {
         #expect(throws: UndoError.noChange(collection: nil, id: "missing")) { try changes.undo(nil, id: "missing") }
     }
 
+    @Test func aChangeIsFoundByAUniquePrefixOfItsRecordsID() throws {
+        let store = try store()
+        for id in ["abcd-1111", "abcd-2222"] {
+            try store.write { tx in try tx.saveLocal(.books, id: id, json: book(id, "Book \(id)")) }
+        }
+        let changes = UnsyncedChanges(store: store)
+        #expect(throws: UndoError.tooShort("ab")) { try changes.undo(nil, id: "ab") }
+        #expect(throws: UndoError.ambiguous(reference: "abcd", candidates: ["books/abcd-1111", "books/abcd-2222"])) {
+            try changes.undo(nil, id: "abcd")
+        }
+        #expect(try changes.undo(nil, id: "abcd-2").recordID == "abcd-2222")
+        #expect(try changes.undo(.books, id: "abcd").recordID == "abcd-1111")
+        #expect(throws: UndoError.noChange(collection: .notes, id: "abcd")) { try changes.undo(.notes, id: "abcd") }
+    }
+
     /// The undo is one transaction: when it fails half-way (here: the outbox entry is
     /// already removed when the missing base snapshot is found), nothing of it stays.
     @Test func anUndoThatFailsHalfWayLeavesTheChangeWhole() throws {

@@ -14,4 +14,14 @@ extension StoreReader {
             operation: "read the most recent outbox entry", row: Self.outboxEntry
         )
     }
+
+    /// The waiting changes of records whose id starts with `prefix`, in push order: how a
+    /// short id typed on the command line finds its change. Ids are ASCII letters,
+    /// digits, `-` and `_` (`RecordID`), all below `~`, which bounds the range.
+    public func outboxEntries(idPrefix prefix: String) throws(StorageError) -> [OutboxEntry] {
+        try db.query(
+            "SELECT \(Self.outboxColumns) FROM outbox WHERE record_id >= ? AND record_id < ? ORDER BY seq",
+            [.text(prefix), .text(prefix + "~")], operation: "find outbox entries by id prefix", row: Self.outboxEntry
+        )
+    }
 }
