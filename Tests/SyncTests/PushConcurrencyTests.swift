@@ -231,6 +231,26 @@ struct PushConcurrencyTests {
         #expect(try store.pendingCount() == 0)
     }
 
+    @Test func anOutboxOfMoreThan64BatchesIsPushedInOneRun() async throws {
+        // GIVEN 70 books and a server that takes one change per batch
+        let store = try ShelfStore.inMemory()
+        for index in 0..<70 { try saveBook(store, "b\(index)") }
+        let server = BatchServer()
+        let transport = FakeHTTPTransport { request in try server.answer(request) }
+        let client = APIClient(configuration: .init(baseURL: "http://127.0.0.1:1/v1", credentials: .init(user: "u", password: "p")), transport: transport)
+        let engine = SyncEngine(
+            account: "test", store: store, client: client,
+            options: SyncOptions(retry: RetryPolicy(maxAttempts: 1), batchSize: 1, pulls: false),
+            clock: SyncClock(now: { Date(timeIntervalSince1970: 1_800_000_000) }, sleep: { _ in }))
+
+        // WHEN it pushes, THEN every change goes in this run, one request each
+        let report = await engine.run()
+        #expect(report.outcome == .synced, "\(report.message)")
+        #expect(transport.requests.count == 70)
+        #expect(server.ids("books").count == 70)
+        #expect(try store.pendingCount() == 0)
+    }
+
     @Test func aBatchWithA409StoresNoneOfItsAnswersAndIsSentAgain() async throws {
         // GIVEN two books, and a server that answers the first batch's second write with
         // a 409 and rolls the batch back, the first write's 201 included
