@@ -163,19 +163,30 @@ extension SyncRun {
     /// a batch holds one collection's changes — the collection whose change has waited
     /// longest among those no batch is writing to — so that other collections' batches
     /// can be in flight beside it.
+    ///
+    /// NB: the head of the outbox (`headSize` changes, read in its own order) usually
+    /// decides; a collection's own list is read only past it. Reading a large
+    /// collection's list for every batch sorts all its waiting changes each time: a
+    /// 10,000-change push spent 2.5 s of CPU that way.
     private func nextChanges(_ collections: [CollectionName], all: Bool, busy: Set<CollectionName>) throws -> [PendingChange] {
         let size = options.batchSize
+        let headSize = size * 8
+        let idle = Set(collections).subtracting(busy)
         return try store.read { reader in
-            if all, busy.isEmpty {
-                let window = try reader.pendingChanges(limit: size + 1)
-                guard window.count > size, let oldest = window.first?.entry.collection else { return window }
+            let head = try reader.pendingChanges(limit: headSize)
+            if all, busy.isEmpty, head.count <= size { return head }
+            let waitingHere = head.filter { idle.contains($0.entry.collection) }
+            if let oldest = waitingHere.first?.entry.collection {
+                let batch = Array(waitingHere.lazy.filter { $0.entry.collection == oldest }.prefix(size))
+                if batch.count == size || head.count < headSize { return batch }
                 return try reader.pendingChanges(in: oldest, limit: size)
             }
+            guard head.count == headSize else { return [] }
             var next: [PendingChange] = []
-            for collection in collections where !busy.contains(collection) {
+            for collection in collections where idle.contains(collection) {
                 let changes = try reader.pendingChanges(in: collection, limit: size)
-                guard let head = changes.first?.entry.sequence else { continue }
-                if next.first.map({ head < $0.entry.sequence }) ?? true { next = changes }
+                guard let first = changes.first?.entry.sequence else { continue }
+                if next.first.map({ first < $0.entry.sequence }) ?? true { next = changes }
             }
             return next
         }

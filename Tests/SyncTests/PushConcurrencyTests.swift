@@ -172,6 +172,37 @@ struct PushConcurrencyTests {
         #expect(server.ids("notes").count == 5)
     }
 
+    @Test func aCollectionFarDownTheOutboxStillGoesBesideABigOne() async throws {
+        // GIVEN 20 books, then 2 notes, one change per batch: the notes are far past the
+        // head of the outbox, which only books fill
+        let store = try ShelfStore.inMemory()
+        for index in 0..<20 { try saveBook(store, "b\(index)") }
+        for index in 0..<2 { try saveNote(store, "n\(index)") }
+        let server = BatchServer()
+        let gate = SuspensionGate<Void>()
+        let transport = FakeHTTPTransport { request in
+            try await gate.pass()
+            return try server.answer(request)
+        }
+        let client = APIClient(configuration: .init(baseURL: "http://127.0.0.1:1/v1", credentials: .init(user: "u", password: "p")), transport: transport)
+        let engine = SyncEngine(
+            account: "test", store: store, client: client,
+            options: SyncOptions(retry: RetryPolicy(maxAttempts: 1), batchSize: 1, pulls: false),
+            clock: SyncClock(now: { Date(timeIntervalSince1970: 1_800_000_000) }, sleep: { _ in }))
+        let run = Task { await engine.run() }
+
+        // WHEN two requests wait: the first book and the first note, side by side
+        await gate.arrival(count: 2)
+        #expect(Set(transport.requests.map(Self.collections(of:))) == [["books"], ["notes"]])
+
+        // THEN once answered, everything goes
+        await gate.open(with: ())
+        let report = await run.value
+        #expect(report.outcome == .synced, "\(report.message)")
+        #expect(transport.requests.count == 22)
+        #expect(try store.pendingCount() == 0)
+    }
+
     @Test func aSmallPushOfSeveralCollectionsIsStillOneRequest() async throws {
         let store = try ShelfStore.inMemory()
         for index in 0..<3 { try saveBook(store, "b\(index)") }
