@@ -26,7 +26,7 @@ struct ResolveCommand: ShelfCommand {
         name: "resolve", abstract: "Settle a conflict by keeping the local or the server's values.",
         examples: [Example("Keep this device's version of a book", "shelf resolve books/b-42 --keep local")])
 
-    @Argument(name: "collection/id", help: "The conflicted record, e.g. books/b-42.")
+    @Argument(name: "collection/id", help: "The conflicted record, e.g. books/b-42.", completion: .conflicts)
     var record: RecordReference
     @Option(value: "local|remote", help: "Whose values the clashing fields take; fields only one side changed keep that change.")
     var keep: ConflictResolver.Side
@@ -54,7 +54,7 @@ struct RetryCommand: ShelfCommand {
         name: "retry", abstract: "Queue a refused change to be sent again on the next sync.",
         examples: [Example("Send a refused change again", "shelf retry 12")])
 
-    @Argument(help: "The failed change's id (see 'shelf failed').")
+    @Argument(help: "The failed change's id (see 'shelf failed').", completion: .failedChanges)
     var id: FailedChangeID
 
     func run(_ context: CommandContext) async throws -> ExitCode {
@@ -69,7 +69,7 @@ struct DiscardCommand: ShelfCommand {
         name: "discard", abstract: "Drop a refused change and restore the server's version.",
         examples: [Example("Give up a refused change", "shelf discard 12")])
 
-    @Argument(help: "The failed change's id (see 'shelf failed').")
+    @Argument(help: "The failed change's id (see 'shelf failed').", completion: .failedChanges)
     var id: FailedChangeID
 
     func run(_ context: CommandContext) async throws -> ExitCode {

@@ -28,7 +28,7 @@ struct FavoriteCommand: ShelfCommand {
         name: "favorite", abstract: "Mark a book as a favorite, or unmark it (toggles).",
         examples: [Example("Mark a book (again: unmark it)", "shelf favorite b-42")])
 
-    @Argument(help: "The book's id.")
+    @Argument(help: "The book's id.", completion: .ids(.books))
     var bookID: String
 
     func run(_ context: CommandContext) async throws -> ExitCode {

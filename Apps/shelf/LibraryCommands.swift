@@ -63,7 +63,7 @@ extension BookCommand {
             name: "show", abstract: "Show a book.",
             examples: [Example("One book, and whether it is a favorite", "shelf book show b-42")])
 
-        @Argument(help: "The book's id.")
+        @Argument(help: "The book's id.", completion: .ids(.books))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -98,7 +98,7 @@ extension BookCommand {
             name: "edit", abstract: "Change a book's title or author.",
             examples: [Example("Correct an author's name", "shelf book edit b-42 --author 'Ursula K. Le Guin'")])
 
-        @Argument(help: "The book's id.")
+        @Argument(help: "The book's id.", completion: .ids(.books))
         var id: String
         @Option(value: "title", help: "The new title.")
         var title: String?
@@ -124,7 +124,7 @@ extension BookCommand {
         static let configuration = CommandConfiguration(
             name: "finish", abstract: "Mark a book finished.", examples: [Example("Mark a book read", "shelf book finish b-42")])
 
-        @Argument(help: "The book's id.")
+        @Argument(help: "The book's id.", completion: .ids(.books))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -137,7 +137,7 @@ extension BookCommand {
             name: "unfinish", abstract: "Mark a book not finished.",
             examples: [Example("Put a book back on the pile", "shelf book unfinish b-42")])
 
-        @Argument(help: "The book's id.")
+        @Argument(help: "The book's id.", completion: .ids(.books))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -160,7 +160,7 @@ extension BookCommand {
                 Example("Remove a book with its notes and reading sessions", "shelf book rm b-42 --cascade"),
             ])
 
-        @Argument(help: "The book's id.")
+        @Argument(help: "The book's id.", completion: .ids(.books))
         var id: String
         @Flag(help: "Also remove the book's notes and reading sessions.")
         var cascade = false

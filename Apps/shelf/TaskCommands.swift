@@ -58,7 +58,7 @@ extension TaskCommand {
         static let configuration = CommandConfiguration(
             name: "done", abstract: "Mark a task done.", examples: [Example("Tick a task off", "shelf task done t-3")])
 
-        @Argument(help: "The task's id.")
+        @Argument(help: "The task's id.", completion: .ids(.tasks))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -70,7 +70,7 @@ extension TaskCommand {
         static let configuration = CommandConfiguration(
             name: "undo", abstract: "Mark a task not done.", examples: [Example("Reopen a task", "shelf task undo t-3")])
 
-        @Argument(help: "The task's id.")
+        @Argument(help: "The task's id.", completion: .ids(.tasks))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -82,7 +82,7 @@ extension TaskCommand {
         static let configuration = CommandConfiguration(
             name: "rm", abstract: "Remove a task.", examples: [Example("Remove a task", "shelf task rm t-3")])
 
-        @Argument(help: "The task's id.")
+        @Argument(help: "The task's id.", completion: .ids(.tasks))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
