@@ -40,14 +40,15 @@ struct NoteBodyInput {
         }
     }
 
-    /// Writes with `write`; when it fails, the editor's file is kept and the error names it.
-    func writing<Result>(_ write: () async throws -> Result) async throws -> Result {
+    /// Runs `write`; when it fails, the editor's file (if the text came from one) is
+    /// kept and the error names it. When it succeeds, the file goes.
+    static func writing<Result>(_ input: NoteBodyInput?, _ write: () async throws -> Result) async throws -> Result {
         do {
             let result = try await write()
-            edited?.discard()
+            input?.edited?.discard()
             return result
         } catch {
-            guard let edited else { throw error }
+            guard let edited = input?.edited else { throw error }
             edited.keep()
             throw CommandFailure(.classifying(error), "\(failureMessage(error)); what you wrote is kept in \(edited.file)")
         }

@@ -96,7 +96,7 @@ extension NoteCommand {
             _ = try TitleRule.validate(title)
             if let book { _ = try await BookCommand.existingBook(book, in: session) }
             let input = try NoteBodyInput.read(option: body, edit: edit, current: nil, context: context)
-            let note = try await (input ?? NoteBodyInput(text: "", edited: nil)).writing {
+            let note = try await NoteBodyInput.writing(input) {
                 try await session.repositories.notes.addNote(title: title, body: input?.text ?? "", bookID: book)
             }
             try context.output.confirm(ChangeScreen.note(.added, note))
@@ -137,7 +137,7 @@ extension NoteCommand {
             if let title { try note.rename(to: title) }
             let input = try NoteBodyInput.read(option: body, edit: edit, current: note.body, context: context)
             if let input { note.body = input.text }
-            try await (input ?? NoteBodyInput(text: "", edited: nil)).writing {
+            try await NoteBodyInput.writing(input) {
                 try await session.repositories.notes.updateNote(note)
             }
             try context.output.confirm(ChangeScreen.note(.updated, note))
