@@ -37,7 +37,7 @@ struct BashCompletion {
 
         """
         for command in table.commands where !command.subcommands.isEmpty {
-            out += "        \(q(command.path))) REPLY=\(q(command.subcommands.map(\.name).joined(separator: " "))) ;;\n"
+            out += "        \(q(command.path))) REPLY=\(q(table.offered(command).map(\.name).joined(separator: " "))) ;;\n"
         }
         out += """
                 *) REPLY='' ;;
@@ -117,7 +117,7 @@ struct BashCompletion {
         \(f)() {
             local \(f)_cur="${COMP_WORDS[COMP_CWORD]}" \(f)_path='' \(f)_expect='' word
             local -a \(f)_passed=()
-            local -i i nargs=0 ended=0
+            local -i i nargs=0 ended=0 helping=0
             COMPREPLY=()
             for ((i = 1; i < COMP_CWORD; i++)); do
                 word="${COMP_WORDS[i]}"
@@ -132,6 +132,8 @@ struct BashCompletion {
         out += """
                     esac
                     \(f)_expect=''
+                elif (( i == 1 )) && [[ $word == help ]]; then
+                    helping=1
                 elif (( !ended )) && [[ $word == -- ]]; then
                     ended=1
                 elif (( !ended )) && [[ $word == -?* ]]; then
@@ -142,7 +144,10 @@ struct BashCompletion {
                     nargs+=1
                 fi
             done
-            if [[ -n $\(f)_expect ]]; then
+            if (( helping )); then
+                # `help COMMAND…` names commands only.
+                (( nargs == 0 )) && \(f)_subcommands "$\(f)_path" && \(f)_words "${REPLY% help}"
+            elif [[ -n $\(f)_expect ]]; then
                 [[ $\(f)_cur == '=' ]] && \(f)_cur=''
                 \(f)_value "$\(f)_path" "$\(f)_expect"
             elif (( !ended )) && [[ $\(f)_cur == -* ]]; then

@@ -60,6 +60,15 @@ struct CompletionTable {
 
     // MARK: Queries the scripts are written from
 
+    /// The subcommands offered at `command`: at the root, also `help` (`PROGRAM help
+    /// COMMAND…` is the parser's own), which is never a step of a path.
+    func offered(_ command: Command) -> [(name: String, abstract: String)] {
+        guard command.path.isEmpty, !command.subcommands.isEmpty else { return command.subcommands }
+        return command.subcommands + [(Self.helpWord, "Show help for a command.")]
+    }
+
+    static let helpWord = "help"
+
     /// `(path, option name)` of every option that takes a value, each name spelled.
     var valuedOptions: [(path: String, name: String)] {
         commands.flatMap { command in

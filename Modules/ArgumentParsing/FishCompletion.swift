@@ -42,7 +42,7 @@ struct FishCompletion {
 
         """
         for command in table.commands where !command.subcommands.isEmpty {
-            out += "        case \(q(command.path))\n            \(printLines(command.subcommands.map { ($0.name, $0.abstract) }))\n"
+            out += "        case \(q(command.path))\n            \(printLines(table.offered(command)))\n"
         }
         out += """
             end
@@ -111,14 +111,19 @@ struct FishCompletion {
             set -l expect ''
             set -l nargs 0
             set -l ended 0
+            set -l helping 0
+            set -l index 0
             set -g \(f)_program $tokens[1]
             set -g \(f)_passed
             for word in $tokens[2..-1]
+                set index (math $index + 1)
                 if test -n "$expect"
                     if contains -- $expect \(table.passedOptions.map(q).joined(separator: " "))
                         set -a \(f)_passed $expect $word
                     end
                     set expect ''
+                else if test $index = 1; and test "$word" = help
+                    set helping 1
                 else if test $ended = 0; and test "$word" = '--'
                     set ended 1
                 else if test $ended = 0; and string match -q -- '--*=*' $word
@@ -144,7 +149,10 @@ struct FishCompletion {
             if test $nargs = 0
                 set subcommands (\(f)_subcommands "$cmd")
             end
-            if test -n "$expect"
+            if test $helping = 1
+                # `help COMMAND…` names commands only.
+                printf '%s\n' $subcommands | string match -v -- 'help\t*'
+            else if test -n "$expect"
                 \(f)_value "$cmd" $expect "$cur"
             else if test $ended = 0; and string match -q -- '--*=*' "$cur"
                 set -l parts (string split -m 1 = -- $cur)

@@ -43,7 +43,7 @@ struct ZshCompletion {
 
         """
         for command in table.commands where !command.subcommands.isEmpty {
-            let specs = command.subcommands.map { spec($0.name, $0.abstract) }.joined(separator: " ")
+            let specs = table.offered(command).map { spec($0.name, $0.abstract) }.joined(separator: " ")
             out += "        (\(q(command.path))) reply=(\(specs)) ;;\n"
         }
         out += """
@@ -119,7 +119,7 @@ struct ZshCompletion {
         \(f)() {
             local cur=${words[CURRENT]} \(f)_cmd='' \(f)_expect='' word
             local -a \(f)_passed reply
-            local -i i nargs=0 ended=0
+            local -i i nargs=0 ended=0 helping=0
             for (( i = 2; i < CURRENT; i++ )); do
                 word=${words[i]}
                 if [[ -n $\(f)_expect ]]; then
@@ -132,6 +132,8 @@ struct ZshCompletion {
         out += """
                     esac
                     \(f)_expect=''
+                elif (( i == 2 )) && [[ $word == help ]]; then
+                    helping=1
                 elif (( ! ended )) && [[ $word == -- ]]; then
                     ended=1
                 elif (( ! ended )) && [[ $word == --*=* ]]; then
@@ -151,7 +153,13 @@ struct ZshCompletion {
                     (( nargs++ ))
                 fi
             done
-            if [[ -n $\(f)_expect ]]; then
+            if (( helping )); then
+                # `help COMMAND…` names commands only.
+                if (( nargs == 0 )) && \(f)_subcommands "$\(f)_cmd"; then
+                    reply=(${reply:#help:*})
+                    _describe -t commands 'command' reply
+                fi
+            elif [[ -n $\(f)_expect ]]; then
                 \(f)_value "$\(f)_cmd" "$\(f)_expect"
             elif (( ! ended )) && [[ $cur == --*=* ]]; then
                 local option=${cur%%=*}

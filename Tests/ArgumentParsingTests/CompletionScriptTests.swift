@@ -123,7 +123,11 @@ private final class ShellBench {
 struct CompletionScriptTests {
     @Test func bashCompletesCommandsSubcommandsAndOptions() throws {
         let bench = try ShellBench()
-        #expect(try bench.bash(["lib", ""]) == ["book", "export"])
+        #expect(try bench.bash(["lib", ""]) == ["book", "export", "help"])
+        // `help COMMAND…` names commands only, the hidden one never.
+        #expect(try bench.bash(["lib", "help", ""]) == ["book", "export"])
+        #expect(try bench.bash(["lib", "help", "book", ""]) == ["show", "borrow"])
+        #expect(try bench.bash(["lib", "help", "book", "show", ""]).isEmpty)
         #expect(try bench.bash(["lib", "b"]) == ["book"])
         #expect(try bench.bash(["lib", "book", ""]) == ["show", "borrow"])
         #expect(try bench.bash(["lib", "--json", "book", "bo"]) == ["borrow"])
@@ -159,6 +163,8 @@ struct CompletionScriptTests {
     @Test func fishCompletesThroughItsOwnMachinery() throws {
         let bench = try ShellBench()
         #expect(try bench.fish("lib b") == ["book"])
+        #expect(try bench.fish("lib help ") == ["book", "export"])
+        #expect(try bench.fish("lib help book s") == ["show"])
         #expect(try bench.fish("lib book ") == ["borrow", "show"])
         #expect(try bench.fish("lib export --format ") == ["csv", "json"])
         #expect(try bench.fish("lib export --format=c") == ["--format=csv"])
