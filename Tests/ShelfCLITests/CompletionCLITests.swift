@@ -81,6 +81,37 @@ struct CompletionCLITests {
         #expect(try bashCompletions(["shelf", "--account", ""]).isEmpty)
     }
 
+    /// Walking the help from the root finds every command: each has its subsection in
+    /// the man page, and each of its own options (those the root does not give every
+    /// command) is described there.
+    @Test func theManPageHasEveryCommandTheHelpHasWithItsOptions() throws {
+        let page = try sandbox.run("--generate-man").stdout
+        func optionNames(_ help: String) -> Set<String> {
+            Set(help.split(separator: "\n").compactMap { line in
+                line.firstMatch(of: /^  (?:-\w, )?--([a-z-]+)/).map { String($0.1) }
+            })
+        }
+        let shared = optionNames(try sandbox.run("--help").stdout)
+        var pending: [[String]] = try sandbox.run("--help").stdout
+            .split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "SUBCOMMANDS:" }.dropFirst()
+            .prefix { !$0.isEmpty }.compactMap { $0.split(separator: " ").first.map { [String($0)] } }
+        var examined = 0
+        while let path = pending.popLast() {
+            let help = try sandbox.run(["help"] + path).stdout
+            let name = path.joined(separator: " ")
+            let start = try #require(page.range(of: ".SS \"\(name)\"\n"), "no subsection for \(name)")
+            let rest = page[start.upperBound...]
+            let section = rest[..<(rest.range(of: "\n.SS ")?.lowerBound ?? rest.range(of: "\n.SH ")?.lowerBound ?? rest.endIndex)]
+            for option in optionNames(help).subtracting(shared).subtracting(["help"]) {
+                #expect(section.contains("\\-\\-" + option.replacingOccurrences(of: "-", with: "\\-")), "\(name): --\(option)")
+            }
+            pending += help.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "SUBCOMMANDS:" }.dropFirst()
+                .prefix { !$0.isEmpty }.compactMap { $0.split(separator: " ").first.map { path + [String($0)] } }
+            examined += 1
+        }
+        #expect(examined >= 50)
+    }
+
     @Test func theZshAndFishScriptsAreValid() throws {
         for (shell, path, flag) in [("zsh", "/usr/bin/zsh", "-n"), ("fish", "/usr/bin/fish", "--no-execute")] {
             let script = try sandbox.run("completion", shell)
