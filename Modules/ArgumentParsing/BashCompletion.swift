@@ -107,11 +107,11 @@ struct BashCompletion {
 
         # Words the program lists itself (local data only), one per line, before a tab.
         \(f)_dynamic() {
-            local line
+            local line program="${COMP_WORDS[0]/#\\~/$HOME}"
             COMPREPLY=()
             while IFS= read -r line; do
                 [[ -n $line ]] && COMPREPLY+=("${line%%$'\\t'*}")
-            done < <("${COMP_WORDS[0]}" "${\(f)_passed[@]}" \(helper) "$@" -- "$\(f)_cur" 2>/dev/null)
+            done < <("$program" "${\(f)_passed[@]}" \(helper) "$@" -- "$\(f)_cur" 2>/dev/null)
         }
 
         \(f)() {

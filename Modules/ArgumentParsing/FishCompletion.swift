@@ -113,7 +113,7 @@ struct FishCompletion {
             set -l ended 0
             set -l helping 0
             set -l index 0
-            set -g \(f)_program $tokens[1]
+            set -g \(f)_program (string replace -r -- '^~' $HOME $tokens[1])
             set -g \(f)_passed
             for word in $tokens[2..-1]
                 set index (math $index + 1)

@@ -104,9 +104,10 @@ struct ZshCompletion {
 
         # Words the program lists itself (local data only): word<TAB>description lines.
         \(f)_dynamic() {
-            local line
+            local line program=${(Q)words[1]}
             local -a specs
-            for line in ${(f)"$(${(Q)words[1]} "${\(f)_passed[@]}" \(helper) "$@" -- "$PREFIX" 2>/dev/null)"}; do
+            program=${program/#\\~/$HOME}
+            for line in ${(f)"$($program "${\(f)_passed[@]}" \(helper) "$@" -- "$PREFIX" 2>/dev/null)"}; do
                 if [[ $line == *$'\\t'* ]]; then
                     specs+=("${${line%%$'\\t'*}//:/\\\\:}:${line#*$'\\t'}")
                 else

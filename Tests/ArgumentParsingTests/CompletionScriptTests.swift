@@ -152,6 +152,9 @@ struct CompletionScriptTests {
         let bench = try ShellBench()
         #expect(try bench.bash(["lib", "book", "show", "b"]) == ["b-1", "b-2", "c-3"])
         #expect(bench.calls.last == "__complete ids books -- b")
+        // The program as typed, `~` included.
+        #expect(try bench.bash(["~/lib", "book", "show", "c"]) == ["b-1", "b-2", "c-3"])
+        #expect(bench.calls.count == 2)
         #expect(try bench.bash(["lib", "--account", "work", "book", "borrow", "--days", "3", ""]) == ["b-1", "b-2", "c-3"])
         #expect(bench.calls.last == "--account work __complete ids books -- ")
         #expect(try bench.bash(["lib", "--account", ""]) == ["home", "work"])
