@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "Presentation", targets: ["Presentation"]),
+        .library(name: "Records", targets: ["Records"]),
         .library(name: "Repositories", targets: ["Repositories"]),
         .library(name: "Screens", targets: ["Screens"]),
         .library(name: "Services", targets: ["Services"]),
@@ -49,28 +50,35 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(
+            name: "Records",
+            dependencies: ["Domain"],
+            path: "Modules/Records",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "Services",
-            dependencies: ["CCurl", "Domain"],
+            dependencies: ["CCurl", "Domain", "Records"],
             path: "Modules/Services",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Storage",
-            dependencies: ["CSQLite", "Domain"],
+            dependencies: ["CSQLite", "Domain", "Records"],
             path: "Modules/Storage",
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Repositories",
-            dependencies: ["Domain", "Services", "Storage"],
+            dependencies: ["Domain", "Records", "Services", "Storage"],
             path: "Modules/Repositories",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Sync",
-            dependencies: ["Domain", "Repositories", "Services", "Storage"],
+            dependencies: ["Domain", "Records", "Repositories", "Services", "Storage"],
             path: "Modules/Sync",
             swiftSettings: swiftSettings
         ),
@@ -107,7 +115,7 @@ let package = Package(
 
         .target(
             name: "BenchmarkSupport",
-            dependencies: ["Storage"],
+            dependencies: ["Records", "Storage"],
             path: "Benchmarks/BenchmarkSupport",
             swiftSettings: swiftSettings
         ),
@@ -119,13 +127,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "shelf-json-throughput",
-            dependencies: ["Domain", "Services", "Storage"],
+            dependencies: ["Domain", "Records", "Services", "Storage"],
             path: "Benchmarks/JSONThroughput",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "LocalLibrarySeed",
-            dependencies: ["BenchmarkSupport", "Domain", "Storage"],
+            dependencies: ["BenchmarkSupport", "Domain", "Records", "Storage"],
             path: "Benchmarks/LocalLibrarySeed",
             swiftSettings: swiftSettings
         ),
@@ -158,7 +166,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "StorageCrashProbe",
-            dependencies: ["Domain", "Storage"],
+            dependencies: ["Domain", "Records", "Storage"],
             path: "Tests/StorageCrashProbe",
             swiftSettings: swiftSettings
         ),
@@ -188,7 +196,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Domain", "Services", "TestSupport"],
+            dependencies: ["Domain", "Records", "Services", "TestSupport"],
             path: "Tests/IntegrationTests",
             swiftSettings: swiftSettings
         ),
@@ -199,8 +207,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "RecordsTests",
+            dependencies: ["Domain", "Records", "TestSupport"],
+            path: "Tests/RecordsTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "RepositoriesTests",
-            dependencies: ["Domain", "Repositories", "Services", "Storage", "TestSupport"],
+            dependencies: ["Domain", "Records", "Repositories", "Services", "Storage", "TestSupport"],
             path: "Tests/RepositoriesTests",
             swiftSettings: swiftSettings
         ),
@@ -212,7 +226,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ServicesTests",
-            dependencies: ["Domain", "Services", "TestSupport"],
+            dependencies: ["Domain", "Records", "Services", "TestSupport"],
             path: "Tests/ServicesTests",
             swiftSettings: swiftSettings
         ),
@@ -224,19 +238,19 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncTests",
-            dependencies: ["Domain", "Repositories", "Services", "Storage", "Sync", "TestSupport"],
+            dependencies: ["Domain", "Records", "Repositories", "Services", "Storage", "Sync", "TestSupport"],
             path: "Tests/SyncTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "WorkerTests",
-            dependencies: ["Domain", "Services", "Storage", "TestSupport", "shelf-sync"],
+            dependencies: ["Domain", "Records", "Services", "Storage", "TestSupport", "shelf-sync"],
             path: "Tests/WorkerTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Domain", "Storage", "StorageCrashProbe", "TestSupport"],
+            dependencies: ["Domain", "Records", "Storage", "StorageCrashProbe", "TestSupport"],
             path: "Tests/StorageTests",
             swiftSettings: swiftSettings
         ),

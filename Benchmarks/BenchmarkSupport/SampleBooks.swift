@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import Storage
 
 // MARK: - Sample books
@@ -49,7 +50,7 @@ public func kintoEscaped(_ text: String) -> String {
     return out
 }
 
-public func makeBook(_ index: Int, using generator: inout SeededGenerator) -> RemoteRecord {
+public func makeBook(_ index: Int, using generator: inout SeededGenerator) -> RawRecord {
     let words = (0..<Int.random(in: 2...5, using: &generator)).map { _ in titleWords.randomElement(using: &generator)! }
     // NB: force unwraps are safe: the word lists are non-empty literals.
     let title = words.joined(separator: " ")
@@ -59,5 +60,5 @@ public func makeBook(_ index: Int, using generator: inout SeededGenerator) -> Re
     let lastModified = Int64(1_700_000_000_000 + index)
     let finished = Bool.random(using: &generator)
     let json = #"{"id":"\#(id)","title":"\#(kintoEscaped(title))","author_name":"\#(kintoEscaped(author))","finished":\#(finished),"description":"\#(description)","last_modified":\#(lastModified)}"#
-    return RemoteRecord(id: id, lastModified: lastModified, json: Data(json.utf8))
+    return RawRecord(id: id, lastModified: lastModified, json: Data(json.utf8))
 }

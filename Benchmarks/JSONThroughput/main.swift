@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Services
 import Storage
 
@@ -21,8 +22,8 @@ import Storage
 //   engine reads every page with (id, last_modified, deleted and each record's bytes).
 // - JSONDecoder into BookDTOs: Foundation decoding the same page into `[BookDTO]`,
 //   what a client built on `Decodable` would do before it could store anything.
-// - bytes to stored records: the sync engine's path for one pulled page — scan, one
-//   `RemoteRecord` per record, and `applyRemote` of the whole page plus the cursor in
+// - bytes to stored records: the sync engine's path for one pulled page — scan into
+//   `RawRecord`s, and `applyRemote` of the whole page plus the cursor in
 //   one write transaction of a fresh file store (WAL, `synchronous=NORMAL`), commit
 //   included. Opening the store is not timed: a sync opens it once for all its pages.
 //
@@ -121,11 +122,10 @@ final class ScratchStore {
     }
 }
 
-/// The sync engine's steps for one pulled page (`CollectionPull.apply`): scan, map,
+/// The sync engine's steps for one pulled page (`CollectionPull.apply`): scan, then
 /// apply with the cursor in one transaction.
 func storePage(_ bytes: Data, in store: ShelfStore) throws -> Int {
-    let records = try RecordPageScanner.scan(bytes)
-    let remote = records.map { RemoteRecord(id: $0.id, lastModified: Int64($0.lastModified), isDeleted: $0.deleted, json: $0.bytes) }
+    let remote = try RecordPageScanner.scan(bytes)
     return try store.write { tx in
         let held = try tx.applyRemote(remote, to: .books)
         let highest = remote.map(\.lastModified).max()

@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import Domain
 import Foundation
+import Records
 import Storage
 
 // MARK: - LocalLibrarySeed
@@ -39,7 +40,7 @@ func escaped(_ text: String) -> String {
     text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
 }
 
-func book(_ index: Int, using generator: inout SeededGenerator) -> RemoteRecord {
+func book(_ index: Int, using generator: inout SeededGenerator) -> RawRecord {
     // NB: the force unwraps are safe: the word lists are non-empty literals.
     let adjective = adjectives.randomElement(using: &generator)!
     let noun = nouns.randomElement(using: &generator)!
@@ -49,7 +50,7 @@ func book(_ index: Int, using generator: inout SeededGenerator) -> RemoteRecord 
     let id = "book-\(index)"
     let lastModified = 1_700_000_000_000 + Int64(index)
     let json = #"{"id":"\#(id)","title":"\#(escaped(title))","author_name":"\#(escaped(author))","finished":\#(finished),"description":"\#(description)","last_modified":\#(lastModified)}"#
-    return RemoteRecord(id: id, lastModified: lastModified, json: Data(json.utf8))
+    return RawRecord(id: id, lastModified: lastModified, json: Data(json.utf8))
 }
 
 func run() throws {

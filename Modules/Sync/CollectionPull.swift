@@ -271,15 +271,14 @@ extension SyncRun {
         // NB: an oversized record is never stored, but the cursor still moves past it
         // (`highest` below counts every record of the page), so it can't stall the pull.
         let limit = options.maximumRecordBytes
-        let oversized = page.records.filter { $0.bytes.count > limit }
+        let oversized = page.records.filter { $0.json.count > limit }
         for record in oversized {
-            emit(.recordSkipped(collection, id: record.id, bytes: record.bytes.count, limit: limit))
+            emit(.recordSkipped(collection, id: record.id, bytes: record.json.count, limit: limit))
         }
-        let kept = oversized.isEmpty ? page.records : page.records.filter { $0.bytes.count <= limit }
-        let remote = kept.map(RemoteRecord.init)
-        let pageHighest = page.records.map(\.lastModified).max().map(Int64.init)
+        let remote = oversized.isEmpty ? page.records : page.records.filter { $0.json.count <= limit }
+        let pageHighest = page.records.map(\.lastModified).max()
         // NB: a skipped record is still one the server has: it is not uploaded again.
-        if present != nil { present?.formUnion(page.records.lazy.filter { !$0.deleted }.map(\.id)) }
+        if present != nil { present?.formUnion(page.records.lazy.filter { !$0.isDeleted }.map(\.id)) }
         let merger = MergeApplier(policy: options.policy, now: now)
         let isLast = page.nextPage == nil
         let at = now

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Storage
 
 // MARK: - ConflictResolver
@@ -34,7 +35,7 @@ public struct ConflictResolver: Sendable {
                 throw ResolutionError.noConflict(collection: collection, id: id)
             }
             let remote = Self.remoteRecord(conflict)
-                ?? RemoteRecord(id: id, lastModified: conflict.remoteLastModified ?? 0, isDeleted: true, json: Data("{}".utf8))
+                ?? RawRecord(id: id, lastModified: conflict.remoteLastModified ?? 0, isDeleted: true, json: Data("{}".utf8))
             let waiting = try tx.outboxEntry(collection, id: id)
             let row = try tx.record(collection, id: id, includingDeleted: true)
             let local = row.flatMap { $0.isDeleted ? nil : $0.json }
@@ -73,9 +74,9 @@ public struct ConflictResolver: Sendable {
         }
     }
 
-    private static func remoteRecord(_ conflict: Conflict) -> RemoteRecord? {
+    private static func remoteRecord(_ conflict: Conflict) -> RawRecord? {
         guard let json = conflict.remote, let lastModified = conflict.remoteLastModified else { return nil }
-        return RemoteRecord(id: conflict.recordID, lastModified: lastModified, json: json)
+        return RawRecord(id: conflict.recordID, lastModified: lastModified, json: json)
     }
 }
 

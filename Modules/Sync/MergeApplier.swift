@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Storage
 
 // MARK: - MergeApplier
@@ -34,7 +35,7 @@ struct MergeApplier {
     ///   - remote: the server's current record, or its tombstone; nil when the server
     ///     says only that the record is gone.
     func apply(
-        _ collection: CollectionName, id: String, remote: RemoteRecord?, in tx: StoreTransaction
+        _ collection: CollectionName, id: String, remote: RawRecord?, in tx: StoreTransaction
     ) throws -> Result {
         let waiting = try tx.outboxEntry(collection, id: id)
         if let waiting, try Self.isEcho(of: waiting, remote) {
@@ -78,7 +79,7 @@ struct MergeApplier {
     // MARK: In flight
 
     /// Whether the server's record is this device's change in flight, as sent.
-    static func isEcho(of entry: OutboxEntry, _ remote: RemoteRecord?) throws -> Bool {
+    static func isEcho(of entry: OutboxEntry, _ remote: RawRecord?) throws -> Bool {
         guard entry.isInFlight else { return false }
         if entry.kind == .delete { return remote?.isDeleted ?? true }
         guard let remote, !remote.isDeleted, let sent = entry.sentBody else { return false }
@@ -106,8 +107,8 @@ struct MergeApplier {
         return (try RecordJSON.fields(base), try RecordJSON.fields(sent))
     }
 
-    private static func tombstone(_ id: String, _ entry: OutboxEntry?) -> RemoteRecord {
-        RemoteRecord(id: id, lastModified: entry?.baseLastModified ?? 0, isDeleted: true, json: Data("{}".utf8))
+    private static func tombstone(_ id: String, _ entry: OutboxEntry?) -> RawRecord {
+        RawRecord(id: id, lastModified: entry?.baseLastModified ?? 0, isDeleted: true, json: Data("{}".utf8))
     }
 
     // MARK: Discarded local work

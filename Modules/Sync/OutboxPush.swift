@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Services
 import Storage
 
@@ -138,7 +139,7 @@ extension SyncRun {
                 let collection = entry.collection
                 let id = entry.recordID
                 if result.isSuccess {
-                    let server = RemoteRecord(try result.record())
+                    let server = try result.record()
                     try tx.acknowledgePush(entry, server: server)
                     summary.accepted[collection, default: 0] += 1
                     summary.highest[collection] = max(summary.highest[collection] ?? server.lastModified, server.lastModified)
@@ -148,7 +149,7 @@ extension SyncRun {
                 case (412, .preconditionFailed(_, let existing)?):
                     // NB: what was sent, already applied (a retry after a lost reply),
                     // comes back as a 412 whose existing record is what was sent.
-                    let remote = existing.map(RemoteRecord.init)
+                    let remote = existing
                     let merged = try merger.apply(collection, id: id, remote: remote, in: tx)
                     if merged == .acknowledged {
                         summary.accepted[collection, default: 0] += 1
@@ -160,7 +161,7 @@ extension SyncRun {
                     }
                 case (404, _) where entry.kind == .delete:
                     // Already gone on the server: the deletion is done.
-                    let tombstone = RemoteRecord(
+                    let tombstone = RawRecord(
                         id: id, lastModified: entry.baseLastModified ?? 0, isDeleted: true,
                         json: Data(#"{"deleted":true}"#.utf8))
                     try tx.acknowledgePush(entry, server: tombstone)

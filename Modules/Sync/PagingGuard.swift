@@ -25,7 +25,7 @@ struct PagingGuard {
     /// - Throws: `PagingError` when its `Next-Page` was followed before, or when more
     ///   pages follow but this one brought nothing past the cursor.
     mutating func check(_ page: RecordPage) throws(PagingError) {
-        let pageHighest = page.records.map(\.lastModified).max().map(Int64.init)
+        let pageHighest = page.records.map(\.lastModified).max()
         if let next = page.nextPage, !next.isEmpty {
             guard seenLinks.insert(next).inserted else {
                 throw .repeatedNextPage(collection, url: URLRedaction.redacted(next))

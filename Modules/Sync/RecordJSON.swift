@@ -6,7 +6,7 @@ import Storage
 // MARK: - Record JSON
 
 /// Conversions between the forms a record takes on its way through a sync: the
-/// server's raw bytes (`RawRecord`), the store's rows, and field dictionaries for merges.
+/// server's raw bytes, the store's rows, and field dictionaries for merges.
 enum RecordJSON {
     /// Fields of a stored JSON object; nil for no record.
     static func fields(_ data: Data?) throws -> [String: JSONValue]? {
@@ -26,12 +26,5 @@ enum RecordJSON {
     /// The body to push: the record without the fields the server owns (`PushBody`).
     static func pushBody(_ data: Data, collection: CollectionName, id: String) throws -> Data {
         try PushBody.of(data, collection: collection, id: id)
-    }
-}
-
-extension RemoteRecord {
-    /// The store's view of a record the server sent, without scanning its bytes again.
-    init(_ raw: RawRecord) {
-        self.init(id: raw.id, lastModified: Int64(raw.lastModified), isDeleted: raw.deleted, json: raw.bytes)
     }
 }

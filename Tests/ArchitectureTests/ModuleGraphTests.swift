@@ -21,7 +21,7 @@ struct ModuleGraphTests {
     @Test func everyKindOfForbiddenEdgeIsReported() throws {
         let result = try runChecker("--manifest-only", "--dump", FixtureFiles.url("module-graph/forbidden.json").path)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("Storage -> Services: not allowed (Storage may import: CSQLite, Domain)"))
+        #expect(result.stderr.contains("Storage -> Services: not allowed (Storage may import: CSQLite, Domain, Records)"))
         #expect(result.stderr.contains("Presentation -> shelf: nothing may depend on an app"))
         #expect(result.stderr.contains("TestSupport -> shelf: nothing may depend on an app"))
         #expect(result.stderr.contains("ImportingTests -> shelf: a test may run an app as a process, never import it"))

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Records
 import Services
 import Synchronization
 import Testing

@@ -19,12 +19,12 @@ struct KintoRecordsTests {
 
         var finished = dune
         finished.isFinished = true
-        let updated = try await account.update(BookDTO.self, finished, ifMatch: created.lastModified)
+        let updated = try await account.update(BookDTO.self, finished, ifMatch: Int(created.lastModified))
         #expect(updated.value.isFinished)
         #expect(updated.lastModified > created.lastModified)
         #expect(try await account.list(BookDTO.self).map(\.value) == [finished])
 
-        let deletedAt = try await books.delete(id: "book-dune", ifMatch: updated.lastModified).lastModified
+        let deletedAt = try await books.delete(id: "book-dune", ifMatch: Int(updated.lastModified)).lastModified
         #expect(deletedAt > updated.lastModified)
         #expect(try await account.list(BookDTO.self).isEmpty)
         let error = await #expect(throws: APIError.self) { try await books.record(id: "book-dune") }
@@ -52,11 +52,11 @@ struct KintoRecordsTests {
         // Someone else changes it first.
         var elsewhere = original.value
         try elsewhere.rename(to: "Solaris (2nd ed.)")
-        let current = try await account.update(BookDTO.self, elsewhere, ifMatch: original.lastModified)
+        let current = try await account.update(BookDTO.self, elsewhere, ifMatch: Int(original.lastModified))
 
         var mine = original.value
         mine.isFinished = true
-        let error = await #expect(throws: APIError.self) { try await account.update(BookDTO.self, mine, ifMatch: original.lastModified) }
+        let error = await #expect(throws: APIError.self) { try await account.update(BookDTO.self, mine, ifMatch: Int(original.lastModified)) }
         guard case .preconditionFailed(let failure, let existing) = error else {
             Issue.record("expected preconditionFailed, got \(String(describing: error))")
             return
@@ -86,9 +86,9 @@ struct KintoRecordsTests {
         let account = try await KintoTestAccount()
         let service = account.collection(.books)
         let record = try await service.create(id: "book-1", data: Data(#"{"title":"A","author_name":"B","finished":false}"#.utf8))
-        _ = try await service.delete(id: "book-1", ifMatch: record.lastModified)
+        _ = try await service.delete(id: "book-1", ifMatch: Int(record.lastModified))
         let error = await #expect(throws: APIError.self) {
-            try await service.update(id: "book-1", data: Data(#"{"title":"A2"}"#.utf8), ifMatch: record.lastModified)
+            try await service.update(id: "book-1", data: Data(#"{"title":"A2"}"#.utf8), ifMatch: Int(record.lastModified))
         }
         guard case .preconditionFailed(_, let existing) = error else {
             Issue.record("expected preconditionFailed, got \(String(describing: error))")
@@ -105,15 +105,15 @@ struct KintoRecordsTests {
         let seeded = try await account.seedBooks(3)
         let cursor = try #require(seeded.map(\.lastModified).max())
 
-        let tombstone = try await service.delete(id: "book-000", ifMatch: seeded[0].lastModified)
-        #expect(tombstone.deleted)
+        let tombstone = try await service.delete(id: "book-000", ifMatch: Int(seeded[0].lastModified))
+        #expect(tombstone.isDeleted)
         let updated = try await service.update(
             id: "book-001", data: Data(#"{"title":"Book 1, revised","author_name":"Author 1","finished":true}"#.utf8),
-            ifMatch: seeded[1].lastModified)
+            ifMatch: Int(seeded[1].lastModified))
 
-        let page = try #require(try await service.firstPage(ListQuery(since: cursor, sort: ["last_modified"])).page)
+        let page = try #require(try await service.firstPage(ListQuery(since: Int(cursor), sort: ["last_modified"])).page)
         #expect(page.records.map(\.id) == ["book-000", "book-001"])
-        #expect(page.records.map(\.deleted) == [true, false])
+        #expect(page.records.map(\.isDeleted) == [true, false])
         #expect(page.records.map(\.lastModified) == [tombstone.lastModified, updated.lastModified])
         #expect(page.nextPage == nil)
         // A plain list hides the tombstone.
@@ -172,15 +172,15 @@ struct KintoRecordsTests {
         // A second batch mixes outcomes: updates, a stale update, a delete, a missing delete.
         let path = KintoCollectionPath(.books)
         var operations = try (0..<26).map { index in
-            try BatchOperation.update(in: path, id: seeded[index].id, data: Data(#"{"title":"Revised \#(index)","author_name":"A","finished":true}"#.utf8), ifMatch: seeded[index].lastModified)
+            try BatchOperation.update(in: path, id: seeded[index].id, data: Data(#"{"title":"Revised \#(index)","author_name":"A","finished":true}"#.utf8), ifMatch: Int(seeded[index].lastModified))
         }
         operations.append(try BatchOperation.update(in: path, id: seeded[26].id, data: Data("{}".utf8), ifMatch: 1))
-        operations.append(try BatchOperation.delete(in: path, id: seeded[27].id, ifMatch: seeded[27].lastModified))
+        operations.append(try BatchOperation.delete(in: path, id: seeded[27].id, ifMatch: Int(seeded[27].lastModified)))
         operations.append(try BatchOperation.delete(in: path, id: "book-missing", ifMatch: nil))
         let results = try await account.collection(.books).batch(operations)
         #expect(results.map(\.status) == Array(repeating: 200, count: 26) + [412, 200, 404])
         #expect(results[26].error?.existingRecord?.id == seeded[26].id)
-        #expect(try results[27].record().deleted)
+        #expect(try results[27].record().isDeleted)
 
         let remaining = try #require(try await account.collection(.books).allRecords().page)
         #expect(remaining.records.count == 29)

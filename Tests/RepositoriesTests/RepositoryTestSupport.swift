@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Repositories
 import Storage
 import Synchronization
@@ -10,31 +11,31 @@ import TestSupport
 
 /// Records in the Kinto wire shape, as the server sends them (`last_modified` included).
 enum Wire {
-    static func book(_ id: String, title: String, author: String = "Anon", finished: Bool = false, lastModified: Int64 = 1000, extra: [String: Any] = [:]) throws -> RemoteRecord {
+    static func book(_ id: String, title: String, author: String = "Anon", finished: Bool = false, lastModified: Int64 = 1000, extra: [String: Any] = [:]) throws -> RawRecord {
         try record(.books, ["id": id, "title": title, "author_name": author, "finished": finished], lastModified: lastModified, extra: extra)
     }
 
-    static func note(_ id: String, title: String, body: String = "", bookID: String? = nil, lastModified: Int64 = 1000) throws -> RemoteRecord {
+    static func note(_ id: String, title: String, body: String = "", bookID: String? = nil, lastModified: Int64 = 1000) throws -> RawRecord {
         try record(.notes, ["id": id, "title": title, "body": body, "book_id": bookID ?? NSNull()], lastModified: lastModified)
     }
 
-    static func task(_ id: String, title: String, done: Bool = false, lastModified: Int64 = 1000) throws -> RemoteRecord {
+    static func task(_ id: String, title: String, done: Bool = false, lastModified: Int64 = 1000) throws -> RawRecord {
         try record(.tasks, ["id": id, "title": title, "done": done], lastModified: lastModified)
     }
 
-    static func product(_ id: String, name: String, priceMinor: Int, currency: String = "EUR", lastModified: Int64 = 1000) throws -> RemoteRecord {
+    static func product(_ id: String, name: String, priceMinor: Int, currency: String = "EUR", lastModified: Int64 = 1000) throws -> RawRecord {
         try record(.products, ["id": id, "name": name, "price_minor": priceMinor, "currency": currency], lastModified: lastModified)
     }
 
-    static func cartLine(_ productID: String, quantity: Int, lastModified: Int64 = 1000) throws -> RemoteRecord {
+    static func cartLine(_ productID: String, quantity: Int, lastModified: Int64 = 1000) throws -> RawRecord {
         try record(.cart, ["id": productID, "product_id": productID, "quantity": quantity], lastModified: lastModified)
     }
 
-    static func record(_ collection: CollectionName, _ fields: [String: Any], lastModified: Int64, extra: [String: Any] = [:]) throws -> RemoteRecord {
+    static func record(_ collection: CollectionName, _ fields: [String: Any], lastModified: Int64, extra: [String: Any] = [:]) throws -> RawRecord {
         var all = fields.merging(extra) { _, new in new }
         all["last_modified"] = lastModified
         let json = try JSONSerialization.data(withJSONObject: all, options: [.sortedKeys])
-        return try RemoteRecord(collection: collection, json: json)
+        return try RawRecord(collection: collection, json: json)
     }
 
     /// A stored record's JSON as a dictionary, to look at its fields.
@@ -48,7 +49,7 @@ enum Wire {
 
 extension ShelfStore {
     /// Applies pulled records the way the sync engine does, expecting none held back.
-    func pull(_ records: [RemoteRecord], into collection: CollectionName) throws {
+    func pull(_ records: [RawRecord], into collection: CollectionName) throws {
         let held = try write { transaction in try transaction.applyRemote(records, to: collection).map(\.record.id) }
         #expect(held.isEmpty)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import Services
 import Testing
 import TestSupport
@@ -11,7 +12,7 @@ struct RecordPageScannerTests {
         let body = try RecordedResponses.body("books-page-1")
         let records = try RecordPageScanner.scan(body)
         #expect(records.map(\.id) == ["book-001", "book-002"])
-        #expect(records.allSatisfy { !$0.deleted && $0.lastModified > 1_700_000_000_000 })
+        #expect(records.allSatisfy { !$0.isDeleted && $0.lastModified > 1_700_000_000_000 })
         #expect(records[0].lastModified < records[1].lastModified)
     }
 
@@ -20,19 +21,19 @@ struct RecordPageScannerTests {
         let records = try RecordPageScanner.scan(body)
         let text = String(decoding: body, as: UTF8.self)
         for record in records {
-            let bytes = String(decoding: record.bytes, as: UTF8.self)
+            let bytes = String(decoding: record.json, as: UTF8.self)
             #expect(bytes.hasPrefix("{") && bytes.hasSuffix("}"))
             #expect(text.contains(bytes))
         }
         // Non-ASCII stays escaped exactly as Kinto sent it.
-        #expect(String(decoding: records[1].bytes, as: UTF8.self).contains(#"Cien a\u00F1os"#))
+        #expect(String(decoding: records[1].json, as: UTF8.self).contains(#"Cien a\u00F1os"#))
     }
 
     @Test func sinceListsCarryTombstones() throws {
         let records = try RecordPageScanner.scan(try RecordedResponses.body("books-since-tombstones"))
         #expect(records.map(\.id) == ["book-001", "book-004"])
-        #expect(records.map(\.deleted) == [true, false])
-        #expect(String(decoding: records[0].bytes, as: UTF8.self).contains(#""deleted":true"#))
+        #expect(records.map(\.isDeleted) == [true, false])
+        #expect(String(decoding: records[0].json, as: UTF8.self).contains(#""deleted":true"#))
     }
 
     @Test func everyRecordedPageScans() throws {
@@ -49,7 +50,7 @@ struct RecordPageScannerTests {
         // Nested `id`, `last_modified` and `deleted` belong to sub-objects, not the record.
         #expect(records.map(\.id) == ["book-10", "book-11", "book-12", "book-13"])
         #expect(records.map(\.lastModified) == [1796039015001, 1796039015002, 1796039015003, 1796039015004])
-        #expect(records.map(\.deleted) == [false, false, true, false])
+        #expect(records.map(\.isDeleted) == [false, false, true, false])
     }
 
     @Test func recordBytesDecodeToTheEscapedText() throws {
@@ -146,7 +147,7 @@ struct RecordPageScannerTests {
 
     @Test func readsOneRecordObject() throws {
         let record = try RawRecord(json: Data(json: #" {"id":"x","last_modified":5,"deleted":true} "#))
-        #expect(record == RawRecord(id: "x", lastModified: 5, deleted: true, bytes: Data(json: #"{"id":"x","last_modified":5,"deleted":true}"#)))
+        #expect(record == RawRecord(id: "x", lastModified: 5, isDeleted: true, json: Data(json: #"{"id":"x","last_modified":5,"deleted":true}"#)))
         #expect(throws: APIError.self) { try RawRecord(json: Data(json: #"[{"id":"x","last_modified":5}]"#)) }
     }
 }

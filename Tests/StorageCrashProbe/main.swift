@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Storage
 
 // MARK: - StorageCrashProbe
@@ -42,7 +43,7 @@ func run() throws {
     try store.write { tx in
         for n in 0..<syncedCount {
             let lastModified = Int64(1_000 + n)
-            let remote = RemoteRecord(id: "r-\(n)", lastModified: lastModified, json: book("r-\(n)", title: "Synced \(n)", lastModified: lastModified))
+            let remote = RawRecord(id: "r-\(n)", lastModified: lastModified, json: book("r-\(n)", title: "Synced \(n)", lastModified: lastModified))
             guard case .applied = try tx.applyRemote(remote, to: .books) else {
                 throw StorageError.corruptValue(what: "probe seed", reason: "a fresh store had a pending change")
             }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Testing
 @testable import Storage
 
@@ -7,8 +8,8 @@ import Testing
 /// version deleted, so a stale copy of that version pulled later is deleted again.
 @Suite("Acknowledged deletions")
 struct AcknowledgedDeletionsTests {
-    private static func book(_ id: String, lineage: [String], lastModified: Int64) -> RemoteRecord {
-        RemoteRecord(id: id, lastModified: lastModified, json: Wire.object([
+    private static func book(_ id: String, lineage: [String], lastModified: Int64) -> RawRecord {
+        RawRecord(id: id, lastModified: lastModified, json: Wire.object([
             "id": id, "title": "Dune", "author_name": "Frank Herbert", "finished": false,
             "last_modified": lastModified, RecordLineage.field: lineage,
         ]))

@@ -1,12 +1,13 @@
 import Domain
 import Foundation
+import Records
 import Testing
 @testable import Storage
 
 @Suite("Bulk pulls and the listing index")
 struct BulkPullTests {
     /// `count` books named "Book <n>" by two authors, one in three by "Ursula K. Le Guin".
-    private func books(_ range: Range<Int>) -> [RemoteRecord] {
+    private func books(_ range: Range<Int>) -> [RawRecord] {
         range.map { index in
             Wire.remoteBook(
                 "b\(index)", title: "Book \(index)", author: index % 3 == 0 ? "Ursula K. Le Guin" : "Émile Zola",
@@ -18,7 +19,7 @@ struct BulkPullTests {
         try store.read { reader in try ListingIndexes.arePresent(reader.db) }
     }
 
-    private func apply(_ page: [RemoteRecord], to store: ShelfStore, morePagesFollow: Bool) throws {
+    private func apply(_ page: [RawRecord], to store: ShelfStore, morePagesFollow: Bool) throws {
         let held = try store.write { tx in try tx.applyRemote(page, to: .books, morePagesFollow: morePagesFollow).count }
         #expect(held == 0)
     }
@@ -81,7 +82,7 @@ struct BulkPullTests {
     @Test func aFailedPageKeepsTheIndexAsItWas() throws {
         let store = try ShelfStore.testStore()
         var page = books(0..<2000)
-        page.append(RemoteRecord(id: "broken", lastModified: 5000, json: Data("[1, 2]".utf8)))
+        page.append(RawRecord(id: "broken", lastModified: 5000, json: Data("[1, 2]".utf8)))
         #expect(throws: StorageError.self) {
             try store.write { tx in try tx.applyRemote(page, to: .books, morePagesFollow: true) }
         }

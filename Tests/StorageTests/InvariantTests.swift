@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Testing
 @testable import Storage
 
@@ -70,17 +71,17 @@ struct InvariantTests {
 
     /// A minimal server: the current version of each record and a clock.
     struct FakeServer {
-        var records: [String: RemoteRecord] = [:]
+        var records: [String: RawRecord] = [:]
         var clock: Int64 = 1_000
 
-        mutating func store(_ id: String, title: String) -> RemoteRecord {
+        mutating func store(_ id: String, title: String) -> RawRecord {
             clock += 1
             let record = Wire.remoteBook(id, title: title, lastModified: clock)
             records[id] = record
             return record
         }
 
-        mutating func delete(_ id: String) -> RemoteRecord {
+        mutating func delete(_ id: String) -> RawRecord {
             clock += 1
             records[id] = nil
             return Wire.tombstone(id, lastModified: clock)

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Testing
 @testable import Storage
 
@@ -17,10 +18,10 @@ struct LineageTests {
         return values.compactMap { if case .string(let id) = $0 { id } else { nil } }
     }
 
-    private static func remoteBook(_ id: String, title: String, lineage: [String]?, lastModified: Int64) -> RemoteRecord {
+    private static func remoteBook(_ id: String, title: String, lineage: [String]?, lastModified: Int64) -> RawRecord {
         var fields: [String: Any?] = ["id": id, "title": title, "author_name": "Anon", "finished": false, "last_modified": lastModified]
         if let lineage { fields[RecordLineage.field] = lineage }
-        return RemoteRecord(id: id, lastModified: lastModified, json: Wire.object(fields))
+        return RawRecord(id: id, lastModified: lastModified, json: Wire.object(fields))
     }
 
     // MARK: - The list
@@ -98,7 +99,7 @@ struct LineageTests {
 
         // AND once acknowledged, the edit waiting behind it is a new write with a new id,
         // based on the lineage the server's record now carries
-        let echo = RemoteRecord(id: "b1", lastModified: 200, json: try #require(sent.sentBody))
+        let echo = RawRecord(id: "b1", lastModified: 200, json: try #require(sent.sentBody))
         try store.write { tx in try tx.acknowledgePush(sent, server: echo) }
         let next = try #require(try store.read { try $0.outboxEntry(.books, id: "b1") })
         #expect(!next.isInFlight && next.sentLineageID == nil)

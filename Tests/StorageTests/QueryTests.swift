@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Testing
 @testable import Storage
 
@@ -49,7 +50,7 @@ struct QueryTests {
         // Kinto escapes every non-ASCII character as \uXXXX, surrogate pairs included.
         let store = try ShelfStore.testStore()
         let json = Data(#"{"id":"b1","title":"Caf\u00e9 \ud83d\udcda","author_name":"Zo\u00eb","finished":false,"last_modified":7}"#.utf8)
-        try store.applyRemote([try RemoteRecord(collection: .books, json: json)], to: .books)
+        try store.applyRemote([try RawRecord(collection: .books, json: json)], to: .books)
 
         let found = try store.read { try $0.records(RecordQuery(.books, search: "CAFE 📚")) }
         #expect(found.map(\.id) == ["b1"])
@@ -123,8 +124,8 @@ struct QueryTests {
             try tx.saveLocal(.tasks, id: "t2", json: Wire.task("t2", title: "aaa"))
             try tx.saveLocal(.cart, id: "prod-2", json: Data(#"{"id":"prod-2","product_id":"prod-2","quantity":1}"#.utf8))
             try tx.saveLocal(.cart, id: "prod-1", json: Data(#"{"id":"prod-1","product_id":"prod-1","quantity":3}"#.utf8))
-            _ = try tx.applyRemote(RemoteRecord(id: "p2", lastModified: 1, json: Data(#"{"id":"p2","name":"Bookmark"}"#.utf8)), to: .products)
-            _ = try tx.applyRemote(RemoteRecord(id: "p1", lastModified: 2, json: Data(#"{"id":"p1","name":"Pen"}"#.utf8)), to: .products)
+            _ = try tx.applyRemote(RawRecord(id: "p2", lastModified: 1, json: Data(#"{"id":"p2","name":"Bookmark"}"#.utf8)), to: .products)
+            _ = try tx.applyRemote(RawRecord(id: "p1", lastModified: 2, json: Data(#"{"id":"p1","name":"Pen"}"#.utf8)), to: .products)
         }
         #expect(try store.read { try $0.records(RecordQuery(.notes)) }.map(\.id) == ["n2", "n1"])
         #expect(try store.read { try $0.records(RecordQuery(.tasks)) }.map(\.id) == ["t2", "t1"])

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Synchronization
 import Testing
 import TestSupport
@@ -42,12 +43,12 @@ enum Wire {
         object(["id": id, "title": title, "done": done])
     }
 
-    static func remoteBook(_ id: String, title: String, author: String = "Anon", finished: Bool = false, lastModified: Int64) -> RemoteRecord {
-        RemoteRecord(id: id, lastModified: lastModified, json: book(id, title: title, author: author, finished: finished, lastModified: lastModified))
+    static func remoteBook(_ id: String, title: String, author: String = "Anon", finished: Bool = false, lastModified: Int64) -> RawRecord {
+        RawRecord(id: id, lastModified: lastModified, json: book(id, title: title, author: author, finished: finished, lastModified: lastModified))
     }
 
-    static func tombstone(_ id: String, lastModified: Int64) -> RemoteRecord {
-        RemoteRecord(id: id, lastModified: lastModified, isDeleted: true,
+    static func tombstone(_ id: String, lastModified: Int64) -> RawRecord {
+        RawRecord(id: id, lastModified: lastModified, isDeleted: true,
                      json: Data(#"{"id":"\#(id)","last_modified":\#(lastModified),"deleted":true}"#.utf8))
     }
 
@@ -63,14 +64,14 @@ enum Wire {
     }
 
     /// The seed books of `Fixtures/seed/books.json`, with server timestamps 1000, 1001, …
-    static func seedBooks() throws -> [RemoteRecord] {
+    static func seedBooks() throws -> [RawRecord] {
         let array = try #require(try JSONSerialization.jsonObject(with: FixtureFiles.data("seed/books.json")) as? [[String: Any]])
         return try array.enumerated().map { offset, fields in
             var fields = fields
             let lastModified = Int64(1000 + offset)
             fields["last_modified"] = lastModified
             let json = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
-            return try RemoteRecord(collection: .books, json: json)
+            return try RawRecord(collection: .books, json: json)
         }
     }
 }
@@ -86,7 +87,7 @@ extension ShelfStore {
     }
 
     /// Applies pulled records, expecting none to be held back.
-    func applyRemote(_ records: [RemoteRecord], to collection: CollectionName) throws {
+    func applyRemote(_ records: [RawRecord], to collection: CollectionName) throws {
         let held = try write { tx in try tx.applyRemote(records, to: collection).map(\.record.id) }
         #expect(held.isEmpty)
     }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Testing
 @testable import Storage
 
@@ -46,12 +47,12 @@ struct SyncOperationTests {
     }
 
     @Test func aRemoteRecordReadsItsFieldsFromItsBytes() throws {
-        let remote = try RemoteRecord(collection: .books, json: Data(#"{"last_modified": 42, "id": "b9", "deleted": true}"#.utf8))
+        let remote = try RawRecord(collection: .books, json: Data(#"{"last_modified": 42, "id": "b9", "deleted": true}"#.utf8))
         #expect(remote.id == "b9")
         #expect(remote.lastModified == 42)
         #expect(remote.isDeleted)
-        #expect(throws: StorageError.self) { try RemoteRecord(collection: .books, json: Data(#"{"id":"b9"}"#.utf8)) }
-        #expect(throws: StorageError.self) { try RemoteRecord(collection: .books, json: Data(#"{"last_modified":1}"#.utf8)) }
+        #expect(throws: StorageError.self) { try RawRecord(collection: .books, json: Data(#"{"id":"b9"}"#.utf8)) }
+        #expect(throws: StorageError.self) { try RawRecord(collection: .books, json: Data(#"{"last_modified":1}"#.utf8)) }
     }
 
     // MARK: - Push acknowledgements

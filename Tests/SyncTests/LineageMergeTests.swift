@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Storage
 import Testing
 @testable import Sync
@@ -28,8 +29,8 @@ struct LineageMergeTests {
         return try json(fields)
     }
 
-    private static func remote(title: String, author: String = "Frank Herbert", lineage: [String]?, lastModified: Int64) throws -> RemoteRecord {
-        RemoteRecord(id: "b1", lastModified: lastModified, json: try book(title: title, author: author, lineage: lineage, lastModified: lastModified))
+    private static func remote(title: String, author: String = "Frank Herbert", lineage: [String]?, lastModified: Int64) throws -> RawRecord {
+        RawRecord(id: "b1", lastModified: lastModified, json: try book(title: title, author: author, lineage: lineage, lastModified: lastModified))
     }
 
     /// A synced book (title X, lineage [x0]) whose title change to Y was sent and whose
@@ -46,7 +47,7 @@ struct LineageMergeTests {
         return (store, try #require(sent.sentLineageID))
     }
 
-    private func merge(_ store: ShelfStore, remote: RemoteRecord, policy: ConflictPolicy = .manual) throws -> MergeApplier.Result {
+    private func merge(_ store: ShelfStore, remote: RawRecord, policy: ConflictPolicy = .manual) throws -> MergeApplier.Result {
         try store.write { tx in try MergeApplier(policy: policy, now: Date()).apply(.books, id: "b1", remote: remote, in: tx) }
     }
 

@@ -129,7 +129,7 @@ struct WorkerOperationsTests {
         #expect(try home.accountReport()["requests"] as? Int == 0)
         let remote = try await KintoCollectionService(client: client(user), collection: .books).allRecords().page?.records ?? []
         let edited = try #require(remote.first(where: { $0.id == "b-007" }))
-        let fields = try JSONDecoder().decode([String: JSONValue].self, from: edited.bytes)
+        let fields = try JSONDecoder().decode([String: JSONValue].self, from: edited.json)
         #expect(fields["title"] == .string("Book 7"))
 
         let doctor = try ProcessRunner.run(BuiltProduct.url("shelf"), ["doctor"], environment: home.environment)

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Services
 import Storage
 
@@ -28,7 +29,7 @@ extension RecordMapping {
     static func decode(_ record: StoredRecord) throws(RepositoryError) -> Value {
         // NB: a local creation has no server timestamp yet; `Versioned.lastModified` is
         // not used here, so 0 stands in for it.
-        let raw = RawRecord(id: record.id, lastModified: Int(record.lastModified ?? 0), bytes: record.json)
+        let raw = RawRecord(id: record.id, lastModified: record.lastModified ?? 0, json: record.json)
         do {
             return try RecordDecoding.decode(DTO.self, from: raw).value
         } catch {

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Services
 import Storage
 import Synchronization
@@ -92,7 +93,7 @@ public final class SyncedPreferencesStore: PreferencesStore {
         guard let record = try reader.record(.preferences, id: ReaderPreferences.recordID) else {
             return ReaderPreferences()
         }
-        let raw = RawRecord(id: record.id, lastModified: Int(record.lastModified ?? 0), bytes: record.json)
+        let raw = RawRecord(id: record.id, lastModified: record.lastModified ?? 0, json: record.json)
         do {
             return try RecordDecoding.decode(ReaderPreferencesDTO.self, from: raw).value
         } catch {

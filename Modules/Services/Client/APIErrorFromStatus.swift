@@ -1,4 +1,5 @@
 import Foundation
+import Records
 
 // MARK: - APIError from an HTTP status
 
@@ -23,9 +24,7 @@ extension APIError {
     /// Nil when absent (the record was deleted) or unreadable.
     static func parseExisting(in body: Data) -> RawRecord? {
         try? JSONByteScanner.withScanner(over: body) { (scanner) throws(JSONScanError) -> RawRecord? in
-            guard let range = try scanner.findValue(at: ["details", "existing"]) else { return nil }
-            var record = JSONByteScanner(base: scanner.base + range.lowerBound, count: range.count)
-            return try record.scanRecord()
+            try scanner.scanRecord(at: ["details", "existing"])
         }
     }
 }

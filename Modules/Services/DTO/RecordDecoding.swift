@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 
 // MARK: - RecordDecoding
 
@@ -19,12 +20,12 @@ public enum RecordDecoding {
         let location = (position.map { "data[\($0)]" } ?? "data") + " (id \(record.id))"
         let dto: DTO
         do {
-            dto = try JSONDecoder().decode(DTO.self, from: record.bytes)
+            dto = try JSONDecoder().decode(DTO.self, from: record.json)
         } catch {
             throw .decoding(DecodingFailure(decoding: error, pathPrefix: location))
         }
         do {
-            return Versioned(value: try dto.toDomain(), lastModified: record.lastModified)
+            return Versioned(value: try dto.toDomain(), lastModified: Int(record.lastModified))
         } catch {
             throw .decoding(DecodingFailure(path: location, message: error.description, domainError: error))
         }
@@ -43,7 +44,7 @@ public enum RecordDecoding {
         try RecordPageScanner.requireUniqueIDs(records)
         var values: [Versioned<DTO.Value>] = []
         values.reserveCapacity(records.count)
-        for (position, record) in records.enumerated() where !record.deleted {
+        for (position, record) in records.enumerated() where !record.isDeleted {
             values.append(try decode(type, from: record, position: position))
         }
         return values

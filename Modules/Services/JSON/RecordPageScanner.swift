@@ -1,15 +1,11 @@
 import Domain
 import Foundation
+import Records
 
 // MARK: - RecordPageScanner
 
-/// Reads a Kinto list page (`{"data": [ {record}, … ]}`) into `RawRecord`s without a
-/// `JSONDecoder`: one pass over the bytes, validating all of them, keeping per record
-/// only `id`, `last_modified`, `deleted` and the record's own bytes.
-///
-/// This is the sync engine's fast path (DESIGN.md §3, "Decoding speed"): Foundation's
-/// decoder reads ~30 MB/s on Linux; this scanner read ~290 MB/s of the same kind of page
-/// here (`Benchmarks/transport-vs-curl.sh` prints both).
+/// A Kinto list page's records, read by `RecordListScanner` (the byte scanner of the
+/// sync engine's fast path), with the failures a response can have as `APIError`s.
 public enum RecordPageScanner {
     /// The most records one page may hold: 10,000, Kinto's own ceiling
     /// (`storage_max_fetch_size`) and the largest `_limit` Shelf asks for. A page with
@@ -24,26 +20,7 @@ public enum RecordPageScanner {
     public static func scan(_ body: Data, maximumRecords: Int = maximumRecordsPerPage) throws(APIError) -> [RawRecord] {
         let records: [RawRecord]
         do throws(JSONScanError) {
-            records = try JSONByteScanner.withScanner(over: body) { (scanner) throws(JSONScanError) in
-                var records: [RawRecord] = []
-                var sawData = false
-                try scanner.forEachMember { key, scanner throws(JSONScanError) in
-                    guard scanner.key(key, is: "data") else {
-                        try scanner.skipValue()
-                        return
-                    }
-                    sawData = true
-                    try scanner.forEachElement { scanner throws(JSONScanError) in
-                        guard records.count < maximumRecords else {
-                            throw JSONScanError(offset: scanner.offset, message: "the page holds more than \(maximumRecords) records, the most Shelf accepts in one page")
-                        }
-                        records.append(try scanner.scanRecord())
-                    }
-                }
-                try scanner.expectEnd()
-                guard sawData else { throw JSONScanError(offset: 0, message: "the page has no \"data\" array") }
-                return records
-            }
+            records = try RecordListScanner.records(in: body, maximumRecords: maximumRecords)
         } catch {
             throw .decoding(error.decodingFailure)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Records
 
 // MARK: - Kinto bodies
 
@@ -9,12 +10,11 @@ enum KintoBody {
     static func record(in body: Data, url: String) throws(APIError) -> RawRecord {
         do throws(JSONScanError) {
             return try JSONByteScanner.withScanner(over: body) { (scanner) throws(JSONScanError) in
-                guard let range = try scanner.findValue(at: ["data"]) else {
+                guard let record = try scanner.scanRecord(at: ["data"]) else {
                     throw JSONScanError(offset: 0, message: "the response has no \"data\" record")
                 }
                 try scanner.expectEnd()
-                var record = JSONByteScanner(base: scanner.base + range.lowerBound, count: range.count)
-                return try record.scanRecord()
+                return record
             }
         } catch {
             throw .decoding(error.decodingFailure.with(url: url))

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 
 // MARK: - StoredRecord
 
@@ -27,24 +28,9 @@ public struct StoredRecord: Hashable, Sendable, Identifiable {
     }
 }
 
-// MARK: - RemoteRecord
+// MARK: - RawRecord from stored bytes
 
-/// A record as a server response carries it, ready to be applied to the store: the
-/// raw bytes plus the three fields the store reads from them.
-public struct RemoteRecord: Hashable, Sendable, Identifiable {
-    public var id: String
-    public var lastModified: Int64
-    /// A tombstone from a `_since` pull (`{"id", "last_modified", "deleted": true}`).
-    public var isDeleted: Bool
-    public var json: Data
-
-    public init(id: String, lastModified: Int64, isDeleted: Bool = false, json: Data) {
-        self.id = id
-        self.lastModified = lastModified
-        self.isDeleted = isDeleted
-        self.json = json
-    }
-
+extension RawRecord {
     /// Reads `id`, `last_modified` and `deleted` from the record's own bytes, so a
     /// sync engine can hand over each record of a page without decoding it.
     /// - Throws: `StorageError.invalidRecord` when the bytes are not a JSON object

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 
 // MARK: - AcknowledgedDeletions
 
@@ -96,7 +97,7 @@ extension StoreTransaction {
     /// upload: it is kept as a hidden row and its deletion queued again, against the
     /// server's new timestamp.
     /// - Returns: whether the deletion was queued (the pulled record is then not applied).
-    func deleteAgainIfStale(_ remote: RemoteRecord, in collection: CollectionName) throws(StorageError) -> Bool {
+    func deleteAgainIfStale(_ remote: RawRecord, in collection: CollectionName) throws(StorageError) -> Bool {
         guard !remote.isDeleted, let revision = try acknowledgedDeletionRevision(collection, id: remote.id),
               RecordLineage.ids(in: remote.json).last == revision,
               try record(collection, id: remote.id, includingDeleted: true) == nil

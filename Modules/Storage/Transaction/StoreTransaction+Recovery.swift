@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 
 // MARK: - When the server forgets
 
@@ -34,7 +35,7 @@ extension StoreTransaction {
     /// the one the server sent (the server went back to an older state), keeps the
     /// local version and queues it as an update of the server's.
     /// - Returns: whether the local version was kept (the pulled one is then not applied).
-    public func keepNewerLocalVersion(_ remote: RemoteRecord, in collection: CollectionName) throws(StorageError) -> Bool {
+    public func keepNewerLocalVersion(_ remote: RawRecord, in collection: CollectionName) throws(StorageError) -> Bool {
         guard !remote.isDeleted, try outboxEntry(collection, id: remote.id) == nil,
               let local = try record(collection, id: remote.id, includingDeleted: true),
               let localModified = local.lastModified, localModified > remote.lastModified
@@ -70,7 +71,7 @@ extension StoreTransaction {
     /// cursor (so this store had pulled it) but which this store no longer has, was
     /// deleted here after the server's backup was taken. Queues its deletion again.
     /// - Returns: whether the deletion was queued (the pulled record is then not applied).
-    public func keepLocalDeletion(_ remote: RemoteRecord, in collection: CollectionName, cursorBefore: Int64?) throws(StorageError) -> Bool {
+    public func keepLocalDeletion(_ remote: RawRecord, in collection: CollectionName, cursorBefore: Int64?) throws(StorageError) -> Bool {
         guard !remote.isDeleted, let cursorBefore, remote.lastModified <= cursorBefore,
               try record(collection, id: remote.id, includingDeleted: true) == nil
         else { return false }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 
 // MARK: - Applying the server's changes
 
@@ -16,7 +17,7 @@ extension StoreTransaction {
     /// Stores a record (or applies a tombstone) pulled from the server, unless a local
     /// change to it is waiting — such a record is left alone and reported, never
     /// overwritten.
-    public func applyRemote(_ remote: RemoteRecord, to collection: CollectionName) throws(StorageError) -> RemoteApplyOutcome {
+    public func applyRemote(_ remote: RawRecord, to collection: CollectionName) throws(StorageError) -> RemoteApplyOutcome {
         if let waiting = try outboxEntry(collection, id: remote.id) {
             return .pendingLocalChange(waiting)
         }
@@ -34,8 +35,8 @@ extension StoreTransaction {
     ///   applied with `morePagesFollow` false); see `ListingIndexes`. Results of every
     ///   query are the same with or without them.
     public func applyRemote(
-        _ page: [RemoteRecord], to collection: CollectionName, morePagesFollow: Bool = false
-    ) throws(StorageError) -> [(record: RemoteRecord, waiting: OutboxEntry)] {
+        _ page: [RawRecord], to collection: CollectionName, morePagesFollow: Bool = false
+    ) throws(StorageError) -> [(record: RawRecord, waiting: OutboxEntry)] {
         if morePagesFollow, page.count >= Self.bulkPageMinimum, try recordCountEstimate() < page.count {
             try ListingIndexes.drop(db)
         }
@@ -44,7 +45,7 @@ extension StoreTransaction {
         let anyWaiting = try hasWaitingChanges(in: collection)
         // The same for remembered deletions: usually none, and then no look-up per record.
         let anyDeletionRemembered = try hasAcknowledgedDeletions(in: collection)
-        var held: [(record: RemoteRecord, waiting: OutboxEntry)] = []
+        var held: [(record: RawRecord, waiting: OutboxEntry)] = []
         for remote in page {
             if anyWaiting, let waiting = try outboxEntry(collection, id: remote.id) {
                 held.append((remote, waiting))
@@ -62,7 +63,7 @@ extension StoreTransaction {
     /// Pages at least this large may be loaded without the listing indexes.
     static let bulkPageMinimum = 1000
 
-    private func store(_ remote: RemoteRecord, in collection: CollectionName) throws(StorageError) {
+    private func store(_ remote: RawRecord, in collection: CollectionName) throws(StorageError) {
         if remote.isDeleted {
             try removeRecord(collection, id: remote.id)
         } else {
@@ -152,7 +153,7 @@ extension StoreTransaction {
     /// - Parameters:
     ///   - pushed: the entry as it was sent.
     ///   - server: the server's answer: the stored record, or the tombstone of a delete.
-    public func acknowledgePush(_ pushed: OutboxEntry, server: RemoteRecord) throws(StorageError) {
+    public func acknowledgePush(_ pushed: OutboxEntry, server: RawRecord) throws(StorageError) {
         let collection = pushed.collection
         let id = pushed.recordID
         guard let current = try outboxEntry(collection, id: id) else {
@@ -205,7 +206,7 @@ extension StoreTransaction {
         return try record(collection, id: id, includingDeleted: true)?.json
     }
 
-    private func acknowledgeVanishedEntry(_ pushed: OutboxEntry, server: RemoteRecord) throws(StorageError) {
+    private func acknowledgeVanishedEntry(_ pushed: OutboxEntry, server: RawRecord) throws(StorageError) {
         let collection = pushed.collection
         let id = pushed.recordID
         guard !server.isDeleted else { return }  // deleted on both sides: nothing left to do
@@ -251,7 +252,7 @@ extension StoreTransaction {
     ///   deleted too, which leaves nothing to push.
     @discardableResult
     public func rebasePendingChange(
-        _ collection: CollectionName, id: String, onto remote: RemoteRecord, merged: Data?
+        _ collection: CollectionName, id: String, onto remote: RawRecord, merged: Data?
     ) throws(StorageError) -> OutboxEntry? {
         guard let waiting = try outboxEntry(collection, id: id) else {
             throw .notFound(what: "waiting change to \(collection.rawValue) record '\(id)'")

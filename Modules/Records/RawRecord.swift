@@ -3,56 +3,43 @@ import Foundation
 
 // MARK: - RawRecord
 
-/// A Kinto record as the sync path keeps it: the three fields it acts on, plus the
-/// record's exact bytes as the server sent them, to store without re-encoding.
+/// A Kinto record as Shelf moves it between the server and the store: the three fields
+/// the sync acts on, plus the record's exact bytes as the server sent them, to store
+/// without re-encoding. The one type for a record in the wire shape on either side:
+/// Services returns it, Storage applies it.
 ///
 /// Tombstones (`{"id", "last_modified", "deleted": true}`) are records too.
 public struct RawRecord: Identifiable, Sendable, Hashable {
-    public let id: String
+    public var id: String
     /// The server's timestamp for this version, in milliseconds since 1970.
-    public let lastModified: Int
-    /// Whether this is a tombstone left by a delete (`_since` lists return them).
-    public let deleted: Bool
+    public var lastModified: Int64
+    /// A tombstone left by a delete (`_since` lists return them).
+    public var isDeleted: Bool
     /// The record object's bytes, from `{` to `}`, as the server sent them (non-ASCII
     /// text stays `\uXXXX`-escaped).
-    public let bytes: Data
+    public var json: Data
 
-    public init(id: String, lastModified: Int, deleted: Bool = false, bytes: Data) {
+    public init(id: String, lastModified: Int64, isDeleted: Bool = false, json: Data) {
         self.id = id
         self.lastModified = lastModified
-        self.deleted = deleted
-        self.bytes = bytes
+        self.isDeleted = isDeleted
+        self.json = json
     }
 
-    /// Reads one record object (`{"id": …, "last_modified": …, …}`).
-    /// - Throws: `APIError.decoding` when the bytes are not one, with the byte offset.
-    public init(json: Data) throws(APIError) {
-        do throws(JSONScanError) {
-            self = try JSONByteScanner.withScanner(over: json) { (scanner) throws(JSONScanError) in
-                let record = try scanner.scanRecord()
-                try scanner.expectEnd()
-                return record
-            }
-        } catch {
-            throw .decoding(error.decodingFailure)
-        }
-    }
-
-    /// The record's fields as `JSONValue`s, for field-by-field work (three-way merges).
-    ///
-    /// Uses `JSONDecoder`: this is the per-record merge path, not the per-page sync path.
-    public func fields() throws(APIError) -> [String: JSONValue] {
-        do {
-            return try JSONDecoder().decode([String: JSONValue].self, from: bytes)
-        } catch {
-            throw .decoding(DecodingFailure(path: "record \(id)", message: DecodingFailure.message(for: error)))
+    /// Reads one record object (`{"id": …, "last_modified": …, …}`), validating all of it.
+    /// - Throws: `JSONScanError` when the bytes are not one, with the byte offset.
+    public init(scanning json: Data) throws(JSONScanError) {
+        self = try JSONByteScanner.withScanner(over: json) { (scanner) throws(JSONScanError) in
+            let record = try scanner.scanRecord()
+            try scanner.expectEnd()
+            return record
         }
     }
 }
 
 extension RawRecord: CustomStringConvertible {
     public var description: String {
-        "RawRecord(\(id) @\(lastModified)\(deleted ? ", deleted" : ""), \(bytes.count) bytes)"
+        "RawRecord(\(id) @\(lastModified)\(isDeleted ? ", deleted" : ""), \(json.count) bytes)"
     }
 }
 
@@ -61,7 +48,7 @@ extension RawRecord: CustomStringConvertible {
 extension JSONByteScanner {
     /// Reads a record object: `id` (string), `last_modified` (integer) and `deleted`
     /// (boolean, optional) from its top level; every other member is validated and skipped.
-    mutating func scanRecord() throws(JSONScanError) -> RawRecord {
+    public mutating func scanRecord() throws(JSONScanError) -> RawRecord {
         skipWhitespace()
         let start = offset
         guard peek == UInt8(ascii: "{") else {
@@ -83,12 +70,12 @@ extension JSONByteScanner {
         }
         guard let id else { throw fail("a record has no \"id\"", at: start) }
         guard let lastModified else { throw fail("record \(id) has no \"last_modified\"", at: start) }
-        return RawRecord(id: id, lastModified: lastModified, deleted: deleted, bytes: Data(bytes: base + start, count: offset - start))
+        return RawRecord(id: id, lastModified: Int64(lastModified), isDeleted: deleted, json: Data(bytes: base + start, count: offset - start))
     }
 
     /// Finds the value at `path` (object keys from the top) and returns its byte range,
     /// validating the whole document on the way. Nil when a key is absent.
-    mutating func findValue(at path: ArraySlice<String>) throws(JSONScanError) -> Range<Int>? {
+    public mutating func findValue(at path: ArraySlice<String>) throws(JSONScanError) -> Range<Int>? {
         guard let first = path.first else { return try skipValue() }
         skipWhitespace()
         guard peek == UInt8(ascii: "{") else {
@@ -104,5 +91,13 @@ extension JSONByteScanner {
             }
         }
         return found
+    }
+
+    /// The record at `path` of a response body (`["data"]`, `["details", "existing"]`),
+    /// validating the whole body; nil when the path is absent.
+    public mutating func scanRecord(at path: ArraySlice<String>) throws(JSONScanError) -> RawRecord? {
+        guard let range = try findValue(at: path) else { return nil }
+        var record = JSONByteScanner(base: base + range.lowerBound, count: range.count)
+        return try record.scanRecord()
     }
 }

@@ -3,13 +3,16 @@ import Foundation
 // MARK: - JSONScanError
 
 /// Malformed JSON, with the byte offset where reading stopped.
-struct JSONScanError: Error, Hashable {
-    var offset: Int
-    var message: String
+public struct JSONScanError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var offset: Int
+    public var message: String
 
-    var decodingFailure: DecodingFailure {
-        DecodingFailure(offset: offset, message: message)
+    public init(offset: Int, message: String) {
+        self.offset = offset
+        self.message = message
     }
+
+    public var description: String { "\(message) at byte \(offset)" }
 }
 
 // MARK: - JSONByteScanner
@@ -23,22 +26,22 @@ struct JSONScanError: Error, Hashable {
 /// a record) and skip the rest.
 ///
 /// It reads memory it does not own: use it only inside `withUnsafeBytes` of the data.
-struct JSONByteScanner {
+public struct JSONByteScanner {
     /// Deeper nesting than this is refused rather than risking the stack on hostile input.
-    static let maximumDepth = 512
+    public static let maximumDepth = 512
 
-    let base: UnsafePointer<UInt8>
-    let end: Int
-    private(set) var offset: Int = 0
+    public let base: UnsafePointer<UInt8>
+    public let end: Int
+    public private(set) var offset: Int = 0
     private var depth = 0
 
-    init(base: UnsafePointer<UInt8>, count: Int) {
+    public init(base: UnsafePointer<UInt8>, count: Int) {
         self.base = base
         self.end = count
     }
 
     /// Runs `body` with a scanner over `data`'s bytes; empty data gives an error at offset 0.
-    static func withScanner<R>(
+    public static func withScanner<R>(
         over data: some ContiguousBytes, _ body: (inout JSONByteScanner) throws(JSONScanError) -> R
     ) throws(JSONScanError) -> R {
         let result: Result<R, JSONScanError> = data.withUnsafeBytes { raw in
@@ -53,24 +56,24 @@ struct JSONByteScanner {
 
     // MARK: Bytes
 
-    static func isWhitespace(_ byte: UInt8) -> Bool {
+    public static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
-    var isAtEnd: Bool { offset >= end }
+    public var isAtEnd: Bool { offset >= end }
 
-    var peek: UInt8? { offset < end ? base[offset] : nil }
+    public var peek: UInt8? { offset < end ? base[offset] : nil }
 
-    mutating func skipWhitespace() {
+    public mutating func skipWhitespace() {
         while offset < end, Self.isWhitespace(base[offset]) { offset += 1 }
     }
 
-    func fail(_ message: String, at position: Int? = nil) -> JSONScanError {
+    public func fail(_ message: String, at position: Int? = nil) -> JSONScanError {
         JSONScanError(offset: min(position ?? offset, end), message: message)
     }
 
     /// After the top-level value: only whitespace may follow.
-    mutating func expectEnd() throws(JSONScanError) {
+    public mutating func expectEnd() throws(JSONScanError) {
         skipWhitespace()
         guard isAtEnd else { throw fail("unexpected bytes after the JSON value") }
     }
@@ -79,7 +82,7 @@ struct JSONByteScanner {
 
     /// Walks an object's members. `body` gets each key and must consume its value
     /// (read it or `skipValue()`); the scanner then checks the `,` / `}` that follows.
-    mutating func forEachMember(
+    public mutating func forEachMember(
         _ body: (StringToken, inout JSONByteScanner) throws(JSONScanError) -> Void
     ) throws(JSONScanError) {
         skipWhitespace()
@@ -114,7 +117,7 @@ struct JSONByteScanner {
     }
 
     /// Walks an array's elements. `body` must consume each element.
-    mutating func forEachElement(_ body: (inout JSONByteScanner) throws(JSONScanError) -> Void) throws(JSONScanError) {
+    public mutating func forEachElement(_ body: (inout JSONByteScanner) throws(JSONScanError) -> Void) throws(JSONScanError) {
         skipWhitespace()
         guard peek == UInt8(ascii: "[") else { throw fail(peek == nil ? "unexpected end of input, expected an array" : "expected an array") }
         try enter()
@@ -148,7 +151,7 @@ struct JSONByteScanner {
     /// Validates and steps over one value of any kind.
     /// - Returns: the value's byte range.
     @discardableResult
-    mutating func skipValue() throws(JSONScanError) -> Range<Int> {
+    public mutating func skipValue() throws(JSONScanError) -> Range<Int> {
         skipWhitespace()
         let start = offset
         guard let byte = peek else { throw fail("unexpected end of input, expected a value") }
@@ -174,7 +177,7 @@ struct JSONByteScanner {
     }
 
     /// Reads `true` or `false`.
-    mutating func readBool(_ what: @autoclosure () -> String) throws(JSONScanError) -> Bool {
+    public mutating func readBool(_ what: @autoclosure () -> String) throws(JSONScanError) -> Bool {
         skipWhitespace()
         switch peek {
         case UInt8(ascii: "t"): try scanLiteral("true"); return true
@@ -184,7 +187,7 @@ struct JSONByteScanner {
     }
 
     /// Reads a number that must be an integer that fits in `Int` (`1796039015138`, not `1.5e3`).
-    mutating func readInteger(_ what: @autoclosure () -> String) throws(JSONScanError) -> Int {
+    public mutating func readInteger(_ what: @autoclosure () -> String) throws(JSONScanError) -> Int {
         skipWhitespace()
         let start = offset
         guard let byte = peek, byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
@@ -208,13 +211,13 @@ struct JSONByteScanner {
     }
 
     /// Reads a string value and decodes its escapes.
-    mutating func readString(_ what: @autoclosure () -> String) throws(JSONScanError) -> String {
+    public mutating func readString(_ what: @autoclosure () -> String) throws(JSONScanError) -> String {
         skipWhitespace()
         guard peek == UInt8(ascii: "\"") else { throw fail("\(what()) must be a string") }
         return decode(try scanString())
     }
 
-    private mutating func scanLiteral(_ literal: StaticString) throws(JSONScanError) {
+    mutating func scanLiteral(_ literal: StaticString) throws(JSONScanError) {
         let count = literal.utf8CodeUnitCount
         let start = literal.utf8Start
         guard offset + count <= end else { throw fail("unexpected end of input in '\(literal)'") }
@@ -226,7 +229,7 @@ struct JSONByteScanner {
 
     /// Steps over a number, checking JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     /// - Returns: whether it is an integer (no fraction, no exponent).
-    private mutating func scanNumber() throws(JSONScanError) -> Bool {
+    mutating func scanNumber() throws(JSONScanError) -> Bool {
         let start = offset
         var index = offset
         if index < end, base[index] == UInt8(ascii: "-") { index += 1 }
@@ -262,15 +265,15 @@ struct JSONByteScanner {
     // MARK: Strings
 
     /// A string's bytes between its quotes, still escaped.
-    struct StringToken {
-        var start: Int
-        var end: Int
-        var hasEscapes: Bool
+    public struct StringToken {
+        public var start: Int
+        public var end: Int
+        public var hasEscapes: Bool
     }
 
     /// Steps over a string (the scanner is on its opening quote), validating escapes,
     /// surrogate pairs, control characters and UTF-8.
-    mutating func scanString() throws(JSONScanError) -> StringToken {
+    public mutating func scanString() throws(JSONScanError) -> StringToken {
         let start = offset + 1
         var index = start
         var hasEscapes = false
@@ -368,7 +371,7 @@ struct JSONByteScanner {
     }
 
     /// The string a validated token stands for, escapes decoded.
-    func decode(_ token: StringToken) -> String {
+    public func decode(_ token: StringToken) -> String {
         let raw = UnsafeBufferPointer(start: base + token.start, count: token.end - token.start)
         guard token.hasEscapes else { return String(decoding: raw, as: UTF8.self) }
         var bytes: [UInt8] = []
@@ -437,7 +440,7 @@ struct JSONByteScanner {
     }
 
     /// Whether a member name is exactly `name`, escaped or not (`"\u0069d"` is `"id"`).
-    func key(_ token: StringToken, is name: StaticString) -> Bool {
+    public func key(_ token: StringToken, is name: StaticString) -> Bool {
         if token.hasEscapes { return decode(token) == name.description }
         let count = name.utf8CodeUnitCount
         guard token.end - token.start == count else { return false }
@@ -446,7 +449,7 @@ struct JSONByteScanner {
         return true
     }
 
-    static func printable(_ byte: UInt8) -> String {
+    public static func printable(_ byte: UInt8) -> String {
         (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16, uppercase: true)
     }
 }
