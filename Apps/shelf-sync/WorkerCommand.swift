@@ -31,10 +31,10 @@ struct WorkerCommand: ParsableCommand {
         sections: [
             .exitCodes(
                 WorkerExitStatus.rows.map { HelpSection.Entry("\($0.code)", $0.meaning) },
-                lines: ["With --all-accounts the status is the worst of the accounts'."]),
+                lines: ["", "With --all-accounts the status is the worst of the accounts'."]),
             .environment([
-                .init("SHELF_SERVER, SHELF_USER, SHELF_PASSWORD or SHELF_PASSWORD_FILE (mode 600), SHELF_ACCOUNT",
-                      "an account from the environment instead of an account file written by 'shelf account add'"),
+                .init("SHELF_SERVER, SHELF_USER, SHELF_PASSWORD or SHELF_PASSWORD_FILE, SHELF_ACCOUNT",
+                      "an account from the environment (the password file mode 600) instead of an account file written by 'shelf account add'"),
                 .init("CREDENTIALS_DIRECTORY", "under systemd, the credential 'password' ($CREDENTIALS_DIRECTORY/password)"),
                 .init("SHELF_CA_FILE", "a PEM file of CAs to trust for an https:// server (a private CA)"),
                 .init("SHELF_MAX_RESPONSE_MB, SHELF_MAX_RECORD_KB", "raise or lower the size limits of a server's responses and records"),
