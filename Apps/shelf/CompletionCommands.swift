@@ -130,3 +130,8 @@ extension CompletionKind {
     /// Ids of refused changes (`retry`, `discard`).
     static let failedChanges = CompletionKind.dynamic(["failed"])
 }
+
+extension ListOrder {
+    /// What a shell offers for `--sort`: each field, then each descending.
+    static var completionWords: CompletionKind { .values(Field.names + Field.names.map { "-" + $0 }) }
+}

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Screens
 
 // MARK: - shelf
 
@@ -37,8 +38,12 @@ struct Shelf: ParsableCommand {
     var account: String?
     @Flag(help: "Print stable JSON instead of tables (for scripts).")
     var json = false
-    @Flag(help: "Never colour the output (also: NO_COLOR=1).")
+    @Option(value: "when", help: "Colour: auto (a terminal, unless TERM=dumb or NO_COLOR), always or never.")
+    var color: ColorChoice?
+    @Flag(help: "Never colour the output (as --color never; also: NO_COLOR=1).")
     var noColor = false
+    @Flag(help: "Print straight to the terminal, never through a pager.")
+    var noPager = false
     @Flag(short: "q", help: "Print only what was asked for, no confirmations.")
     var quiet = false
     @Flag(short: "v", help: "Say more about what happens.")
@@ -49,6 +54,12 @@ struct Shelf: ParsableCommand {
     var version = false
     @Flag(help: "Print the man page, shelf(1), written from these declarations.", standalone: true, hidden: true)
     var generateMan = false
+
+    func validate() throws(ParseError) {
+        if noColor, let color, color != .never {
+            throw .invalid("Give --no-color or --color \(color.rawValue), not both")
+        }
+    }
 }
 
 // MARK: - ShelfCommand

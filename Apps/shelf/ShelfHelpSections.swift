@@ -27,7 +27,10 @@ extension Shelf {
             .init("SHELF_MAX_RESPONSE_MB, SHELF_MAX_RECORD_KB", "raise or lower the size limits of a server's responses and records"),
             .init("VISUAL, EDITOR", "the editor of 'note add --edit' and 'note edit --edit', in that order (default vi)"),
             .init("XDG_CONFIG_HOME, XDG_DATA_HOME", "where accounts and stores live"),
-            .init("NO_COLOR", "never colour the output"),
+            .init("NO_COLOR", "never colour the output (unless --color always)"),
+            .init("TERM", "'dumb': no colour"),
+            .init("PAGER", "the pager for output longer than the terminal (default: less -FRX)"),
+            .init("COLUMNS", "the width to fit when the terminal cannot say"),
         ]),
         .files([
             .init("$XDG_CONFIG_HOME/shelf/accounts/NAME.json", "an account: server, user, password file (0600; ~/.config when XDG_CONFIG_HOME is not set)"),

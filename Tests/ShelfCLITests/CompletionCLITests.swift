@@ -42,11 +42,14 @@ struct CompletionCLITests {
         #expect(try bashCompletions(["shelf", "bo"]) == ["books", "book"])
         #expect(try bashCompletions(["shelf", "book", ""]) == ["show", "add", "edit", "finish", "unfinish", "rm"])
         #expect(try bashCompletions(["shelf", "cart", "s"]) == ["show", "set"])
-        #expect(try bashCompletions(["shelf", "books", "--s"]) == ["--search"])
+        #expect(try bashCompletions(["shelf", "books", "--s"]) == ["--search", "--sort"])
         #expect(try bashCompletions(["shelf", "sync", "--policy", ""]) == ["manual", "server-wins", "client-wins"])
         #expect(try bashCompletions(["shelf", "resolve", "books/b-1", "--keep", ""]) == ["local", "remote"])
         #expect(try bashCompletions(["shelf", "export", "--collection", "s"]) == ["sessions"])
         #expect(try bashCompletions(["shelf", "completion", ""]) == ["bash", "zsh", "fish"])
+        #expect(try bashCompletions(["shelf", "books", "--color", "a"]) == ["auto", "always"])
+        #expect(try bashCompletions(["shelf", "books", "--sort", "-a"]) == ["-author"])
+        #expect(try bashCompletions(["shelf", "tasks", "--sort", ""]) == ["title", "done", "id", "-title", "-done", "-id"])
         // The helper is never offered.
         #expect(try bashCompletions(["shelf", "__"]).isEmpty)
     }
