@@ -16,16 +16,19 @@ struct NotesCommand: ShelfCommand {
 
     @Option(value: "text", help: "Only notes whose title or body contains the text.")
     var search: String?
-    @Option(value: "id", help: "Only notes about this book.", completion: .ids(.books))
+    @Option(value: "id", help: "Only notes about this book (its id, a unique prefix of it, or its title).", completion: .ids(.books))
     var book: String?
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = NotesViewModel(service: session.repositories.notes)
         model.search(search ?? "")
-        model.filter(book: book)
+        if let book { model.filter(book: try await context.resolveID(book, in: .books)) }
         await model.load()
-        return try context.output.present(NotesScreen(model), loaded: model.state)
+        let bookIDs = model.visibleNotes.compactMap(\.bookID)
+        let shortIDs = await context.shortIDs([(.notes, model.visibleNotes.map(\.id)), (.books, bookIDs)])
+        let screen = NotesScreen(model, shortIDs: shortIDs, bookTitles: await context.bookTitles(bookIDs))
+        return try context.output.present(screen, loaded: model.state)
     }
 }
 
@@ -37,8 +40,10 @@ struct NoteCommand: ParsableCommand {
         name: "note", abstract: "Show, add, edit or remove one note.",
         subcommands: [Show.self, Add.self, Edit.self, Remove.self])
 
-    @MainActor static func existingNote(_ id: String, in session: AccountSession) async throws -> Note {
-        guard let note = try await session.repositories.notes.note(id: id) else {
+    /// The note `reference` names (its id or a unique prefix of it), or "no note with id …" (exit 1).
+    @MainActor static func existingNote(_ reference: String, _ context: CommandContext) async throws -> Note {
+        let id = try await context.resolveID(reference, in: .notes)
+        guard let note = try await context.session().repositories.notes.note(id: id) else {
             throw RepositoryError.notFound(.notes, id: id)
         }
         return note
@@ -50,12 +55,11 @@ extension NoteCommand {
         static let configuration = CommandConfiguration(
             name: "show", abstract: "Show a note.", examples: [Example("One note", "shelf note show n-7")])
 
-        @Argument(help: "The note's id.", completion: .ids(.notes))
+        @Argument(help: "The note's id, or a unique prefix of it.", completion: .ids(.notes))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let session = try context.session()
-            try context.output.show(NoteDetailScreen(try await existingNote(id, in: session)))
+            try context.output.show(NoteDetailScreen(try await existingNote(id, context)))
             return .success
         }
     }
@@ -82,7 +86,7 @@ extension NoteCommand {
         var body: String?
         @Flag(help: "Write the text in $VISUAL or $EDITOR (default vi).")
         var edit = false
-        @Option(value: "id", help: "The book the note is about.", completion: .ids(.books))
+        @Option(value: "id", help: "The book the note is about (its id, a unique prefix of it, or its title).", completion: .ids(.books))
         var book: String?
 
         func validate() throws(ParseError) {
@@ -94,10 +98,11 @@ extension NoteCommand {
             // NB: the title and the book are checked before the editor opens: nothing
             // typed is refused afterwards for a reason known before.
             _ = try TitleRule.validate(title)
-            if let book { _ = try await BookCommand.existingBook(book, in: session) }
+            var bookID: Book.ID?
+            if let book { bookID = try await BookCommand.existingBook(book, context).id }
             let input = try NoteBodyInput.read(option: body, edit: edit, current: nil, context: context)
             let note = try await NoteBodyInput.writing(input) {
-                try await session.repositories.notes.addNote(title: title, body: input?.text ?? "", bookID: book)
+                try await session.repositories.notes.addNote(title: title, body: input?.text ?? "", bookID: bookID)
             }
             try context.output.confirm(ChangeScreen.note(.added, note))
             return .success
@@ -117,7 +122,7 @@ extension NoteCommand {
                 Example("Rework a note's text in an editor", "shelf note edit n-7 --edit"),
             ])
 
-        @Argument(help: "The note's id.", completion: .ids(.notes))
+        @Argument(help: "The note's id, or a unique prefix of it.", completion: .ids(.notes))
         var id: String
         @Option(value: "title", help: "The new title.")
         var title: String?
@@ -133,7 +138,7 @@ extension NoteCommand {
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let session = try context.session()
-            var note = try await existingNote(id, in: session)
+            var note = try await existingNote(id, context)
             if let title { try note.rename(to: title) }
             let input = try NoteBodyInput.read(option: body, edit: edit, current: note.body, context: context)
             if let input { note.body = input.text }
@@ -149,13 +154,14 @@ extension NoteCommand {
         static let configuration = CommandConfiguration(
             name: "rm", abstract: "Remove a note.", examples: [Example("Remove a note", "shelf note rm n-7")])
 
-        @Argument(help: "The note's id.", completion: .ids(.notes))
+        @Argument(help: "The note's id, or a unique prefix of it.", completion: .ids(.notes))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let session = try context.session()
-            try await session.repositories.notes.deleteNote(id: id)
-            try context.output.confirm(ChangeScreen.removed(.notes, id: id))
+            let noteID = try await context.resolveID(id, in: .notes)
+            try await session.repositories.notes.deleteNote(id: noteID)
+            try context.output.confirm(ChangeScreen.removed(.notes, id: noteID))
             return .success
         }
     }

@@ -9,9 +9,9 @@ extension Shelf {
         .exitCodes([
             .init("0", "success (also a sync that finds no shop catalog on the server; it warns)"),
             .init("1", "not found, or finished with conflicts, failed changes, or a collection the server refuses (the others synced); a book others refer to (book rm)"),
-            .init("64", "usage error (a wrong command line)"),
+            .init("64", "usage error (a wrong command line; an id prefix shorter than 4 characters or one several records share — the candidates are listed)"),
             .init("65", "invalid data (e.g. an empty title, a daily goal out of range, a malformed import file, an empty note body)"),
-            .init("66", "an input file cannot be read (import)"),
+            .init("66", "an input file cannot be read (import); a link to a record that is not there (open)"),
             .init("69", "no server set up for a command that needs one; no sign-up on the server"),
             .init("73", "an output file cannot be written (export --output)"),
             .init("74", "the local store cannot be read or written, or is damaged ('shelf doctor')"),

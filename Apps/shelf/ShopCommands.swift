@@ -18,7 +18,8 @@ struct ProductsCommand: ShelfCommand {
         let model = ProductViewModel(service: session.repositories.catalog)
         model.search(search ?? "")
         await model.load()
-        return try context.output.present(ProductsScreen(model), loaded: model.state)
+        let shortIDs = await context.shortIDs([(.products, model.visibleProducts.map(\.id))])
+        return try context.output.present(ProductsScreen(model, shortIDs: shortIDs), loaded: model.state)
     }
 }
 
@@ -67,13 +68,14 @@ extension CartCommand {
                 Example("Two of a product (four when two were there)", "shelf cart add p-1 --quantity 2"),
             ])
 
-        @Argument(help: "The product's id.", completion: .ids(.products))
+        @Argument(help: "The product's id, or a unique prefix of it.", completion: .ids(.products))
         var productID: String
         @Option(value: "n", help: "How many to add (default 1).")
         var quantity = 1
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             _ = try CartItem(productID: productID, quantity: quantity)
+            let productID = try await context.resolveIDIfKnown(productID, in: .products)
             let model = try await loadedCart(context)
             guard await model.add(productID: productID, quantity: quantity) else {
                 throw refusal(model, missing: model.state.value?.product(id: productID) == nil)
@@ -90,12 +92,14 @@ extension CartCommand {
             name: "set", abstract: "Set how many of a product the cart holds.",
             examples: [Example("Exactly three of a product", "shelf cart set p-1 --quantity 3")])
 
-        @Argument(help: "The product's id.", completion: .ids(.products))
+        @Argument(help: "The product's id, or a unique prefix of it.", completion: .ids(.products))
         var productID: String
         @Option(value: "n", help: "How many (at least 1; 'shelf cart rm' takes it out).")
         var quantity: Int
 
         func run(_ context: CommandContext) async throws -> ExitCode {
+            _ = try CartItem(productID: productID, quantity: quantity)
+            let productID = try await context.resolveIDIfKnown(productID, in: .products)
             let item = try CartItem(productID: productID, quantity: quantity)
             let model = try await loadedCart(context)
             guard await model.setQuantity(quantity, of: item.productID) else {
@@ -110,10 +114,11 @@ extension CartCommand {
         static let configuration = CommandConfiguration(
             name: "rm", abstract: "Take a product out of the cart.", examples: [Example("Take a product out", "shelf cart rm p-1")])
 
-        @Argument(help: "The product's id.", completion: .ids(.cart))
+        @Argument(help: "The product's id, or a unique prefix of it.", completion: .ids(.cart))
         var productID: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
+            let productID = try await context.resolveIDIfKnown(productID, in: .cart)
             let model = try await loadedCart(context)
             guard await model.remove(productID: productID) else {
                 throw refusal(model, missing: model.state.value?.line(productID: productID) == nil)
