@@ -87,7 +87,7 @@ struct ResolveCommand: ShelfCommand {
             Example("Merge in an editor", "shelf resolve b-42 --edit"),
         ])
 
-    @Argument(name: "id", help: "The conflicted record: its id (a unique prefix will do), or COLLECTION/ID (see 'shelf conflicts').")
+    @Argument(name: "id", help: "The conflicted record: its id (a unique prefix will do), or COLLECTION/ID (see 'shelf conflicts').", completion: .conflicts)
     var record: RecordReference
     @Option(value: "local|remote", help: "Whose values the clashing fields not named by --field or --set take.")
     var keep: ConflictResolver.Side?
@@ -168,7 +168,7 @@ struct RetryCommand: ShelfCommand {
         name: "retry", abstract: "Queue a refused change to be sent again on the next sync.",
         examples: [Example("Send a refused change again", "shelf retry 12")])
 
-    @Argument(help: "The failed change's id (see 'shelf failed').")
+    @Argument(help: "The failed change's id (see 'shelf failed').", completion: .failedChanges)
     var id: FailedChangeID
 
     func run(_ context: CommandContext) async throws -> ExitCode {
@@ -183,7 +183,7 @@ struct DiscardCommand: ShelfCommand {
         name: "discard", abstract: "Drop a refused change and restore the server's version.",
         examples: [Example("Give up a refused change", "shelf discard 12")])
 
-    @Argument(help: "The failed change's id (see 'shelf failed').")
+    @Argument(help: "The failed change's id (see 'shelf failed').", completion: .failedChanges)
     var id: FailedChangeID
 
     func run(_ context: CommandContext) async throws -> ExitCode {
