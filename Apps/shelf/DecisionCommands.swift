@@ -75,7 +75,7 @@ struct ResolveCommand: ShelfCommand {
         JSON string: --set 'title="null"'), a number, true or false; null clears a field.
         The result must still be a valid record (a title cannot be empty).
 
-        --edit opens the clashing fields in $VISUAL or $EDITOR as 'field: value' lines,
+        --edit opens the clashing fields in $VISUAL, $EDITOR or vi as 'field: value' lines,
         each filled in with the local value, the base, local and server values below it
         as # comments; write the value to keep and save. A form saved with no value
         changed, or one that cannot be read, changes nothing.
@@ -95,7 +95,7 @@ struct ResolveCommand: ShelfCommand {
     var field: [FieldSideChoice]
     @Option(name: "set", value: "field=value", help: "A value of your own for one clashing field (repeatable).")
     var values: [FieldValueChoice]
-    @Flag(help: "Merge the clashing fields in $VISUAL or $EDITOR.")
+    @Flag(help: "Merge the clashing fields in $VISUAL, $EDITOR or vi.")
     var edit = false
 
     func validate() throws(ParseError) {
@@ -137,17 +137,23 @@ struct ResolveCommand: ShelfCommand {
         guard !form.detail.clashingFields.isEmpty else {
             throw CommandFailure(.dataError, "no field of \(collection.rawValue)/\(id) clashes on its own (a deletion is settled whole): use --keep local|remote")
         }
-        let session = try TextEditorSession(text: form.text, name: "shelf-resolve.txt", environment: context.environment)
-        let edited = try session.edit()
+        let edited: EditedText
         do {
-            let decisions = try form.decisions(from: edited)
-            session.remove()
+            // The same editor as `note add --edit`: $VISUAL, $EDITOR, then vi, run as git runs it.
+            edited = try ExternalEditor(environment: context.environment).edit(form.text, name: "resolve", limit: 1 << 20)
+        } catch {
+            throw CommandFailure(error.exitCode, error.description)
+        }
+        do {
+            let decisions = try form.decisions(from: edited.text)
+            edited.discard()
             return decisions
         } catch .unchanged {
-            session.remove()
+            edited.discard()
             throw ConflictEditFormError.unchanged
         } catch {
-            throw CommandFailure(.dataError, "\(error); nothing was changed, and your text is kept in \(session.file.path)")
+            edited.keep()
+            throw CommandFailure(.dataError, "\(error); nothing was changed, and your text is kept in \(edited.file)")
         }
     }
 }

@@ -140,11 +140,13 @@ struct ConflictAndUndoCLITests {
         #expect(broken.stderr.contains("'colour' is not a clashing field (clashing: title); nothing was changed, and your text is kept in "), "\(broken)")
         let kept = try #require(broken.stderr.split(separator: " ").last.map { String($0.dropLast()) })
         #expect(FileManager.default.fileExists(atPath: kept))
-        try? FileManager.default.removeItem(atPath: (kept as NSString).deletingLastPathComponent)
+        try? FileManager.default.removeItem(atPath: kept)
         #expect((try phone.run("--json", "conflicts").json()["conflicts"] as? [Any])?.count == 1)
 
-        // No editor at all: a configuration error.
-        #expect(try phone.run(["resolve", id, "--edit"]).status == 78)
+        // An editor that cannot start: unavailable, nothing changed.
+        let missing = try phone.run(["resolve", id, "--edit"], environment: ["VISUAL": "/nonexistent/editor"])
+        #expect(missing.status == 69, "\(missing)")
+        #expect((try phone.run("--json", "conflicts").json()["conflicts"] as? [Any])?.count == 1)
 
         let merged = try phone.run(["resolve", id, "--edit"], environment: ["EDITOR": mergeTitle.path])
         #expect(merged.status == 0, "\(merged)")
