@@ -3,15 +3,16 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
-# openssl makes the tests' throw-away CA; postgresql runs the production config's test.
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev openssl postgresql
+# openssl makes the tests' throw-away CA; postgresql runs the production config's test;
+# zsh and fish check the completion scripts Shelf writes for them.
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev openssl postgresql zsh fish
 # The test build refuses imports of targets that are not declared dependencies.
 SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # Release apps carry the Swift runtime and Foundation inside: loading them as shared
 # libraries costs ~10 ms at every start, more than `shelf --version` may take.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: setup apt-packages build release run test check server server-stop soak harness-test clean bench bench-quick bench-scale bench-setup bench-build bench-micro bench-cli bench-interchange bench-test man install uninstall
+.PHONY: setup apt-packages build release run test check server server-stop soak harness-test clean bench bench-quick bench-scale bench-setup bench-build bench-micro bench-cli bench-interchange bench-test man completions install uninstall
 
 ## setup: install the C libraries, openssl and PostgreSQL (apt), the pinned Kinto and its
 ## PostgreSQL backend into .venv
@@ -43,9 +44,11 @@ release: apt-packages
 	$(SWIFT) build $(RELEASE_FLAGS) --product shelf
 	$(SWIFT) build $(RELEASE_FLAGS) --product shelf-sync
 
-## man: man pages for shelf and shelf-sync, generated from their --help (roff, in .build/man)
-## install: release builds, man pages, shell completions (when `shelf completion bash` exists) and
-##   the systemd units into $(DESTDIR)$(PREFIX); the list of installed files is kept for uninstall
+## man: man pages shelf(1) and shelf-sync(1), written from the command declarations (`--generate-man`;
+##   roff, in .build/man); SOURCE_DATE_EPOCH (the last commit's time) dates them
+## completions: shelf's bash, zsh and fish completion scripts (`shelf completion SHELL`, in .build/man)
+## install: release builds, man pages, the completion scripts and the systemd units into
+##   $(DESTDIR)$(PREFIX); the list of installed files is kept for uninstall
 ## uninstall: removes exactly the files that list names
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -54,27 +57,41 @@ MAN1DIR := $(PREFIX)/share/man/man1
 SYSTEMD_SYSTEM_DIR := $(PREFIX)/lib/systemd/system
 SYSTEMD_USER_DIR := $(PREFIX)/lib/systemd/user
 BASH_COMPLETION_DIR := $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR := $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETION_DIR := $(PREFIX)/share/fish/vendor_completions.d
 INSTALL_MANIFEST := $(PREFIX)/share/shelf/installed-files
 # The binaries installed and documented; BUILT=.build/debug installs a debug build (tests).
 BUILT ?= .build/release
 MAN_OUT ?= .build/man
 APPS := shelf shelf-sync
 
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
+export SOURCE_DATE_EPOCH
+COMPLETIONS := $(MAN_OUT)/shelf.bash $(MAN_OUT)/_shelf $(MAN_OUT)/shelf.fish
+
 man: $(addprefix $(MAN_OUT)/,$(addsuffix .1,$(APPS)))
 
-$(MAN_OUT)/%.1: $(BUILT)/% Scripts/help-to-man.py
+$(MAN_OUT)/%.1: $(BUILT)/%
 	@mkdir -p $(MAN_OUT)
-	python3 Scripts/help-to-man.py $< > $@.tmp && mv $@.tmp $@
+	$< --generate-man > $@.tmp && mv $@.tmp $@
+
+completions: $(COMPLETIONS)
+
+$(MAN_OUT)/shelf.bash $(MAN_OUT)/_shelf $(MAN_OUT)/shelf.fish: $(BUILT)/shelf
+	@mkdir -p $(MAN_OUT)
+	$< completion $(patsubst shelf.%,%,$(patsubst _shelf,zsh,$(notdir $@))) > $@.tmp && mv $@.tmp $@
 
 $(addprefix $(BUILT)/,$(APPS)):
 	$(SWIFT) build $(RELEASE_FLAGS) --product $(notdir $@)
 
-install: $(if $(filter .build/release,$(BUILT)),release) man
+install: $(if $(filter .build/release,$(BUILT)),release) man completions
 	@set -e; \
 	list=$$(mktemp); trap 'rm -f "$$list"' EXIT; \
 	put() { install -D -m "$$1" "$$2" "$(DESTDIR)$$3"; echo "$$3" >> "$$list"; echo "  $(DESTDIR)$$3"; }; \
 	for app in $(APPS); do put 755 $(BUILT)/$$app $(BINDIR)/$$app; put 644 $(MAN_OUT)/$$app.1 $(MAN1DIR)/$$app.1; done; \
-	if $(BUILT)/shelf completion bash > $(MAN_OUT)/shelf.bash 2>/dev/null; then put 644 $(MAN_OUT)/shelf.bash $(BASH_COMPLETION_DIR)/shelf; fi; \
+	put 644 $(MAN_OUT)/shelf.bash $(BASH_COMPLETION_DIR)/shelf; \
+	put 644 $(MAN_OUT)/_shelf $(ZSH_COMPLETION_DIR)/_shelf; \
+	put 644 $(MAN_OUT)/shelf.fish $(FISH_COMPLETION_DIR)/shelf.fish; \
 	for scope in system user; do \
 	  dir=$$( [ $$scope = system ] && echo $(SYSTEMD_SYSTEM_DIR) || echo $(SYSTEMD_USER_DIR) ); \
 	  for unit in shelf-sync.service shelf-sync.timer; do \

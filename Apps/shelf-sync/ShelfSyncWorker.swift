@@ -32,6 +32,12 @@ struct ShelfSyncWorker {
             print("shelf-sync \(WorkerCommand.version)")
             return 0
         }
+        if command.generateMan {
+            let date = ManPage.date(environment: environment, now: Int64(Date().timeIntervalSince1970))
+            print(ManPage(parser: Self.parser, source: "shelf-sync \(WorkerCommand.version)", date: date, seeAlso: ["shelf(1)"]).render(),
+                  terminator: "")
+            return 0
+        }
 
         let sink: @Sendable (String) -> Void
         var journal = false

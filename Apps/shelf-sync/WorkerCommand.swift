@@ -28,20 +28,27 @@ struct WorkerCommand: ParsableCommand {
             Example("Every account every five minutes, JSON lines in a log file",
                     "shelf-sync --all-accounts --every 5m --log-format json --log-file /var/log/shelf/sync.log"),
         ],
-        epilogue: WorkerExitStatus.helpText + """
-
-
-        CONFIGURATION:
-          An account file written by 'shelf account add', or the environment:
-          SHELF_SERVER, SHELF_USER, SHELF_PASSWORD or SHELF_PASSWORD_FILE (mode 600), SHELF_ACCOUNT;
-          under systemd, the credential 'password' ($CREDENTIALS_DIRECTORY/password).
-          SHELF_CA_FILE: a PEM file of CAs to trust for an https:// server (a private CA).
-          XDG_CONFIG_HOME and XDG_DATA_HOME say where accounts and stores live.
-
-        CRON:
-          */5 * * * * /usr/local/bin/shelf-sync --all-accounts --log-file "$HOME/.local/state/shelf/sync.log" --report "$HOME/.local/state/shelf/sync-report.json"
-
-        """)
+        sections: [
+            .exitCodes(
+                WorkerExitStatus.rows.map { HelpSection.Entry("\($0.code)", $0.meaning) },
+                lines: ["", "With --all-accounts the status is the worst of the accounts'."]),
+            .environment([
+                .init("SHELF_SERVER, SHELF_USER, SHELF_PASSWORD or SHELF_PASSWORD_FILE, SHELF_ACCOUNT",
+                      "an account from the environment (the password file mode 600) instead of an account file written by 'shelf account add'"),
+                .init("CREDENTIALS_DIRECTORY", "under systemd, the credential 'password' ($CREDENTIALS_DIRECTORY/password)"),
+                .init("SHELF_CA_FILE", "a PEM file of CAs to trust for an https:// server (a private CA)"),
+                .init("SHELF_MAX_RESPONSE_MB, SHELF_MAX_RECORD_KB", "raise or lower the size limits of a server's responses and records"),
+                .init("XDG_CONFIG_HOME, XDG_DATA_HOME", "where accounts and stores live"),
+                .init("JOURNAL_STREAM", "set by systemd: log lines carry journald priorities"),
+            ]),
+            .files([
+                .init("$XDG_CONFIG_HOME/shelf/accounts/NAME.json", "an account (~/.config when XDG_CONFIG_HOME is not set)"),
+                .init("$XDG_DATA_HOME/shelf/NAME.sqlite", "the account's local store (~/.local/share when XDG_DATA_HOME is not set)"),
+            ]),
+            HelpSection(title: "CRON", lines: [
+                #"*/5 * * * * /usr/local/bin/shelf-sync --all-accounts --log-file "$HOME/.local/state/shelf/sync.log" --report "$HOME/.local/state/shelf/sync-report.json""#,
+            ]),
+        ])
 
     @Option(value: "name", help: "Sync this account (default: the environment's or the current one).")
     var account: String?
@@ -71,6 +78,8 @@ struct WorkerCommand: ParsableCommand {
     var ignoreBackoff = false
     @Flag(help: "Show the version.", standalone: true)
     var version = false
+    @Flag(help: "Print the man page, shelf-sync(1), written from these declarations.", standalone: true, hidden: true)
+    var generateMan = false
 
     func validate() throws(ParseError) {
         if account != nil && allAccounts { throw .invalid("Use either '--account' or '--all-accounts', not both") }

@@ -60,9 +60,9 @@ extension AccountCommand {
         var server: String
         @Option(value: "user", help: "The user name.")
         var user: String
-        @Option(value: "path", help: "A file holding the password (mode 600).")
+        @Option(value: "path", help: "A file holding the password (mode 600).", completion: .file)
         var passwordFile: String?
-        @Option(value: "path", help: "Trust the CAs in this PEM file for the server (a private CA).")
+        @Option(value: "path", help: "Trust the CAs in this PEM file for the server (a private CA).", completion: .file)
         var caFile: String?
         @Flag(help: "Sign the user up first (a server with Kinto's accounts plugin).")
         var create = false
@@ -200,7 +200,7 @@ extension AccountCommand {
         static let configuration = CommandConfiguration(
             name: "use", abstract: "Make an account the current one.", examples: [Example("Switch to another account", "shelf account use work")])
 
-        @Argument(help: "The account.")
+        @Argument(help: "The account.", completion: .accounts)
         var name: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -220,7 +220,7 @@ extension AccountCommand {
             name: "rm", abstract: "Remove an account (its local store is kept).",
             examples: [Example("Forget an account (its data stays on this machine)", "shelf account rm work")])
 
-        @Argument(help: "The account.")
+        @Argument(help: "The account.", completion: .accounts)
         var name: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {

@@ -33,6 +33,12 @@ struct CommandRunner {
             Terminal.standardOutput("shelf \(Shelf.version)\n")
             return .success
         }
+        if global.generateMan {
+            let date = ManPage.date(environment: environment, now: Int64(Date().timeIntervalSince1970))
+            let page = ManPage(parser: Self.parser, source: "shelf \(Shelf.version)", date: date, seeAlso: ["shelf-sync(1)"])
+            Terminal.standardOutput(page.render())
+            return .success
+        }
         guard let command = parsed.command as? any ShelfCommand else {
             // NB: unreachable while every leaf of the tree is a `ShelfCommand` (the
             // end-to-end tests run each one); a group without a default subcommand is

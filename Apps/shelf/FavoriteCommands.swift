@@ -30,7 +30,7 @@ struct FavoriteCommand: ShelfCommand {
         name: "favorite", abstract: "Mark a book as a favorite, or unmark it (toggles).",
         examples: [Example("Mark a book (again: unmark it)", "shelf favorite b-42")])
 
-    @Argument(help: "The book's id, a unique prefix of it, or its title.")
+    @Argument(help: "The book's id, a unique prefix of it, or its title.", completion: .ids(.books))
     var bookID: String
 
     func run(_ context: CommandContext) async throws -> ExitCode {

@@ -23,7 +23,7 @@ struct ImportCommand: ShelfCommand {
             Example("A Calibre library", "shelf import --format calibre calibre.json"),
         ])
 
-    @Argument(help: "The file to import.")
+    @Argument(help: "The file to import.", completion: .file)
     var file: String
     @Option(value: "format", help: "goodreads, calibre or shelf (default: guessed).")
     var format: ImportFormat?
@@ -68,7 +68,7 @@ struct ExportCommand: ShelfCommand {
         value: "name", help: "Only this collection; repeat for several (default: all of the reader's).",
         allowed: [.books, .notes, .tasks, .cart, .preferences, .sessions, .products])
     var collection: [CollectionName]
-    @Option(value: "file", help: "Write to this file instead of standard output.")
+    @Option(value: "file", help: "Write to this file instead of standard output.", completion: .file)
     var output: String?
 
     func run(_ context: CommandContext) async throws -> ExitCode {

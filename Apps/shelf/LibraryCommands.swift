@@ -29,7 +29,8 @@ struct BooksCommand: ShelfCommand {
     var unfinished = false
     @Option(value: "n", help: "List at most N books.", expecting: ListLimit.expectation, transform: ListLimit.parse)
     var limit: Int?
-    @Option(value: "field", help: "Sort by title (the default), author, finished or id; '-field' for descending.")
+    @Option(value: "field", help: "Sort by title (the default), author, finished or id; '-field' for descending.",
+            completion: ListOrder<BookSortField>.completionWords)
     var sort: ListOrder<BookSortField>?
     @Flag(help: "Sort descending.")
     var reverse = false
@@ -83,7 +84,7 @@ extension BookCommand {
                 Example("The same book by the start of its id, or by its title", "shelf book show dispossessed"),
             ])
 
-        @Argument(help: "The book's id, a unique prefix of it (4 characters or more), or its title.")
+        @Argument(help: "The book's id, a unique prefix of it (4 characters or more), or its title.", completion: .ids(.books))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -118,7 +119,7 @@ extension BookCommand {
             name: "edit", abstract: "Change a book's title or author.",
             examples: [Example("Correct an author's name", "shelf book edit b-42 --author 'Ursula K. Le Guin'")])
 
-        @Argument(help: "The book's id, a unique prefix of it, or its title.")
+        @Argument(help: "The book's id, a unique prefix of it, or its title.", completion: .ids(.books))
         var id: String
         @Option(value: "title", help: "The new title.")
         var title: String?
@@ -144,7 +145,7 @@ extension BookCommand {
         static let configuration = CommandConfiguration(
             name: "finish", abstract: "Mark a book finished.", examples: [Example("Mark a book read", "shelf book finish b-42")])
 
-        @Argument(help: "The book's id, a unique prefix of it, or its title.")
+        @Argument(help: "The book's id, a unique prefix of it, or its title.", completion: .ids(.books))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -157,7 +158,7 @@ extension BookCommand {
             name: "unfinish", abstract: "Mark a book not finished.",
             examples: [Example("Put a book back on the pile", "shelf book unfinish b-42")])
 
-        @Argument(help: "The book's id, a unique prefix of it, or its title.")
+        @Argument(help: "The book's id, a unique prefix of it, or its title.", completion: .ids(.books))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -180,7 +181,7 @@ extension BookCommand {
                 Example("Remove a book with its notes and reading sessions", "shelf book rm b-42 --cascade"),
             ])
 
-        @Argument(help: "The book's id, a unique prefix of it, or its title.")
+        @Argument(help: "The book's id, a unique prefix of it, or its title.", completion: .ids(.books))
         var id: String
         @Flag(help: "Also remove the book's notes and reading sessions.")
         var cascade = false

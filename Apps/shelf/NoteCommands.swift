@@ -16,7 +16,7 @@ struct NotesCommand: ShelfCommand {
 
     @Option(value: "text", help: "Only notes whose title or body contains the text.")
     var search: String?
-    @Option(value: "id", help: "Only notes about this book (its id, a unique prefix of it, or its title).")
+    @Option(value: "id", help: "Only notes about this book (its id, a unique prefix of it, or its title).", completion: .ids(.books))
     var book: String?
 
     func run(_ context: CommandContext) async throws -> ExitCode {
@@ -55,7 +55,7 @@ extension NoteCommand {
         static let configuration = CommandConfiguration(
             name: "show", abstract: "Show a note.", examples: [Example("One note", "shelf note show n-7")])
 
-        @Argument(help: "The note's id, or a unique prefix of it.")
+        @Argument(help: "The note's id, or a unique prefix of it.", completion: .ids(.notes))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -65,24 +65,45 @@ extension NoteCommand {
     }
 
     /// Adds a note; `--book` must name a book of the library, so a note never points at
-    /// a book that is not there.
+    /// a book that is not there. The body may come from standard input or the editor.
     struct Add: ShelfCommand {
         static let configuration = CommandConfiguration(
             name: "add", abstract: "Add a note.",
-            examples: [Example("A note about a book", "shelf note add --title 'Shevek' --body 'Walls on both sides.' --book b-42")])
+            discussion: """
+            The body is '--body TEXT', '--body -' (read from standard input, up to 256 KiB) or
+            '--edit' (written in $VISUAL, else $EDITOR, else vi). An empty body from standard
+            input or the editor is refused.
+            """,
+            examples: [
+                Example("A note about a book", "shelf note add --title 'Shevek' --body 'Walls on both sides.' --book b-42"),
+                Example("The body from a file, through standard input", "shelf note add --title 'Chapter 2' --body - < chapter-2.txt"),
+                Example("The body written in an editor", "EDITOR=nano shelf note add --title 'Chapter 3' --edit"),
+            ])
 
         @Option(value: "title", help: "The title.")
         var title: String
-        @Option(value: "text", help: "The text of the note.")
+        @Option(value: "text", help: "The text of the note; '-' reads it from standard input.")
         var body: String?
-        @Option(value: "id", help: "The book the note is about (its id, a unique prefix of it, or its title).")
+        @Flag(help: "Write the text in $VISUAL or $EDITOR (default vi).")
+        var edit = false
+        @Option(value: "id", help: "The book the note is about (its id, a unique prefix of it, or its title).", completion: .ids(.books))
         var book: String?
+
+        func validate() throws(ParseError) {
+            if edit && body != nil { throw .invalid("Use either '--body' or '--edit', not both") }
+        }
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let session = try context.session()
+            // NB: the title and the book are checked before the editor opens: nothing
+            // typed is refused afterwards for a reason known before.
+            _ = try TitleRule.validate(title)
             var bookID: Book.ID?
             if let book { bookID = try await BookCommand.existingBook(book, context).id }
-            let note = try await session.repositories.notes.addNote(title: title, body: body ?? "", bookID: bookID)
+            let input = try NoteBodyInput.read(option: body, edit: edit, current: nil, context: context)
+            let note = try await NoteBodyInput.writing(input) {
+                try await session.repositories.notes.addNote(title: title, body: input?.text ?? "", bookID: bookID)
+            }
             try context.output.confirm(ChangeScreen.note(.added, note))
             return .success
         }
@@ -91,25 +112,39 @@ extension NoteCommand {
     struct Edit: ShelfCommand {
         static let configuration = CommandConfiguration(
             name: "edit", abstract: "Change a note's title or body.",
-            examples: [Example("Rewrite a note's text", "shelf note edit n-7 --body 'Walls, and the gaps in them.'")])
+            discussion: """
+            '--body -' reads the new body from standard input; '--edit' opens the body in
+            $VISUAL, else $EDITOR, else vi. An empty or unchanged body from the editor is
+            refused, and the note stays as it was.
+            """,
+            examples: [
+                Example("Rewrite a note's text", "shelf note edit n-7 --body 'Walls, and the gaps in them.'"),
+                Example("Rework a note's text in an editor", "shelf note edit n-7 --edit"),
+            ])
 
-        @Argument(help: "The note's id, or a unique prefix of it.")
+        @Argument(help: "The note's id, or a unique prefix of it.", completion: .ids(.notes))
         var id: String
         @Option(value: "title", help: "The new title.")
         var title: String?
-        @Option(value: "text", help: "The new text.")
+        @Option(value: "text", help: "The new text; '-' reads it from standard input.")
         var body: String?
+        @Flag(help: "Edit the text in $VISUAL or $EDITOR (default vi).")
+        var edit = false
 
         func validate() throws(ParseError) {
-            guard title != nil || body != nil else { throw .invalid("Nothing to change: give --title, --body or both") }
+            if edit && body != nil { throw .invalid("Use either '--body' or '--edit', not both") }
+            guard title != nil || body != nil || edit else { throw .invalid("Nothing to change: give --title, --body, --edit or several") }
         }
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let session = try context.session()
             var note = try await existingNote(id, context)
             if let title { try note.rename(to: title) }
-            if let body { note.body = body }
-            try await session.repositories.notes.updateNote(note)
+            let input = try NoteBodyInput.read(option: body, edit: edit, current: note.body, context: context)
+            if let input { note.body = input.text }
+            try await NoteBodyInput.writing(input) {
+                try await session.repositories.notes.updateNote(note)
+            }
             try context.output.confirm(ChangeScreen.note(.updated, note))
             return .success
         }
@@ -119,7 +154,7 @@ extension NoteCommand {
         static let configuration = CommandConfiguration(
             name: "rm", abstract: "Remove a note.", examples: [Example("Remove a note", "shelf note rm n-7")])
 
-        @Argument(help: "The note's id, or a unique prefix of it.")
+        @Argument(help: "The note's id, or a unique prefix of it.", completion: .ids(.notes))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {

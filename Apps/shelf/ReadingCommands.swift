@@ -21,7 +21,7 @@ struct ReadCommand: ShelfCommand {
 
     @Argument(help: "Minutes read: 1...1440.")
     var minutes: Int
-    @Option(value: "id", help: "The book read (its id, a unique prefix of it, or its title).")
+    @Option(value: "id", help: "The book read (its id, a unique prefix of it, or its title).", completion: .ids(.books))
     var book: String?
     // NB: a day or a book id that breaks a Domain rule is invalid data (65), not a usage
     // error, so both are checked by Domain in `run`.

@@ -26,41 +26,16 @@ struct Shelf: ParsableCommand {
             FavoritesCommand.self, FavoriteCommand.self, ProductsCommand.self, CartCommand.self, SettingsCommand.self,
             ReadCommand.self, TodayCommand.self, LogCommand.self, ImportCommand.self, ExportCommand.self, OpenCommand.self, BackCommand.self, WhereCommand.self, SyncCommand.self, StatusCommand.self,
             ConflictsCommand.self, ResolveCommand.self, FailedCommand.self, RetryCommand.self, DiscardCommand.self,
+            PendingCommand.self, UndoCommand.self,
             AccountCommand.self, DoctorCommand.self, BackupCommand.self, RestoreCommand.self,
+            CompletionCommand.self, WordListCommand.self,
         ],
         sharesOptionsWithSubcommands: true,
-        epilogue: """
-        EXIT CODES:
-          0   success (a sync that found no shop catalog on the server warns and exits 0)
-          1   not found, or finished with conflicts, failed changes, or a collection the
-              server refuses (the others synced); a book others refer to (book rm)
-          64  usage error (a wrong command line; an id prefix shorter than 4 characters or
-              one several records share — the candidates are listed)
-          65  invalid data (e.g. an empty title, a daily goal out of range, a malformed import file)
-          66  an input file cannot be read (import); a link to a record that is not there (open)
-          69  no server configured for a command that needs one; no sign-up on the server
-          73  an output file cannot be written (export --output)
-          74  the local store could not be read or written, or is damaged ('shelf doctor')
-          75  temporary failure: network, server, the server asked to wait (backoff), or
-              a read-only server holds local changes back
-          77  the server refused the credentials
-          78  configuration error (unknown account, unsafe password file, a server Shelf
-              cannot use, a TLS certificate that does not verify)
-
-        ENVIRONMENT:
-          SHELF_SERVER, SHELF_USER, SHELF_PASSWORD or SHELF_PASSWORD_FILE, SHELF_ACCOUNT
-                      an account from the environment instead of an account file
-          SHELF_CA_FILE   a PEM file of CAs to trust for the server (a private CA)
-          XDG_CONFIG_HOME, XDG_DATA_HOME   where accounts and stores live
-          NO_COLOR    never colour the output (unless --color always)
-          TERM        'dumb': no colour
-          PAGER       the pager for output longer than the terminal (default: less -FRX)
-          COLUMNS     the width to fit when the terminal cannot say
-        """)
+        sections: Shelf.helpSections)
 
     // MARK: Options of every command
 
-    @Option(value: "name", help: "Work on this account instead of the current one.")
+    @Option(value: "name", help: "Work on this account instead of the current one.", completion: .accounts)
     var account: String?
     @Flag(help: "Print stable JSON instead of tables (for scripts).")
     var json = false
@@ -78,6 +53,8 @@ struct Shelf: ParsableCommand {
     var offline = false
     @Flag(help: "Show the version.", standalone: true)
     var version = false
+    @Flag(help: "Print the man page, shelf(1), written from these declarations.", standalone: true, hidden: true)
+    var generateMan = false
 
     func validate() throws(ParseError) {
         if noColor, let color, color != .never {

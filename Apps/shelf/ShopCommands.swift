@@ -25,11 +25,11 @@ struct ProductsCommand: ShelfCommand {
 
 // MARK: - shelf cart
 
-/// `shelf cart [show]|add|rm`.
+/// `shelf cart [show]|add|set|rm`.
 struct CartCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "cart", abstract: "Show the cart, or add and remove products.",
-        subcommands: [Show.self, Add.self, Remove.self], defaultSubcommand: Show.self)
+        subcommands: [Show.self, Add.self, SetQuantity.self, Remove.self], defaultSubcommand: Show.self)
 
     @MainActor static func loadedCart(_ context: CommandContext) async throws -> CartViewModel {
         let session = try context.session()
@@ -59,17 +59,43 @@ extension CartCommand {
         }
     }
 
-    /// Sets a catalog product's quantity in the cart (1 by default). The cart model
-    /// refuses a product the catalog does not have.
+    /// Adds a quantity of a catalog product to the cart (1 by default): to the line it
+    /// has, or a new line. The cart model refuses a product the catalog does not have.
     struct Add: ShelfCommand {
         static let configuration = CommandConfiguration(
-            name: "add", abstract: "Put a product in the cart (sets the quantity when it is there).",
-            examples: [Example("Two of a product", "shelf cart add p-1 --quantity 2")])
+            name: "add", abstract: "Put a product in the cart (adds to the quantity when it is there).",
+            examples: [
+                Example("Two of a product (four when two were there)", "shelf cart add p-1 --quantity 2"),
+            ])
 
-        @Argument(help: "The product's id, or a unique prefix of it.")
+        @Argument(help: "The product's id, or a unique prefix of it.", completion: .ids(.products))
         var productID: String
-        @Option(value: "n", help: "How many (default 1).")
+        @Option(value: "n", help: "How many to add (default 1).")
         var quantity = 1
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            _ = try CartItem(productID: productID, quantity: quantity)
+            let productID = try await context.resolveIDIfKnown(productID, in: .products)
+            let model = try await loadedCart(context)
+            guard await model.add(productID: productID, quantity: quantity) else {
+                throw refusal(model, missing: model.state.value?.product(id: productID) == nil)
+            }
+            let total = model.state.value?.line(productID: productID)?.quantity ?? quantity
+            try context.output.confirm(ChangeScreen.addedToCart(try CartItem(productID: productID, quantity: total), added: quantity))
+            return .success
+        }
+    }
+
+    /// Sets a catalog product's quantity in the cart, whatever was there.
+    struct SetQuantity: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "set", abstract: "Set how many of a product the cart holds.",
+            examples: [Example("Exactly three of a product", "shelf cart set p-1 --quantity 3")])
+
+        @Argument(help: "The product's id, or a unique prefix of it.", completion: .ids(.products))
+        var productID: String
+        @Option(value: "n", help: "How many (at least 1; 'shelf cart rm' takes it out).")
+        var quantity: Int
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             _ = try CartItem(productID: productID, quantity: quantity)
@@ -88,7 +114,7 @@ extension CartCommand {
         static let configuration = CommandConfiguration(
             name: "rm", abstract: "Take a product out of the cart.", examples: [Example("Take a product out", "shelf cart rm p-1")])
 
-        @Argument(help: "The product's id, or a unique prefix of it.")
+        @Argument(help: "The product's id, or a unique prefix of it.", completion: .ids(.cart))
         var productID: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {

@@ -31,7 +31,7 @@ struct BackupCommand: ShelfCommand {
         discussion: "FILE must not exist; the copy is private (mode 600) and checked before it gets its name.",
         examples: [Example("A dated copy of the store", "shelf backup ~/backups/shelf-2026-12-01.sqlite")])
 
-    @Argument(help: "Where to write the copy (a new file).")
+    @Argument(help: "Where to write the copy (a new file).", completion: .file)
     var file: String
 
     func run(_ context: CommandContext) async throws -> ExitCode {
@@ -50,7 +50,7 @@ struct RestoreCommand: ShelfCommand {
         """,
         examples: [Example("Put a backup back", "shelf restore ~/backups/shelf-2026-12-01.sqlite")])
 
-    @Argument(help: "The backup to restore.")
+    @Argument(help: "The backup to restore.", completion: .file)
     var file: String
 
     func run(_ context: CommandContext) async throws -> ExitCode {

@@ -20,7 +20,8 @@ struct TasksCommand: ShelfCommand {
 
     @Option(value: "n", help: "List at most N tasks.", expecting: ListLimit.expectation, transform: ListLimit.parse)
     var limit: Int?
-    @Option(value: "field", help: "Sort by title (the default), done or id; '-field' for descending.")
+    @Option(value: "field", help: "Sort by title (the default), done or id; '-field' for descending.",
+            completion: ListOrder<TaskSortField>.completionWords)
     var sort: ListOrder<TaskSortField>?
     @Flag(help: "Sort descending.")
     var reverse = false
@@ -75,7 +76,7 @@ extension TaskCommand {
         static let configuration = CommandConfiguration(
             name: "done", abstract: "Mark a task done.", examples: [Example("Tick a task off", "shelf task done t-3")])
 
-        @Argument(help: "The task's id, or a unique prefix of it.")
+        @Argument(help: "The task's id, or a unique prefix of it.", completion: .ids(.tasks))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -87,7 +88,7 @@ extension TaskCommand {
         static let configuration = CommandConfiguration(
             name: "undo", abstract: "Mark a task not done.", examples: [Example("Reopen a task", "shelf task undo t-3")])
 
-        @Argument(help: "The task's id, or a unique prefix of it.")
+        @Argument(help: "The task's id, or a unique prefix of it.", completion: .ids(.tasks))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -99,7 +100,7 @@ extension TaskCommand {
         static let configuration = CommandConfiguration(
             name: "rm", abstract: "Remove a task.", examples: [Example("Remove a task", "shelf task rm t-3")])
 
-        @Argument(help: "The task's id, or a unique prefix of it.")
+        @Argument(help: "The task's id, or a unique prefix of it.", completion: .ids(.tasks))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {

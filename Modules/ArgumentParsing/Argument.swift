@@ -16,21 +16,21 @@ public struct Argument<Value: Sendable>: Sendable, Decodable, DeclaredParameter 
     func declaration(property: String) -> ParameterDeclaration { storage.declaration(property: property) }
 
     /// A required argument.
-    public init(name: String? = nil, help: String) where Value: ExpressibleByArgument {
-        self.init(name: name, help: help, conversion: ValueConversion(Value.self), absent: nil) { value in
+    public init(name: String? = nil, help: String, completion: CompletionKind? = nil) where Value: ExpressibleByArgument {
+        self.init(name: name, help: help, completion: completion, conversion: ValueConversion(Value.self), absent: nil) { value in
             value as? Value
         }
     }
 
     /// An optional argument: nil when not given.
-    public init<T: ExpressibleByArgument>(name: String? = nil, help: String) where Value == T? {
-        self.init(name: name, help: help, conversion: ValueConversion(T.self), absent: .some(nil)) { value in
+    public init<T: ExpressibleByArgument>(name: String? = nil, help: String, completion: CompletionKind? = nil) where Value == T? {
+        self.init(name: name, help: help, completion: completion, conversion: ValueConversion(T.self), absent: .some(nil)) { value in
             .some(value as? T)
         }
     }
 
     private init(
-        name: String?, help: String, conversion: ValueConversion, absent: Value?,
+        name: String?, help: String, completion: CompletionKind?, conversion: ValueConversion, absent: Value?,
         typed: @escaping @Sendable (any Sendable) -> Value?
     ) {
         storage = .declared({ property in
@@ -43,7 +43,8 @@ public struct Argument<Value: Sendable>: Sendable, Decodable, DeclaredParameter 
                     return typedValue
                 })
             return .argument(ArgumentSpec(
-                name: name ?? ParameterName.kebabCased(property), help: help, isOptional: absent != nil, binding: binding))
+                name: name ?? ParameterName.kebabCased(property), help: help, isOptional: absent != nil,
+                completion: completion, binding: binding))
         }, fallback: absent)
     }
 }

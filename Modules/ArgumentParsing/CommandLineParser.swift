@@ -34,7 +34,14 @@ public struct CommandLineParser: Sendable {
                 wantsHelp = true
             } else if !optionsEnded, word.hasPrefix("-"), word != "-" {
                 let (name, inlineValue) = split(word)
-                guard let (depth, spec) = lookUp(name, in: chain) else { throw .unknownOption(word) }
+                guard let (depth, spec) = lookUp(name, in: chain) else {
+                    // NB: in a group, a word before the option that names no subcommand
+                    // is the mistake (`book ad --title …`): the option may be its.
+                    if command.arguments.isEmpty, !command.subcommands.isEmpty, let first = positionals.first {
+                        throw .unknownSubcommand(first, available: command.visibleSubcommands.map(\.name))
+                    }
+                    throw .unknownOption(name, available: optionNames(in: chain))
+                }
                 if spec.isFlag {
                     guard inlineValue == nil else { throw .unexpectedValue(option: spec.long) }
                     given[depth].options[spec.binding.property, default: []].append(word)
@@ -66,9 +73,9 @@ public struct CommandLineParser: Sendable {
         }
         if !command.subcommands.isEmpty, command.arguments.isEmpty {
             if let first = positionals.first {
-                throw .unknownSubcommand(first, available: command.subcommands.map(\.name))
+                throw .unknownSubcommand(first, available: command.visibleSubcommands.map(\.name))
             }
-            throw .missingSubcommand(available: command.subcommands.map(\.name))
+            throw .missingSubcommand(available: command.visibleSubcommands.map(\.name))
         }
         for (index, spec) in command.arguments.enumerated() {
             if index < positionals.count {
@@ -173,7 +180,7 @@ public struct CommandLineParser: Sendable {
         var path = [root.name]
         for word in words {
             guard let child = command.subcommand(named: word) else {
-                throw .unknownSubcommand(word, available: command.subcommands.map(\.name))
+                throw .unknownSubcommand(word, available: command.visibleSubcommands.map(\.name))
             }
             command = child
             path.append(word)
@@ -196,6 +203,16 @@ public struct CommandLineParser: Sendable {
             if let found = command.options.first(where: { matches($0, name) }) { return (depth, found) }
         }
         return nil
+    }
+
+    /// The long names a reader may use at the end of `chain` (its own options, the
+    /// shared ones of its ancestors, `--help`): the candidates of a suggestion.
+    private func optionNames(in chain: [CommandSpec]) -> [String] {
+        var names: [String] = []
+        for (depth, command) in chain.enumerated().reversed() where depth == chain.count - 1 || command.inheritedByChildren {
+            names += command.visibleOptions.map { "--\($0.long)" }
+        }
+        return names + ["--help"]
     }
 
     private func matches(_ spec: OptionSpec, _ name: String) -> Bool {

@@ -4,8 +4,9 @@
 /// (`ParsableCommand`): name, help, parameters and subcommands, as a tree.
 ///
 /// The tree is public and can be walked from the root (`subcommands`), so everything
-/// that describes the command line — help now, shell completions and man pages later —
-/// comes from the same declarations and can never disagree with what is accepted.
+/// that describes the command line — help, shell completions (`CompletionScript`) and
+/// man pages (`ManPage`) — comes from the same declarations and can never disagree with
+/// what is accepted.
 public struct CommandSpec: Sendable {
     /// The declaration this spec was read from.
     public let type: any ParsableCommand.Type
@@ -13,7 +14,9 @@ public struct CommandSpec: Sendable {
     public let abstract: String
     public let discussion: String?
     public let examples: [Example]
-    public let epilogue: String?
+    public let sections: [HelpSection]
+    /// Runs, but is never shown: not in help, suggestions, completions or man pages.
+    public let isHidden: Bool
     public let arguments: [ArgumentSpec]
     public let options: [OptionSpec]
     public let subcommands: [CommandSpec]
@@ -29,7 +32,8 @@ public struct CommandSpec: Sendable {
         abstract = configuration.abstract
         discussion = configuration.discussion
         examples = configuration.examples
-        epilogue = configuration.epilogue
+        sections = configuration.sections
+        isHidden = configuration.isHidden
         subcommands = configuration.subcommands.map(CommandSpec.init)
         inheritedByChildren = configuration.sharesOptionsWithSubcommands
         defaultSubcommand = configuration.defaultSubcommand?.configuration.name
@@ -53,6 +57,12 @@ public struct CommandSpec: Sendable {
     public func subcommand(named name: String) -> CommandSpec? {
         subcommands.first { $0.name == name }
     }
+
+    /// The subcommands a reader is shown (help, completions, man pages, suggestions).
+    public var visibleSubcommands: [CommandSpec] { subcommands.filter { !$0.isHidden } }
+
+    /// The options a reader is shown.
+    public var visibleOptions: [OptionSpec] { options.filter { !$0.isHidden } }
 }
 
 // MARK: - ArgumentSpec
@@ -62,6 +72,8 @@ public struct ArgumentSpec: Sendable {
     public let name: String
     public let help: String
     public let isOptional: Bool
+    /// What a shell may offer beyond a fixed list (see `valueCompletion`).
+    public let completion: CompletionKind?
     /// The words it accepts, when there is a fixed list.
     public var allowedValues: [String]? { binding.conversion?.allowedValues }
     let binding: ValueBinding
@@ -84,6 +96,10 @@ public struct OptionSpec: Sendable {
     public let isStandalone: Bool
     /// May be given more than once; every value is kept, in order.
     public let isRepeatable: Bool
+    /// Accepted, but never shown (help, completions, man pages, suggestions).
+    public let isHidden: Bool
+    /// What a shell may offer for the value beyond a fixed list (see `valueCompletion`).
+    public let completion: CompletionKind?
     let binding: ValueBinding
 
     public var isFlag: Bool { valueName == nil }

@@ -2,7 +2,8 @@
 
 /// Renders help for a command in the familiar layout, from its declaration:
 /// `OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS / EXAMPLES`, then the
-/// command's own epilogue (the root's exit codes and environment).
+/// command's own sections (the root's exit codes and environment). Hidden commands and
+/// options are accepted but never listed.
 public struct HelpRenderer: Sendable {
     public let parser: CommandLineParser
 
@@ -21,13 +22,13 @@ public struct HelpRenderer: Sendable {
             for argument in command.arguments { out += row("<\(argument.name)>", argument.help) }
         }
         out += "\nOPTIONS:\n"
-        for option in command.options { out += row(option.label, option.help) }
+        for option in command.visibleOptions { out += row(option.label, option.help) }
         for option in inheritedOptions(for: path) { out += row(option.label, option.help) }
         out += row("-h, --help", "Show help information.")
 
-        if !command.subcommands.isEmpty {
+        if !command.visibleSubcommands.isEmpty {
             out += "\nSUBCOMMANDS:\n"
-            for sub in command.subcommands { out += row(sub.name, sub.abstract) }
+            for sub in command.visibleSubcommands { out += row(sub.name, sub.abstract) }
             let name = ([path[0], "help"] + path.dropFirst()).joined(separator: " ")
             out += "\n  See '\(name) <subcommand>' for detailed help.\n"
         }
@@ -35,7 +36,7 @@ public struct HelpRenderer: Sendable {
             out += "\nEXAMPLES:\n"
             for example in command.examples { out += "  \(example.summary):\n    \(example.commandLine)\n" }
         }
-        if let epilogue = command.epilogue { out += "\n\(epilogue)\n" }
+        for section in command.sections { out += "\n" + render(section) }
         return out
     }
 
@@ -67,12 +68,38 @@ public struct HelpRenderer: Sendable {
         var command = parser.root
         var inherited: [OptionSpec] = []
         for name in path.dropFirst() {
-            if command.inheritedByChildren { inherited += command.options.filter { !$0.isStandalone } }
+            if command.inheritedByChildren { inherited += command.visibleOptions.filter { !$0.isStandalone } }
             guard let child = command.subcommand(named: name) else { break }
             command = child
         }
         return inherited
     }
+
+    /// `TITLE:`, then each entry with its text wrapped beside the term (under it when
+    /// the term is long), then the section's lines as written.
+    private func render(_ section: HelpSection) -> String {
+        var out = "\(section.title):\n"
+        let widest = section.entries.map(\.term.count).max() ?? 0
+        let column = 2 + min(widest, Self.termColumnLimit) + 2
+        for entry in section.entries {
+            let lines = TextWrapping.lines(entry.text, width: Self.width - column)
+            let indent = String(repeating: " ", count: column)
+            if entry.term.count <= Self.termColumnLimit {
+                out += "  " + entry.term + String(repeating: " ", count: column - 2 - entry.term.count) + (lines.first ?? "") + "\n"
+                for line in lines.dropFirst() { out += indent + line + "\n" }
+            } else {
+                out += "  \(entry.term)\n"
+                for line in lines { out += indent + line + "\n" }
+            }
+        }
+        for line in section.lines { out += line.isEmpty ? "\n" : "  \(line)\n" }
+        return out
+    }
+
+    /// Help is laid out for an 80-column terminal.
+    static let width = 80
+    /// A longer term (a list of variables) goes on its own line.
+    static let termColumnLimit = 16
 
     private func row(_ label: String, _ help: String) -> String {
         let pad = 26

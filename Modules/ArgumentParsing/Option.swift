@@ -19,8 +19,8 @@ public struct Option<Value: Sendable>: Sendable, Decodable, DeclaredParameter {
     func declaration(property: String) -> ParameterDeclaration { storage.declaration(property: property) }
 
     private init(
-        name: String?, short: Character?, valueName: String, help: String, conversion: ValueConversion,
-        absent: Value?, isRequired: Bool, isRepeatable: Bool,
+        name: String?, short: Character?, valueName: String, help: String, completion: CompletionKind?,
+        conversion: ValueConversion, absent: Value?, isRequired: Bool, isRepeatable: Bool,
         make: @escaping @Sendable ([String], String, ValueConversion) throws(ParseError) -> Value
     ) {
         storage = .declared({ property in
@@ -30,7 +30,7 @@ public struct Option<Value: Sendable>: Sendable, Decodable, DeclaredParameter {
                 make: { words, display throws(ParseError) in try make(words, display, conversion) })
             return .option(OptionSpec(
                 long: long, short: short, valueName: valueName, help: help, isRequired: isRequired,
-                isStandalone: false, isRepeatable: isRepeatable, binding: binding))
+                isStandalone: false, isRepeatable: isRepeatable, isHidden: false, completion: completion, binding: binding))
         }, fallback: absent)
     }
 }
@@ -40,25 +40,28 @@ public struct Option<Value: Sendable>: Sendable, Decodable, DeclaredParameter {
 extension Option {
     /// An optional option: nil when not given.
     public init<T: ExpressibleByArgument>(
-        name: String? = nil, short: Character? = nil, value valueName: String, help: String
+        name: String? = nil, short: Character? = nil, value valueName: String, help: String,
+        completion: CompletionKind? = nil
     ) where Value == T? {
-        self.init(name: name, short: short, valueName: valueName, help: help, conversion: ValueConversion(T.self))
+        self.init(name: name, short: short, valueName: valueName, help: help, completion: completion, conversion: ValueConversion(T.self))
     }
 
     /// An optional option whose words convert with `transform`; `expecting` says what a
     /// refused word should have been ("a whole number from 1 to 10000").
     public init<T: Sendable>(
         name: String? = nil, short: Character? = nil, value valueName: String, help: String,
-        expecting: String, transform: @escaping @Sendable (String) -> T?
+        completion: CompletionKind? = nil, expecting: String, transform: @escaping @Sendable (String) -> T?
     ) where Value == T? {
         self.init(
-            name: name, short: short, valueName: valueName, help: help,
+            name: name, short: short, valueName: valueName, help: help, completion: completion,
             conversion: ValueConversion(expecting: expecting, allowed: nil, transform))
     }
 
-    private init<T>(name: String?, short: Character?, valueName: String, help: String, conversion: ValueConversion) where Value == T? {
+    private init<T>(
+        name: String?, short: Character?, valueName: String, help: String, completion: CompletionKind?, conversion: ValueConversion
+    ) where Value == T? {
         self.init(
-            name: name, short: short, valueName: valueName, help: help, conversion: conversion,
+            name: name, short: short, valueName: valueName, help: help, completion: completion, conversion: conversion,
             absent: .some(nil), isRequired: false, isRepeatable: false,
             make: { words, display, conversion throws(ParseError) in
                 // A repeated option keeps its last value.
@@ -68,40 +71,49 @@ extension Option {
 
     /// An option with a default: the default when not given.
     public init(
-        wrappedValue: Value, name: String? = nil, short: Character? = nil, value valueName: String, help: String
+        wrappedValue: Value, name: String? = nil, short: Character? = nil, value valueName: String, help: String,
+        completion: CompletionKind? = nil
     ) where Value: ExpressibleByArgument {
         self.init(
-            name: name, short: short, valueName: valueName, help: help, conversion: ValueConversion(Value.self),
-            absent: wrappedValue, isRequired: false, isRepeatable: false, make: Self.last)
+            name: name, short: short, valueName: valueName, help: help, completion: completion,
+            conversion: ValueConversion(Value.self), absent: wrappedValue, isRequired: false, isRepeatable: false, make: Self.last)
     }
 
     /// A required option: a command line without it is refused.
     public init(
-        name: String? = nil, short: Character? = nil, value valueName: String, help: String
+        name: String? = nil, short: Character? = nil, value valueName: String, help: String,
+        completion: CompletionKind? = nil
     ) where Value: ExpressibleByArgument {
         self.init(
-            name: name, short: short, valueName: valueName, help: help, conversion: ValueConversion(Value.self),
-            absent: nil, isRequired: true, isRepeatable: false, make: Self.last)
+            name: name, short: short, valueName: valueName, help: help, completion: completion,
+            conversion: ValueConversion(Value.self), absent: nil, isRequired: true, isRepeatable: false, make: Self.last)
     }
 
     /// A repeatable option: every value given, in order; empty when none is.
     public init<T: ExpressibleByArgument>(
-        name: String? = nil, short: Character? = nil, value valueName: String, help: String
+        name: String? = nil, short: Character? = nil, value valueName: String, help: String,
+        completion: CompletionKind? = nil
     ) where Value == [T] {
-        self.init(name: name, short: short, valueName: valueName, help: help, repeating: ValueConversion(T.self))
+        self.init(name: name, short: short, valueName: valueName, help: help, completion: completion, repeating: ValueConversion(T.self))
     }
 
     /// A repeatable option that takes only `allowed` of its type's values, listed in
     /// that order in help and errors.
     public init<T: ExpressibleByArgument & RawRepresentable>(
-        name: String? = nil, short: Character? = nil, value valueName: String, help: String, allowed: [T]
+        name: String? = nil, short: Character? = nil, value valueName: String, help: String, allowed: [T],
+        completion: CompletionKind? = nil
     ) where Value == [T], T.RawValue == String {
-        self.init(name: name, short: short, valueName: valueName, help: help, repeating: ValueConversion(T.self, allowed: allowed))
+        self.init(
+            name: name, short: short, valueName: valueName, help: help, completion: completion,
+            repeating: ValueConversion(T.self, allowed: allowed))
     }
 
-    private init<T>(name: String?, short: Character?, valueName: String, help: String, repeating conversion: ValueConversion) where Value == [T] {
+    private init<T>(
+        name: String?, short: Character?, valueName: String, help: String, completion: CompletionKind?,
+        repeating conversion: ValueConversion
+    ) where Value == [T] {
         self.init(
-            name: name, short: short, valueName: valueName, help: help, conversion: conversion,
+            name: name, short: short, valueName: valueName, help: help, completion: completion, conversion: conversion,
             absent: [], isRequired: false, isRepeatable: true,
             make: { words, display, conversion throws(ParseError) in
                 var values: [T] = []

@@ -56,13 +56,17 @@ public struct CommandConfiguration: Sendable {
     /// This command's options are accepted by every command below it too (the root's
     /// `--json`); their values are decoded into this command's properties.
     public var sharesOptionsWithSubcommands: Bool
-    /// Sections printed at the end of this command's help only (exit codes, environment).
-    public var epilogue: String?
+    /// Sections printed at the end of this command's help only (exit codes, environment),
+    /// and filed under their standard headings in the man page.
+    public var sections: [HelpSection]
+    /// A command for the program's own tools (the completion scripts' helper): it runs,
+    /// but help, suggestions, completions and man pages never mention it.
+    public var isHidden: Bool
 
     public init(
         name: String, abstract: String, discussion: String? = nil, examples: [Example] = [],
         subcommands: [any ParsableCommand.Type] = [], defaultSubcommand: (any ParsableCommand.Type)? = nil,
-        sharesOptionsWithSubcommands: Bool = false, epilogue: String? = nil
+        sharesOptionsWithSubcommands: Bool = false, sections: [HelpSection] = [], isHidden: Bool = false
     ) {
         self.name = name
         self.abstract = abstract
@@ -71,7 +75,8 @@ public struct CommandConfiguration: Sendable {
         self.subcommands = subcommands
         self.defaultSubcommand = defaultSubcommand
         self.sharesOptionsWithSubcommands = sharesOptionsWithSubcommands
-        self.epilogue = epilogue
+        self.sections = sections
+        self.isHidden = isHidden
     }
 }
 

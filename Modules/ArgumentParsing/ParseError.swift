@@ -2,8 +2,11 @@
 
 /// Why a command line was refused. Each kind is distinct so scripts and tests can
 /// tell them apart; the message names the offending word.
+///
+/// An unknown command or option carries the names that would have been accepted there,
+/// so the message can suggest the closest ones ("did you mean 'books'?").
 public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
-    case unknownOption(String)
+    case unknownOption(String, available: [String] = [])
     case missingValue(option: String)
     case unexpectedValue(option: String)
     case invalidValue(option: String, value: String, allowed: [String])
@@ -17,8 +20,9 @@ public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unknownOption(let name):
-            return "Unknown option '\(name)'"
+        case .unknownOption(let name, let available):
+            let close = Suggestions.closest(to: name, among: available)
+            return close.isEmpty ? "Unknown option '\(name)'" : "Unknown option '\(name)'; did you mean \(Suggestions.phrase(close))?"
         case .missingValue(let option):
             return "Missing value for '--\(option)'"
         case .unexpectedValue(let option):
@@ -32,6 +36,8 @@ public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unexpectedArgument(let word):
             return "Unexpected argument '\(word)'"
         case .unknownSubcommand(let word, let available):
+            let close = Suggestions.closest(to: word, among: available)
+            guard close.isEmpty else { return "Unknown command '\(word)'; did you mean \(Suggestions.phrase(close))?" }
             return "Unknown command '\(word)'; expected one of: \(available.joined(separator: ", "))"
         case .missingSubcommand(let available):
             return "Missing command; expected one of: \(available.joined(separator: ", "))"

@@ -17,21 +17,10 @@ public enum ValueSuggestion {
     }
 
     /// Edit distance with swaps of neighbours (optimal string alignment: "dnoe" is one
-    /// edit from "done"). Words here are option values, a few dozen characters at most;
-    /// longer input is compared on its first 64 characters.
+    /// edit from "done"), the one `Suggestions` measures commands and options with.
+    /// Words here are option values, a few dozen characters at most; longer input is
+    /// compared on its first 64 characters.
     static func editDistance(_ lhs: [Character], _ rhs: [Character]) -> Int {
-        let lhs = Array(lhs.prefix(64)), rhs = Array(rhs.prefix(64))
-        var before = [Int](), previous = Array(0...rhs.count)
-        for i in lhs.indices {
-            var current = [i + 1] + Array(repeating: 0, count: rhs.count)
-            for j in rhs.indices {
-                var best = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (lhs[i] == rhs[j] ? 0 : 1))
-                if i > 0, j > 0, lhs[i] == rhs[j - 1], lhs[i - 1] == rhs[j] { best = min(best, before[j - 1] + 1) }
-                current[j + 1] = best
-            }
-            before = previous
-            previous = current
-        }
-        return previous[rhs.count]
+        Suggestions.distance(Array(lhs.prefix(64)), Array(rhs.prefix(64)))
     }
 }

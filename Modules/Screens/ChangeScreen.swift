@@ -66,6 +66,14 @@ extension ChangeScreen {
         ChangeScreen("Put \(item.quantity) × \(item.productID) in the cart", .cartItem(CartItemView(item)), queued: true)
     }
 
+    /// `added` more of a product; the item holds the quantity the cart has now.
+    public static func addedToCart(_ item: CartItem, added: Int) -> ChangeScreen {
+        let message = item.quantity == added
+            ? "Put \(item.quantity) × \(item.productID) in the cart"
+            : "Added \(added) × \(item.productID) to the cart, \(item.quantity) in all"
+        return ChangeScreen(message, .cartItem(CartItemView(item)), queued: true)
+    }
+
     public static func takenOutOfCart(productID: Product.ID) -> ChangeScreen {
         ChangeScreen("Took \(productID) out of the cart", .removed(collection: CollectionName.cart.rawValue, id: productID), queued: true)
     }

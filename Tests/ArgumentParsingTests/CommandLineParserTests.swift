@@ -11,7 +11,7 @@ private struct Tool: ParsableCommand {
         name: "tool", abstract: "A tool.",
         examples: [Example("Add a book, printing JSON", "tool --json book add --title Dune --author 'Frank Herbert'")],
         subcommands: [Book.self, Cart.self, Settings.self], sharesOptionsWithSubcommands: true,
-        epilogue: "EXIT CODES:\n  0  ok")
+        sections: [.exitCodes([.init("0", "ok")])])
 
     @Flag(help: "Print JSON.") var json = false
     @Flag(short: "q", help: "Say less.") var quiet = false
@@ -152,7 +152,8 @@ struct CommandLineParserTests {
     }
 
     @Test(arguments: [
-        (["book", "add", "--title", "T", "--author", "A", "--colour"], ParseError.unknownOption("--colour")),
+        (["book", "add", "--title", "T", "--author", "A", "--colour"],
+         ParseError.unknownOption("--colour", available: ["--title", "--author", "--json", "--quiet", "--account", "--version", "--help"])),
         (["book", "add", "--title"], .missingValue(option: "title")),
         (["book", "add", "--title", "--author", "A"], .missingValue(option: "title")),
         (["--json=yes", "book", "show", "b1"], .unexpectedValue(option: "json")),
@@ -166,7 +167,8 @@ struct CommandLineParserTests {
         ([], .missingSubcommand(available: ["book", "cart", "settings"])),
         (["book"], .missingSubcommand(available: ["add", "show"])),
         (["help", "nope"], .unknownSubcommand("nope", available: ["book", "cart", "settings"])),
-        (["settings", "--title", "x"], .unknownOption("--title")),
+        (["settings", "--title=x"], .unknownOption(
+            "--title", available: ["--show-finished", "--daily-goal", "--collection", "--pages", "--reset", "--json", "--quiet", "--account", "--version", "--help"])),
         (["settings", "--daily-goal", "soon"], .invalid("Invalid value 'soon' for '--daily-goal': expected a whole number")),
         (["cart", "put", "p-1", "--quantity", "two"], .invalid("Invalid value 'two' for '--quantity': expected a whole number")),
         (["settings", "--pages", "10"], .invalid("Invalid value '10' for '--pages': expected a whole number from 1 to 9")),

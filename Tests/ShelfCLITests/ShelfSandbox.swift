@@ -39,12 +39,13 @@ final class ShelfSandbox {
         try run(arguments, environment: extra)
     }
 
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ShelfRun {
-        try runProgram(ShelfBinary.url.path, arguments, environment: extra)
+    /// - Parameter input: what standard input holds (a file); nothing when nil.
+    func run(_ arguments: [String], environment extra: [String: String] = [:], input: String? = nil) throws -> ShelfRun {
+        try runProgram(ShelfBinary.url.path, arguments, environment: extra, input: input)
     }
 
     /// Runs another program (e.g. `script`, to give `shelf` a terminal) the same way.
-    func runProgram(_ path: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> ShelfRun {
+    func runProgram(_ path: String, _ arguments: [String], environment extra: [String: String] = [:], input: String? = nil) throws -> ShelfRun {
         let id = UUID().uuidString
         let outURL = root.appendingPathComponent("out-\(id)"), errURL = root.appendingPathComponent("err-\(id)")
         try Data().write(to: outURL)
@@ -58,7 +59,13 @@ final class ShelfSandbox {
         process.arguments = arguments
         process.environment = environment.merging(extra) { _, new in new }
         process.currentDirectoryURL = root
-        process.standardInput = FileHandle.nullDevice
+        if let input {
+            let inURL = root.appendingPathComponent("in-\(id)")
+            try Data(input.utf8).write(to: inURL)
+            process.standardInput = try FileHandle(forReadingFrom: inURL)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         try process.run()

@@ -51,6 +51,38 @@ struct SyncRoundTripTests {
         #expect((try phone.run("--json", "products").json()["totalCount"] as? Int ?? 0) > 0)
     }
 
+    /// `cart add` adds to what the cart holds; `cart set` sets it. The catalog comes
+    /// from a real Kinto's shared bucket.
+    @Test func cartAddSumsAndCartSetSets() async throws {
+        let kinto = try KintoServer.shared()
+        let user = try await kinto.newUser(prefix: "cart")
+        let sandbox = try ShelfSandbox()
+        try addAccount(sandbox, server: kinto.baseURL, user: user)
+        #expect(try sandbox.run("sync").status == 0)
+        let products = try #require(try sandbox.run("--json", "--offline", "products").json()["products"] as? [[String: Any]])
+        let product = try #require(products.first?["id"] as? String)
+
+        let first = try sandbox.run("--offline", "cart", "add", product, "--quantity", "2")
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stdout == "Put 2 × \(product) in the cart (queued for sync)\n")
+        let second = try sandbox.run("--offline", "--json", "cart", "add", product)
+        #expect(second.status == 0, "\(second)")
+        #expect(try second.json()["quantity"] as? Int == 3)
+        let third = try sandbox.run("--offline", "cart", "add", product, "--quantity", "4")
+        #expect(third.stdout == "Added 4 × \(product) to the cart, 7 in all (queued for sync)\n")
+        func quantity() throws -> Int? {
+            let lines = try sandbox.run("--offline", "--json", "cart").json()["lines"] as? [[String: Any]]
+            return lines?.first { $0["productID"] as? String == product }?["quantity"] as? Int
+        }
+        #expect(try quantity() == 7)
+
+        #expect(try sandbox.run("--offline", "cart", "set", product, "--quantity", "1").status == 0)
+        #expect(try quantity() == 1)
+        #expect(try sandbox.run("--offline", "cart", "set", product).status == 64)
+        #expect(try sandbox.run("--offline", "cart", "add", product, "--quantity", "0").status == 65)
+        #expect(try quantity() == 1)
+    }
+
     /// Two devices through the real binaries: a favorite on one and a goal on the other
     /// both survive on both, and the minutes both devices read add up in `today`.
     @Test func favoritesSettingsAndReadingReachEveryDevice() async throws {

@@ -41,12 +41,12 @@ struct InstallTests {
             "/opt/shelf/bin/shelf", "/opt/shelf/bin/shelf-sync",
             "/opt/shelf/lib/systemd/system/shelf-sync.service", "/opt/shelf/lib/systemd/system/shelf-sync.timer",
             "/opt/shelf/lib/systemd/user/shelf-sync.service", "/opt/shelf/lib/systemd/user/shelf-sync.timer",
+            "/opt/shelf/share/bash-completion/completions/shelf", "/opt/shelf/share/fish/vendor_completions.d/shelf.fish",
             "/opt/shelf/share/man/man1/shelf-sync.1", "/opt/shelf/share/man/man1/shelf.1",
-            "/opt/shelf/share/shelf/installed-files",
+            "/opt/shelf/share/shelf/installed-files", "/opt/shelf/share/zsh/site-functions/_shelf",
         ]
         let installed = files(under: destination)
-        // Completions come with the CLI's `completion` command; nothing else may appear.
-        #expect(installed.filter { !$0.contains("bash-completion") } == expected)
+        #expect(installed == expected)
         let manifest = try String(contentsOf: destination.appendingPathComponent("opt/shelf/share/shelf/installed-files"), encoding: .utf8)
         #expect(manifest.split(separator: "\n").map(String.init).sorted() == installed)
 
@@ -66,7 +66,11 @@ struct InstallTests {
         }
         let syncPage = try String(contentsOfFile: destination.appendingPathComponent("opt/shelf/share/man/man1/shelf-sync.1").path, encoding: .utf8)
         #expect(syncPage.contains("\\-\\-log\\-level"))
-        #expect(syncPage.contains("EXIT CODES"))
+        #expect(syncPage.contains(".SH EXIT STATUS\n"))
+        let bash = try String(contentsOfFile: destination.appendingPathComponent("opt/shelf/share/bash-completion/completions/shelf").path, encoding: .utf8)
+        #expect(bash.contains("complete -F _shelf shelf\n"))
+        let zsh = try String(contentsOfFile: destination.appendingPathComponent("opt/shelf/share/zsh/site-functions/_shelf").path, encoding: .utf8)
+        #expect(zsh.hasPrefix("#compdef shelf\n"))
 
         let uninstall = try make(["uninstall", "DESTDIR=\(destination.path)", "PREFIX=/opt/shelf"])
         #expect(uninstall.status == 0, "\(uninstall.stderr)")

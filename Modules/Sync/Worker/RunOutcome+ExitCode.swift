@@ -44,7 +44,7 @@ extension RunOutcome {
 // MARK: - WorkerExitStatus
 
 /// The worker's exit statuses and what each means, in one table: the help text, the
-/// README and the tests read it from here.
+/// man page's EXIT STATUS, the README and the tests read it from here.
 public enum WorkerExitStatus {
     public struct Row: Sendable, Equatable {
         public let code: Int32
@@ -68,11 +68,4 @@ public enum WorkerExitStatus {
         Row(code: RunOutcome.configurationError.exitStatus,
             meaning: "configuration error (no account, unsafe or missing password file, a server Shelf cannot use)"),
     ]
-
-    /// `EXIT CODES:` for `--help` and the man page.
-    public static var helpText: String {
-        "EXIT CODES:\n" + rows.map { row in
-            "  " + "\(row.code)".padding(toLength: 4, withPad: " ", startingAt: 0) + row.meaning
-        }.joined(separator: "\n") + "\n  With --all-accounts the status is the worst of the accounts'."
-    }
 }

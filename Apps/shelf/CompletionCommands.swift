@@ -1,0 +1,137 @@
+import ArgumentParsing
+import Domain
+import Foundation
+import Storage
+
+// MARK: - shelf completion
+
+/// `shelf completion bash|zsh|fish`: the completion script, written from the command
+/// declarations (`CompletionScript`), so it knows every command and option there is.
+struct CompletionCommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "completion", abstract: "Print a shell completion script for bash, zsh or fish.",
+        discussion: """
+        The script completes commands, options, values from a fixed list (collections,
+        formats, '--keep local|remote'), paths, account names and the ids of records in
+        the local store (never asking the server). 'make install' puts each in the place
+        its shell looks.
+        """,
+        examples: [
+            Example("Complete in this bash session", "shelf completion bash"),
+            Example("Install for zsh (a directory of $fpath)", "shelf completion zsh"),
+            Example("Install for fish", "shelf completion fish"),
+        ])
+
+    @Argument(help: "bash, zsh or fish.")
+    var shell: Shell
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
+        let script = CompletionScript(parser: CommandLineParser(root: Shelf.self), helperCommand: WordListCommand.name)
+        context.output.terminal.writeOut(script.render(for: shell))
+        return .success
+    }
+}
+
+// MARK: - shelf __complete (hidden)
+
+/// The words the completion scripts cannot know in advance, from the local store only
+/// (never the network), at most `limit` lines of `word<TAB>description`:
+///
+/// - `ids COLLECTION PREFIX`: ids of live records, with their titles or names
+/// - `accounts PREFIX`: account names
+/// - `conflicts PREFIX`: `collection/id` of records waiting for `resolve`
+/// - `failed PREFIX`: ids of refused changes
+///
+/// A store that does not exist yet is not created: there is nothing to offer.
+struct WordListCommand: ShelfCommand {
+    static let name = "__complete"
+    static let configuration = CommandConfiguration(
+        name: name, abstract: "List words for shell completion (used by the completion scripts).",
+        isHidden: true)
+
+    /// Enough to choose from; a shell shows no more than this usefully.
+    static let limit = 200
+    /// Descriptions are cut to this many characters.
+    static let descriptionLimit = 60
+
+    @Argument(help: "ids, accounts, conflicts or failed.")
+    var kind: String
+    @Argument(help: "The collection (ids), or the prefix.")
+    var first: String?
+    @Argument(help: "The prefix (ids).")
+    var second: String?
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
+        let paths = ShelfPaths(environment: context.environment)
+        let lines: [(String, String?)]
+        switch kind {
+        case "ids":
+            guard let collection = first.flatMap(CollectionName.init(rawValue:)) else {
+                throw ParseError.invalid("Unknown collection '\(first ?? "")' for ids")
+            }
+            guard let store = try openStore(paths, context) else { return .success }
+            lines = try store.labeledIDs(collection, prefix: second ?? "", limit: Self.limit).map { ($0.id, $0.label) }
+        case "accounts":
+            lines = AccountStore(paths: paths).list().map(\.rawValue).filter { $0.hasPrefix(first ?? "") }.map { ($0, nil) }
+        case "conflicts":
+            guard let store = try openStore(paths, context) else { return .success }
+            lines = try store.read { try $0.conflicts() }
+                .map { ("\($0.collection.rawValue)/\($0.recordID)", nil) }.filter { $0.0.hasPrefix(first ?? "") }
+        case "failed":
+            guard let store = try openStore(paths, context) else { return .success }
+            lines = try store.read { try $0.deadLetters() }
+                .map { ("\($0.id)", "\($0.collection.rawValue)/\($0.recordID)") }.filter { $0.0.hasPrefix(first ?? "") }
+        default:
+            throw ParseError.invalid("Unknown word list '\(kind)'; expected ids, accounts, conflicts or failed")
+        }
+        var out = ""
+        for (word, description) in lines.prefix(Self.limit) where Self.isPlain(word) {
+            out += word
+            if let description = description.map(Self.oneLine), !description.isEmpty { out += "\t" + description }
+            out += "\n"
+        }
+        context.output.terminal.writeOut(out)
+        return .success
+    }
+
+    /// The store of the account the line names, opened for reading; nil when it does
+    /// not exist yet.
+    private func openStore(_ paths: ShelfPaths, _ context: CommandContext) throws -> ShelfStore? {
+        let selection = try AccountSession.resolve(accountFlag: context.global.account, environment: context.environment, paths: paths)
+        let location = paths.database(selection.name)
+        guard case .file(let url) = location, FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try ShelfStore(location: location, configuration: .reader)
+    }
+
+    /// A word a shell can take as it is: no spaces, quotes or control characters
+    /// (record ids from another client could hold anything).
+    static func isPlain(_ word: String) -> Bool {
+        !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
+            scalar.value > 0x20 && scalar.value != 0x7F && !"'\"\\`$".unicodeScalars.contains(scalar)
+        }
+    }
+
+    /// A description on one line, control characters as spaces, cut with `…`.
+    static func oneLine(_ text: String) -> String {
+        let flat = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+            .trimmingCharacters(in: .whitespaces)
+        return flat.count > descriptionLimit ? String(flat.prefix(descriptionLimit - 1)) + "…" : flat
+    }
+}
+
+// MARK: - Completions of Shelf's words
+
+extension CompletionKind {
+    /// Ids of the live records of a collection in the local store.
+    static func ids(_ collection: CollectionName) -> CompletionKind { .dynamic(["ids", collection.rawValue]) }
+    static let accounts = CompletionKind.dynamic(["accounts"])
+    /// `collection/id` of the records waiting for `resolve`.
+    static let conflicts = CompletionKind.dynamic(["conflicts"])
+    /// Ids of refused changes (`retry`, `discard`).
+    static let failedChanges = CompletionKind.dynamic(["failed"])
+}
+
+extension ListOrder {
+    /// What a shell offers for `--sort`: each field, then each descending.
+    static var completionWords: CompletionKind { .values(Field.names + Field.names.map { "-" + $0 }) }
+}
