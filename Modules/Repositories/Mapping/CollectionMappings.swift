@@ -1,9 +1,9 @@
 import Domain
-import Services
+import Records
 
 // MARK: - Collection mappings
 //
-// Each collection's DTO (Services) and listing order. The order mirrors the sort key
+// Each collection's DTO (Records) and listing order. The order mirrors the sort key
 // Storage computes from the stored JSON (`RecordIndexing`):
 //
 // | collection | key                                        |

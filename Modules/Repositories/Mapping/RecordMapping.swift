@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Records
-import Services
 import Storage
 
 // MARK: - RecordMapping
@@ -81,8 +80,7 @@ extension RecordMapping {
 
     /// "title: title must not be empty" rather than the response-shaped wording of a
     /// decoding failure: these bytes come from the local store, not from a response.
-    private static func reason(_ error: APIError, id: String) -> String {
-        guard case .decoding(let failure) = error else { return error.description }
+    private static func reason(_ failure: RecordDecodingError, id: String) -> String {
         let prefix = "data (id \(id))"
         var field = failure.path.hasPrefix(prefix) ? String(failure.path.dropFirst(prefix.count)) : failure.path
         if field.hasPrefix(".") { field.removeFirst() }

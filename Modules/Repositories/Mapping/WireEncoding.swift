@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Services
+import Records
 
 // MARK: - WireEncoding
 
@@ -17,7 +17,7 @@ enum WireEncoding {
     ///   - dto: the new content, in the wire shape.
     ///   - existing: the stored JSON of the record being changed, nil for a new record.
     /// - Throws: `RepositoryError.unreadableRecord` when `existing` is not a JSON
-    ///   object (so its other fields cannot be kept); `APIError.invalidRequest` when the
+    ///   object (so its other fields cannot be kept); `RecordEncodingError` when the
     ///   DTO cannot be encoded.
     static func encode<DTO: WritableRecordDTO>(_ dto: DTO, over existing: Data?) throws -> Data {
         let owned = try dto.encodedData()
