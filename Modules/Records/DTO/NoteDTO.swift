@@ -18,6 +18,9 @@ public struct NoteDTO: WritableRecordDTO, Hashable {
         case lastModified = "last_modified"
     }
 
+    /// The field that names the book a record belongs to, for queries that follow it.
+    public static let bookIDField = CodingKeys.bookID.stringValue
+
     public init(id: String, bookID: String?, title: String, body: String, lastModified: Int? = nil) {
         self.id = id
         self.bookID = bookID

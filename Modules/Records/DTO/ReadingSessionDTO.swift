@@ -18,6 +18,9 @@ public struct ReadingSessionDTO: WritableRecordDTO, Hashable {
         case lastModified = "last_modified"
     }
 
+    /// The field that names the book a record belongs to, for queries that follow it.
+    public static let bookIDField = CodingKeys.bookID.stringValue
+
     public init(id: String, minutes: Int, day: String, bookID: String?, lastModified: Int? = nil) {
         self.id = id
         self.minutes = minutes
