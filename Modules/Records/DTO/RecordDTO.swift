@@ -26,9 +26,7 @@ extension WritableRecordDTO {
     /// The record's JSON object, ready to be a write's `data`.
     public func encodedData() throws(RecordEncodingError) -> Data {
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return try encoder.encode(self)
+            return try WireJSON.encoder().encode(self)
         } catch {
             throw RecordEncodingError(collection: Self.collection, id: id, reason: "\(error)")
         }

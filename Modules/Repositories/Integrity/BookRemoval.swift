@@ -81,8 +81,6 @@ public enum BookRemoval {
         }
         fields.removeValue(forKey: "last_modified")
         fields[collection == .notes ? NoteDTO.bookIDField : ReadingSessionDTO.bookIDField] = .null
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try transaction.saveLocal(collection, id: id, json: try encoder.encode(JSONValue.object(fields)))
+        try transaction.saveLocal(collection, id: id, json: try WireJSON.data(fields))
     }
 }

@@ -25,12 +25,10 @@ enum WireEncoding {
         var fields = try object(existing, id: dto.id, collection: DTO.collection, what: "its stored JSON")
         fields.removeValue(forKey: "last_modified")
         fields.merge(try object(owned, id: dto.id, collection: DTO.collection, what: "its new JSON")) { _, new in new }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // NB: kept fields go through `JSONValue`, whose numbers are `Double`: an integer
         // beyond 2^53 in a field Shelf does not know would lose precision. No field of
         // Shelf's wire shapes or Kinto's own comes near it.
-        return try encoder.encode(JSONValue.object(fields))
+        return try WireJSON.data(fields)
     }
 
     private static func object(_ json: Data, id: String, collection: CollectionName, what: String) throws -> [String: JSONValue] {
