@@ -30,12 +30,6 @@ public struct RecordEncodingError: Error, Sendable, Equatable, CustomStringConve
     public var id: String
     public var reason: String
 
-    public init(collection: CollectionName, id: String, reason: String) {
-        self.collection = collection
-        self.id = id
-        self.reason = reason
-    }
-
     public var description: String {
         "\(collection) record \(id) cannot be written as JSON: \(reason)"
     }

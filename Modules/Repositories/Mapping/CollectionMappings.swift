@@ -9,32 +9,32 @@ import Records
 // would list it, without reading the whole collection again; `RepositoriesTests` checks
 // the cached order against a fresh read.
 
-enum BookMapping: RecordMapping {
-    typealias DTO = BookDTO
-    static func sortKey(of book: Book) -> String { RecordIndexing.sortKey(of: book) }
+public enum BookMapping: RecordMapping {
+    public typealias DTO = BookDTO
+    public static func sortKey(of book: Book) -> String { RecordIndexing.sortKey(of: book) }
 }
 
-enum NoteMapping: RecordMapping {
-    typealias DTO = NoteDTO
-    static func sortKey(of note: Note) -> String { RecordIndexing.sortKey(of: note) }
+public enum NoteMapping: RecordMapping {
+    public typealias DTO = NoteDTO
+    public static func sortKey(of note: Note) -> String { RecordIndexing.sortKey(of: note) }
 }
 
-enum ReadingTaskMapping: RecordMapping {
-    typealias DTO = ReadingTaskDTO
-    static func sortKey(of task: ReadingTask) -> String { RecordIndexing.sortKey(of: task) }
+public enum ReadingTaskMapping: RecordMapping {
+    public typealias DTO = ReadingTaskDTO
+    public static func sortKey(of task: ReadingTask) -> String { RecordIndexing.sortKey(of: task) }
 }
 
-enum CartItemMapping: RecordMapping {
-    typealias DTO = CartItemDTO
-    static func sortKey(of item: CartItem) -> String { RecordIndexing.sortKey(of: item) }
+public enum CartItemMapping: RecordMapping {
+    public typealias DTO = CartItemDTO
+    public static func sortKey(of item: CartItem) -> String { RecordIndexing.sortKey(of: item) }
 }
 
-enum ProductMapping: RecordMapping {
-    typealias DTO = ProductDTO
-    static func sortKey(of product: Product) -> String { RecordIndexing.sortKey(of: product) }
+public enum ProductMapping: RecordMapping {
+    public typealias DTO = ProductDTO
+    public static func sortKey(of product: Product) -> String { RecordIndexing.sortKey(of: product) }
 }
 
-enum ReadingSessionMapping: RecordMapping {
-    typealias DTO = ReadingSessionDTO
-    static func sortKey(of session: ReadingSession) -> String { RecordIndexing.sortKey(of: session) }
+public enum ReadingSessionMapping: RecordMapping {
+    public typealias DTO = ReadingSessionDTO
+    public static func sortKey(of session: ReadingSession) -> String { RecordIndexing.sortKey(of: session) }
 }

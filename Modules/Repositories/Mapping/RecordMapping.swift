@@ -8,7 +8,10 @@ import Storage
 /// One collection's stored records as Domain values: which DTO reads and writes them
 /// (the one place the wire's field names meet the Domain's), and the order the store
 /// lists them in.
-protocol RecordMapping: Sendable {
+///
+/// Public only so that each repository can be named (`BookRepository` is
+/// `CollectionRepository<BookMapping>`); what a mapping does stays inside the module.
+public protocol RecordMapping: Sendable {
     associatedtype DTO: RecordDTO where DTO.Value: Identifiable, DTO.Value.ID == String
 
     /// The listing order of the store, computed from a value (see `CollectionMappings`).
