@@ -174,18 +174,12 @@ bench-micro: apt-packages
 	$(SWIFT) run -c release StorageBench | tee Benchmarks/results/StorageBench.txt
 	$(SWIFT) run -c release RepositoriesBench | tee Benchmarks/results/RepositoriesBench.txt
 
-## bench-cli: `shelf books --search` over 100,000 local books and `shelf --version` start-up (release, hyperfine)
-CLI_BENCH_HOME := .run/cli-bench
+## bench-cli: `shelf books --search` (with and without --limit 50), a sort and `shelf --version` over 100,000 and
+## 1,000,000 local books (release, hyperfine; SIZES="100000" for one size, RUNS=N)
 bench-cli: apt-packages
 	$(SWIFT) build $(RELEASE_FLAGS) --product shelf
 	$(SWIFT) build $(RELEASE_FLAGS) --product LocalLibrarySeed
-	@rm -rf $(CLI_BENCH_HOME) && mkdir -p $(CLI_BENCH_HOME)/config Benchmarks/results
-	.build/release/LocalLibrarySeed $(abspath $(CLI_BENCH_HOME))/data 100000
-	cd $(CLI_BENCH_HOME) && env -i PATH="$$PATH" HOME=$$PWD XDG_CONFIG_HOME=$$PWD/config XDG_DATA_HOME=$$PWD/data NO_COLOR=1 \
-	  hyperfine -N --warmup 3 --runs 30 --export-markdown $(abspath Benchmarks/results/cli.md) \
-	    '$(abspath .build/release/shelf) books --search ursula' \
-	    '$(abspath .build/release/shelf) books --search zzyzx' \
-	    '$(abspath .build/release/shelf) --version'
+	Scripts/bench-cli.sh
 
 ## bench-interchange: `shelf import` of a 10,000-row Goodreads export and `shelf export` of 100,000 books (release)
 bench-interchange: apt-packages

@@ -34,6 +34,9 @@ RSS_GROWTH = 1.5          # Shelf's peak RSS at the largest size ≤ this × the
 IDLE_REQUESTS = 1         # the idle run at the largest size: requests…
 IDLE_WALL_S = 0.100       # …and wall time
 SEARCH_LIMIT = 50
+# Local reads (wall of the `shelf` process), by size and command; judged where measured.
+SEARCH_TARGETS_S = {(100_000, f"--limit {SEARCH_LIMIT}"): 0.020, (1_000_000, f"--limit {SEARCH_LIMIT}"): 0.050,
+                    (100_000, "unlimited"): 0.050}
 
 
 class ScaleBench(Bench):
@@ -191,6 +194,16 @@ def targets(results: dict) -> list[dict]:
                 ok, f"{requests:.0f} request{'' if requests == 1 else 's'}, {wall * 1000:.1f} ms")
     else:
         verdict(f"Shelf idle run at {size_label(large)}", None, "not measured")
+
+    for entry in results["scenarios"]:
+        if entry["scenario"] != "search":
+            continue
+        for label, row in entry["contenders"].items():
+            limit_s = SEARCH_TARGETS_S.get((entry["size"], label))
+            wall = median_of(row.get("summary"), "wall_s")
+            if limit_s is not None and wall is not None:
+                verdict(f"`shelf books --search {seeding.SEARCH_COMMON}` ({label}) at {size_label(entry['size'])} "
+                        f"< {limit_s * 1000:.0f} ms", wall < limit_s, f"{wall * 1000:.1f} ms")
     return found
 
 

@@ -17,10 +17,10 @@ final class CommandContext {
     init(global: Shelf, environment: [String: String]) {
         self.global = global
         self.environment = environment
-        let terminal = Terminal(environment: environment, noColorFlag: global.noColor)
+        let terminal = Terminal(environment: environment, color: global.noColor ? .never : global.color ?? .auto)
         output = Output(
             terminal: terminal, format: global.json ? .json : .text, quiet: global.quiet, verbose: global.verbose,
-            unreadable: UnreadableLog())
+            unreadable: UnreadableLog(), noPager: global.noPager)
     }
 
     /// `--offline` or `SHELF_OFFLINE=1` (also `true`, `yes`, `on`): never touch the network.

@@ -12,21 +12,35 @@ import Screens
 struct BooksCommand: ShelfCommand {
     static let configuration = CommandConfiguration(
         name: "books", abstract: "List books.",
+        discussion: """
+        --sort takes a field (title, author, finished, id); a leading '-' or --reverse sorts
+        descending. The store sorts and stops at --limit without counting the rest, so the
+        first 50 of a million books are as quick to list as 50 ('totalCount' is then null).
+        """,
         examples: [
             Example("Books by Le Guin, whatever the case or accents", "shelf books --search 'le guin'"),
             Example("What is left to read, as JSON", "shelf books --unfinished --json"),
+            Example("The first 20 books by author, Z to A", "shelf books --sort -author --limit 20"),
         ])
 
     @Option(value: "text", help: "Only books whose title or author contains the text (any case, any accents).")
     var search: String?
     @Flag(help: "Only books not finished yet.")
     var unfinished = false
+    @Option(value: "n", help: "List at most N books.", expecting: ListLimit.expectation, transform: ListLimit.parse)
+    var limit: Int?
+    @Option(value: "field", help: "Sort by title (the default), author, finished or id; '-field' for descending.")
+    var sort: ListOrder<BookSortField>?
+    @Flag(help: "Sort descending.")
+    var reverse = false
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let settings = ReadingSettingsModel(preferences: session.preferences)
         let model = BookSearchModel(service: session.repositories.books)
-        await model.search(search ?? "", unfinishedOnly: unfinished || !settings.showFinished)
+        await model.search(
+            search ?? "", unfinishedOnly: unfinished || !settings.showFinished, limit: limit,
+            order: .asked(sort, reverse: reverse), counting: limit == nil)
         return try context.output.present(LibraryScreen(model), loaded: model.state)
     }
 }

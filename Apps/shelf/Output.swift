@@ -17,16 +17,28 @@ struct Output: Sendable {
     let verbose: Bool
     /// Records the command's reads left out; listed in a list's `--json`.
     let unreadable: UnreadableLog
+    /// `--no-pager`: never page, even on a terminal.
+    var noPager = false
 
     var isJSON: Bool { format == .json }
 
-    private var screenOptions: RenderOptions { RenderOptions(color: terminal.colorsStandardOutput) }
+    private var screenOptions: RenderOptions {
+        RenderOptions(color: terminal.colorsStandardOutput, width: terminal.standardOutputPolicy.width)
+    }
 
     // MARK: Screens
 
-    /// Prints what a read asked for.
+    /// Prints what a read asked for: through the pager when it is longer than the
+    /// terminal (`OutputPolicy.pager`), else straight.
     func show(_ screen: some RenderableScreen) throws {
-        terminal.writeOut(try screen.render(format, options: screenOptions))
+        let text = try screen.render(format, options: screenOptions)
+        let policy = terminal.standardOutputPolicy
+        if policy.mayPage(format, noPager: noPager),
+           let pager = policy.pager(lineCount: text.utf8.count { $0 == UInt8(ascii: "\n") }, format: format, noPager: noPager),
+           Pager.show(text, command: pager, environment: policy.environment) {
+            return
+        }
+        terminal.writeOut(text)
     }
 
     /// Prints the outcome of a change: the written object as JSON, or its confirmation

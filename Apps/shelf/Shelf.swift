@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Screens
 
 // MARK: - shelf
 
@@ -50,7 +51,10 @@ struct Shelf: ParsableCommand {
                       an account from the environment instead of an account file
           SHELF_CA_FILE   a PEM file of CAs to trust for the server (a private CA)
           XDG_CONFIG_HOME, XDG_DATA_HOME   where accounts and stores live
-          NO_COLOR    never colour the output
+          NO_COLOR    never colour the output (unless --color always)
+          TERM        'dumb': no colour
+          PAGER       the pager for output longer than the terminal (default: less -FRX)
+          COLUMNS     the width to fit when the terminal cannot say
         """)
 
     // MARK: Options of every command
@@ -59,8 +63,12 @@ struct Shelf: ParsableCommand {
     var account: String?
     @Flag(help: "Print stable JSON instead of tables (for scripts).")
     var json = false
-    @Flag(help: "Never colour the output (also: NO_COLOR=1).")
+    @Option(value: "when", help: "Colour: auto (a terminal, unless TERM=dumb or NO_COLOR), always or never.")
+    var color: ColorChoice?
+    @Flag(help: "Never colour the output (as --color never; also: NO_COLOR=1).")
     var noColor = false
+    @Flag(help: "Print straight to the terminal, never through a pager.")
+    var noPager = false
     @Flag(short: "q", help: "Print only what was asked for, no confirmations.")
     var quiet = false
     @Flag(short: "v", help: "Say more about what happens.")
@@ -69,6 +77,12 @@ struct Shelf: ParsableCommand {
     var offline = false
     @Flag(help: "Show the version.", standalone: true)
     var version = false
+
+    func validate() throws(ParseError) {
+        if noColor, let color, color != .never {
+            throw .invalid("Give --no-color or --color \(color.rawValue), not both")
+        }
+    }
 }
 
 // MARK: - ShelfCommand

@@ -8,12 +8,27 @@ import Screens
 
 struct TasksCommand: ShelfCommand {
     static let configuration = CommandConfiguration(
-        name: "tasks", abstract: "List reading tasks.", examples: [Example("The tasks and how many are done", "shelf tasks")])
+        name: "tasks", abstract: "List reading tasks.",
+        discussion: """
+        --sort takes a field (title, done, id); a leading '-' or --reverse sorts descending.
+        The store sorts and stops at --limit; the count of done tasks is of those listed.
+        """,
+        examples: [
+            Example("The tasks and how many are done", "shelf tasks"),
+            Example("The five open tasks that come first by title", "shelf tasks --sort done --limit 5"),
+        ])
+
+    @Option(value: "n", help: "List at most N tasks.", expecting: ListLimit.expectation, transform: ListLimit.parse)
+    var limit: Int?
+    @Option(value: "field", help: "Sort by title (the default), done or id; '-field' for descending.")
+    var sort: ListOrder<TaskSortField>?
+    @Flag(help: "Sort descending.")
+    var reverse = false
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = TaskListViewModel(service: session.repositories.tasks)
-        await model.load()
+        await model.load(order: .asked(sort, reverse: reverse), limit: limit)
         return try context.output.present(TaskListScreen(model), loaded: model.state)
     }
 }

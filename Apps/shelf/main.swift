@@ -13,5 +13,6 @@ if arguments == ["--version"] {
     exit(0)
 }
 
+Terminal.ignoreBrokenPipes()
 let status = await CommandRunner(arguments: arguments, environment: ProcessInfo.processInfo.environment).run()
 exit(status.rawValue)

@@ -49,16 +49,16 @@ func run() async throws {
         repository = BookRepository(store: store, refresher: UnchangedRefresher())
         return try await repository.books(matching: "szymborska", limit: 20)
     }
-    report("search 'szymborska', page of 20 (cold repository)", search, "\(found.value.totalMatches) matches")
+    report("search 'szymborska', page of 20 (cold repository)", search, "\(found.value.totalMatches ?? 0) matches")
 
     let (accented, cafe) = try await median { try await repository.books(matching: "CAFE", unfinishedOnly: true, limit: 20) }
-    report("search 'CAFE' unfinished, page of 20", accented, "\(cafe.value.totalMatches) matches")
+    report("search 'CAFE' unfinished, page of 20", accented, "\(cafe.value.totalMatches ?? 0) matches")
 
     let (none, nothing) = try await median { try await repository.books(matching: "no such words", limit: 20) }
-    report("search with no match (full scan)", none, "\(nothing.value.totalMatches) matches")
+    report("search with no match (full scan)", none, "\(nothing.value.totalMatches ?? 0) matches")
 
     let (page, firstPage) = try await median { try await repository.books(unfinishedOnly: true, limit: 20) }
-    report("first page of 20 unfinished", page, "\(firstPage.value.totalMatches) unfinished")
+    report("first page of 20 unfinished", page, "\(firstPage.value.totalMatches ?? 0) unfinished")
 
     _ = try await repository.load()
     var edited = 0

@@ -147,6 +147,16 @@ class TargetTests(unittest.TestCase):
         self.assertEqual(texts[1], "46.0 MB / 30.0 MB = 1.53×")
         self.assertEqual(self.verdicts(synthetic_results(idle=(0.1, 1)))[2], False)  # 100 ms is not < 100 ms
 
+    def test_searches_are_judged_where_measured(self):
+        results = synthetic_results()
+        search = {"scenario": "search", "label": "4 books --search ursula (100k)", "size": 100_000, "kind": "process",
+                  "contenders": {"unlimited": {"summary": {"wall_s": _one(0.045)}},
+                                 "--limit 50": {"summary": {"wall_s": _one(0.021)}}}}
+        results["scenarios"].append(search)
+        found = scale.targets(results)[3:]
+        self.assertEqual([(t["met"], t["text"]) for t in found], [(True, "45.0 ms"), (False, "21.0 ms")])
+        self.assertIn("< 50 ms", found[0]["target"])
+
     def test_one_size_says_what_it_cannot_judge(self):
         results = synthetic_results()
         results["meta"]["sizes"] = [10_000]

@@ -20,29 +20,47 @@ public protocol BookService: Sendable {
 /// libraries too large to load whole (a search over 100,000 books must not decode them all).
 public protocol BookSearching: Sendable {
     /// The books whose title or author contains `text` (case- and diacritic-insensitive;
-    /// empty matches every book), in the library's order.
+    /// empty matches every book), in the order asked for.
     /// - Parameters:
     ///   - unfinishedOnly: leave finished books out.
     ///   - limit: at most this many books; nil for every match.
-    func searchBooks(matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int) async throws -> BookSearchPage
+    ///   - order: the order of the matches, applied before the limit.
+    ///   - counting: count every match and the whole library, even past `limit`. A
+    ///     limited search without it reads only its page (and one more book, to know
+    ///     whether more match): quick at a million books, with nil counts.
+    func searchBooks(
+        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>, counting: Bool
+    ) async throws -> BookSearchPage
+}
+
+extension BookSearching {
+    /// The matches in the library's own order (title, then author).
+    public func searchBooks(matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int) async throws -> BookSearchPage {
+        try await searchBooks(
+            matching: text, unfinishedOnly: unfinishedOnly, limit: limit, offset: offset, order: .standard, counting: true)
+    }
 }
 
 /// One page of a book search, with the counts a list needs to say what it left out.
 public struct BookSearchPage: Hashable, Sendable {
     /// The matching books of this page.
     public var books: [Book]
-    /// How many books match in all pages.
-    public var totalMatches: Int
-    /// How many books the library holds, matching or not.
-    public var totalBooks: Int
+    /// How many books match in all pages; nil when a search that did not count stopped
+    /// at its limit with more to come.
+    public var totalMatches: Int?
+    /// How many books the library holds, matching or not; nil when not counted.
+    public var totalBooks: Int?
     /// Matches skipped before this page.
     public var offset: Int
+    /// Whether more books match after this page.
+    public var hasMore: Bool
 
-    public init(books: [Book], totalMatches: Int, totalBooks: Int, offset: Int = 0) {
+    public init(books: [Book], totalMatches: Int?, totalBooks: Int?, offset: Int = 0, hasMore: Bool? = nil) {
         self.books = books
         self.totalMatches = totalMatches
         self.totalBooks = totalBooks
         self.offset = offset
+        self.hasMore = hasMore ?? (totalMatches.map { offset + books.count < $0 } ?? false)
     }
 }
 
@@ -61,9 +79,34 @@ public protocol NoteService: NotesLoading {
 /// The reader's reading tasks.
 public protocol TaskService: Sendable {
     func tasks() async throws -> [ReadingTask]
+    /// The first `limit` tasks (all when nil) in `order`; a store sorts and cuts in its
+    /// query instead of loading every task.
+    func tasks(order: ListOrder<TaskSortField>, limit: Int?) async throws -> [ReadingTask]
     func addTask(title: String) async throws -> ReadingTask
     func updateTask(_ task: ReadingTask) async throws
     func deleteTask(id: ReadingTask.ID) async throws
+}
+
+extension TaskService {
+    /// For services that hold their tasks in memory: every task, sorted and cut here (in
+    /// the service's own order for the standard one).
+    public func tasks(order: ListOrder<TaskSortField>, limit: Int?) async throws -> [ReadingTask] {
+        guard order != .standard else {
+            let all = try await tasks()
+            return Array(all.prefix(limit ?? all.count))
+        }
+        let key: (ReadingTask) -> String = switch order.field {
+        case .title: { SearchFolding.fold($0.title) }
+        case .done: { ($0.isDone ? "1" : "0") + SearchFolding.fold($0.title) }
+        case .id: { $0.id }
+        }
+        let sorted = try await tasks().sorted { lhs, rhs in
+            let (left, right) = (key(lhs), key(rhs))
+            if left != right { return order.descending ? left > right : left < right }
+            return order.descending ? lhs.id > rhs.id : lhs.id < rhs.id
+        }
+        return Array(sorted.prefix(limit ?? sorted.count))
+    }
 }
 
 /// The shared shop catalog (read-only).

@@ -10,11 +10,16 @@ public struct LibraryScreen: RenderableScreen, Hashable {
     public let state: ScreenStatus
     /// The books the search and `showFinished` let through.
     public let books: [BookView]
-    public let totalCount: Int
+    /// How many books the library holds; nil when a `--limit` search did not count them.
+    public let totalCount: Int?
     public let query: String
     public let showFinished: Bool
     public let error: String?
     private let hasValue: Bool
+    /// How many books match in all, when `--limit` may have cut the list short.
+    private let matchCount: Int?
+    /// More books match than the list shows (`--limit` cut it).
+    private let hasMore: Bool
 
     @MainActor
     public init(_ model: LibraryModel) {
@@ -25,6 +30,8 @@ public struct LibraryScreen: RenderableScreen, Hashable {
         showFinished = model.showFinished
         error = model.errorMessage ?? model.state.failureMessage
         hasValue = model.state.hasValue
+        matchCount = nil
+        hasMore = false
     }
 
     /// The library as a search through the store's indexes found it: the page of
@@ -33,11 +40,13 @@ public struct LibraryScreen: RenderableScreen, Hashable {
     public init(_ model: BookSearchModel) {
         state = ScreenStatus(model.state)
         books = model.books.map(BookView.init)
-        totalCount = model.state.value?.totalBooks ?? 0
+        totalCount = model.state.value.map(\.totalBooks) ?? 0
         query = model.query
         showFinished = !model.unfinishedOnly
         error = model.errorMessage ?? model.state.failureMessage
         hasValue = model.state.hasValue
+        matchCount = model.limit == nil ? nil : model.state.value?.totalMatches
+        hasMore = model.state.value?.hasMore ?? false
     }
 
     // MARK: Text
@@ -68,12 +77,23 @@ public struct LibraryScreen: RenderableScreen, Hashable {
     }
 
     private var summary: String {
+        guard let totalCount else {
+            // A limited search that did not count: what it shows, and that more match.
+            let more = hasMore ? ["more match than --limit \(books.count) shows"] : []
+            let notes = filters + more
+            return Wording.count(books.count, "book") + " shown" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
+        }
         guard books.count != totalCount else { return Wording.count(totalCount, "book") }
+        var filters = filters
+        if let matchCount, matchCount > books.count {
+            filters.append(filters.isEmpty ? "--limit \(books.count)" : "the first \(books.count) of \(matchCount) matches")
+        }
         return "\(books.count) of \(Wording.count(totalCount, "book")) shown (\(filters.joined(separator: "; ")))"
     }
 
     private var emptyLine: String {
-        if totalCount == 0 { return "No books on the shelf yet." }
+        let unfiltered = query.trimmingCharacters(in: .whitespaces).isEmpty && showFinished
+        if totalCount == 0 || (totalCount == nil && unfiltered) { return "No books on the shelf yet." }
         if !query.trimmingCharacters(in: .whitespaces).isEmpty {
             return "No books match \"\(query)\"" + (showFinished ? "." : " (finished books hidden).")
         }

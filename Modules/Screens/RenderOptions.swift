@@ -3,12 +3,16 @@
 /// How a screen is rendered as text. The app decides; rendering never looks at the
 /// terminal or the environment itself.
 public struct RenderOptions: Hashable, Sendable {
-    /// Whether to use ANSI colour and bold. The app turns it on only for a TTY and
-    /// when `NO_COLOR` is not set; when off, the output holds no escape codes at all.
+    /// Whether to use ANSI colour and bold. The app decides (`ColorChoice`); when off,
+    /// the output holds no escape codes at all.
     public var color: Bool
+    /// The terminal's width in columns: no line of text is wider (tables shrink their
+    /// widest column, prose wraps). Nil for no limit, e.g. a pipe.
+    public var width: Int?
 
-    public init(color: Bool = false) {
+    public init(color: Bool = false, width: Int? = nil) {
         self.color = color
+        self.width = width.map { max(1, $0) }
     }
 
     public static let plain = RenderOptions(color: false)

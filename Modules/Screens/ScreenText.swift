@@ -2,20 +2,30 @@ import Presentation
 // MARK: - ScreenText
 
 /// The lines of one screen's text output, built in order and ended with a newline.
+///
+/// With a width (a terminal's), no line is wider: a sentence wraps at spaces, a table
+/// shrinks its widest column, and anything still too wide is cut at the width.
 struct ScreenText {
     let style: TextStyle
+    let width: Int?
     private var lines: [String] = []
 
     init(_ options: RenderOptions) {
         style = TextStyle(options)
+        width = options.width
     }
 
     mutating func line(_ text: String, _ role: TextStyle.Role? = nil) {
-        lines.append(style.apply(role, to: TextWidth.sanitized(text)))
+        let text = TextWidth.sanitized(text)
+        guard let width else {
+            lines.append(style.apply(role, to: text))
+            return
+        }
+        lines += TextWidth.wrapped(text, width: width).map { style.apply(role, to: $0) }
     }
 
     mutating func table(_ table: TextTable) {
-        lines += table.lines(style)
+        lines += table.lines(style, width: width)
     }
 
     /// `Error: <message>` when there is a message.
@@ -25,7 +35,8 @@ struct ScreenText {
     }
 
     var text: String {
-        lines.joined(separator: "\n") + "\n"
+        guard let width else { return lines.joined(separator: "\n") + "\n" }
+        return lines.map { TextWidth.clipped($0, width: width) }.joined(separator: "\n") + "\n"
     }
 }
 

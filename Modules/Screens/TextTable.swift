@@ -7,6 +7,10 @@
 /// one is cut with "…", so one huge title can't pad every row of the table; numbers
 /// align right. No line ends in spaces (the last
 /// column is not padded). Styles wrap the padded text, so colour never shifts a column.
+///
+/// Given the terminal's width, the table fits it: the widest column gives up a column
+/// at a time (its cells cut with "…") until the lines fit, so a long title shrinks
+/// before a short id or a yes/no does; no line is ever wider than the terminal.
 struct TextTable {
     enum Alignment {
         case left, right
@@ -53,27 +57,66 @@ struct TextTable {
         append(texts.map { Cell($0) })
     }
 
+    /// The columns between two cells.
+    static let gap = 2
+    /// The narrowest a column shrinks to while another is wider: a few letters and "…"
+    /// still say what a cell was; past that the columns shrink evenly down to one.
+    static let minimumShrunkWidth = 6
+
     /// The header line and one line per row.
-    func lines(_ style: TextStyle) -> [String] {
+    /// - Parameter width: the terminal's width in columns; nil for no limit (a pipe).
+    func lines(_ style: TextStyle, width: Int? = nil) -> [String] {
         let header = columns.map { Cell($0.title, .header) }
-        let widths = columns.indices.map { index in
+        let natural = columns.indices.map { index in
             ([header] + rows).map { TextWidth.of($0[index].text) }.max() ?? 0
         }
+        let widths = width.map { Self.fitted(natural, into: $0) } ?? natural
         return ([header] + rows).map { cells in
             var line = ""
             for (index, cell) in cells.enumerated() {
                 let isLast = index == cells.count - 1
-                let padding = String(repeating: " ", count: widths[index] - TextWidth.of(cell.text))
-                let padded = switch columns[index].alignment {
-                case .left: isLast ? cell.text : cell.text + padding
-                case .right: padding + cell.text
+                var text = cell.text
+                var used = TextWidth.of(text)
+                if used > widths[index] {
+                    text = TextWidth.truncated(text, limit: widths[index])
+                    used = TextWidth.of(text)
                 }
-                if index > 0 { line += "  " }
+                let padding = String(repeating: " ", count: max(0, widths[index] - used))
+                let padded = switch columns[index].alignment {
+                case .left: isLast ? text : text + padding
+                case .right: padding + text
+                }
+                if index > 0 { line += String(repeating: " ", count: Self.gap) }
                 line += style.apply(cell.role, to: padded)
             }
             // NB: an empty last cell leaves the separator and padding behind.
             while line.last == " " { line.removeLast() }
             return line
         }
+    }
+
+    /// Column widths that fit `total` columns with the gaps between them: the widest
+    /// column gives up one column at a time (the leftmost of equals), first down to
+    /// `minimumShrunkWidth`, then — on a terminal too narrow even for that — down to 1.
+    /// A terminal narrower than one column per cell and the gaps keeps one column each;
+    /// `ScreenText` cuts such lines at the terminal's width.
+    static func fitted(_ natural: [Int], into total: Int) -> [Int] {
+        var widths = natural
+        let gaps = gap * max(0, widths.count - 1)
+        var excess = widths.reduce(0, +) + gaps - total
+        for floor in [minimumShrunkWidth, 1] {
+            while excess > 0 {
+                guard let widest = widths.indices.max(by: { widths[$0] < widths[$1] || (widths[$0] == widths[$1] && $0 > $1) }),
+                      widths[widest] > floor else { break }
+                // Down to the next widest column (or the floor) in one step: until then it
+                // stays the widest; columns of equal width take turns, one at a time.
+                let others = widths.indices.filter { $0 != widest }.map { widths[$0] }
+                let next = max(floor, others.max() ?? floor)
+                let step = min(excess, max(1, widths[widest] - next))
+                widths[widest] -= step
+                excess -= step
+            }
+        }
+        return widths
     }
 }

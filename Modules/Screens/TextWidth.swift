@@ -5,8 +5,11 @@ import Domain
 /// Terminal-facing text: how many columns a string takes, and cell text made safe to
 /// print.
 enum TextWidth {
-    /// The columns `text` takes in a terminal: one per character, two for East Asian
-    /// wide characters and emoji, so columns of titles in any script line up.
+    /// The columns `text` takes in a terminal: one per character (a letter with its
+    /// combining accents is one character), two for East Asian wide characters and
+    /// emoji, none for a lone combining mark or an invisible format character — the
+    /// columns glibc's `wcswidth` counts, checked by a test against it — so columns of
+    /// titles in any script line up and a line never runs past the terminal.
     static func of(_ text: String) -> Int {
         // NB: printable ASCII, most cells, is one column per byte; walking grapheme
         // clusters costs far more and would show in a listing of thousands of rows.
@@ -14,20 +17,31 @@ enum TextWidth {
         return text.reduce(0) { $0 + width(of: $1) }
     }
 
-    private static func isPrintableASCII(_ text: String) -> Bool {
+    static func isPrintableASCII(_ text: String) -> Bool {
         text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
-    private static func width(of character: Character) -> Int {
-        guard let scalar = character.unicodeScalars.first else { return 0 }
-        return isWide(scalar.value) ? 2 : 1
+    static func width(of character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        guard let scalar = scalars.first else { return 0 }
+        if scalar.isASCII { return 1 }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format:
+            return 0
+        default:
+            break
+        }
+        // NB: an emoji asked for in colour (VS16, U+FE0F) is drawn two columns wide by
+        // most terminals even where wcwidth says one: counting two never overflows.
+        if isWide(scalar.value) || scalar.properties.isEmojiPresentation || scalars.contains("\u{FE0F}") { return 2 }
+        return 1
     }
 
     private static func isWide(_ value: UInt32) -> Bool {
         switch value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
              0x4E00...0x9FFF, 0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF,
-             0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+             0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
              0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
             return true
         default:
@@ -47,6 +61,7 @@ enum TextWidth {
     static func truncated(_ text: String, limit: Int) -> String {
         if isPrintableASCII(text), text.utf8.count <= limit { return text }
         guard of(text) > limit else { return text }
+        guard limit > 0 else { return "" }
         var kept = ""
         var used = 0
         for character in text {
@@ -74,5 +89,79 @@ enum TextWidth {
             used += width
         }
         return kept + "…"
+    }
+
+    // MARK: Fitting lines
+
+    /// `text` (plain, no escape codes) broken into lines of at most `width` columns, at
+    /// spaces where it can be and inside a word only when one word is wider than that.
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        guard width > 0, of(text) > width else { return [text] }
+        var lines: [String] = []
+        var line = ""
+        var used = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            var word = String(word)
+            var wordWidth = of(word)
+            if used > 0, used + 1 + wordWidth <= width {
+                line += " " + word
+                used += 1 + wordWidth
+                continue
+            }
+            if used > 0 || !line.isEmpty { lines.append(line) }
+            // A word wider than a line fills whole lines.
+            while wordWidth > width {
+                var head = ""
+                var headWidth = 0
+                var rest = Substring(word)
+                while let next = rest.first, headWidth + Self.width(of: next) <= width {
+                    head.append(next)
+                    headWidth += Self.width(of: next)
+                    rest = rest.dropFirst()
+                }
+                // NB: a character wider than the whole line (2 columns on a 1-column
+                // terminal) goes alone rather than loop for ever.
+                if head.isEmpty, let next = rest.first { head.append(next); rest = rest.dropFirst() }
+                lines.append(head)
+                word = String(rest)
+                wordWidth = of(word)
+            }
+            line = word
+            used = wordWidth
+        }
+        lines.append(line)
+        return lines
+    }
+
+    /// `line` cut to at most `width` columns, its ANSI escape sequences (colour) kept
+    /// and taking no columns; a colour still open where the cut falls is reset.
+    static func clipped(_ line: String, width: Int) -> String {
+        if isPrintableASCII(line), line.utf8.count <= width { return line }
+        var kept = ""
+        var used = 0
+        var inEscape = false
+        var styled = false
+        var wasCut = false
+        for character in line {
+            if inEscape {
+                kept.append(character)
+                if character.isLetter { inEscape = false }
+                continue
+            }
+            if character == "\u{1B}" {
+                inEscape = true
+                kept.append(character)
+                styled = true
+                continue
+            }
+            let columns = Self.width(of: character)
+            if wasCut || used + columns > width {
+                wasCut = true
+                continue
+            }
+            kept.append(character)
+            used += columns
+        }
+        return wasCut && styled ? kept + "\u{1B}[0m" : kept
     }
 }

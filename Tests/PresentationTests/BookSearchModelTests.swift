@@ -25,6 +25,15 @@ struct BookSearchModelTests {
         #expect(model.unfinishedOnly)
     }
 
+    @Test func theOrderAndLimitGoToThePortWhichSortsBeforeItCuts() async {
+        await model.search("", unfinishedOnly: false, limit: 2, order: ListOrder(.author, descending: true))
+
+        #expect(await service.searches == [" sorted by -author"])
+        #expect(model.books.map(\.author) == ["Ursula K. Le Guin", "Gabriel García Márquez"])
+        #expect(model.limit == 2)
+        #expect(model.state.value?.hasMore == true)
+    }
+
     @Test func aNewerSearchWinsOverAnOlderOneThatFinishesLater() async throws {
         // GIVEN two searches in flight, "dune" started before "camus"
         let older = SuspensionGate<BookSearchPage>(), newer = SuspensionGate<BookSearchPage>()

@@ -117,6 +117,26 @@ struct QueryTests {
         #expect(await harness.refresher.callCount(.books) == 1)
     }
 
+    @Test func aLimitedSearchThatDoesNotCountReadsOnePastItsPage() async throws {
+        let (_, repository) = try await shelf()
+        let search: any BookSearching = repository
+
+        let first = try await search.searchBooks(
+            matching: "e", unfinishedOnly: false, limit: 2, offset: 0, order: .standard, counting: false)
+        #expect(titles(first.books) == ["A Wizard of Earthsea", "Cien años de soledad"])
+        #expect((first.totalMatches, first.totalBooks, first.hasMore) == (nil, nil, true))
+
+        let last = try await search.searchBooks(
+            matching: "e", unfinishedOnly: false, limit: 2, offset: 2, order: .standard, counting: false)
+        #expect(titles(last.books) == ["Dune", "L'Étranger"])
+        #expect((last.totalMatches, last.hasMore) == (4, false), "the last page knows the count")
+
+        let byAuthor = try await search.searchBooks(
+            matching: "", unfinishedOnly: false, limit: 1, offset: 0, order: ListOrder(.author, descending: true), counting: true)
+        #expect(byAuthor.books.map(\.author) == ["Ursula K. Le Guin"])
+        #expect((byAuthor.totalMatches, byAuthor.totalBooks, byAuthor.hasMore) == (4, 4, true))
+    }
+
     @Test func theBookSearchPortThrowsARefreshFailureOnlyWhenNothingIsCached() async throws {
         let harness = try Harness()
         await harness.refresher.enqueue(.failure(FakeError("connection refused")), for: .books)

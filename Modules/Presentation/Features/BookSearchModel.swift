@@ -22,6 +22,8 @@ public final class BookSearchModel {
     public private(set) var query = ""
     /// Whether the latest search left finished books out.
     public private(set) var unfinishedOnly = false
+    /// The latest search's limit; nil when it asked for every match.
+    public private(set) var limit: Int?
 
     /// The books of the latest results.
     public var books: [Book] { state.value?.books ?? [] }
@@ -44,12 +46,19 @@ public final class BookSearchModel {
     ///   - unfinishedOnly: leave finished books out (the reader's `showFinished` off, or
     ///     a filter asked for).
     ///   - limit: at most this many books; nil for every match.
-    public func search(_ text: String, unfinishedOnly: Bool, limit: Int? = nil) async {
+    ///   - order: the order of the matches; the service sorts before it cuts at `limit`.
+    ///   - counting: count every match and the library even past `limit` (see `BookSearching`).
+    public func search(
+        _ text: String, unfinishedOnly: Bool, limit: Int? = nil, order: ListOrder<BookSortField> = .standard,
+        counting: Bool = true
+    ) async {
         query = text
         self.unfinishedOnly = unfinishedOnly
+        self.limit = limit
         let service = self.service
         await content.load(.newestWins, action: "search the books") {
-            let page = try await service.searchBooks(matching: text, unfinishedOnly: unfinishedOnly, limit: limit, offset: 0)
+            let page = try await service.searchBooks(
+                matching: text, unfinishedOnly: unfinishedOnly, limit: limit, offset: 0, order: order, counting: counting)
             _ = try page.books.requireUniqueIDs()
             return page
         }

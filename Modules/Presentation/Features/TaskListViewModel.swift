@@ -39,10 +39,13 @@ public final class TaskListViewModel {
 
     /// Loads the tasks; a call while a load is in flight joins it. A failed load keeps
     /// the tasks on screen.
-    public func load() async {
+    /// - Parameters:
+    ///   - order: the list's order; the service sorts before it cuts at `limit`.
+    ///   - limit: at most this many tasks; nil for all.
+    public func load(order: ListOrder<TaskSortField> = .standard, limit: Int? = nil) async {
         let service = self.service
         await content.load(.joinInFlight, action: "load tasks") {
-            try await service.tasks().requireUniqueIDs()
+            try await service.tasks(order: order, limit: limit).requireUniqueIDs()
         }
     }
 

@@ -10,12 +10,20 @@ extension CollectionRepository: BookSearching where Mapping == BookMapping {
     /// policy (one refresh at most, shared with every other read of the books).
     /// - Throws: the refresh's error only when nothing is cached at all (as the
     ///   `BookService` reads do); `StorageError` when the store cannot be read.
-    public func searchBooks(matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int) async throws -> BookSearchPage {
+    public func searchBooks(
+        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>, counting: Bool
+    ) async throws -> BookSearchPage {
         let search = text.allSatisfy(\.isWhitespace) ? nil : text
-        let page = try await books(matching: search, unfinishedOnly: unfinishedOnly, limit: limit, offset: offset)
-            .valueOrRefreshError()
-        // NB: an unfiltered listing already counted the whole library.
-        let totalBooks = search == nil && !unfinishedOnly ? page.totalMatches : try await libraryCount()
-        return BookSearchPage(books: page.items, totalMatches: page.totalMatches, totalBooks: totalBooks, offset: page.offset)
+        let page = try await books(
+            matching: search, unfinishedOnly: unfinishedOnly, limit: limit, offset: offset, order: order,
+            countsMatches: counting
+        ).valueOrRefreshError()
+        // NB: an unfiltered listing already counted the whole library; a search that does
+        // not count leaves it uncounted (a scan of the whole index).
+        let totalBooks: Int? = if search == nil && !unfinishedOnly { page.totalMatches }
+            else if counting || limit == nil { try await libraryCount() }
+            else { nil }
+        return BookSearchPage(
+            books: page.items, totalMatches: page.totalMatches, totalBooks: totalBooks, offset: page.offset, hasMore: page.hasMore)
     }
 }

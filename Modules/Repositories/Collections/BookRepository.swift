@@ -14,12 +14,15 @@ extension CollectionRepository where Mapping == BookMapping {
     /// - Parameters:
     ///   - unfinishedOnly: leave finished books out.
     ///   - limit: at most this many books; nil for all matches.
+    ///   - order: sorted by the store, so a limit keeps the first books of that order.
+    ///   - countsMatches: count every match past the limit too (see `CachedCollection.page`).
     public func books(
         matching search: String? = nil, unfinishedOnly: Bool = false, limit: Int? = nil, offset: Int = 0,
-        forceRefresh: Bool = false
+        order: ListOrder<BookSortField> = .standard, countsMatches: Bool = true, forceRefresh: Bool = false
     ) async throws -> CachedResult<QueryPage<Book>> {
         try await cache.page(
-            search: search, complete: unfinishedOnly ? false : nil, limit: limit, offset: offset, forceRefresh: forceRefresh)
+            search: search, complete: unfinishedOnly ? false : nil, limit: limit, offset: offset,
+            order: RecordOrder(order), countsMatches: countsMatches, forceRefresh: forceRefresh)
     }
 
     /// How many books the local store holds, without asking the server.

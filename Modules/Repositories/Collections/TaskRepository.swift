@@ -33,6 +33,15 @@ extension CollectionRepository: TaskService where Mapping == ReadingTaskMapping 
         try await values(forceRefresh: false)
     }
 
+    /// The first `limit` tasks in `order`, sorted and cut by the store's query; a failed
+    /// refresh is reported only when there is nothing cached.
+    public func tasks(order: ListOrder<TaskSortField>, limit: Int?) async throws -> [ReadingTask] {
+        try await cache.page(
+            search: nil, complete: nil, limit: limit, offset: 0, order: RecordOrder(order), countsMatches: false,
+            forceRefresh: false
+        ).valueOrRefreshError().items
+    }
+
     /// - Throws: `DomainError.emptyTitle` (nothing is written).
     public func addTask(title: String) async throws -> ReadingTask {
         let task = try ReadingTask(id: newID.next(), title: title)

@@ -4,8 +4,9 @@ import Records
 
 // MARK: - RecordQuery
 
-/// Which live records of one collection to list or count, in sort-key order with ties
-/// broken by id (see `RecordIndexing` for each collection's key).
+/// Which live records of one collection to list or count, and in which order: by
+/// default the collection's sort key with ties broken by id (see `RecordIndexing` for
+/// each collection's key), or any `RecordOrder`.
 ///
 /// Records waiting for a pushed deletion are never included.
 public struct RecordQuery: Hashable, Sendable {
@@ -21,13 +22,19 @@ public struct RecordQuery: Hashable, Sendable {
     public var limit: Int?
     /// Records to skip, for paging with `limit`.
     public var offset: Int
+    /// The listing's order; counting ignores it.
+    public var order: RecordOrder
 
-    public init(_ collection: CollectionName, search: String? = nil, complete: Bool? = nil, limit: Int? = nil, offset: Int = 0) {
+    public init(
+        _ collection: CollectionName, search: String? = nil, complete: Bool? = nil, limit: Int? = nil, offset: Int = 0,
+        order: RecordOrder = .standard
+    ) {
         self.collection = collection
         self.search = search
         self.complete = complete
         self.limit = limit
         self.offset = offset
+        self.order = order
     }
 
     /// Books, optionally only finished (`true`) or unfinished (`false`) ones.

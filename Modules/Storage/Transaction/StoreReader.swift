@@ -44,7 +44,7 @@ public class StoreReader {
         return record
     }
 
-    /// Live records matching `query`, sorted by the collection's sort key, then id.
+    /// Live records matching `query`, in its order (by default the collection's sort key, then id).
     public func records(_ query: RecordQuery) throws(StorageError) -> [StoredRecord] {
         let (sql, parameters) = Self.listingSQL(query)
         return try db.query(sql, parameters, operation: "list \(query.collection.rawValue)", row: Self.storedRecord)
@@ -56,6 +56,14 @@ public class StoreReader {
         return try db.queryFirst(sql, parameters, operation: "count \(query.collection.rawValue)") { $0.int(0) } ?? 0
     }
 
+    /// Whether the collection holds any live record: the first row of the listing index,
+    /// not a count of them all.
+    public func hasRecords(_ collection: CollectionName) throws(StorageError) -> Bool {
+        try db.queryFirst(
+            "SELECT 1 FROM records WHERE collection = ? AND deleted = 0 LIMIT 1", [.text(collection.rawValue)],
+            operation: "look for \(collection.rawValue)") { _ in true } ?? false
+    }
+
     /// SQLite's plan for listing (or counting) `query`, one line per step — to check
     /// that searches stay index scans.
     func queryPlan(_ query: RecordQuery, counting: Bool) throws(StorageError) -> [String] {
@@ -65,9 +73,10 @@ public class StoreReader {
 
     static func listingSQL(_ query: RecordQuery) -> (String, [SQLiteValue]) {
         let (filter, parameters) = filter(query)
+        let (order, orderParameters) = query.order.clause
         return (
-            "SELECT \(recordColumns) FROM records WHERE \(filter) ORDER BY sort_key, id LIMIT ? OFFSET ?",
-            parameters + [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset))]
+            "SELECT \(recordColumns) FROM records WHERE \(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
+            parameters + orderParameters + [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset))]
         )
     }
 

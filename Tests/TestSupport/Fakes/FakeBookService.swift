@@ -73,11 +73,23 @@ public actor FakeBookService: BookService, BookSearching {
 
     // MARK: BookSearching (as the store's indexes would answer)
 
-    public func searchBooks(matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int) async throws -> BookSearchPage {
-        searches.append(unfinishedOnly ? "\(text) unfinished" : text)
+    public func searchBooks(
+        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>, counting: Bool
+    ) async throws -> BookSearchPage {
+        let sorted = order == .standard ? "" : " sorted by \(order.descending ? "-" : "")\(order.field.rawValue)"
+        searches.append((unfinishedOnly ? "\(text) unfinished" : text) + sorted)
         if let reply = searchReplies.next() { return try await reply.resolve() }
-        let matches = shelf.filter { book in
+        var matches = shelf.filter { book in
             (!unfinishedOnly || !book.isFinished) && SearchFolding.matches(text, in: book.title, book.author)
+        }
+        if order != .standard {
+            let key: (Book) -> String = switch order.field {
+            case .title: { $0.title }
+            case .author: { $0.author }
+            case .finished: { $0.isFinished ? "1" : "0" }
+            case .id: { $0.id }
+            }
+            matches.sort { order.descending ? key($0) > key($1) : key($0) < key($1) }
         }
         let page = Array(matches.dropFirst(offset).prefix(limit ?? Int.max))
         return BookSearchPage(books: page, totalMatches: matches.count, totalBooks: shelf.count, offset: offset)

@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `shelf` on a real pseudo-terminal (util-linux `script`, sized with `stty`) and on
+/// pipes: tables fit the width, the pager runs only on a terminal, `--limit` / `--sort`
+/// work end to end, and colour follows `--color`, `TERM` and `NO_COLOR`.
+@Suite("shelf: output that fits the terminal")
+struct TerminalOutputTests {
+    let sandbox: ShelfSandbox
+
+    init() throws {
+        sandbox = try ShelfSandbox()
+    }
+
+    /// Imports `count` books (a Goodreads CSV) with long and wide titles.
+    private func importBooks(_ count: Int) throws {
+        var csv = "Book Id,Title,Author,Exclusive Shelf\n"
+        for index in 1...count {
+            let title = index % 3 == 0 ? "ノルウェイの森 第\(index)巻 (Norwegian Wood)" :
+                "The Dispossessed, an Ambiguous Utopia, Volume \(index)"
+            csv += "\(index),\"\(title)\",\(index % 2 == 0 ? "Ursula K. Le Guin" : "Gabriel García Márquez"),\(index % 4 == 0 ? "read" : "to-read")\n"
+        }
+        let file = try sandbox.file("books.csv", contents: csv, mode: 0o600)
+        let run = try sandbox.run("-q", "import", file.path)
+        try #require(run.status == 0, "\(run)")
+    }
+
+    /// `shelf arguments` on a terminal of `columns` × `rows`, its output without the
+    /// terminal's carriage returns. The terminal shows standard error too, unless
+    /// `quietErrors` sends it away (warnings are sentences, not tables, and are not fitted).
+    private func onTerminal(
+        _ arguments: String, columns: Int = 80, rows: Int = 200, environment: [String: String] = [:], quietErrors: Bool = false
+    ) throws -> ShelfRun {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script gives shelf a terminal")
+        let command = "stty cols \(columns) rows \(rows); exec \(ShelfBinary.url.path) \(arguments)\(quietErrors ? " 2>/dev/null" : "")"
+        let run = try sandbox.runProgram("/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment)
+        return ShelfRun(arguments: run.arguments, status: run.status,
+                        stdout: run.stdout.replacingOccurrences(of: "\r\n", with: "\n"), stderr: run.stderr)
+    }
+
+    // MARK: Width
+
+    @Test(arguments: [40, 80, 200])
+    func noLineIsWiderThanTheTerminal(_ columns: Int) throws {
+        try importBooks(12)
+        for arguments in ["books", "--color always books", "books --search ursula", "notes", "tasks", "status"] {
+            let run = try onTerminal(arguments, columns: columns, quietErrors: true)
+            #expect(run.status == 0, "\(run)")
+            let lines = run.stdout.split(separator: "\n").map { Self.strippingEscapes(String($0)) }
+            #expect(!lines.isEmpty)
+            for line in lines {
+                #expect(Self.terminalColumns(line) <= columns, "\(arguments) at \(columns): '\(line)' takes \(Self.terminalColumns(line))")
+            }
+        }
+        let wide = try onTerminal("books", columns: columns)
+        #expect(wide.stdout.contains("…") == (columns < 100), "cells are cut only when the table does not fit")
+    }
+
+    @Test func columnsSetsTheWidthOffATerminalAndNothingLimitsAPipe() throws {
+        try importBooks(3)
+        let fitted = try sandbox.run("books", environment: ["COLUMNS": "50"])
+        #expect(fitted.stdout.split(separator: "\n").allSatisfy { Self.terminalColumns(String($0)) <= 50 }, "\(fitted)")
+        let piped = try sandbox.run("books")
+        #expect(piped.stdout.split(separator: "\n").contains { Self.terminalColumns(String($0)) > 50 }, "a pipe gets whole cells")
+        #expect(!piped.stdout.contains("…"))
+        #expect(fitted.stdout.contains("…"))
+    }
+
+    // MARK: Pager
+
+    /// A pager that records that it ran and what it read.
+    private func recordingPager() throws -> (command: String, ran: URL, read: URL) {
+        let ran = sandbox.root.appendingPathComponent("pager-ran"), read = sandbox.root.appendingPathComponent("pager-read")
+        let script = try sandbox.file("pager.sh", contents: "#!/bin/sh\necho ran >> '\(ran.path)'\ncat > '\(read.path)'\n", mode: 0o700)
+        return (script.path, ran, read)
+    }
+
+    @Test func thePagerRunsOnlyOnATerminalWhenTheOutputIsLonger() throws {
+        try importBooks(30)
+        let pager = try recordingPager()
+        let environment = ["PAGER": pager.command]
+
+        let paged = try onTerminal("books", rows: 10, environment: environment)
+        #expect(paged.status == 0, "\(paged)")
+        #expect(FileManager.default.fileExists(atPath: pager.ran.path), "30 books on 10 lines: paged")
+        let read = try String(contentsOf: pager.read, encoding: .utf8)
+        #expect(read.contains("30 books"), "the pager read the whole list")
+
+        try FileManager.default.removeItem(at: pager.ran)
+        for (arguments, rows, why) in [("books", 100, "the list fits"), ("--no-pager books", 10, "--no-pager"),
+                                       ("--json books", 10, "--json")] {
+            let run = try onTerminal(arguments, rows: rows, environment: environment)
+            #expect(run.status == 0, "\(run)")
+            #expect(!FileManager.default.fileExists(atPath: pager.ran.path), "no pager: \(why)")
+            #expect(run.stdout.contains(arguments.contains("json") ? "\"books\"" : "30 books"), "printed straight: \(why)")
+        }
+        let piped = try sandbox.run("books", environment: environment.merging(["LINES": "5"]) { $1 })
+        #expect(piped.stdout.contains("30 books"))
+        #expect(!FileManager.default.fileExists(atPath: pager.ran.path), "never into a pipe")
+    }
+
+    @Test func aPagerThatQuitsEarlyIsNoError() throws {
+        // 1,500 books are ~150 KB, more than a pipe holds: the pager's exit breaks the pipe.
+        try importBooks(1_500)
+        let quitter = try sandbox.file("quit.sh", contents: "#!/bin/sh\nhead -c 10 > /dev/null\nexit 0\n", mode: 0o700)
+        let run = try onTerminal("books", rows: 20, environment: ["PAGER": quitter.path])
+        #expect(run.status == 0, "\(run)")
+        #expect(!run.stdout.contains("Error"), "\(run.stdout.suffix(300))")
+
+        let head = try sandbox.runProgram("/bin/bash", ["-c", "set -o pipefail; '\(ShelfBinary.url.path)' books | head -n 1"])
+        #expect(head.status == 0, "a reader that stops reading is no failure: \(head)")
+        #expect(head.stderr.isEmpty, "\(head)")
+    }
+
+    @Test func aMissingPagerFallsBackToPrinting() throws {
+        try importBooks(30)
+        let run = try onTerminal("books", rows: 10, environment: ["PAGER": "no-such-pager-here"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("30 books"))
+    }
+
+    // MARK: --limit and --sort
+
+    @Test func limitAndSortShapeTheList() throws {
+        try importBooks(9)
+        let json = try sandbox.run("--json", "books", "--limit", "2", "--sort", "-title")
+        #expect(json.status == 0, "\(json)")
+        let books = try #require(try json.json()["books"] as? [[String: Any]])
+        // Titles fold to "the dispossessed…, volume N" and "ノルウェイの森 第N巻…" (after ASCII).
+        #expect(books.compactMap { $0["id"] as? String } == ["gr-9", "gr-6"], "\(json.stdout)")
+
+        let reversed = try sandbox.run("--json", "books", "--limit", "2", "--sort", "title", "--reverse")
+        let reversedIDs = try #require(try reversed.json()["books"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+        #expect(reversedIDs == ["gr-9", "gr-6"], "--reverse is a leading '-'")
+        let ascending = try sandbox.run("--json", "books", "--limit", "2")
+        let ascendingIDs = try #require(try ascending.json()["books"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+        #expect(ascendingIDs == ["gr-1", "gr-2"])
+
+        let text = try sandbox.run("books", "--search", "ursula", "--limit", "2", "--sort", "author")
+        #expect(text.stdout.hasSuffix("2 books shown (matching \"ursula\"; more match than --limit 2 shows)\n"), "\(text)")
+        let all = try sandbox.run("books", "--search", "ursula", "--limit", "10")
+        #expect(all.stdout.hasSuffix("4 books shown (matching \"ursula\")\n"), "nothing more to say: \(all)")
+        #expect(try json.json()["totalCount"] is NSNull, "a limited list does not count the library")
+        let byID = try sandbox.run("books", "--sort", "id", "--limit", "3")
+        #expect(byID.stdout.split(separator: "\n").dropFirst().prefix(3).map { String($0.prefix(4)) } == ["gr-1", "gr-2", "gr-3"], "\(byID)")
+    }
+
+    @Test func tasksAreSortedAndCutToo() throws {
+        for title in ["Read chapter 3", "Annotate the map", "Write to Ann", "Buy the sequel"] {
+            #expect(try sandbox.run("-q", "task", "add", title).status == 0)
+        }
+        let first = try #require(try sandbox.run("--json", "tasks").json()["tasks"] as? [[String: Any]])
+        let done = try #require(first.first { $0["title"] as? String == "Buy the sequel" }?["id"] as? String)
+        #expect(try sandbox.run("-q", "task", "done", done).status == 0)
+
+        func titles(_ arguments: String...) throws -> [String] {
+            let run = try sandbox.run(["--json", "tasks"] + arguments)
+            #expect(run.status == 0, "\(run)")
+            return try #require(try run.json()["tasks"] as? [[String: Any]]).compactMap { $0["title"] as? String }
+        }
+        #expect(try titles("--limit", "2") == ["Annotate the map", "Buy the sequel"])
+        #expect(try titles("--sort", "-title", "--limit", "1") == ["Write to Ann"])
+        #expect(try titles("--sort", "done", "--reverse", "--limit", "1") == ["Buy the sequel"], "done first, descending")
+        #expect(try titles("--sort", "done", "--limit", "3") == ["Annotate the map", "Read chapter 3", "Write to Ann"])
+        let typo = try sandbox.run("tasks", "--sort", "dnoe")
+        #expect(typo.status == 64)
+        #expect(typo.stderr.contains("Did you mean 'done'? Fields: title, done, id"), "\(typo)")
+    }
+
+    @Test func aBadSortOrLimitIsAUsageErrorThatSuggests() throws {
+        let typo = try sandbox.run("books", "--sort", "autor")
+        #expect(typo.status == 64)
+        #expect(typo.stderr.hasPrefix("Error: Unknown field 'autor' for '--sort'. Did you mean 'author'? Fields: title, author, finished, id"), "\(typo)")
+        #expect(try sandbox.run("books", "--sort", "-colour").stderr.contains("Fields: title, author, finished, id"))
+        for limit in ["0", "-3", "many"] {
+            let run = try sandbox.run("books", "--limit", limit)
+            #expect(run.status == 64, "\(run)")
+            #expect(run.stderr.contains("expected a whole number from 1 to 1000000"))
+        }
+    }
+
+    // MARK: Colour
+
+    @Test func colourFollowsColorTermAndNoColor() throws {
+        try importBooks(2)
+        #expect(try onTerminal("books").stdout.contains("\u{1B}[1mID"))
+        #expect(!(try onTerminal("books", environment: ["TERM": "dumb"]).stdout.contains("\u{1B}")), "TERM=dumb")
+        #expect(!(try onTerminal("--color never books").stdout.contains("\u{1B}")))
+        #expect(try onTerminal("--color always books", environment: ["TERM": "dumb", "NO_COLOR": "1"]).stdout.contains("\u{1B}[1mID"))
+        #expect(try sandbox.run("--color", "always", "books").stdout.contains("\u{1B}[1mID"), "always: even into a pipe")
+        #expect(!(try sandbox.run("--color", "auto", "books").stdout.contains("\u{1B}")))
+        let both = try sandbox.run("--no-color", "--color", "always", "books")
+        #expect(both.status == 64)
+        #expect(both.stderr.hasPrefix("Error: Give --no-color or --color always, not both"), "\(both)")
+        let bad = try sandbox.run("--color", "sometimes", "books")
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("auto, always, never"), "\(bad)")
+    }
+
+    // MARK: Helpers
+
+    static func terminalColumns(_ text: String) -> Int {
+        TerminalColumns.of(text) ?? Int.max
+    }
+
+    static func strippingEscapes(_ text: String) -> String {
+        TerminalColumns.strippingEscapes(text)
+    }
+}
