@@ -26,9 +26,12 @@ public struct FavoritesScreen: RenderableScreen, Hashable {
     public let favorites: [Entry]
     public let error: String?
     private let hasValue: Bool
+    /// The id prefixes the table shows (JSON keeps full ids).
+    private let shortIDs: ShortIDs
 
     @MainActor
-    public init(favorites model: FavoritesViewModel, library: LibraryModel) {
+    public init(favorites model: FavoritesViewModel, library: LibraryModel, shortIDs: ShortIDs = .full) {
+        self.shortIDs = shortIDs
         let inLibrary = model.favorites(in: library.books)
         let known = Set(inLibrary.map(\.id))
         state = ScreenStatus(library.state)
@@ -54,9 +57,9 @@ public struct FavoritesScreen: RenderableScreen, Hashable {
         var table = TextTable([.init("ID"), .init("TITLE"), .init("AUTHOR")])
         for entry in favorites {
             if let book = entry.book {
-                table.append(entry.id, book.title, book.author)
+                table.append(shortIDs.shown(entry.id, in: .books), book.title, book.author)
             } else {
-                table.append([.init(entry.id), .init("(not in the library)", .quiet), .init("")])
+                table.append([.init(shortIDs.shown(entry.id, in: .books)), .init("(not in the library)", .quiet), .init("")])
             }
         }
         return table

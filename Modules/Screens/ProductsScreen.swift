@@ -12,9 +12,12 @@ public struct ProductsScreen: RenderableScreen, Hashable {
     public let query: String
     public let error: String?
     private let hasValue: Bool
+    /// The id prefixes the table shows (JSON keeps full ids).
+    private let shortIDs: ShortIDs
 
     @MainActor
-    public init(_ model: ProductViewModel) {
+    public init(_ model: ProductViewModel, shortIDs: ShortIDs = .full) {
+        self.shortIDs = shortIDs
         state = ScreenStatus(model.state)
         products = model.visibleProducts.map(ProductView.init)
         totalCount = model.products.count
@@ -37,7 +40,7 @@ public struct ProductsScreen: RenderableScreen, Hashable {
     private var table: TextTable {
         var table = TextTable([.init("ID"), .init("NAME"), .init("PRICE", .right)])
         for product in products {
-            table.append(product.id, product.name, product.price.formatted)
+            table.append(shortIDs.shown(product.id, in: .products), product.name, product.price.formatted)
         }
         return table
     }
