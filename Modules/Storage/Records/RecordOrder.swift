@@ -1,3 +1,5 @@
+import Records
+
 // MARK: - RecordOrder
 
 /// The order a listing returns its records in, as the SQL query sorts them — so a
