@@ -80,7 +80,7 @@ public class StoreReader {
     }
 
     static func countSQL(_ query: RecordQuery) -> (String, [SQLiteValue]) {
-        if query.complete == nil, query.foldedSearch == nil {
+        if query.complete == nil, query.foldedSearch == nil, query.member == nil {
             // NB: a whole collection is counted on the narrowest index, (collection, id),
             // in half the time the listing index takes at 100,000 records; the rows
             // hidden by a deletion waiting to be pushed are taken off.
@@ -107,6 +107,10 @@ public class StoreReader {
         if let needle = query.foldedSearch {
             clauses.append("instr(\(RecordIndexing.searchColumn(query.collection)), ?) > 0")
             parameters.append(.text(needle))
+        }
+        if let member = query.member {
+            clauses.append("json_extract(json, ?) = ?")
+            parameters += [.text(member.path), .text(member.value)]
         }
         return (clauses.joined(separator: " AND "), parameters)
     }
