@@ -14,6 +14,25 @@ public protocol BookService: Sendable {
     func addBook(title: String, author: String) async throws -> Book
     func updateBook(_ book: Book) async throws
     func deleteBook(id: Book.ID) async throws
+    /// The books among `ids` (favorites), the first `limit` (all when nil) in `order`; a
+    /// store finds, sorts and cuts them in its query instead of loading the library.
+    func books(ids: Set<Book.ID>, order: ListOrder<BookSortField>, limit: Int?) async throws -> ListSlice<Book>
+}
+
+extension BookService {
+    /// For services that hold their books in memory: every book, filtered, sorted and cut here.
+    public func books(ids: Set<Book.ID>, order: ListOrder<BookSortField>, limit: Int?) async throws -> ListSlice<Book> {
+        let key: (Book) -> String = switch order.field {
+        case .title: { SearchFolding.fold($0.title) + "\u{1F}" + SearchFolding.fold($0.author) }
+        case .author: { SearchFolding.fold($0.author) + "\u{1F}" + SearchFolding.fold($0.title) }
+        case .finished: { ($0.isFinished ? "1" : "0") + SearchFolding.fold($0.title) }
+        case .id: { $0.id }
+        }
+        let slice = ListSlice.cutting(
+            try await books(forceRefresh: false), where: { ids.contains($0.id) }, key: key, id: \.id,
+            descending: order.descending, limit: limit)
+        return ListSlice(items: slice.items, hasMore: slice.hasMore, total: nil)
+    }
 }
 
 /// Finds the reader's books with the local store's indexes, one page at a time: for

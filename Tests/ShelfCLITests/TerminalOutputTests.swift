@@ -204,6 +204,33 @@ struct TerminalOutputTests {
         #expect(typo.stderr.contains("Did you mean 'book'? Fields: title, book, id"), "\(typo)")
     }
 
+    @Test func favoritesAreFoundSortedAndCutByTheStore() throws {
+        func added(_ title: String, _ author: String) throws -> String {
+            let run = try sandbox.run("--json", "book", "add", "--title", title, "--author", author)
+            #expect(run.status == 0, "\(run)")
+            return try #require(try run.json()["id"] as? String)
+        }
+        let dune = try added("Dune", "Frank Herbert")
+        let odo = try added("The Dispossessed", "Ursula K. Le Guin")
+        _ = try added("Beloved", "Toni Morrison")
+        let lem = try added("Solaris", "Stanisław Lem")
+        for id in [dune, odo, lem] { #expect(try sandbox.run("-q", "favorite", id).status == 0) }
+
+        func entries(_ arguments: String...) throws -> [String] {
+            let run = try sandbox.run(["--json", "favorites"] + arguments)
+            #expect(run.status == 0, "\(run)")
+            return try #require(try run.json()["favorites"] as? [[String: Any]]).map { entry in
+                ((entry["book"] as? [String: Any])?["title"] as? String) ?? "missing \(entry["id"] as? String ?? "")"
+            }
+        }
+        #expect(try entries() == ["Dune", "Solaris", "The Dispossessed"], "Beloved is no favorite")
+        #expect(try entries("--sort", "-author") == ["The Dispossessed", "Solaris", "Dune"])
+        #expect(try entries("--sort", "author", "--reverse", "--limit", "1") == ["The Dispossessed"])
+        let cut = try sandbox.run("favorites", "--limit", "2")
+        #expect(cut.stdout.contains("2 favorites shown (more than --limit 2)"), "\(cut)")
+        #expect(try sandbox.run("favorites", "--sort", "titel").stderr.contains("Did you mean 'title'?"))
+    }
+
     @Test func aBadSortOrLimitIsAUsageErrorThatSuggests() throws {
         let typo = try sandbox.run("books", "--sort", "autor")
         #expect(typo.status == 64)

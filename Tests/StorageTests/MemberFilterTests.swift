@@ -54,6 +54,15 @@ struct MemberFilterTests {
         #expect(try ids(store(), RecordQuery(.products, limit: 1, order: RecordOrder(byPrice.keys, descending: true))) == ["p-2"])
     }
 
+    @Test func recordsAreFoundByIDsInTheQueryOrder() throws {
+        let store = try store()
+        #expect(try ids(store, RecordQuery(.products, ids: ["p-2", "p-1", "p-9"])) == ["p-1", "p-2"], "Bookmark before Tote; p-9 is not there")
+        #expect(try ids(store, RecordQuery(.products, limit: 1, order: RecordOrder([.sortKey], descending: true), ids: ["p-1", "p-3"])) == ["p-3"])
+        #expect(try ids(store, RecordQuery(.products, ids: [])).isEmpty)
+        #expect(try ids(store, RecordQuery(.products, ids: ["p-1\"]", "p-1' OR 1=1"])).isEmpty, "ids are values, never SQL or JSON")
+        #expect(try store.count(RecordQuery(.products, ids: ["p-1", "p-2"])) == 2)
+    }
+
     @Test func aLimitedListingInTheStandardOrderNeedsNoSortStep() throws {
         let plan = try store().read { reader in
             try reader.queryPlan(RecordQuery(.notes, limit: 50, member: MemberEquality("book_id", equals: "b-1")), counting: false)

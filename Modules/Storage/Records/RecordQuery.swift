@@ -26,10 +26,13 @@ public struct RecordQuery: Hashable, Sendable {
     /// Only records whose top-level text member equals a value (notes: `book_id`); nil
     /// matches every record. Read from each candidate's JSON, in the query.
     public var member: MemberEquality?
+    /// Only records with one of these ids (favorites); nil matches every record. Bound as
+    /// one JSON array, however many there are.
+    public var ids: [String]?
 
     public init(
         _ collection: CollectionName, search: String? = nil, complete: Bool? = nil, limit: Int? = nil, offset: Int = 0,
-        order: RecordOrder = .standard, member: MemberEquality? = nil
+        order: RecordOrder = .standard, member: MemberEquality? = nil, ids: [String]? = nil
     ) {
         self.collection = collection
         self.search = search
@@ -38,6 +41,7 @@ public struct RecordQuery: Hashable, Sendable {
         self.offset = offset
         self.order = order
         self.member = member
+        self.ids = ids
     }
 
     /// Books, optionally only finished (`true`) or unfinished (`false`) ones.
