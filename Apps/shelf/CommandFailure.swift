@@ -42,6 +42,7 @@ extension ExitCode {
             case .idInUse, .unreadableRecord: .dataError
             }
         case is ResolutionError: .failure
+        case let error as RecordLookupError: error.exitCode
         case let error as StorageError:
             switch error {
             case .notFound: .failure
@@ -67,5 +68,11 @@ extension ExitCode {
 /// secrets (see their `CustomStringConvertible` conformances).
 func failureMessage(_ error: any Error) -> String {
     if let failure = error as? CommandFailure { return failure.message }
+    if let lookup = error as? RecordLookupError { return lookup.summary }
     return String(describing: error)
+}
+
+/// Lines printed under the error, one per line (an ambiguous id's candidates).
+func failureDetails(_ error: any Error) -> [String] {
+    (error as? RecordLookupError)?.candidateLines ?? []
 }

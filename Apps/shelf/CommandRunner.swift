@@ -51,7 +51,7 @@ struct CommandRunner {
             status = .usage
             failed = true
         } catch {
-            context.output.error(failureMessage(error))
+            context.output.error(failureMessage(error), details: failureDetails(error))
             status = .classifying(error)
             failed = true
         }

@@ -26,14 +26,16 @@ struct ResolveCommand: ShelfCommand {
         name: "resolve", abstract: "Settle a conflict by keeping the local or the server's values.",
         examples: [Example("Keep this device's version of a book", "shelf resolve books/b-42 --keep local")])
 
-    @Argument(name: "collection/id", help: "The conflicted record, e.g. books/b-42.")
+    @Argument(name: "collection/id", help: "The conflicted record, e.g. books/b-42 (a unique prefix of the id will do).")
     var record: RecordReference
     @Option(value: "local|remote", help: "Whose values the clashing fields take; fields only one side changed keep that change.")
     var keep: ConflictResolver.Side
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        try ConflictResolver(store: context.session().store).resolve(record.collection, id: record.id, keep: keep)
-        try context.output.confirm(ChangeScreen.resolved(record.collection, id: record.id, keptLocal: keep == .local))
+        let resolver = try ConflictResolver(store: context.session().store)
+        let id = try record.conflictID(among: resolver.conflicts())
+        try resolver.resolve(record.collection, id: id, keep: keep)
+        try context.output.confirm(ChangeScreen.resolved(record.collection, id: id, keptLocal: keep == .local))
         return .success
     }
 }
@@ -94,6 +96,22 @@ struct RecordReference: ExpressibleByArgument {
     }
 
     static let expectation = "COLLECTION/ID, e.g. books/b-42"
+
+    /// The full id of the conflict this names: the id itself or a unique prefix of the
+    /// id of one of `conflicts` in the collection (the record itself may be gone). An id
+    /// that names none is kept, so the resolver says there is no such conflict.
+    /// - Throws: `RecordLookupError.ambiguous` for a prefix of several.
+    func conflictID(among conflicts: [ConflictSummary]) throws -> String {
+        let candidates = conflicts.filter { $0.collection == collection }
+            .map { RecordCandidate(id: $0.recordID, title: $0.label ?? "") }
+        do {
+            return try RecordReferenceMatch.resolve(id, among: candidates, in: collection)
+        } catch .ambiguous(let collection, let reference, let candidates, let total) {
+            throw RecordLookupError.ambiguous(collection, reference: reference, candidates: candidates, total: total)
+        } catch {
+            return id
+        }
+    }
 
     static func refusal(of word: String, for parameter: String) -> String {
         "Invalid record '\(word)': expected \(expectation)"

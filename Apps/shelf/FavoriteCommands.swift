@@ -31,7 +31,9 @@ struct FavoritesCommand: ShelfCommand {
         let favorites = FavoritesViewModel(preferences: session.preferences)
         let books = FavoriteBooksModel(service: session.repositories.books)
         await books.load(ids: favorites.favoriteIDs, order: .asked(sort, reverse: reverse), limit: limit)
-        return try context.output.present(FavoritesScreen(favorites: favorites, books: books), loaded: books.state)
+        let shortIDs = await context.shortIDs([(.books, favorites.sortedIDs)])
+        return try context.output.present(
+            FavoritesScreen(favorites: favorites, books: books, shortIDs: shortIDs), loaded: books.state)
     }
 }
 
@@ -44,16 +46,16 @@ struct FavoriteCommand: ShelfCommand {
         name: "favorite", abstract: "Mark a book as a favorite, or unmark it (toggles).",
         examples: [Example("Mark a book (again: unmark it)", "shelf favorite b-42")])
 
-    @Argument(help: "The book's id.")
+    @Argument(help: "The book's id, a unique prefix of it, or its title.")
     var bookID: String
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         await session.repositories.refreshPreferencesIfStale()
-        let id = try RecordID.validate(bookID)
         let favorites = FavoritesViewModel(preferences: session.preferences)
         if let message = favorites.errorMessage { throw CommandFailure(.ioError, message) }
-        if !favorites.isFavorite(id) { _ = try await BookCommand.existingBook(id, in: session) }
+        // NB: a favorite whose book is gone is named by its full id, and can still be unmarked.
+        let id = favorites.isFavorite(bookID) ? bookID : try await BookCommand.existingBook(bookID, context).id
         let isFavorite = favorites.toggle(id)
         if let message = favorites.errorMessage { throw CommandFailure(.ioError, message) }
         try context.output.confirm(ChangeScreen.favorite(id, isFavorite: isFavorite))

@@ -41,7 +41,8 @@ struct BooksCommand: ShelfCommand {
         await model.search(
             search ?? "", unfinishedOnly: unfinished || !settings.showFinished, limit: limit,
             order: .asked(sort, reverse: reverse), counting: limit == nil)
-        return try context.output.present(LibraryScreen(model), loaded: model.state)
+        let shortIDs = await context.shortIDs([(.books, model.books.map(\.id))])
+        return try context.output.present(LibraryScreen(model, shortIDs: shortIDs), loaded: model.state)
     }
 }
 
@@ -53,9 +54,11 @@ struct BookCommand: ParsableCommand {
         name: "book", abstract: "Show, add, edit, finish or remove one book.",
         subcommands: [Show.self, Add.self, Edit.self, Finish.self, Unfinish.self, Remove.self])
 
-    /// The book from the local store, or "no book with id …" (exit 1).
-    @MainActor static func existingBook(_ id: String, in session: AccountSession) async throws -> Book {
-        guard let book = try await session.repositories.books.book(id: id) else {
+    /// The book `reference` names (its id, a unique prefix of it, or a unique title;
+    /// see `RecordReferences`), from the local store, or "no book with id …" (exit 1).
+    @MainActor static func existingBook(_ reference: String, _ context: CommandContext) async throws -> Book {
+        let id = try await context.resolveID(reference, in: .books)
+        guard let book = try await context.session().repositories.books.book(id: id) else {
             throw RepositoryError.notFound(.books, id: id)
         }
         return book
@@ -63,7 +66,7 @@ struct BookCommand: ParsableCommand {
 
     @MainActor static func setFinished(_ id: String, _ finished: Bool, _ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
-        var book = try await existingBook(id, in: session)
+        var book = try await existingBook(id, context)
         book.isFinished = finished
         try await session.repositories.books.updateBook(book)
         try context.output.confirm(ChangeScreen.bookFinished(book))
@@ -75,14 +78,17 @@ extension BookCommand {
     struct Show: ShelfCommand {
         static let configuration = CommandConfiguration(
             name: "show", abstract: "Show a book.",
-            examples: [Example("One book, and whether it is a favorite", "shelf book show b-42")])
+            examples: [
+                Example("One book, and whether it is a favorite", "shelf book show b-42"),
+                Example("The same book by the start of its id, or by its title", "shelf book show dispossessed"),
+            ])
 
-        @Argument(help: "The book's id.")
+        @Argument(help: "The book's id, a unique prefix of it (4 characters or more), or its title.")
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let session = try context.session()
-            let book = try await existingBook(id, in: session)
+            let book = try await existingBook(id, context)
             let favorites = FavoritesViewModel(preferences: session.preferences)
             try context.output.show(BookDetailScreen(book, isFavorite: favorites.isFavorite(book.id)))
             return .success
@@ -112,7 +118,7 @@ extension BookCommand {
             name: "edit", abstract: "Change a book's title or author.",
             examples: [Example("Correct an author's name", "shelf book edit b-42 --author 'Ursula K. Le Guin'")])
 
-        @Argument(help: "The book's id.")
+        @Argument(help: "The book's id, a unique prefix of it, or its title.")
         var id: String
         @Option(value: "title", help: "The new title.")
         var title: String?
@@ -125,7 +131,7 @@ extension BookCommand {
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let session = try context.session()
-            var book = try await existingBook(id, in: session)
+            var book = try await existingBook(id, context)
             if let title { try book.rename(to: title) }
             if let author { try book.setAuthor(author) }
             try await session.repositories.books.updateBook(book)
@@ -138,7 +144,7 @@ extension BookCommand {
         static let configuration = CommandConfiguration(
             name: "finish", abstract: "Mark a book finished.", examples: [Example("Mark a book read", "shelf book finish b-42")])
 
-        @Argument(help: "The book's id.")
+        @Argument(help: "The book's id, a unique prefix of it, or its title.")
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -151,7 +157,7 @@ extension BookCommand {
             name: "unfinish", abstract: "Mark a book not finished.",
             examples: [Example("Put a book back on the pile", "shelf book unfinish b-42")])
 
-        @Argument(help: "The book's id.")
+        @Argument(help: "The book's id, a unique prefix of it, or its title.")
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -174,7 +180,7 @@ extension BookCommand {
                 Example("Remove a book with its notes and reading sessions", "shelf book rm b-42 --cascade"),
             ])
 
-        @Argument(help: "The book's id.")
+        @Argument(help: "The book's id, a unique prefix of it, or its title.")
         var id: String
         @Flag(help: "Also remove the book's notes and reading sessions.")
         var cascade = false
@@ -188,9 +194,10 @@ extension BookCommand {
         func run(_ context: CommandContext) async throws -> ExitCode {
             let session = try context.session()
             let mode: BookRemovalMode = cascade ? .cascade : keepNotes ? .keepNotes : .refuseIfReferenced
+            let bookID = try await context.resolveID(id, in: .books)
             let result: BookRemovalResult
             do {
-                result = try await session.repositories.removeBook(id: id, mode: mode)
+                result = try await session.repositories.removeBook(id: bookID, mode: mode)
             } catch let refused as BookRemovalError {
                 throw CommandFailure(.failure, """
                     \(refused.description); use --cascade to remove them too, or --keep-notes to keep the notes \

@@ -22,7 +22,7 @@ struct NotesCommand: ShelfCommand {
 
     @Option(value: "text", help: "Only notes whose title or body contains the text.")
     var search: String?
-    @Option(value: "id", help: "Only notes about this book.")
+    @Option(value: "id", help: "Only notes about this book (its id, a unique prefix of it, or its title).")
     var book: String?
     @Option(value: "n", help: "List at most N notes.", expecting: ListLimit.expectation, transform: ListLimit.parse)
     var limit: Int?
@@ -35,9 +35,12 @@ struct NotesCommand: ShelfCommand {
         let session = try context.session()
         let model = NotesViewModel(service: session.repositories.notes)
         model.search(search ?? "")
-        model.filter(book: book)
+        if let book { model.filter(book: try await context.resolveID(book, in: .books)) }
         await model.load(order: .asked(sort, reverse: reverse), limit: limit)
-        return try context.output.present(NotesScreen(model), loaded: model.state)
+        let bookIDs = model.visibleNotes.compactMap(\.bookID)
+        let shortIDs = await context.shortIDs([(.notes, model.visibleNotes.map(\.id)), (.books, bookIDs)])
+        let screen = NotesScreen(model, shortIDs: shortIDs, bookTitles: await context.bookTitles(bookIDs))
+        return try context.output.present(screen, loaded: model.state)
     }
 }
 
@@ -49,8 +52,10 @@ struct NoteCommand: ParsableCommand {
         name: "note", abstract: "Show, add, edit or remove one note.",
         subcommands: [Show.self, Add.self, Edit.self, Remove.self])
 
-    @MainActor static func existingNote(_ id: String, in session: AccountSession) async throws -> Note {
-        guard let note = try await session.repositories.notes.note(id: id) else {
+    /// The note `reference` names (its id or a unique prefix of it), or "no note with id …" (exit 1).
+    @MainActor static func existingNote(_ reference: String, _ context: CommandContext) async throws -> Note {
+        let id = try await context.resolveID(reference, in: .notes)
+        guard let note = try await context.session().repositories.notes.note(id: id) else {
             throw RepositoryError.notFound(.notes, id: id)
         }
         return note
@@ -62,12 +67,11 @@ extension NoteCommand {
         static let configuration = CommandConfiguration(
             name: "show", abstract: "Show a note.", examples: [Example("One note", "shelf note show n-7")])
 
-        @Argument(help: "The note's id.")
+        @Argument(help: "The note's id, or a unique prefix of it.")
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let session = try context.session()
-            try context.output.show(NoteDetailScreen(try await existingNote(id, in: session)))
+            try context.output.show(NoteDetailScreen(try await existingNote(id, context)))
             return .success
         }
     }
@@ -83,13 +87,14 @@ extension NoteCommand {
         var title: String
         @Option(value: "text", help: "The text of the note.")
         var body: String?
-        @Option(value: "id", help: "The book the note is about.")
+        @Option(value: "id", help: "The book the note is about (its id, a unique prefix of it, or its title).")
         var book: String?
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let session = try context.session()
-            if let book { _ = try await BookCommand.existingBook(book, in: session) }
-            let note = try await session.repositories.notes.addNote(title: title, body: body ?? "", bookID: book)
+            var bookID: Book.ID?
+            if let book { bookID = try await BookCommand.existingBook(book, context).id }
+            let note = try await session.repositories.notes.addNote(title: title, body: body ?? "", bookID: bookID)
             try context.output.confirm(ChangeScreen.note(.added, note))
             return .success
         }
@@ -100,7 +105,7 @@ extension NoteCommand {
             name: "edit", abstract: "Change a note's title or body.",
             examples: [Example("Rewrite a note's text", "shelf note edit n-7 --body 'Walls, and the gaps in them.'")])
 
-        @Argument(help: "The note's id.")
+        @Argument(help: "The note's id, or a unique prefix of it.")
         var id: String
         @Option(value: "title", help: "The new title.")
         var title: String?
@@ -113,7 +118,7 @@ extension NoteCommand {
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let session = try context.session()
-            var note = try await existingNote(id, in: session)
+            var note = try await existingNote(id, context)
             if let title { try note.rename(to: title) }
             if let body { note.body = body }
             try await session.repositories.notes.updateNote(note)
@@ -126,13 +131,14 @@ extension NoteCommand {
         static let configuration = CommandConfiguration(
             name: "rm", abstract: "Remove a note.", examples: [Example("Remove a note", "shelf note rm n-7")])
 
-        @Argument(help: "The note's id.")
+        @Argument(help: "The note's id, or a unique prefix of it.")
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let session = try context.session()
-            try await session.repositories.notes.deleteNote(id: id)
-            try context.output.confirm(ChangeScreen.removed(.notes, id: id))
+            let noteID = try await context.resolveID(id, in: .notes)
+            try await session.repositories.notes.deleteNote(id: noteID)
+            try context.output.confirm(ChangeScreen.removed(.notes, id: noteID))
             return .success
         }
     }

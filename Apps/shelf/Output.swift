@@ -82,8 +82,11 @@ struct Output: Sendable {
     // NB: messages can carry a server's words (an error text, a reason): each is
     // escaped (`TerminalEscaping`), so it stays one line and sends no escape codes.
 
-    func error(_ message: String) {
+    /// - Parameter details: lines under the error (an ambiguous id's candidates), each
+    ///   escaped on its own and indented.
+    func error(_ message: String, details: [String] = []) {
         terminal.writeErr(styled("Error:", code: "31") + " \(TerminalEscaping.escaped(message))\n")
+        for line in details { terminal.writeErr("  \(TerminalEscaping.escaped(line))\n") }
     }
 
     func warn(_ message: String) {

@@ -21,7 +21,7 @@ struct ReadCommand: ShelfCommand {
 
     @Argument(help: "Minutes read: 1...1440.")
     var minutes: Int
-    @Option(value: "id", help: "The book read.")
+    @Option(value: "id", help: "The book read (its id, a unique prefix of it, or its title).")
     var book: String?
     // NB: a day or a book id that breaks a Domain rule is invalid data (65), not a usage
     // error, so both are checked by Domain in `run`.
@@ -31,8 +31,8 @@ struct ReadCommand: ShelfCommand {
     func run(_ context: CommandContext) async throws -> ExitCode {
         let day = try on.map { text in try ReadingDay(text) }
         let session = try context.session()
-        let bookID = try book.map { id in try RecordID.validate(id) }
-        if let bookID { _ = try await BookCommand.existingBook(bookID, in: session) }
+        var bookID: Book.ID?
+        if let book { bookID = try await BookCommand.existingBook(book, context).id }
         // NB: logging needs no goal, so the preferences are not refreshed for it.
         let model = ReadingProgressModel(service: session.repositories.readingLog, goal: .default)
         guard let logged = await model.log(minutes: minutes, bookID: bookID, on: day) else {

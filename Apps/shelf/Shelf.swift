@@ -34,9 +34,10 @@ struct Shelf: ParsableCommand {
           0   success (a sync that found no shop catalog on the server warns and exits 0)
           1   not found, or finished with conflicts, failed changes, or a collection the
               server refuses (the others synced); a book others refer to (book rm)
-          64  usage error (a wrong command line)
+          64  usage error (a wrong command line; an id prefix shorter than 4 characters or
+              one several records share — the candidates are listed)
           65  invalid data (e.g. an empty title, a daily goal out of range, a malformed import file)
-          66  an input file cannot be read (import)
+          66  an input file cannot be read (import); a link to a record that is not there (open)
           69  no server configured for a command that needs one; no sign-up on the server
           73  an output file cannot be written (export --output)
           74  the local store could not be read or written, or is damaged ('shelf doctor')

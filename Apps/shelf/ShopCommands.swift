@@ -32,7 +32,8 @@ struct ProductsCommand: ShelfCommand {
         let model = ProductViewModel(service: session.repositories.catalog)
         model.search(search ?? "")
         await model.load(order: .asked(sort, reverse: reverse), limit: limit)
-        return try context.output.present(ProductsScreen(model), loaded: model.state)
+        let shortIDs = await context.shortIDs([(.products, model.visibleProducts.map(\.id))])
+        return try context.output.present(ProductsScreen(model, shortIDs: shortIDs), loaded: model.state)
     }
 }
 
@@ -79,12 +80,14 @@ extension CartCommand {
             name: "add", abstract: "Put a product in the cart (sets the quantity when it is there).",
             examples: [Example("Two of a product", "shelf cart add p-1 --quantity 2")])
 
-        @Argument(help: "The product's id.")
+        @Argument(help: "The product's id, or a unique prefix of it.")
         var productID: String
         @Option(value: "n", help: "How many (default 1).")
         var quantity = 1
 
         func run(_ context: CommandContext) async throws -> ExitCode {
+            _ = try CartItem(productID: productID, quantity: quantity)
+            let productID = try await context.resolveIDIfKnown(productID, in: .products)
             let item = try CartItem(productID: productID, quantity: quantity)
             let model = try await loadedCart(context)
             guard await model.setQuantity(quantity, of: item.productID) else {
@@ -99,10 +102,11 @@ extension CartCommand {
         static let configuration = CommandConfiguration(
             name: "rm", abstract: "Take a product out of the cart.", examples: [Example("Take a product out", "shelf cart rm p-1")])
 
-        @Argument(help: "The product's id.")
+        @Argument(help: "The product's id, or a unique prefix of it.")
         var productID: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
+            let productID = try await context.resolveIDIfKnown(productID, in: .cart)
             let model = try await loadedCart(context)
             guard await model.remove(productID: productID) else {
                 throw refusal(model, missing: model.state.value?.line(productID: productID) == nil)

@@ -29,7 +29,8 @@ struct TasksCommand: ShelfCommand {
         let session = try context.session()
         let model = TaskListViewModel(service: session.repositories.tasks)
         await model.load(order: .asked(sort, reverse: reverse), limit: limit)
-        return try context.output.present(TaskListScreen(model), loaded: model.state)
+        let shortIDs = await context.shortIDs([(.tasks, model.tasks.map(\.id))])
+        return try context.output.present(TaskListScreen(model, shortIDs: shortIDs), loaded: model.state)
     }
 }
 
@@ -41,8 +42,9 @@ struct TaskCommand: ParsableCommand {
         name: "task", abstract: "Add, complete, reopen or remove a reading task.",
         subcommands: [Add.self, Done.self, Undo.self, Remove.self])
 
-    @MainActor static func setDone(_ id: String, _ done: Bool, _ context: CommandContext) async throws -> ExitCode {
+    @MainActor static func setDone(_ reference: String, _ done: Bool, _ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
+        let id = try await context.resolveID(reference, in: .tasks)
         guard var task = try await session.repositories.tasks.task(id: id) else {
             throw RepositoryError.notFound(.tasks, id: id)
         }
@@ -73,7 +75,7 @@ extension TaskCommand {
         static let configuration = CommandConfiguration(
             name: "done", abstract: "Mark a task done.", examples: [Example("Tick a task off", "shelf task done t-3")])
 
-        @Argument(help: "The task's id.")
+        @Argument(help: "The task's id, or a unique prefix of it.")
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -85,7 +87,7 @@ extension TaskCommand {
         static let configuration = CommandConfiguration(
             name: "undo", abstract: "Mark a task not done.", examples: [Example("Reopen a task", "shelf task undo t-3")])
 
-        @Argument(help: "The task's id.")
+        @Argument(help: "The task's id, or a unique prefix of it.")
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -97,13 +99,14 @@ extension TaskCommand {
         static let configuration = CommandConfiguration(
             name: "rm", abstract: "Remove a task.", examples: [Example("Remove a task", "shelf task rm t-3")])
 
-        @Argument(help: "The task's id.")
+        @Argument(help: "The task's id, or a unique prefix of it.")
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let session = try context.session()
-            try await session.repositories.tasks.deleteTask(id: id)
-            try context.output.confirm(ChangeScreen.removed(.tasks, id: id))
+            let taskID = try await context.resolveID(id, in: .tasks)
+            try await session.repositories.tasks.deleteTask(id: taskID)
+            try context.output.confirm(ChangeScreen.removed(.tasks, id: taskID))
             return .success
         }
     }

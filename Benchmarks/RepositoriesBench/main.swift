@@ -76,6 +76,8 @@ func run() async throws {
     let added = try await repository.addBook(title: "Zazie dans le métro", author: "Raymond Queneau")
     report("add one book with \(count) in memory", clock.now - start, added.id)
     print("pending changes: \(try store.pendingCount())")
+
+    try await benchLookup(store, count: count)
 }
 
 do {

@@ -28,9 +28,12 @@ public struct FavoritesScreen: RenderableScreen, Hashable {
     private let hasValue: Bool
     /// More favorites than the list shows (`--limit` cut it).
     private var hasMore = false
+    /// The id prefixes the table shows (JSON keeps full ids).
+    private let shortIDs: ShortIDs
 
     @MainActor
-    public init(favorites model: FavoritesViewModel, library: LibraryModel) {
+    public init(favorites model: FavoritesViewModel, library: LibraryModel, shortIDs: ShortIDs = .full) {
+        self.shortIDs = shortIDs
         let inLibrary = model.favorites(in: library.books)
         let known = Set(inLibrary.map(\.id))
         state = ScreenStatus(library.state)
@@ -44,7 +47,8 @@ public struct FavoritesScreen: RenderableScreen, Hashable {
     /// then — when the list was not cut — the favorites the library does not have, by
     /// id, all cut at the model's limit.
     @MainActor
-    public init(favorites model: FavoritesViewModel, books: FavoriteBooksModel) {
+    public init(favorites model: FavoritesViewModel, books: FavoriteBooksModel, shortIDs: ShortIDs = .full) {
+        self.shortIDs = shortIDs
         let slice = books.state.value
         let found = books.books.map { Entry(id: $0.id, book: BookView($0)) }
         let known = Set(found.map(\.id))
@@ -75,9 +79,9 @@ public struct FavoritesScreen: RenderableScreen, Hashable {
         var table = TextTable([.init("ID"), .init("TITLE"), .init("AUTHOR")])
         for entry in favorites {
             if let book = entry.book {
-                table.append(entry.id, book.title, book.author)
+                table.append(shortIDs.shown(entry.id, in: .books), book.title, book.author)
             } else {
-                table.append([.init(entry.id), .init("(not in the library)", .quiet), .init("")])
+                table.append([.init(shortIDs.shown(entry.id, in: .books)), .init("(not in the library)", .quiet), .init("")])
             }
         }
         return table

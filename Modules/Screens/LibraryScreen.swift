@@ -16,13 +16,16 @@ public struct LibraryScreen: RenderableScreen, Hashable {
     public let showFinished: Bool
     public let error: String?
     private let hasValue: Bool
+    /// The id prefixes the table shows (JSON keeps full ids).
+    private let shortIDs: ShortIDs
     /// How many books match in all, when `--limit` may have cut the list short.
     private let matchCount: Int?
     /// More books match than the list shows (`--limit` cut it).
     private let hasMore: Bool
 
     @MainActor
-    public init(_ model: LibraryModel) {
+    public init(_ model: LibraryModel, shortIDs: ShortIDs = .full) {
+        self.shortIDs = shortIDs
         state = ScreenStatus(model.state)
         books = model.visibleBooks.map(BookView.init)
         totalCount = model.books.count
@@ -37,7 +40,8 @@ public struct LibraryScreen: RenderableScreen, Hashable {
     /// The library as a search through the store's indexes found it: the page of
     /// matches, counted against the whole library.
     @MainActor
-    public init(_ model: BookSearchModel) {
+    public init(_ model: BookSearchModel, shortIDs: ShortIDs = .full) {
+        self.shortIDs = shortIDs
         state = ScreenStatus(model.state)
         books = model.books.map(BookView.init)
         totalCount = model.state.value.map(\.totalBooks) ?? 0
@@ -63,7 +67,7 @@ public struct LibraryScreen: RenderableScreen, Hashable {
     private var table: TextTable {
         var table = TextTable([.init("ID"), .init("TITLE"), .init("AUTHOR"), .init("FINISHED")])
         for book in books {
-            table.append([.init(book.id), .init(book.title), .init(book.author),
+            table.append([.init(shortIDs.shown(book.id, in: .books)), .init(book.title), .init(book.author),
                           .init(Wording.yesNo(book.isFinished), book.isFinished ? .positive : nil)])
         }
         return table

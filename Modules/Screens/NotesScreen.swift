@@ -21,9 +21,18 @@ public struct NotesScreen: RenderableScreen, Hashable {
     private let hasValue: Bool
     /// More notes match than the list shows (`--limit` cut it).
     private let hasMore: Bool
+    /// The id prefixes the table shows (JSON keeps full ids).
+    private let shortIDs: ShortIDs
+    /// The titles of the books the notes are about, shown next to their ids.
+    private let bookTitles: [Book.ID: String]
 
+    /// - Parameters:
+    ///   - shortIDs: the prefixes of the notes' and their books' ids.
+    ///   - bookTitles: what to show next to each book id.
     @MainActor
-    public init(_ model: NotesViewModel) {
+    public init(_ model: NotesViewModel, shortIDs: ShortIDs = .full, bookTitles: [Book.ID: String] = [:]) {
+        self.shortIDs = shortIDs
+        self.bookTitles = bookTitles
         state = ScreenStatus(model.state)
         notes = model.visibleNotes.map(NoteView.init)
         totalCount = model.totalCount
@@ -48,10 +57,17 @@ public struct NotesScreen: RenderableScreen, Hashable {
     private var table: TextTable {
         var table = TextTable([.init("ID"), .init("BOOK"), .init("TITLE"), .init("BODY")])
         for note in notes {
-            table.append([.init(note.id), .init(note.bookID ?? "-", note.bookID == nil ? .quiet : nil),
+            table.append([.init(shortIDs.shown(note.id, in: .notes)), .init(book(of: note), note.bookID == nil ? .quiet : nil),
                           .init(note.title), .init(TextWidth.excerpt(note.body, limit: Self.bodyExcerptWidth))])
         }
         return table
+    }
+
+    /// "3f2b1c9a Dune": the book's short id and title; "-" for a note about no book.
+    private func book(of note: NoteView) -> String {
+        guard let bookID = note.bookID else { return "-" }
+        let shown = shortIDs.shown(bookID, in: .books)
+        return bookTitles[bookID].map { "\(shown) \($0)" } ?? shown
     }
 
     private var isSearched: Bool { !query.trimmingCharacters(in: .whitespaces).isEmpty }

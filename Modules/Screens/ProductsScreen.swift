@@ -15,9 +15,12 @@ public struct ProductsScreen: RenderableScreen, Hashable {
     private let hasValue: Bool
     /// More products match than the list shows (`--limit` cut it).
     private let hasMore: Bool
+    /// The id prefixes the table shows (JSON keeps full ids).
+    private let shortIDs: ShortIDs
 
     @MainActor
-    public init(_ model: ProductViewModel) {
+    public init(_ model: ProductViewModel, shortIDs: ShortIDs = .full) {
+        self.shortIDs = shortIDs
         state = ScreenStatus(model.state)
         products = model.visibleProducts.map(ProductView.init)
         totalCount = model.totalCount
@@ -41,7 +44,7 @@ public struct ProductsScreen: RenderableScreen, Hashable {
     private var table: TextTable {
         var table = TextTable([.init("ID"), .init("NAME"), .init("PRICE", .right)])
         for product in products {
-            table.append(product.id, product.name, product.price.formatted)
+            table.append(shortIDs.shown(product.id, in: .products), product.name, product.price.formatted)
         }
         return table
     }

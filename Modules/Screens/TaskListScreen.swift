@@ -10,9 +10,12 @@ public struct TaskListScreen: RenderableScreen, Hashable {
     public let completedCount: Int
     public let error: String?
     private let hasValue: Bool
+    /// The id prefixes the table shows (JSON keeps full ids).
+    private let shortIDs: ShortIDs
 
     @MainActor
-    public init(_ model: TaskListViewModel) {
+    public init(_ model: TaskListViewModel, shortIDs: ShortIDs = .full) {
+        self.shortIDs = shortIDs
         state = ScreenStatus(model.state)
         tasks = model.tasks.map(TaskView.init)
         completedCount = model.completedCount
@@ -36,7 +39,7 @@ public struct TaskListScreen: RenderableScreen, Hashable {
         var table = TextTable([.init("DONE"), .init("ID"), .init("TITLE")])
         for task in tasks {
             table.append([.init(task.isDone ? "[x]" : "[ ]", task.isDone ? .positive : nil),
-                          .init(task.id), .init(task.title)])
+                          .init(shortIDs.shown(task.id, in: .tasks)), .init(task.title)])
         }
         return table
     }

@@ -76,7 +76,6 @@ struct CurlTransportTests {
         let client = APIClient(
             configuration: .init(baseURL: server.origin + "/v1", timeouts: Timeouts(connect: .seconds(2), request: .milliseconds(400))),
             transport: CurlTransport())
-        let started = ContinuousClock.now
         let error = await #expect(throws: APIError.self) { try await client.send(.get, "/records") }
         let failure = try #require(error?.transportFailure)
         #expect(failure.kind == .timeout)
@@ -85,8 +84,9 @@ struct CurlTransportTests {
         // transfer runs on the transport's thread, but this test's wall clock also counts
         // how long a loaded machine took to resume it.
         let elapsed = failure.message.split(separator: " ").drop { $0 != "after" }.dropFirst().first.flatMap { Int($0) }
+        // A wall-clock bound here failed at 62 s on a machine at load 23, where the
+        // test's own resumption waited for a thread of the cooperative pool.
         #expect(try #require(elapsed, "\(failure.message)") < 5_000, "\(failure.message)")
-        #expect(ContinuousClock.now - started < .seconds(59))
         #expect(failure.url == server.origin + "/v1/records")
         #expect(error?.isTransient == true)
     }
@@ -244,8 +244,11 @@ struct CurlStallTests {
         let request = HTTPRequest(url: server.origin + "/v1/silent", timeouts: Timeouts(request: .seconds(600), stall: .seconds(1)))
         let started = ContinuousClock.now
         let error = await #expect(throws: APIError.self) { try await CurlTransport().send(request) }
-        // Far below the 600 s request timeout, with room for a loaded machine.
-        #expect(ContinuousClock.now - started < .seconds(60))
+        // libcurl's own words say which limit ended it: "Operation too slow …" is
+        // the stall limit ("Operation timed out" would be the request
+        // timeout). The wall clock only has to stay far below the 600 s request timeout:
+        // a loaded machine resumed this test 62 s late once (load 23).
+        #expect(ContinuousClock.now - started < .seconds(300))
         #expect(error?.transportFailure?.kind == .timeout, "\(String(describing: error))")
         #expect("\(String(describing: error))".contains("too slow"))
     }

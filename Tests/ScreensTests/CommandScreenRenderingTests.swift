@@ -33,6 +33,32 @@ struct CommandScreenRenderingTests {
         #expect(NotesScreen(model).renderText(.plain) == "No notes match \"muchos\" about book book-005.\n")
     }
 
+    // MARK: Short ids
+
+    /// Tables show the prefixes they are given, notes their books' titles; JSON keeps
+    /// the full ids.
+    @Test func listsShowShortIDsAndNotesTheirBooksTitles() async throws {
+        let books = [
+            try Book(id: "3f2b1c9a-0d4e-4c1b-9a7e-5e1f2a3b4c5d", title: "The Dispossessed", author: "Ursula K. Le Guin"),
+            try Book(id: "3f2b1c9f-77aa-4b0c-8d21-0a9b8c7d6e5f", title: "Dune", author: "Frank Herbert"),
+        ]
+        let model = BookSearchModel(service: FakeBookService(books: books))
+        await model.search("", unfinishedOnly: false)
+        let shortIDs = ShortIDs([.books: [books[0].id: "3f2b1c9a", books[1].id: "3f2b1c9f"]])
+        try RenderingFixture.expect(LibraryScreen(model, shortIDs: shortIDs), matches: "library-short-ids")
+
+        let notes = [
+            try Note(id: "9c0ffee1-2b3c-4d5e-8f90-a1b2c3d4e5f6", bookID: books[0].id, title: "Walls", body: "On both sides."),
+            try Note(id: "9c0ffee2-3c4d-4e5f-9a01-b2c3d4e5f6a7", bookID: nil, title: "Loose thought"),
+        ]
+        let notesModel = NotesViewModel(service: FakeNoteService(notes: notes))
+        await notesModel.load()
+        var noteIDs = shortIDs
+        noteIDs.merge(.notes, [notes[0].id: "9c0ffee1", notes[1].id: "9c0ffee2"])
+        try RenderingFixture.expect(
+            NotesScreen(notesModel, shortIDs: noteIDs, bookTitles: [books[0].id: books[0].title]), matches: "notes-short-ids")
+    }
+
     // MARK: Records
 
     @Test func bookAndNoteDetails() throws {

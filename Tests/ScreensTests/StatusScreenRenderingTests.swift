@@ -68,22 +68,31 @@ struct StatusScreenRenderingTests {
     // MARK: Navigation (no loading state)
 
     @Test func navigationAtTheRoot() throws {
-        let router = Router(preferences: FakePreferencesStore())
+        let router = Router(preferences: FakePreferencesStore(), places: FakePlaceService())
         try RenderingFixture.expect(NavigationScreen(router), matches: "navigation-empty")
     }
 
-    @Test func navigationWithAPath() throws {
-        let router = Router(preferences: FakePreferencesStore())
-        router.open(url: "shelf://book/book-003")
-        router.open(url: "shelf://author/Ursula%20K.%20Le%20Guin")
-        router.push(.note("note-001"))
-        try RenderingFixture.expect(NavigationScreen(router), matches: "navigation-full")
+    @Test func navigationWithAPath() async throws {
+        let places = FakePlaceService(books: try SampleShelf.books(), notes: try SampleShelf.notes(), favorites: ["book-005"])
+        let router = Router(preferences: FakePreferencesStore(), places: places)
+        await router.open(url: "shelf://book/book-005")
+        await router.open(url: "shelf://author/Ursula%20K.%20Le%20Guin")
+        let titles = try await places.titles(of: router.path)
+        try RenderingFixture.expect(NavigationScreen(router, titles: titles), matches: "navigation-author")
+        let note = try #require(try SampleShelf.notes().first { $0.bookID != nil })
+        await router.open(url: "shelf://note/\(note.id)")
+        try RenderingFixture.expect(NavigationScreen(router, titles: try await places.titles(of: router.path)), matches: "navigation-full")
+        router.pop()
+        router.pop()
+        await router.showDestination()
+        try RenderingFixture.expect(
+            NavigationScreen(router, titles: try await places.titles(of: router.path)), matches: "navigation-book")
     }
 
-    @Test func navigationAfterAMalformedLink() throws {
-        let router = Router(preferences: FakePreferencesStore())
-        router.open(url: "shelf://book/book-003")
-        router.open(url: "shelf://book/has space")
+    @Test func navigationAfterAMalformedLink() async throws {
+        let router = Router(preferences: FakePreferencesStore(), places: FakePlaceService(books: try SampleShelf.books()))
+        await router.open(url: "shelf://book/book-003")
+        await router.open(url: "shelf://book/has space")
         try RenderingFixture.expect(NavigationScreen(router), matches: "navigation-failed")
     }
 }

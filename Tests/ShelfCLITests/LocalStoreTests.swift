@@ -27,9 +27,10 @@ struct LocalStoreTests {
 
         let list = try sandbox.run("books")
         #expect(list.status == 0)
+        // NB: the table shows the id's shortest unique prefix, 8 characters at least.
         #expect(list.stdout == """
-            ID\(String(repeating: " ", count: id.count - 2))  TITLE  AUTHOR         FINISHED
-            \(id)  Dune   Frank Herbert  no
+            ID        TITLE  AUTHOR         FINISHED
+            \(id.prefix(8))  Dune   Frank Herbert  no
             1 book
 
             """)
@@ -132,7 +133,7 @@ struct LocalStoreTests {
         #expect(try sandbox.run("tasks").stdout.contains("1 of 1 task done"))
 
         #expect(try sandbox.run("favorite", book).stdout == "Book \(book) is now a favorite (queued for sync)\n")
-        #expect(try sandbox.run("favorites").stdout.contains("\(book)  Dune   Frank Herbert"))
+        #expect(try sandbox.run("favorites").stdout.contains("\(book.prefix(8))  Dune   Frank Herbert"))
         #expect(try sandbox.run("favorite", book).stdout == "Book \(book) is no longer a favorite (queued for sync)\n")
 
         #expect(try sandbox.run("settings", "--daily-goal", "45").stdout.contains("daily goal     45 minutes"))

@@ -110,4 +110,53 @@ struct BulkPullTests {
         #expect(plan.contains { $0.contains("records_listing") }, "\(plan)")
         #expect(try reopened.read { try $0.count(RecordQuery(.books, search: "ursula")) } == 667)
     }
+
+    // MARK: - Key order
+
+    @Test func keyOrderIsTheOrderOfTheIdIndex() throws {
+        // GIVEN a page whose ids come in no order, some sharing their first eight bytes,
+        // one a prefix of another, one not ASCII
+        let ids = ["zeta", "0001-b", "Alpha", "00000000-b", "00000000-a", "00000000", "m\u{E9}lange", "beta", "_x", "-y", ""]
+        let page = ids.enumerated().map { offset, id in
+            Wire.remoteBook(id, title: "Book \(offset)", lastModified: Int64(2000 - offset))
+        }
+
+        // WHEN it is put in key order, and stored
+        let ordered = Array(StoreTransaction.inKeyOrder(page)).map(\.id)
+        let store = try ShelfStore.testStore()
+        try apply(page, to: store, morePagesFollow: false)
+
+        // THEN that is the order SQLite's index keeps the ids in
+        let keyed = try store.read { reader in
+            try reader.db.query("SELECT id FROM records ORDER BY collection, id", operation: "ids by key") { $0.text(0) }
+        }
+        #expect(ordered == keyed)
+        #expect(Set(ordered) == Set(ids))
+    }
+
+    @Test func keyOrderKeepsTheOrderOfAnIdGivenTwice() {
+        // A page Kinto never sends, but one `applyRemote` accepts: the later version wins.
+        let page = [Wire.remoteBook("b", title: "Early", lastModified: 10), Wire.remoteBook("a", title: "A", lastModified: 11),
+                    Wire.tombstone("b", lastModified: 12), Wire.remoteBook("b", title: "Late", lastModified: 13)]
+        #expect(Array(StoreTransaction.inKeyOrder(page)).map(\.lastModified) == [11, 10, 12, 13])
+    }
+
+    @Test func aPageWithAWaitingChangeKeepsPageOrderAndHoldsThatRecord() throws {
+        // GIVEN a reader's edit waiting on one of the page's books
+        let store = try ShelfStore.testStore()
+        try store.write { tx in try tx.saveLocal(.books, id: "m", json: Data(#"{"id":"m","title":"Mine"}"#.utf8)) }
+        let page = ["z", "m", "a"].enumerated().map { offset, id in
+            Wire.remoteBook(id, title: "Book \(offset)", lastModified: Int64(3000 + offset))
+        }
+
+        // WHEN the page is applied
+        let held = try store.write { tx in try tx.applyRemote(page, to: .books).map(\.record.id) }
+
+        // THEN the waiting record is held, and the others went in in page order
+        #expect(held == ["m"])
+        let inserted = try store.read { reader in
+            try reader.db.query("SELECT id FROM records ORDER BY rowid", operation: "ids by rowid") { $0.text(0) }
+        }
+        #expect(inserted == ["m", "z", "a"])
+    }
 }

@@ -219,3 +219,20 @@ struct QueryPlanTests {
         #expect(counting.contains { $0.contains("COVERING INDEX") }, "\(counting)")
     }
 }
+
+@Suite("Query plans: id lookups")
+struct IDLookupPlanTests {
+    /// Prefixes and the neighbours short ids are computed from are ranges of the
+    /// `(collection, id)` index, never a scan of the collection.
+    @Test func idPrefixesAndNeighboursAreIndexRangeSearches() throws {
+        let store = try ShelfStore.testStore()
+        try store.applyRemote(try Wire.seedBooks(), to: .books)
+
+        let plans = try store.read { try $0.idLookupPlans() }
+
+        #expect(plans.count == 4, "\(plans)")
+        for plan in plans {
+            #expect(plan.hasPrefix("SEARCH records USING INDEX sqlite_autoindex_records_1 (collection=? AND id") || plan.hasPrefix("SEARCH records USING COVERING INDEX sqlite_autoindex_records_1 (collection=? AND id"), "\(plans)")
+        }
+    }
+}

@@ -21,6 +21,10 @@ public struct AccountRepositories: Sendable {
     /// The reader's favorites and settings (synced, in the `preferences` collection) and
     /// this device's router path, kept in the same store.
     public let preferences: SyncedPreferencesStore
+    /// Records by full id, id prefix or title, and the short ids lists show.
+    public let lookup: RecordLookupRepository
+    /// What the router's links lead to.
+    public let places: PlaceRepository
     private let refresher: any CollectionRefreshing
     private let configuration: RepositoryConfiguration
 
@@ -38,6 +42,8 @@ public struct AccountRepositories: Sendable {
         catalog = CatalogRepository(store: store, refresher: refresher, configuration: configuration)
         readingLog = ReadingLogRepository(store: store, refresher: refresher, configuration: configuration)
         preferences = SyncedPreferencesStore(store: store)
+        lookup = RecordLookupRepository(store: store)
+        places = PlaceRepository(store: store, preferences: preferences)
     }
 
     // MARK: Preferences

@@ -37,7 +37,8 @@ extension StoreTransaction {
     public func applyRemote(
         _ page: [RawRecord], to collection: CollectionName, morePagesFollow: Bool = false
     ) throws(StorageError) -> [(record: RawRecord, waiting: OutboxEntry)] {
-        if morePagesFollow, page.count >= Self.bulkPageMinimum, try recordCountEstimate() < page.count {
+        let stored = page.count >= Self.bulkPageMinimum ? try recordCountEstimate() : 0
+        if morePagesFollow, page.count >= Self.bulkPageMinimum, stored < page.count {
             try ListingIndexes.drop(db)
         }
         // NB: one look at the outbox for the page: when nothing of this collection is
@@ -45,6 +46,15 @@ extension StoreTransaction {
         let anyWaiting = try hasWaitingChanges(in: collection)
         // The same for remembered deletions: usually none, and then no look-up per record.
         let anyDeletionRemembered = try hasAcknowledgedDeletions(in: collection)
+        guard anyWaiting || anyDeletionRemembered else {
+            if stored >= Self.keyOrderMinimum {
+                for remote in Self.inKeyOrder(page) { try store(remote, in: collection) }
+            } else {
+                for remote in page { try store(remote, in: collection) }
+            }
+            if !morePagesFollow { try ListingIndexes.create(db) }
+            return []
+        }
         var held: [(record: RawRecord, waiting: OutboxEntry)] = []
         for remote in page {
             if anyWaiting, let waiting = try outboxEntry(collection, id: remote.id) {
@@ -62,6 +72,49 @@ extension StoreTransaction {
 
     /// Pages at least this large may be loaded without the listing indexes.
     static let bulkPageMinimum = 1000
+
+    /// From this many records in the store, a large page is written in key order
+    /// (`inKeyOrder`): about where the `(collection, id)` index (~57 bytes a record)
+    /// stops fitting the 16 MiB page cache beside the table's own pages.
+    static let keyOrderMinimum = 200_000
+
+    /// A page's records in the order of the store's `(collection, id)` index.
+    ///
+    /// Kinto's ids are random, so in server order consecutive records land on leaves
+    /// far apart. Once that index outgrows the page cache, a page in server order
+    /// evicts leaves it comes back to later in the same transaction, and SQLite spills
+    /// them to the WAL and reads them back; in key order each leaf is visited in one
+    /// run (a million-record first sync: about a tenth less CPU). A store that small
+    /// gains nothing from it, and the sort costs a little, so it is left to large ones.
+    /// Records of one page have distinct ids, so nothing but their rowids depends on
+    /// the order (an id given twice keeps its two versions' order).
+    ///
+    /// Sorted by each id's first eight UTF-8 bytes, then by the whole id: SQLite's
+    /// BINARY order. Only positions are sorted, not the records.
+    static func inKeyOrder(_ page: [RawRecord]) -> LazyMapSequence<[Int], RawRecord> {
+        var keys = page.indices.map { index in (prefix: Self.sortPrefix(page[index].id), index: index) }
+        keys.sort { left, right in
+            if left.prefix != right.prefix { return left.prefix < right.prefix }
+            let (leftID, rightID) = (page[left.index].id, page[right.index].id)
+            // NB: a repeated id keeps its page order, so the later version wins.
+            if leftID == rightID { return left.index < right.index }
+            return leftID.utf8.lexicographicallyPrecedes(rightID.utf8)
+        }
+        return keys.map(\.index).lazy.map { page[$0] }
+    }
+
+    /// An id's first eight bytes as a big-endian number, zero-padded: comparing two of
+    /// them compares the ids' first eight bytes.
+    private static func sortPrefix(_ id: String) -> UInt64 {
+        var prefix: UInt64 = 0
+        var count = 0
+        for byte in id.utf8 {
+            guard count < 8 else { break }
+            prefix = prefix << 8 | UInt64(byte)
+            count += 1
+        }
+        return prefix << (8 * (8 - count))
+    }
 
     private func store(_ remote: RawRecord, in collection: CollectionName) throws(StorageError) {
         if remote.isDeleted {
