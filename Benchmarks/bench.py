@@ -64,19 +64,22 @@ def parse_args(argv: list[str]) -> Config:
                         help="saves books as local edits before a measured push")
     parser.add_argument("--swift-json", type=pathlib.Path, default=plug.DEFAULT_SWIFT_JSON)
     parser.add_argument("--results", type=pathlib.Path, default=HERE / "results")
-    parser.add_argument("--push-records", type=int, default=1000, help="books pushed per push run")
+    parser.add_argument("--push-records", help="comma-separated edits per push run (default 1000,10000; quick 1000)")
+    parser.add_argument("--push-only", action="store_true", help="only the push scenarios (no seeding, no syncs)")
     parser.add_argument("--delta-records", type=int, default=100, help="books changed per delta run")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([20_000] if args.quick else [20_000, 100_000])
     if min(sizes) < 10_000:
         parser.error("sizes must be at least 10000 (one full page)")
     runs = args.runs or (3 if args.quick else 5)
+    push_counts = ([int(n) for n in args.push_records.split(",")] if args.push_records
+                   else ([1000] if args.quick else [1000, 10_000]))
     return Config(quick=args.quick, runs=runs, sizes=sorted(sizes), push_runs=2 if args.quick else 3,
                   read_runs=10 if args.quick else 20,
                   shelf_sync=args.shelf_sync.absolute(), shelf=args.shelf.absolute(),
                   shelf_edits=args.shelf_edits.absolute(),
                   swift_json=args.swift_json.absolute(), results_dir=args.results.absolute(),
-                  push_records=args.push_records, delta_records=args.delta_records)
+                  push_counts=push_counts, delta_records=args.delta_records, push_only=args.push_only)
 
 
 # MARK: - Environment facts for the results file
@@ -160,6 +163,9 @@ def run_in(stack: contextlib.ExitStack, config: Config) -> dict:
     for note in config.notes:
         log("note: " + note)
 
+    if config.push_only:
+        bench.push()
+        return finish(bench, config)
     bench.seed()
     page = bench.capture_page()
     bench.proxy_overhead()
@@ -172,6 +178,12 @@ def run_in(stack: contextlib.ExitStack, config: Config) -> dict:
     bench.memory()
     bench.local_reads()
     bench.json_throughput(page)
+    return finish(bench, config)
+
+
+def finish(bench: Bench, config: Config) -> dict:
+    """The run's duration and the machine's load at its end, in the results."""
+    results = bench.results
     results["meta"]["seconds"] = round(time.monotonic() - STARTED, 1)
     start_load = results["meta"]["machine"]["load_average_at_start"]
     end_load = [round(x, 2) for x in os.getloadavg()]

@@ -91,6 +91,16 @@ def shelf_sync(shelf_sync_path: pathlib.Path) -> list[str]:
     return [str(shelf_sync_path), *SHELF_SYNC_ARGS]
 
 
+# A push of 10,000 edits takes Kinto minutes; the worker's default budget (60 s) would end
+# the run with the rest left for the next one.
+SHELF_PUSH_ARGS: list[str] = ["--budget", "30m"]
+
+
+def shelf_push(shelf_sync_path: pathlib.Path) -> list[str]:
+    """The measured push: one `shelf-sync` run, with a budget a large push fits in."""
+    return [*shelf_sync(shelf_sync_path), *SHELF_PUSH_ARGS]
+
+
 def shelf_push_prepare(shelf_edits_path: pathlib.Path, books: list[dict], home: pathlib.Path) -> list[list[str]]:
     """Commands (run in order, NOT measured) that leave `books` as local edits waiting to be pushed.
 

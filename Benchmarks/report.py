@@ -111,7 +111,7 @@ def request_breakdown(results: dict) -> list[str]:
     """Which requests each client made in the counted scenarios (its last good run)."""
     lines = []
     for entry in results["scenarios"]:
-        if entry["scenario"] not in ("no_change", "delta", "push"):
+        if entry["scenario"] not in ("no_change", "delta") and not entry["scenario"].startswith("push"):
             continue
         for name, row in entry["contenders"].items():
             good = [s for s in row.get("samples", []) if s.get("exit_code") == 0 and "by_kind" in s]

@@ -43,8 +43,46 @@ class Config:
     swift_json: pathlib.Path
     results_dir: pathlib.Path
     delta_records: int = 100
-    push_records: int = 1000
+    # Edits per push run: each count is pushed twice, as new books, and spread evenly over
+    # four of the reader's collections (PUSH_SPREAD).
+    push_counts: list[int] = field(default_factory=lambda: [1000])
+    # Runs per contender for pushes of 5,000 edits and more (Kinto takes minutes for each).
+    large_push_runs: int = 1
+    push_only: bool = False
     notes: list[str] = field(default_factory=list)
+
+
+# The collections a spread push deals its edits to, in turn.
+PUSH_SPREAD = ("books", "notes", "tasks", "sessions")
+
+
+def deal(count: int, hands: int) -> list[int]:
+    """How many of `count` edits each of `hands` collections gets when they are dealt in turn."""
+    return [count // hands + (1 if index < count % hands else 0) for index in range(hands)]
+
+
+def push_records(count: int, collections: list[str], seed: int) -> list[dict]:
+    """`count` new records dealt in turn to `collections`; items outside books name theirs
+    in `_collection` (the peer and `shelf-bench-local-edits` both read it). About 300 bytes
+    each, like the books."""
+    books = iter(seeding.BookGenerator(seed).books(count))
+    rng = random.Random(seed)
+    records = []
+    for index in range(count):
+        collection = collections[index % len(collections)]
+        book = next(books)
+        if collection == "books":
+            records.append(book)
+            continue
+        record = {"_collection": collection, "id": f"{collection[:-1]}-{seed}-{index}"}
+        if collection == "notes":
+            record.update(title=book["title"], body=book["description"], book_id=None)
+        elif collection == "tasks":
+            record.update(title="Read " + book["title"], done=rng.random() < 0.3)
+        else:
+            record.update(minutes=rng.randint(5, 120), day=f"2026-11-{rng.randint(1, 30):02d}", book_id=None)
+        records.append(record)
+    return records
 
 
 def size_label(size: int) -> str:
@@ -383,40 +421,57 @@ class Bench:
     # MARK: - 4. Push
 
     def push(self) -> None:
-        count = self.config.push_records
-        entry = self.entry("push", f"4 push {count} new books", records=count,
-                           expected_batch_requests=-(-count // 25))
+        for count in self.config.push_counts:
+            for layout in ("books", "spread"):
+                self.push_edits(count, layout)
+
+    def push_edits(self, count: int, layout: str) -> None:
+        """`count` new records pushed by each contender, alternated, a fresh account per run.
+
+        `books`: all books, one collection. `spread`: the same number of edits dealt in turn
+        to books, notes, tasks and reading sessions, as a reader's day of edits would be —
+        Shelf sends batches of different collections side by side, never two into one
+        collection (Kinto stamps a collection's records inside each batch's transaction).
+        Both contenders send the same `POST /v1/batch` requests count (25 edits each).
+        """
+        collections = ["books"] if layout == "books" else list(PUSH_SPREAD)
+        what = "new books" if layout == "books" else f"edits over {', '.join(collections)}"
+        scenario = "push" if layout == "books" and count == 1000 else f"push_{layout}_{count}"
+        entry = self.entry(scenario, f"4 push {count} {what}", records=count, layout=layout,
+                           expected_batch_requests=sum(-(-n // 25) for n in deal(count, len(collections))))
         shelf_reason = self.shelf_skip_reason(needs_edits=True)
         names = [PEER] + ([SHELF] if shelf_reason is None else [])
         samples: dict[str, list[Sample]] = {name: [] for name in names}
         prepare_s: list[float] = []
-        for run in range(self.config.push_runs):
+        runs = self.config.push_runs if count < 5000 else self.config.large_push_runs
+        for run in range(runs):
             for name in rotate(names, run):
                 account = Account(f"bench-push-{name}-{run}-{secrets.token_hex(3)}", secrets.token_hex(12))
                 target = self.target(account, f"push-{name}")
-                books = seeding.BookGenerator(10_000 + run).books(count)
+                records = push_records(count, collections, seed=10_000 + run)
                 env = plug.client_env(target)
                 if name == PEER:
-                    records = target.home / "push.json"
-                    records.write_text(json.dumps(books))
-                    sample = self.measure(plug.peer_push(records), env)
+                    records_file = target.home / "push.json"
+                    records_file.write_text(json.dumps(records))
+                    sample = self.measure(plug.peer_push(records_file), env)
                     created = (last_json_line(sample.stdout) or {}).get("created")
                     if sample.ok and created != count:
                         fail(sample, f"peer reported {created} created, expected {count}")
                 else:
                     started = time.perf_counter()
-                    failed = self.run_unmeasured(plug.shelf_push_prepare(self.config.shelf_edits, books, target.home), env)
+                    failed = self.run_unmeasured(plug.shelf_push_prepare(self.config.shelf_edits, records, target.home), env)
                     prepare_s.append(time.perf_counter() - started)
                     if failed:
                         entry["contenders"][SHELF] = {"skipped": f"preparing local edits failed: {failed}"}
                         names.remove(SHELF)
                         continue
-                    sample = self.measure(plug.shelf_sync(self.config.shelf_sync), env)
-                on_server = self.server_count(account, "books")
+                    sample = self.measure(plug.shelf_push(self.config.shelf_sync), env)
+                on_server = sum(self.server_count(account, collection) for collection in collections)
                 if sample.ok and on_server != count:
-                    fail(sample, f"server holds {on_server} books after the push, expected {count}")
+                    fail(sample, f"server holds {on_server} records after the push, expected {count}")
+                sample.extra["batch_requests"] = sample.extra.get("by_kind", {}).get("POST /v1/batch", 0)
                 samples[name].append(sample)
-                self.progress(f"push {count} #{run + 1}", name, sample)
+                self.progress(f"push {count} {layout} #{run + 1}", name, sample)
                 shutil.rmtree(target.home, ignore_errors=True)
         for name in names:
             self.store(entry, name, samples[name])

@@ -64,10 +64,18 @@ def sign_up(base, user, password):
             sys.exit(f"kinto-seed: sign-up of {user} failed: HTTP {err.code} {err.read()[:300]!r}")
 
 
+def batch_limit(base):
+    """The server's `batch_max_requests` (a test server may lower it), at most BATCH."""
+    with urllib.request.urlopen(base.rstrip("/") + "/v1/", timeout=30) as resp:
+        limit = json.loads(resp.read()).get("settings", {}).get("batch_max_requests")
+    return max(1, min(BATCH, limit)) if isinstance(limit, int) and limit > 0 else BATCH
+
+
 def put_records(base, auth, bucket, collection, records):
     call(base, "PUT", f"/v1/buckets/{bucket}/collections/{collection}", auth, {"data": {}}) if bucket != "default" else None
-    for start in range(0, len(records), BATCH):
-        chunk = records[start:start + BATCH]
+    size = batch_limit(base)
+    for start in range(0, len(records), size):
+        chunk = records[start:start + size]
         requests = [{"method": "PUT", "path": f"/buckets/{bucket}/collections/{collection}/records/{r['id']}",
                      "body": {"data": r}} for r in chunk]
         result = call(base, "POST", "/v1/batch", auth, {"requests": requests})

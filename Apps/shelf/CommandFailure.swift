@@ -41,7 +41,22 @@ extension ExitCode {
             case .notFound: .failure
             case .idInUse, .unreadableRecord: .dataError
             }
-        case is ResolutionError: .failure
+        case let error as ResolutionError:
+            switch error {
+            case .ambiguous, .tooShort: .usage
+            case .noConflict, .noConflictWithID, .noDeadLetter: .failure
+            }
+        case let error as FieldDecisionError:
+            switch error {
+            case .givenTwice: .usage
+            case .unknownField, .notInConflict, .undecided, .badValue, .refusedByRules, .wholeRecordClash: .dataError
+            }
+        case is ConflictEditFormError: .dataError
+        case let error as UndoError:
+            switch error {
+            case .ambiguous, .tooShort: .usage
+            case .nothingToUndo, .noChange, .alreadySent, .inConflict, .notAnEdit, .referenced: .failure
+            }
         case let error as RecordLookupError: error.exitCode
         case let error as StorageError:
             switch error {

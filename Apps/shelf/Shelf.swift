@@ -26,6 +26,7 @@ struct Shelf: ParsableCommand {
             FavoritesCommand.self, FavoriteCommand.self, ProductsCommand.self, CartCommand.self, SettingsCommand.self,
             ReadCommand.self, TodayCommand.self, LogCommand.self, ImportCommand.self, ExportCommand.self, OpenCommand.self, BackCommand.self, WhereCommand.self, SyncCommand.self, StatusCommand.self,
             ConflictsCommand.self, ResolveCommand.self, FailedCommand.self, RetryCommand.self, DiscardCommand.self,
+            PendingCommand.self, UndoCommand.self,
             AccountCommand.self, DoctorCommand.self, BackupCommand.self, RestoreCommand.self,
         ],
         sharesOptionsWithSubcommands: true,

@@ -11,7 +11,9 @@ import Storage
 //     shelf-bench-local-edits BOOKS.json
 //
 // BOOKS.json is a JSON list of books in the wire shape (`id`, `title`, `author_name`,
-// `finished`, any other fields such as `description`). The account is the one `shelf`
+// `finished`, any other fields such as `description`). An item may name another of the
+// reader's collections in `_collection` (`notes`, `tasks`, `sessions`…): it is saved there
+// as it is (without `_collection`), for the push of edits spread over several collections. The account is the one `shelf`
 // would use (SHELF_SERVER/SHELF_USER/SHELF_PASSWORD, or the current account, else the
 // local-only store); its store is opened with `ShelfStore` and every book goes through
 // the call `shelf book add` ends in — `StoreTransaction.saveLocal`, which writes the
@@ -22,6 +24,22 @@ import Storage
 
 struct LocalEditsError: Error, CustomStringConvertible {
     var description: String
+}
+
+/// One record's collection and wire JSON; a book is checked by the Domain as a new book
+/// from the CLI would be.
+func localEdit(_ object: [String: Any]) throws -> (collection: CollectionName, id: String, json: Data) {
+    guard let name = object["_collection"] as? String else {
+        let book = try checkedRecord(object)
+        return (.books, book.id, book.json)
+    }
+    guard let collection = CollectionName(rawValue: name), !collection.isReadOnly else {
+        throw LocalEditsError(description: "'\(name)' is not a collection of the reader's own")
+    }
+    var record = object
+    record["_collection"] = nil
+    guard let id = record["id"] as? String else { throw LocalEditsError(description: "a record needs a string id") }
+    return (collection, id, try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]))
 }
 
 /// One book's wire JSON, checked by the Domain as a new book from the CLI would be.
@@ -44,7 +62,7 @@ func run() throws {
     guard arguments.count == 1 else { throw LocalEditsError(description: "usage: shelf-bench-local-edits BOOKS.json") }
     let list = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: arguments[0])))
     guard let objects = list as? [[String: Any]] else { throw LocalEditsError(description: "expected a JSON list of books") }
-    let records = try objects.map(checkedRecord)
+    let records = try objects.map(localEdit)
 
     let environment = ProcessInfo.processInfo.environment
     let paths = ShelfPaths(environment: environment)
@@ -56,12 +74,12 @@ func run() throws {
         store = try ShelfStore(account: .localOnly, environment: environment)
     }
     let waiting = try store.write { tx in
-        for (id, json) in records {
-            try tx.saveLocal(.books, id: id, json: json)
+        for (collection, id, json) in records {
+            try tx.saveLocal(collection, id: id, json: json)
         }
         return try tx.pendingCount()
     }
-    print("shelf-bench-local-edits: \(records.count) books saved in \(store.location); \(waiting) changes waiting")
+    print("shelf-bench-local-edits: \(records.count) records saved in \(store.location); \(waiting) changes waiting")
 }
 
 do {

@@ -59,7 +59,7 @@ public struct ConflictsScreen: RenderableScreen, Hashable {
                           .init(Self.clash(conflict), .warning), .init(conflict.detectedAt)])
         }
         text.table(table)
-        text.line(Wording.count(conflicts.count, "conflict") + "; settle one with 'shelf resolve COLLECTION/ID --keep local|remote'", .quiet)
+        text.line(Wording.count(conflicts.count, "conflict") + "; see one with 'shelf conflicts show ID', settle it with 'shelf resolve ID'", .quiet)
         return text.text
     }
 

@@ -28,49 +28,34 @@ extension SyncRun {
             return
         }
         var operations = states.map { state in
-            BatchOperation(method: .get, path: listPath(state.collection, since: state.cursor))
+            BatchOperation.list(in: KintoCollectionPath(state.collection), query: firstPageQuery(state, conditional: false))
         }
         // NB: last, so that it sees collections the GETs before it recreated.
         let checksMemory = checksServerMemory(states)
-        if checksMemory { operations.append(BatchOperation(method: .get, path: Self.ownCollectionsPath)) }
+        if checksMemory { operations.append(.listCollections(inBucket: KintoCollectionPath.userBucket)) }
         let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
         let results = try await withRetries("check \(states.count) collections for changes") { try await batch.send(operations) }
+        let answers = results.prefix(states.count).map { result in Result { () throws(APIError) in try result.page() } }
         let forgotten = try await noticeForgetting(
-            states, pulls: Array(results.prefix(states.count)), listing: checksMemory ? results.last : nil)
-        for (state, result) in zip(states, results) {
-            noteBackoff(HeaderValues.backoff(result.headers["Backoff"]))
+            states, pulls: answers, listing: checksMemory ? results.last?.collectionTimestamps() : nil)
+        for (state, (result, answer)) in zip(states, zip(results, answers)) {
+            noteBackoff(result.backoff)
             if forgotten.contains(state.collection) || state.recovering {
                 try await isolating(state.collection) { try await pullCollection(state.collection, first: .request) }
                 continue
             }
-            if result.status == 304 {
-                try markUpToDate(state.collection)
-                emit(.collectionStarted(state.collection))
-                emit(.notModified(state.collection))
-                finish(state.collection)
-                continue
-            }
-            if let error = result.error {
+            switch answer {
+            case .failure(let error):
                 guard let failure = Self.collectionFailure(error) else { throw error }
                 try markUnavailable(state.collection, failure)
-                continue
-            }
-            let records = try RecordPageScanner.scan(result.body)
-            if records.isEmpty && result.headers["Next-Page"] == nil {
-                try markUpToDate(state.collection)
+            case .success(.page(let page)) where !page.records.isEmpty || page.next.morePagesFollow:
+                try await isolating(state.collection) { try await pullCollection(state.collection, first: .arrived(page)) }
+            case .success:
+                // A 304, or no record since the cursor.
                 emit(.collectionStarted(state.collection))
-                emit(.notModified(state.collection))
+                try upToDate(state.collection)
                 finish(state.collection)
-                continue
             }
-            let page = RecordPage(
-                records: records,
-                // NB: a batch sub-response's Next-Page names the batch's host; the rest
-                // of the list is asked for by cursor instead, which is equivalent when
-                // sorted by `last_modified`.
-                nextPage: result.headers["Next-Page"].map { _ in "" },
-                etag: result.headers["ETag"].flatMap(ETag.init(headerValue:)))
-            try await isolating(state.collection) { try await pullCollection(state.collection, first: .arrived(page)) }
         }
         try honourBackoff()
     }
@@ -103,7 +88,7 @@ extension SyncRun {
     enum FirstPage {
         /// Asked for now, from the stored cursor.
         case request
-        /// A batch already brought it; a `nextPage` of `""` continues by cursor.
+        /// A batch already brought it (the rest of the list, if any, `.byCursor`).
         case arrived(RecordPage)
         /// Asked for earlier (`firstPageQuery`); on a transient failure it is asked for
         /// again with the run's retries.
@@ -141,8 +126,7 @@ extension SyncRun {
         if let answer { noteBackoff(answer.backoff) }
         onFirstAnswer()
         guard let answer else {
-            try markUpToDate(collection)
-            emit(.notModified(collection))
+            try upToDate(collection)
             try honourBackoff()
             completed = true
             return
@@ -155,9 +139,8 @@ extension SyncRun {
             noteBackoff(page.backoff)
             try guardrail.check(page)
             try countPage()
-            let continuesByCursor = page.nextPage == ""
             var prefetch: Task<RecordPage, any Error>?
-            if !stopsForBackoff, let next = page.nextPage, !continuesByCursor {
+            if !stopsForBackoff, case .url(let next) = page.next {
                 prefetch = Task { try await service.page(at: next) }
             }
             let counts: PageCounts
@@ -181,7 +164,7 @@ extension SyncRun {
                 } catch let error as APIError where error.isTransient {
                     // Ask again from the durable cursor, with the run's retries.
                 }
-            } else if !continuesByCursor {
+            } else if page.next == .done {
                 break
             }
             guard let next = try await requestFromCursor(collection, service: service, conditional: false) else { break }
@@ -280,7 +263,7 @@ extension SyncRun {
         // NB: a skipped record is still one the server has: it is not uploaded again.
         if present != nil { present?.formUnion(page.records.lazy.filter { !$0.isDeleted }.map(\.id)) }
         let merger = MergeApplier(policy: options.policy, now: now)
-        let isLast = page.nextPage == nil
+        let isLast = !page.next.morePagesFollow
         let at = now
         let recovering = present != nil
         let seen = present ?? []
@@ -319,7 +302,7 @@ extension SyncRun {
                     state.lastErrorAt = nil
                     state.nextPage = nil
                 } else {
-                    state.nextPage = page.nextPage.flatMap { $0.isEmpty ? nil : $0 }
+                    state.nextPage = page.next.url
                 }
             }
             let requeued = recovering && isLast ? try tx.requeueRecordsMissing(from: collection, present: seen) : 0
@@ -354,7 +337,9 @@ extension SyncRun {
         return true
     }
 
-    private func markUpToDate(_ collection: CollectionName) throws {
+    /// Nothing changed since the cursor: the collection is synced as of now, and
+    /// listeners hear so.
+    private func upToDate(_ collection: CollectionName) throws {
         let at = now
         try store.write { tx in
             try tx.updateSyncState(collection) { state in
@@ -364,6 +349,7 @@ extension SyncRun {
                 if state.cursor == nil { state.cursor = 0 }  // see `apply`
             }
         }
+        emit(.notModified(collection))
     }
 
     /// Reports merges and conflicts as events and counts.
@@ -391,12 +377,5 @@ extension SyncRun {
     func noteDiscarded(_ collection: CollectionName, id: String, _ clash: MergeConflict) {
         emit(.discardedLocalChange(collection, id: id, clash))
         collectionReport(collection) { $0.discardedLocal += 1 }
-    }
-
-    /// `…/records?_since=<cursor>&_sort=last_modified&_limit=<n>` for a batch sub-request.
-    private func listPath(_ collection: CollectionName, since cursor: Int64?) -> String {
-        var path = KintoCollectionPath(collection).recordsPath + "?_sort=last_modified&_limit=\(options.pageSize)"
-        if let cursor { path += "&_since=\(cursor)" }
-        return path
     }
 }

@@ -26,12 +26,12 @@ struct PagingGuard {
     ///   pages follow but this one brought nothing past the cursor.
     mutating func check(_ page: RecordPage) throws(PagingError) {
         let pageHighest = page.records.map(\.lastModified).max()
-        if let next = page.nextPage, !next.isEmpty {
+        if let next = page.next.url {
             guard seenLinks.insert(next).inserted else {
                 throw .repeatedNextPage(collection, url: URLRedaction.redacted(next))
             }
         }
-        if page.nextPage != nil, let pageHighest, let highest, pageHighest <= highest {
+        if page.next.morePagesFollow, let pageHighest, let highest, pageHighest <= highest {
             throw .notAdvancing(collection, cursor: highest, pageHighest: pageHighest)
         }
         if let pageHighest { highest = max(highest ?? pageHighest, pageHighest) }

@@ -64,14 +64,7 @@ public struct ConflictSummary: Hashable, Sendable {
         }
         self.init(
             collection: conflict.collection, recordID: conflict.recordID, kind: clash.kind, fields: clash.fields,
-            label: Self.label(local) ?? Self.label(remote), detectedAt: conflict.detectedAt)
-    }
-
-    private static func label(_ fields: [String: JSONValue]?) -> String? {
-        for key in ["title", "name"] {
-            if case .string(let text)? = fields?[key], !text.isEmpty { return text }
-        }
-        return nil
+            label: RecordLabel.of(local) ?? RecordLabel.of(remote), detectedAt: conflict.detectedAt)
     }
 }
 

@@ -16,9 +16,6 @@ import Storage
 /// A collection found so is pulled again from scratch, and local records the server no
 /// longer has are uploaded again (`StoreTransaction.startRecovery`).
 extension SyncRun {
-    /// Every collection of the reader's own bucket, with its `last_modified`.
-    static let ownCollectionsPath = "/buckets/\(KintoCollectionPath.userBucket)/collections"
-
     /// The collections checked for forgetting: those in the reader's own bucket (the
     /// shared catalog is read-only; nothing could be uploaded again).
     func checksServerMemory(_ states: [SyncState]) -> Bool {
@@ -28,17 +25,20 @@ extension SyncRun {
     /// Compares what the run's first batch said with what the store remembers, and
     /// starts a recovery for each collection the server forgot.
     /// - Parameters:
-    ///   - pulls: each state's `_since` sub-response, in order.
-    ///   - listing: the collections list sub-response; nil when not asked.
+    ///   - pulls: each state's `_since` answer, in order.
+    ///   - timestamps: each collection object's `last_modified`, by id; nil when not
+    ///     asked or not answered.
     /// - Returns: the collections to pull again from scratch.
-    func noticeForgetting(_ states: [SyncState], pulls: [BatchResult], listing: BatchResult?) async throws -> Set<CollectionName> {
-        let timestamps = listing.flatMap { $0.isSuccess ? Self.collectionTimestamps($0.body) : nil }
+    func noticeForgetting(
+        _ states: [SyncState], pulls: [Result<PageResult, APIError>], listing timestamps: [String: Int64]?
+    ) async throws -> Set<CollectionName> {
         var forgotten: [(CollectionName, String, Int64?)] = []
         var learned: [(CollectionName, Int64)] = []
         // NB: a collection whose pull failed is that collection's outcome, not a sign.
-        for (state, result) in zip(states, pulls) where !state.collection.isReadOnly && result.isSuccess {
+        for (state, pull) in zip(states, pulls) where !state.collection.isReadOnly {
+            guard case .success(.page(let page)) = pull else { continue }
             var current = timestamps?[state.collection.rawValue]
-            if let forgetting = Self.forgetting(state, records: result, collection: current, listed: timestamps != nil) {
+            if let forgetting = Self.forgetting(state, records: page, collection: current, listed: timestamps != nil) {
                 if forgetting == .restored { current = await markRestored(state.collection) ?? current }
                 forgotten.append((state.collection, forgetting.description, current))
             } else if let current, current != state.collectionTimestamp {
@@ -75,13 +75,12 @@ extension SyncRun {
     }
 
     /// Why the server forgot this collection's records, or nil when nothing says so.
-    private static func forgetting(_ state: SyncState, records: BatchResult, collection current: Int64?, listed: Bool) -> Forgetting? {
+    private static func forgetting(_ state: SyncState, records: RecordPage, collection current: Int64?, listed: Bool) -> Forgetting? {
         if listed, let known = state.collectionTimestamp, current != known {
             return current == nil ? .gone : .recreated
         }
         let reached = max(state.cursor ?? 0, state.pushedTimestamp ?? 0)
-        if records.isSuccess, reached > 0,
-           let etag = records.headers["ETag"].flatMap(ETag.init(headerValue:))?.timestamp, Int64(etag) < reached {
+        if reached > 0, let etag = records.etag?.timestamp, Int64(etag) < reached {
             return .restored
         }
         return nil
@@ -94,13 +93,7 @@ extension SyncRun {
     /// - Returns: the collection object's new timestamp; nil when the server refused.
     private func markRestored(_ collection: CollectionName) async -> Int64? {
         report.requests += 1
-        let path = "/buckets/\(KintoCollectionPath.userBucket)/collections/\(collection.rawValue)"
-        guard let response = try? await engine.client.send(.patch, path, body: Data(#"{"data":{}}"#.utf8)) else { return nil }
-        struct Touched: Decodable {
-            struct Object: Decodable { let last_modified: Int64 }
-            let data: Object
-        }
-        return (try? JSONDecoder().decode(Touched.self, from: response.value))?.data.last_modified
+        return try? await KintoCollectionObjects(client: engine.client).touch(KintoCollectionPath(collection))
     }
 
     /// After a first sync, which pulls collection by collection: remembers each
@@ -112,8 +105,7 @@ extension SyncRun {
               known.contains(where: { !$0.collection.isReadOnly && $0.collectionTimestamp == nil && $0.lastSuccess != nil })
         else { return }
         report.requests += 1
-        guard let response = try? await engine.client.send(.get, Self.ownCollectionsPath),
-              let timestamps = Self.collectionTimestamps(response.value)
+        guard let timestamps = try? await KintoCollectionObjects(client: engine.client).timestamps(inBucket: KintoCollectionPath.userBucket)
         else { return }
         try? store.write { tx in
             for state in known where !state.collection.isReadOnly && state.collectionTimestamp == nil {
@@ -121,18 +113,5 @@ extension SyncRun {
                 try tx.updateSyncState(state.collection) { $0.collectionTimestamp = timestamp }
             }
         }
-    }
-
-    /// `{"data": [{"id", "last_modified"}, …]}` → id: last_modified; nil when unreadable.
-    static func collectionTimestamps(_ body: Data) -> [String: Int64]? {
-        struct Listing: Decodable {
-            struct Entry: Decodable {
-                let id: String
-                let last_modified: Int64
-            }
-            let data: [Entry]
-        }
-        guard let listing = try? JSONDecoder().decode(Listing.self, from: body) else { return nil }
-        return Dictionary(listing.data.map { ($0.id, $0.last_modified) }, uniquingKeysWith: max)
     }
 }

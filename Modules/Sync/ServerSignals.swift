@@ -20,7 +20,7 @@ extension SyncRun {
 
     /// A page cut short while more follow shows the server's page limit (`paginate_by`).
     func noteServerPageLimit(_ page: RecordPage) {
-        guard page.nextPage != nil, !page.records.isEmpty, page.records.count < options.pageSize else { return }
+        guard page.next.morePagesFollow, !page.records.isEmpty, page.records.count < options.pageSize else { return }
         report.serverPageLimit = max(report.serverPageLimit ?? 0, page.records.count)
     }
 }

@@ -281,18 +281,29 @@ final class SyncRun {
     /// 5xx) with exponential backoff and jitter, at most `options.retry.maxAttempts` times.
     /// A 503/429 with `Retry-After` is not retried here: it becomes a stored backoff.
     func withRetries<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {
+        try await Self.retrying(
+            what, policy: options.retry, clock: engine.clock, onEvent: onEvent, countAttempt: { report.requests += 1 }, operation)
+    }
+
+    /// `withRetries` without the run's state, for work on a task of its own (a push
+    /// batch in flight beside others): attempts are counted through `countAttempt`.
+    static func retrying<T>(
+        _ what: String, policy: RetryPolicy, clock: SyncClock, onEvent: @Sendable (SyncEvent) -> Void,
+        countAttempt: () -> Void, _ operation: () async throws -> T
+    ) async throws -> T {
+        var randomness = SystemRandomNumberGenerator()
         var attempt = 1
         while true {
             do {
-                report.requests += 1
+                countAttempt()
                 return try await operation()
             } catch let error as APIError where error.isTransient && error.httpFailure?.retryAfter == nil {
-                guard attempt < options.retry.maxAttempts else {
+                guard attempt < policy.maxAttempts else {
                     throw SyncStop.temporary("\(what): \(error) (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"))")
                 }
-                let delay = options.retry.delay(beforeRetry: attempt, using: &randomness)
-                emit(.retrying(attempt: attempt + 1, delay: delay, reason: "\(what): \(error)"))
-                try await engine.clock.sleep(delay)
+                let delay = policy.delay(beforeRetry: attempt, using: &randomness)
+                onEvent(.retrying(attempt: attempt + 1, delay: delay, reason: "\(what): \(error)"))
+                try await clock.sleep(delay)
                 attempt += 1
             }
         }

@@ -42,6 +42,11 @@ public struct SyncOptions: Sendable, Equatable {
     /// The server is in read-only mode (`settings.readonly`): pulls work, pushes wait,
     /// and no `POST /batch` is sent (a read-only Kinto refuses every POST).
     public var serverIsReadOnly = false
+    /// Push batches waiting for their answers at once, at most; never two writing to
+    /// the same collection (see `SyncRun.pushAll`). Kinto publishes no limit of its
+    /// own; 4 is the number of requests its default server (waitress, `threads = 4`)
+    /// works on at a time — a fifth would only wait in its queue.
+    public var maximumBatchesInFlight = 4
 
     /// The options with the server's capabilities applied: batches as large as it
     /// allows, pages no larger than it serves, read-only mode.

@@ -63,6 +63,23 @@ public enum ThreeWayMerge {
         base: [String: JSONValue], sent: [String: JSONValue]?, local: [String: JSONValue], remote: [String: JSONValue],
         policy: ConflictPolicy
     ) -> MergeOutcome {
+        let (merged, clashes) = combine(base: base, sent: sent, local: local, remote: remote) { _, l, r in
+            policy == .clientWins ? l : r
+        }
+        if !clashes.isEmpty, policy == .manual {
+            return .conflict(MergeConflict(kind: .fields, fields: clashes))
+        }
+        if merged == remote { return .acceptRemote }
+        return .push(merged)
+    }
+
+    /// Every field's merged value: equal or changed on one side only → that value; a clash
+    /// → what `settle` says (nil removes the field). - Returns: the merged content and
+    /// the clashing fields, sorted.
+    static func combine(
+        base: [String: JSONValue], sent: [String: JSONValue]?, local: [String: JSONValue], remote: [String: JSONValue],
+        settle: (_ field: String, _ local: JSONValue?, _ remote: JSONValue?) -> JSONValue?
+    ) -> (merged: [String: JSONValue], clashes: [String]) {
         var merged: [String: JSONValue] = [:]
         var clashes: [String] = []
         for key in Set(base.keys).union(local.keys).union(remote.keys).sorted() {
@@ -76,15 +93,33 @@ public enum ThreeWayMerge {
                 value = r
             } else {
                 clashes.append(key)
-                value = policy == .clientWins ? l : r
+                value = settle(key, l, r)
             }
             if let value { merged[key] = value }
         }
-        if !clashes.isEmpty, policy == .manual {
-            return .conflict(MergeConflict(kind: .fields, fields: clashes))
-        }
-        if merged == remote { return .acceptRemote }
-        return .push(merged)
+        return (merged, clashes)
+    }
+
+    // MARK: Decided by a person
+
+    /// Merges as `merge` does, but a clash of two edited versions is settled field by
+    /// field as `decide` says (nil removes the field). A deletion on either side is not
+    /// a clash of fields, and is not decided here.
+    /// - Returns: the outcome, `.conflict` only for a delete clash; and the clashing
+    ///   fields `decide` was asked about.
+    public static func merge(
+        base: [String: JSONValue]?, sent: [String: JSONValue]? = nil, local: [String: JSONValue],
+        remote: [String: JSONValue], decide: (_ field: String, _ local: JSONValue?, _ remote: JSONValue?) -> JSONValue?
+    ) -> (outcome: MergeOutcome, clashes: [String]) {
+        let remote = content(remote)
+        let (merged, clashes) = combine(
+            base: content(base ?? [:]), sent: sent.map(content), local: content(local), remote: remote, settle: decide)
+        return (merged == remote ? .acceptRemote : .push(merged), clashes)
+    }
+
+    /// The record without the fields that never take part in a merge.
+    public static func content(_ record: [String: JSONValue]) -> [String: JSONValue] {
+        record.filter { !bookkeepingFields.contains($0.key) }
     }
 
     private static func settle(
@@ -98,9 +133,6 @@ public enum ThreeWayMerge {
         }
     }
 
-    private static func content(_ record: [String: JSONValue]) -> [String: JSONValue] {
-        record.filter { !bookkeepingFields.contains($0.key) }
-    }
 }
 
 // MARK: - MergeOutcome

@@ -115,7 +115,7 @@ struct KintoRecordsTests {
         #expect(page.records.map(\.id) == ["book-000", "book-001"])
         #expect(page.records.map(\.isDeleted) == [true, false])
         #expect(page.records.map(\.lastModified) == [tombstone.lastModified, updated.lastModified])
-        #expect(page.nextPage == nil)
+        #expect(page.next == .done)
         // A plain list hides the tombstone.
         #expect(try await service.allRecords().page?.records.map(\.id).sorted() == ["book-001", "book-002"])
     }
@@ -129,14 +129,14 @@ struct KintoRecordsTests {
         let announced = CallLog<String>()
         var page = try #require(try await service.firstPage(ListQuery(limit: 3, sort: ["last_modified"]), onNextPage: { announced.record($0) }).page)
         pages.append(page)
-        while let next = page.nextPage {
+        while let next = page.next.url {
             page = try await service.page(at: next, onNextPage: { announced.record($0) })
             pages.append(page)
         }
         #expect(pages.map(\.records.count) == [3, 3, 1])
         #expect(pages.flatMap(\.records).map(\.id) == seeded.map(\.id))
         // Each Next-Page was announced from the headers, before its page's body was read.
-        #expect(announced.values == pages.compactMap(\.nextPage))
+        #expect(announced.values == pages.compactMap(\.next.url))
 
         let all = try #require(try await service.allRecords(ListQuery(limit: 3)).page)
         #expect(Set(all.records.map(\.id)) == Set(seeded.map(\.id)))

@@ -126,8 +126,8 @@ struct HelpAndUsageTests {
         (["settings", "--daily-goal", "soon"], "Error: Invalid value 'soon' for '--daily-goal': expected a whole number",
          "Usage: shelf settings [<options>]", "See 'shelf settings --help'."),
         (["retry", "abc"], "Error: Invalid failed-change id 'abc'", "Usage: shelf retry <id>", "See 'shelf retry --help'."),
-        (["resolve", "b-1", "--keep", "local"], "Error: Invalid record 'b-1': expected COLLECTION/ID",
-         "Usage: shelf resolve --keep <local|remote> <collection/id>", "See 'shelf resolve --help'."),
+        (["resolve", "shelves/b-1", "--keep", "local"], "Error: Invalid record 'shelves/b-1': expected ID or COLLECTION/ID",
+         "Usage: shelf resolve [<options>] <id>", "See 'shelf resolve --help'."),
         (["book", "edit", "b-1"], "Error: Nothing to change: give --title, --author or both",
          "Usage: shelf book edit [<options>] <id>", "See 'shelf book edit --help'."),
     ])

@@ -95,12 +95,15 @@ public struct APIClient: Sendable {
               path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") })
         else { throw .invalidRequest("path '\(path)' has characters or segments a request path may not have") }
         var url = configuration.baseURL + path
-        if !query.isEmpty {
-            url += "?" + query.map { item in
-                Self.percentEncode(item.name) + (item.value.map { "=" + Self.percentEncode($0) } ?? "")
-            }.joined(separator: "&")
-        }
+        if !query.isEmpty { url += "?" + Self.queryString(query) }
         return url
+    }
+
+    /// `name=value&…`, each part percent-encoded.
+    static func queryString(_ query: [URLQueryItem]) -> String {
+        query.map { item in
+            percentEncode(item.name) + (item.value.map { "=" + percentEncode($0) } ?? "")
+        }.joined(separator: "&")
     }
 
     /// Percent-encodes everything but RFC 3986's unreserved characters (and `,`, which

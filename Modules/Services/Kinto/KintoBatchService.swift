@@ -31,6 +31,19 @@ public struct BatchOperation: Sendable, Hashable {
             precondition: lastModified.map { .ifMatch(lastModified: $0) })
     }
 
+    /// A GET of `collection`'s record list as `query` describes it (`ListQuery.path(in:)`),
+    /// with its `If-None-Match` when it has one. Its answer reads as a page
+    /// (`BatchResult.page()`).
+    public static func list(in collection: KintoCollectionPath, query: ListQuery) -> BatchOperation {
+        BatchOperation(method: .get, path: query.path(in: collection), precondition: query.ifNoneMatch.map { .ifNoneMatch($0) })
+    }
+
+    /// A GET of a bucket's collection objects; its answer reads as each collection's
+    /// timestamp (`BatchResult.collectionTimestamps()`).
+    public static func listCollections(inBucket bucket: String) -> BatchOperation {
+        BatchOperation(method: .get, path: KintoCollectionPath.collectionsPath(inBucket: bucket))
+    }
+
     /// Delete `id`, with `If-Match: "<lastModified>"` unless it is nil.
     public static func delete(in collection: KintoCollectionPath, id: String, ifMatch lastModified: Int?) throws(APIError) -> BatchOperation {
         BatchOperation(method: .delete, path: try collection.recordPath(id), precondition: lastModified.map { .ifMatch(lastModified: $0) })
@@ -63,6 +76,36 @@ public struct BatchResult: Sendable, Hashable {
     /// The error this sub-response's status stands for (412 with `existing`, 403, 404…), nil on success.
     public var error: APIError? {
         isSuccess ? nil : APIError(status: status, headers: headers, body: body, method: method, url: path)
+    }
+
+    /// `Backoff`, in seconds, when the server asked clients to slow down.
+    public var backoff: TimeInterval? { HeaderValues.backoff(headers["Backoff"]) }
+
+    /// The answer to a list GET (`BatchOperation.list`) as a page: `.notModified` for a
+    /// 304, else the records, the `ETag` and where the rest is.
+    ///
+    /// NB: a sub-response's `Next-Page` names the batch's own host and path, not the
+    /// list's, so more records to come read as `.byCursor`, never as a URL to follow.
+    /// - Throws: `error` when the sub-request failed (403, 404…); `APIError.decoding`
+    ///   for a body that is no record list.
+    public func page() throws(APIError) -> PageResult {
+        let etag = headers["ETag"].flatMap(ETag.init(headerValue:))
+        if status == 304 { return .notModified(etag: etag, backoff: backoff) }
+        if let error { throw error }
+        let records: [RawRecord]
+        do {
+            records = try RecordPageScanner.scan(body)
+        } catch {
+            if case .decoding(let failure) = error { throw .decoding(failure.with(url: path)) }
+            throw error
+        }
+        return .page(RecordPage(records: records, next: headers["Next-Page"] == nil ? .done : .byCursor, etag: etag, backoff: backoff))
+    }
+
+    /// The answer to a collections GET (`BatchOperation.listCollections`): each
+    /// collection's own `last_modified` by id; nil when it failed or does not read.
+    public func collectionTimestamps() -> [String: Int64]? {
+        isSuccess ? KintoCollectionObjects.timestamps(in: body) : nil
     }
 
     /// The record written (or the tombstone left) by a successful sub-request.

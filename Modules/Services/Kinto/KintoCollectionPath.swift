@@ -30,8 +30,16 @@ public struct KintoCollectionPath: Hashable, Sendable, CustomStringConvertible {
         self.collection = try Self.validate(collection, "collection")
     }
 
+    /// `/buckets/<bucket>/collections/<collection>`, the collection object itself, whose
+    /// `last_modified` changes only when the collection is created again (or touched).
+    public var objectPath: String { Self.collectionsPath(inBucket: bucket) + "/" + collection }
+
     /// `/buckets/<bucket>/collections/<collection>/records`, relative to the API root.
-    public var recordsPath: String { "/buckets/\(bucket)/collections/\(collection)/records" }
+    public var recordsPath: String { objectPath + "/records" }
+
+    /// `/buckets/<bucket>/collections`: the bucket's collection objects, each with its
+    /// `last_modified` (`CollectionTimestamps`).
+    public static func collectionsPath(inBucket bucket: String) -> String { "/buckets/\(bucket)/collections" }
 
     /// The path of one record.
     /// - Throws: `APIError.invalidRequest` for an id Kinto would refuse.

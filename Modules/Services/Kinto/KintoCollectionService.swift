@@ -45,7 +45,7 @@ public struct KintoCollectionService: Sendable {
         return .page(try Self.page(from: response))
     }
 
-    /// Requests a following page by the URL a previous page gave (`RecordPage.nextPage`).
+    /// Requests a following page by the URL a previous page gave (`RecordPage.next`).
     @concurrent
     public func page(at nextPage: String, onNextPage: (@Sendable (String) -> Void)? = nil) async throws -> RecordPage {
         let response = try await client.send(.get, url: nextPage, onHead: Self.nextPageHook(onNextPage))
@@ -60,7 +60,7 @@ public struct KintoCollectionService: Sendable {
         let first = try await firstPage(query)
         guard case .page(var combined) = first else { return first }
         var followed: Set<String> = []
-        while let next = combined.nextPage {
+        while let next = combined.next.url {
             guard followed.insert(next).inserted, followed.count < maximumPages else {
                 throw APIError.decoding(DecodingFailure(
                     url: next, path: "Next-Page",
@@ -70,7 +70,7 @@ public struct KintoCollectionService: Sendable {
             }
             let page = try await page(at: next)
             combined.records += page.records
-            combined.nextPage = page.nextPage
+            combined.next = page.next
             combined.backoff = page.backoff ?? combined.backoff
         }
         try RecordPageScanner.requireUniqueIDs(combined.records)
@@ -85,7 +85,7 @@ public struct KintoCollectionService: Sendable {
             if case .decoding(let failure) = error { throw .decoding(failure.with(url: response.url)) }
             throw error
         }
-        return RecordPage(records: records, nextPage: response.nextPage, etag: response.etag, backoff: response.backoff)
+        return RecordPage(records: records, next: response.nextPage.map(PageContinuation.url) ?? .done, etag: response.etag, backoff: response.backoff)
     }
 
     private static func nextPageHook(_ onNextPage: (@Sendable (String) -> Void)?) -> (@Sendable (HTTPResponseHead) -> Void)? {

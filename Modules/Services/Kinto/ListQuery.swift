@@ -23,6 +23,14 @@ public struct ListQuery: Sendable, Hashable {
         self.ifNoneMatch = ifNoneMatch
     }
 
+    /// The list's path relative to the API root, query included, e.g.
+    /// `/buckets/default/collections/books/records?_since=5&_limit=1000&_sort=last_modified`:
+    /// what a `POST /batch` sub-request names. `ifNoneMatch` is a header, not part of it.
+    public func path(in collection: KintoCollectionPath) -> String {
+        let items = queryItems
+        return items.isEmpty ? collection.recordsPath : collection.recordsPath + "?" + APIClient.queryString(items)
+    }
+
     var queryItems: [URLQueryItem] {
         var items: [URLQueryItem] = []
         if let since { items.append(URLQueryItem(name: "_since", value: String(since))) }

@@ -1,0 +1,64 @@
+import Domain
+import Foundation
+import Screens
+import Sync
+import Testing
+import TestSupport
+
+/// The screens of a person's sync decisions — a conflict field by field, a resolution,
+/// the pending changes and an undo — against the files in `Fixtures/rendering/`.
+@Suite("Rendering: conflict detail, resolution, pending changes, undo")
+struct DecisionScreenRenderingTests {
+    let detected = Date(timeIntervalSince1970: 1_740_817_800)  // 2025-03-01T08:30:00Z
+
+    @Test func aConflictFieldByField() throws {
+        let summary = ConflictSummary(
+            collection: .books, recordID: "book-001", kind: .fields, fields: ["pages", "title"], label: "The Dispossessed",
+            detectedAt: detected)
+        let detail = ConflictDetail(
+            summary: summary, deletedHere: false, deletedOnServer: false,
+            fields: [
+                FieldVersions(name: "author_name", base: .string("Le Guin"), local: .string("Le Guin"), server: .string("Ursula K. Le Guin"), outcome: .server),
+                FieldVersions(name: "finished", base: .bool(false), local: .bool(true), server: .bool(false), outcome: .local),
+                FieldVersions(name: "pages", base: .number(300), local: .number(320), server: nil, outcome: .clash),
+                FieldVersions(name: "title", base: .string("Dispossessed"), local: .string("The Dispossessed"), server: .string("Dispossessed: A Utopia"), outcome: .clash),
+            ],
+            knownFields: ["author_name", "finished", "pages", "title"])
+        try RenderingFixture.expect(ConflictDetailScreen(detail), matches: "conflict-detail")
+
+        let deleted = ConflictDetail(
+            summary: ConflictSummary(collection: .notes, recordID: "note-002", kind: .deleteVersusEdit, fields: [], label: "Spice", detectedAt: detected),
+            deletedHere: true, deletedOnServer: false,
+            fields: [FieldVersions(name: "body", base: .string(""), local: nil, server: .string("Edited on the phone"), outcome: .server)],
+            knownFields: ["body", "title"])
+        try RenderingFixture.expect(ConflictDetailScreen(deleted), matches: "conflict-detail-deleted")
+    }
+
+    @Test func aResolution() throws {
+        let resolution = ConflictResolver.Resolution(
+            collection: .books, recordID: "book-001", fields: ["title": .written, "pages": .remote], queued: true)
+        try RenderingFixture.expect(ResolutionScreen(resolution), matches: "resolution-fields")
+        let whole = ConflictResolver.Resolution(collection: .notes, recordID: "note-002", fields: [:], wholeRecord: .remote, queued: false)
+        try RenderingFixture.expect(ResolutionScreen(whole), matches: "resolution-record")
+    }
+
+    @Test func pendingChangesAndAnUndo() throws {
+        let later = detected.addingTimeInterval(90)
+        let changes = [
+            UnsyncedChange(collection: .books, recordID: "book-001", change: .update, label: "The Dispossessed", since: detected,
+                           changedAt: detected, state: .sent, sequence: 1),
+            UnsyncedChange(collection: .sessions, recordID: "sess-7", change: .create, label: "25 min on 2025-03-01", since: detected,
+                           changedAt: later, state: .waiting, sequence: 2),
+            UnsyncedChange(collection: .tasks, recordID: "task-009", change: .delete, label: nil, since: later,
+                           changedAt: later, state: .waiting, sequence: 3),
+        ]
+        try RenderingFixture.expect(PendingChangesScreen(changes), matches: "pending-full")
+        try RenderingFixture.expect(PendingChangesScreen([]), matches: "pending-empty")
+        try RenderingFixture.expect(
+            UndoScreen(UndoneChange(collection: .books, recordID: "book-001", change: .update, label: "Dispossessed", outcome: .restoredSyncedVersion)),
+            matches: "undo-update")
+        try RenderingFixture.expect(
+            UndoScreen(UndoneChange(collection: .books, recordID: "book-002", change: .create, label: "Kindred", outcome: .removed)),
+            matches: "undo-create")
+    }
+}

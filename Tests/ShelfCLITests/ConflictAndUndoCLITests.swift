@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Judging a conflict and taking back an unsynced change through the `shelf` binary,
+/// two devices of one reader against a real Kinto: `conflicts show`, `resolve` per
+/// field, with a written value and in a scripted `$EDITOR`; `pending` and `undo`,
+/// refused for a change a sync already sent.
+@Suite("shelf: conflicts judged per field, pending changes and undo (real Kinto)")
+struct ConflictAndUndoCLITests {
+    /// Two devices of one new reader, with a book both hold as synced.
+    struct Devices {
+        let laptop: ShelfSandbox
+        let phone: ShelfSandbox
+        let bookID: String
+    }
+
+    private func devices(server: String, user: TestUser) throws -> Devices {
+        let laptop = try ShelfSandbox(), phone = try ShelfSandbox()
+        for device in [laptop, phone] {
+            let added = try device.run(
+                ["account", "add", "reader", "--server", server, "--user", user.name], environment: ["SHELF_PASSWORD": user.password])
+            #expect(added.status == 0, "\(added)")
+        }
+        let book = try laptop.run("--json", "book", "add", "--title", "Dispossessed", "--author", "Ursula Le Guin")
+        let bookID = try #require(try book.json()["id"] as? String)
+        #expect(try laptop.run("sync").status == 0)
+        #expect(try phone.run("sync").status == 0)
+        return Devices(laptop: laptop, phone: phone, bookID: bookID)
+    }
+
+    /// The laptop changes title and author, the phone title and finished: after both
+    /// sync, the phone holds a conflict on the title.
+    private func titleClash() async throws -> Devices {
+        let kinto = try KintoServer.shared()
+        let devices = try devices(server: kinto.baseURL, user: try await kinto.newUser(prefix: "judge-cli"))
+        let id = devices.bookID
+        #expect(try devices.laptop.run("book", "edit", id, "--title", "The Dispossessed", "--author", "Ursula K. Le Guin").status == 0)
+        #expect(try devices.phone.run("book", "edit", id, "--title", "The Dispossessed: An Ambiguous Utopia").status == 0)
+        #expect(try devices.phone.run("book", "finish", id).status == 0)
+        #expect(try devices.laptop.run("sync").status == 0)
+        let clash = try devices.phone.run("sync")
+        #expect(clash.status == 1, "\(clash)")
+        return devices
+    }
+
+    private func book(_ device: ShelfSandbox, _ id: String) throws -> [String: Any] {
+        let shown = try device.run("--json", "book", "show", id)
+        #expect(shown.status == 0, "\(shown)")
+        return try #require(try shown.json()["book"] as? [String: Any])
+    }
+
+    // MARK: Conflicts
+
+    @Test func aConflictIsShownFieldByFieldAndResolvedWithAWrittenTitle() async throws {
+        let devices = try await titleClash()
+        let (laptop, phone, id) = (devices.laptop, devices.phone, devices.bookID)
+
+        let shown = try phone.run("conflicts", "show", id)
+        #expect(shown.status == 0, "\(shown)")
+        let lines = shown.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(lines.contains(#"author_name "Ursula Le Guin" "Ursula Le Guin" "Ursula K. Le Guin" keeps server"#), "\(shown)")
+        #expect(lines.contains(#"finished false true false keeps local"#), "\(shown)")
+        #expect(lines.contains(#"title "Dispossessed" "The Dispossessed: An Ambiguous Utopia" "The Dispossessed" clash"#), "\(shown)")
+
+        let json = try phone.run("--json", "conflicts", "show", "books/\(id)").json()
+        #expect(json["clashing"] as? [String] == ["title"])
+        let fields = try #require(json["fields"] as? [[String: Any]])
+        let title = try #require(fields.first { $0["name"] as? String == "title" })
+        #expect(title["base"] as? String == "Dispossessed")
+        #expect(title["local"] as? String == "The Dispossessed: An Ambiguous Utopia")
+        #expect(title["server"] as? String == "The Dispossessed")
+        #expect(title["outcome"] as? String == "clash")
+
+        // Decisions that do not fit are refused, and change nothing.
+        let refusals: [([String], Int32, String)] = [
+            (["--field", "author_name=local"], 65, "Error: field 'author_name' is not in conflict (only 'title' is)"),
+            (["--field", "colour=local"], 65, "Error: the record has no field 'colour' (its fields: author_name, finished, title)"),
+            (["--field", "title=local", "--set", "title=Mine"], 64, "Error: Field 'title' is given twice"),
+            (["--field", "title=mine"], 64, "Error: Invalid value 'title=mine' for '--field'"),
+            (["--set", "title="], 65, "Error: the resolved record would break a rule"),
+            ([], 64, "Error: Nothing chosen"),
+        ]
+        for (options, status, message) in refusals {
+            let refused = try phone.run(["resolve", id] + options)
+            #expect(refused.status == status, "\(refused)")
+            #expect(refused.stderr.hasPrefix(message), "\(refused)")
+        }
+        #expect((try phone.run("--json", "conflicts").json()["conflicts"] as? [Any])?.count == 1)
+
+        let resolved = try phone.run("--json", "resolve", id, "--set", "title=The Dispossessed (1974)")
+        #expect(resolved.status == 0, "\(resolved)")
+        #expect(try resolved.json()["fields"] as? [String: String] == ["title": "written"])
+        #expect(try phone.run("sync").status == 0)
+        #expect(try laptop.run("sync").status == 0)
+
+        for device in [laptop, phone] {
+            let book = try book(device, id)
+            #expect(book["title"] as? String == "The Dispossessed (1974)")
+            #expect(book["author"] as? String == "Ursula K. Le Guin", "the laptop's change of another field stays")
+            #expect(book["isFinished"] as? Bool == true, "the phone's change of another field stays")
+            #expect((try device.run("--json", "conflicts").json()["conflicts"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func aConflictIsResolvedPerFieldByName() async throws {
+        let devices = try await titleClash()
+        // A unique prefix of the id names the conflict, as everywhere on the command line.
+        let resolved = try devices.phone.run("resolve", String(devices.bookID.prefix(8)), "--field", "title=remote")
+        #expect(resolved.status == 0, "\(resolved)")
+        #expect(resolved.stdout.hasPrefix("Resolved books/\(devices.bookID): title ← server\n"), "\(resolved)")
+        #expect(try devices.phone.run("sync").status == 0)
+        #expect(try devices.laptop.run("sync").status == 0)
+        for device in [devices.laptop, devices.phone] {
+            let book = try book(device, devices.bookID)
+            #expect(book["title"] as? String == "The Dispossessed")
+            #expect(book["isFinished"] as? Bool == true)
+        }
+    }
+
+    @Test func aConflictIsMergedInAScriptedEditor() async throws {
+        let devices = try await titleClash()
+        let phone = devices.phone, id = devices.bookID
+        let copyForm = try phone.file("copy-form.sh", contents: "#!/bin/sh\ncat \"$1\" > \"$(dirname \"$0\")/form.txt\"\n", mode: 0o755)
+        let breakForm = try phone.file("break-form.sh", contents: "#!/bin/sh\necho 'colour: red' >> \"$1\"\n", mode: 0o755)
+        let mergeTitle = try phone.file(
+            "merge-title.sh", contents: "#!/bin/sh\nsed -i 's/^title: .*/title: The Dispossessed, merged/' \"$1\"\n", mode: 0o755)
+
+        // Saved unchanged: refused, nothing changes.
+        let unchanged = try phone.run(["resolve", id, "--edit"], environment: ["EDITOR": copyForm.path])
+        #expect(unchanged.status == 65, "\(unchanged)")
+        #expect(unchanged.stderr.hasPrefix("Error: the form was saved with no value changed (or emptied); the conflict is left as it was"), "\(unchanged)")
+        let form = try String(contentsOf: phone.root.appendingPathComponent("form.txt"), encoding: .utf8)
+        #expect(form.contains("\ntitle: \"The Dispossessed: An Ambiguous Utopia\"\n#   base:   \"Dispossessed\"\n"), "\(form)")
+        #expect(form.contains("#   server: \"The Dispossessed\"\n"), "\(form)")
+
+        // A line that is not a clashing field: refused naming it, the text kept.
+        let broken = try phone.run(["resolve", id, "--edit"], environment: ["VISUAL": breakForm.path, "EDITOR": mergeTitle.path])
+        #expect(broken.status == 65, "\(broken)")
+        #expect(broken.stderr.contains("'colour' is not a clashing field (clashing: title); nothing was changed, and your text is kept in "), "\(broken)")
+        let kept = try #require(broken.stderr.split(separator: " ").last.map { String($0.dropLast()) })
+        #expect(FileManager.default.fileExists(atPath: kept))
+        try? FileManager.default.removeItem(atPath: (kept as NSString).deletingLastPathComponent)
+        #expect((try phone.run("--json", "conflicts").json()["conflicts"] as? [Any])?.count == 1)
+
+        // No editor at all: a configuration error.
+        #expect(try phone.run(["resolve", id, "--edit"]).status == 78)
+
+        let merged = try phone.run(["resolve", id, "--edit"], environment: ["EDITOR": mergeTitle.path])
+        #expect(merged.status == 0, "\(merged)")
+        #expect(try phone.run("sync").status == 0)
+        #expect(try devices.laptop.run("sync").status == 0)
+        #expect(try book(devices.laptop, id)["title"] as? String == "The Dispossessed, merged")
+    }
+
+    // MARK: Pending and undo
+
+    @Test func pendingChangesAreListedAndUndoneOneByOne() throws {
+        let sandbox = try ShelfSandbox()
+        let added = try sandbox.run("--json", "book", "add", "--title", "Kindred", "--author", "Octavia E. Butler")
+        let id = try #require(try added.json()["id"] as? String)
+        #expect(try sandbox.run("task", "add", "Read chapter 1").status == 0)
+
+        let pending = try sandbox.run("--json", "pending").json()
+        let changes = try #require(pending["changes"] as? [[String: Any]])
+        #expect(changes.map { $0["change"] as? String } == ["create", "create"])
+        #expect(changes.map { $0["title"] as? String } == ["Kindred", "Read chapter 1"])
+        #expect(changes.map { $0["state"] as? String } == ["waiting", "waiting"])
+
+        let undone = try sandbox.run("undo")
+        #expect(undone.status == 0, "\(undone)")
+        #expect(undone.stdout.hasPrefix("Undid adding task "), "\(undone)")
+        let byID = try sandbox.run("--json", "undo", id)
+        #expect(try byID.json()["outcome"] as? String == "removed")
+        #expect(try sandbox.run("pending").stdout == "No unsynced changes.\n")
+        #expect((try sandbox.run("--json", "books").json()["books"] as? [Any])?.isEmpty == true)
+        let nothing = try sandbox.run("undo")
+        #expect(nothing.status == 1)
+        #expect(nothing.stderr == "Error: nothing to undo: every change has been synced\n")
+    }
+
+    @Test func aChangeASyncAlreadySentIsNotUndone() async throws {
+        let kinto = try KintoServer.shared()
+        let proxy = try FaultProxy.start(upstream: kinto)
+        defer { proxy.stop() }
+        let user = try await kinto.newUser(prefix: "undo-cli")
+        let devices = try devices(server: proxy.baseURL, user: user)
+        let laptop = devices.laptop, id = devices.bookID
+
+        // The edit reaches the server but its reply is lost: it stays sent, answer unknown.
+        #expect(try laptop.run("book", "edit", id, "--title", "The Dispossessed").status == 0)
+        try await proxy.add(.init(.loseReply, method: .post, path: "/v1/batch", bodyContains: "/records/\(id)", count: -1))
+        let lost = try laptop.run("sync")
+        #expect(lost.status == 75, "\(lost)")
+        try await proxy.clear()
+        let changes = try #require(try laptop.run("--json", "pending").json()["changes"] as? [[String: Any]])
+        #expect(changes.map { $0["state"] as? String } == ["sent"])
+
+        let refused = try laptop.run("undo")
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stderr.contains("was already sent to the server, which may have applied it"), "\(refused)")
+        #expect(refused.stderr.contains("run 'shelf sync', then change the record again"), "\(refused)")
+        #expect(try book(laptop, id)["title"] as? String == "The Dispossessed")
+
+        #expect(try laptop.run("sync").status == 0)
+        #expect(try laptop.run("pending").stdout == "No unsynced changes.\n")
+    }
+}
