@@ -45,6 +45,15 @@ extension CollectionRepository: BookService where Mapping == BookMapping {
     }
 
     /// - Throws: `DomainError` for an empty title or author (nothing is written).
+    /// The books among `ids`, sorted and cut at `limit` by the store's query (the
+    /// library is never loaded whole); a failed refresh is reported only when there is
+    /// nothing cached.
+    public func books(ids: Set<Book.ID>, order: ListOrder<BookSortField>, limit: Int?) async throws -> ListSlice<Book> {
+        try await cache.slice(
+            search: nil, ids: ids.sorted(), order: RecordOrder(order), limit: limit, countsCollection: false, forceRefresh: false
+        ).valueOrRefreshError()
+    }
+
     public func addBook(title: String, author: String) async throws -> Book {
         let book = try Book(id: newID.next(), title: title, author: author)
         try await cache.save(book, as: .create)

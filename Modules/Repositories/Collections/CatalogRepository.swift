@@ -36,4 +36,13 @@ extension CollectionRepository: CatalogService where Mapping == ProductMapping {
     public func products(forceRefresh: Bool) async throws -> [Product] {
         try await values(forceRefresh: forceRefresh)
     }
+
+    /// The products whose name contains `search`, sorted and cut at `limit` by the
+    /// store's query; a failed refresh is reported only when there is nothing cached.
+    public func products(matching search: String, order: ListOrder<ProductSortField>, limit: Int?) async throws
+        -> ListSlice<Product>
+    {
+        try await cache.slice(search: search, order: RecordOrder(order), limit: limit, forceRefresh: false)
+            .valueOrRefreshError()
+    }
 }

@@ -31,6 +31,17 @@ extension CollectionRepository: NotesLoading, NoteService where Mapping == NoteM
         try await values(forceRefresh: false)
     }
 
+    /// The notes matching `search` and about `bookID`, filtered, sorted and cut at `limit`
+    /// by the store's query; a failed refresh is reported only when there is nothing cached.
+    public func notes(matching search: String, about bookID: Book.ID?, order: ListOrder<NoteSortField>, limit: Int?)
+        async throws -> ListSlice<Note>
+    {
+        try await cache.slice(
+            search: search, member: bookID.map { MemberEquality("book_id", equals: $0) }, order: RecordOrder(order),
+            limit: limit, forceRefresh: false
+        ).valueOrRefreshError()
+    }
+
     /// - Throws: `DomainError` for an empty title or a malformed book id (nothing is written).
     public func addNote(title: String, body: String, bookID: Book.ID?) async throws -> Note {
         let note = try Note(id: newID.next(), bookID: bookID, title: title, body: body)

@@ -30,4 +30,26 @@ extension RecordOrder {
         }
         self.init(keys, descending: order.descending)
     }
+
+    /// notes: `title` is the sort key (title, then the body's start); `book` the book id
+    /// (notes about no book first), then the sort key; `id` the id alone.
+    init(_ order: ListOrder<NoteSortField>) {
+        let keys: [Key] = switch order.field {
+        case .title: [.sortKey]
+        case .book: [.text("book_id"), .sortKey]
+        case .id: []
+        }
+        self.init(keys, descending: order.descending)
+    }
+
+    /// products: `name` is the sort key; `price` the price in minor units, then the sort
+    /// key; `id` the id alone.
+    init(_ order: ListOrder<ProductSortField>) {
+        let keys: [Key] = switch order.field {
+        case .name: [.sortKey]
+        case .price: [.number("price_minor"), .sortKey]
+        case .id: []
+        }
+        self.init(keys, descending: order.descending)
+    }
 }

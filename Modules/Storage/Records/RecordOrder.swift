@@ -65,7 +65,7 @@ public struct RecordOrder: Hashable, Sendable {
     }
 
     /// `$."member"`: a JSON path naming one top-level member, whatever characters it has.
-    private static func path(_ member: String) -> String {
+    static func path(_ member: String) -> String {
         "$.\"" + member.replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }
