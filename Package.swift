@@ -71,7 +71,7 @@ let package = Package(
         ),
         .target(
             name: "Repositories",
-            dependencies: ["Domain", "Records", "Services", "Storage"],
+            dependencies: ["Domain", "Records", "Storage"],
             path: "Modules/Repositories",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -121,7 +121,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "shelf-bench-local-edits",
-            dependencies: ["Domain", "Services", "Storage"],
+            dependencies: ["Domain", "Records", "Services", "Storage"],
             path: "Benchmarks/LocalEdits",
             swiftSettings: swiftSettings
         ),
@@ -145,7 +145,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TransportBench",
-            dependencies: ["Services"],
+            dependencies: ["Records", "Services"],
             path: "Benchmarks/TransportBench",
             swiftSettings: swiftSettings
         ),

@@ -46,7 +46,7 @@ extension ConflictsCommand {
                 Example("The same, for a script", "shelf --json conflicts show b-42"),
             ])
 
-        @Argument(name: "id", help: "The conflicted record: its id (a unique prefix will do), or COLLECTION/ID (see 'shelf conflicts').")
+        @Argument(name: "id", help: "The conflicted record: its id (a unique prefix will do), or COLLECTION/ID (see 'shelf conflicts').", completion: .conflicts)
         var record: RecordReference
 
         func run(_ context: CommandContext) async throws -> ExitCode {

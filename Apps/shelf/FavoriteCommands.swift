@@ -7,17 +7,33 @@ import Screens
 
 struct FavoritesCommand: ShelfCommand {
     static let configuration = CommandConfiguration(
-        name: "favorites", abstract: "List favorite books.", examples: [Example("The favorite books", "shelf favorites")])
+        name: "favorites", abstract: "List favorite books.",
+        discussion: """
+        --sort takes a field (title, author, finished, id); a leading '-' or --reverse sorts
+        descending. The store finds the favorite books by id, sorts them and stops at --limit;
+        favorites the library does not have come last.
+        """,
+        examples: [
+            Example("The favorite books", "shelf favorites"),
+            Example("The first five favorites by author", "shelf favorites --sort author --limit 5"),
+        ])
+
+    @Option(value: "n", help: "List at most N favorites.", expecting: ListLimit.expectation, transform: ListLimit.parse)
+    var limit: Int?
+    @Option(value: "field", help: "Sort by title (the default), author, finished or id; '-field' for descending.")
+    var sort: ListOrder<BookSortField>?
+    @Flag(help: "Sort descending.")
+    var reverse = false
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         await session.repositories.refreshPreferencesIfStale()
         let favorites = FavoritesViewModel(preferences: session.preferences)
-        let library = LibraryModel(service: session.repositories.books, preferences: session.preferences)
-        await library.refresh()
+        let books = FavoriteBooksModel(service: session.repositories.books)
+        await books.load(ids: favorites.favoriteIDs, order: .asked(sort, reverse: reverse), limit: limit)
         let shortIDs = await context.shortIDs([(.books, favorites.sortedIDs)])
         return try context.output.present(
-            FavoritesScreen(favorites: favorites, library: library, shortIDs: shortIDs), loaded: library.state)
+            FavoritesScreen(favorites: favorites, books: books, shortIDs: shortIDs), loaded: books.state)
     }
 }
 

@@ -9,22 +9,34 @@ import Screens
 struct NotesCommand: ShelfCommand {
     static let configuration = CommandConfiguration(
         name: "notes", abstract: "List notes.",
+        discussion: """
+        --sort takes a field (title, book, id); a leading '-' or --reverse sorts descending.
+        The store filters, sorts and stops at --limit without counting the rest
+        ('totalCount' is then null).
+        """,
         examples: [
             Example("Notes about one book", "shelf notes --book b-42"),
             Example("Notes that mention anarchy", "shelf notes --search anarchy"),
+            Example("The ten notes that come first by book", "shelf notes --sort book --limit 10"),
         ])
 
     @Option(value: "text", help: "Only notes whose title or body contains the text.")
     var search: String?
     @Option(value: "id", help: "Only notes about this book (its id, a unique prefix of it, or its title).", completion: .ids(.books))
     var book: String?
+    @Option(value: "n", help: "List at most N notes.", expecting: ListLimit.expectation, transform: ListLimit.parse)
+    var limit: Int?
+    @Option(value: "field", help: "Sort by title (the default), book or id; '-field' for descending.")
+    var sort: ListOrder<NoteSortField>?
+    @Flag(help: "Sort descending.")
+    var reverse = false
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = NotesViewModel(service: session.repositories.notes)
         model.search(search ?? "")
         if let book { model.filter(book: try await context.resolveID(book, in: .books)) }
-        await model.load()
+        await model.load(order: .asked(sort, reverse: reverse), limit: limit)
         let bookIDs = model.visibleNotes.compactMap(\.bookID)
         let shortIDs = await context.shortIDs([(.notes, model.visibleNotes.map(\.id)), (.books, bookIDs)])
         let screen = NotesScreen(model, shortIDs: shortIDs, bookTitles: await context.bookTitles(bookIDs))

@@ -8,16 +8,30 @@ import Screens
 struct ProductsCommand: ShelfCommand {
     static let configuration = CommandConfiguration(
         name: "products", abstract: "List the shop catalog.",
-        examples: [Example("Products whose name mentions a bookmark", "shelf products --search bookmark")])
+        discussion: """
+        --sort takes a field (name, price, id); a leading '-' or --reverse sorts descending.
+        The store filters, sorts and stops at --limit without counting the rest
+        ('totalCount' is then null).
+        """,
+        examples: [
+            Example("Products whose name mentions a bookmark", "shelf products --search bookmark"),
+            Example("The five dearest products", "shelf products --sort -price --limit 5"),
+        ])
 
     @Option(value: "text", help: "Only products whose name contains the text.")
     var search: String?
+    @Option(value: "n", help: "List at most N products.", expecting: ListLimit.expectation, transform: ListLimit.parse)
+    var limit: Int?
+    @Option(value: "field", help: "Sort by name (the default), price or id; '-field' for descending.")
+    var sort: ListOrder<ProductSortField>?
+    @Flag(help: "Sort descending.")
+    var reverse = false
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = ProductViewModel(service: session.repositories.catalog)
         model.search(search ?? "")
-        await model.load()
+        await model.load(order: .asked(sort, reverse: reverse), limit: limit)
         let shortIDs = await context.shortIDs([(.products, model.visibleProducts.map(\.id))])
         return try context.output.present(ProductsScreen(model, shortIDs: shortIDs), loaded: model.state)
     }

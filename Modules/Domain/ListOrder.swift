@@ -55,3 +55,16 @@ public enum TaskSortField: String, ListSortField {
     case title, done, id
     public static let standard = TaskSortField.title
 }
+
+/// `shelf notes --sort`: title (then body), book (notes about no book first, then the
+/// title), id.
+public enum NoteSortField: String, ListSortField {
+    case title, book, id
+    public static let standard = NoteSortField.title
+}
+
+/// `shelf products --sort`: name, price (in minor units, whatever the currency), id.
+public enum ProductSortField: String, ListSortField {
+    case name, price, id
+    public static let standard = ProductSortField.name
+}

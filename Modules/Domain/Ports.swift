@@ -14,6 +14,25 @@ public protocol BookService: Sendable {
     func addBook(title: String, author: String) async throws -> Book
     func updateBook(_ book: Book) async throws
     func deleteBook(id: Book.ID) async throws
+    /// The books among `ids` (favorites), the first `limit` (all when nil) in `order`; a
+    /// store finds, sorts and cuts them in its query instead of loading the library.
+    func books(ids: Set<Book.ID>, order: ListOrder<BookSortField>, limit: Int?) async throws -> ListSlice<Book>
+}
+
+extension BookService {
+    /// For services that hold their books in memory: every book, filtered, sorted and cut here.
+    public func books(ids: Set<Book.ID>, order: ListOrder<BookSortField>, limit: Int?) async throws -> ListSlice<Book> {
+        let key: (Book) -> String = switch order.field {
+        case .title: { SearchFolding.fold($0.title) + "\u{1F}" + SearchFolding.fold($0.author) }
+        case .author: { SearchFolding.fold($0.author) + "\u{1F}" + SearchFolding.fold($0.title) }
+        case .finished: { ($0.isFinished ? "1" : "0") + SearchFolding.fold($0.title) }
+        case .id: { $0.id }
+        }
+        let slice = ListSlice.cutting(
+            try await books(forceRefresh: false), where: { ids.contains($0.id) }, key: key, id: \.id,
+            descending: order.descending, limit: limit)
+        return ListSlice(items: slice.items, hasMore: slice.hasMore, total: nil)
+    }
 }
 
 /// Finds the reader's books with the local store's indexes, one page at a time: for
@@ -74,6 +93,28 @@ public protocol NoteService: NotesLoading {
     func addNote(title: String, body: String, bookID: Book.ID?) async throws -> Note
     func updateNote(_ note: Note) async throws
     func deleteNote(id: Note.ID) async throws
+    /// The notes matching `search` (title or body) and about `bookID` (when set), the
+    /// first `limit` (all when nil) in `order`; a store filters, sorts and cuts in its
+    /// query instead of loading every note.
+    func notes(matching search: String, about bookID: Book.ID?, order: ListOrder<NoteSortField>, limit: Int?)
+        async throws -> ListSlice<Note>
+}
+
+extension NoteService {
+    /// For services that hold their notes in memory: every note, filtered, sorted and cut here.
+    public func notes(matching search: String, about bookID: Book.ID?, order: ListOrder<NoteSortField>, limit: Int?)
+        async throws -> ListSlice<Note>
+    {
+        let key: (Note) -> String = switch order.field {
+        case .title: { SearchFolding.fold($0.title) + "\u{1F}" + SearchFolding.fold($0.body) }
+        case .book: { ($0.bookID.map { "1" + $0 } ?? "0") + "\u{1F}" + SearchFolding.fold($0.title) }
+        case .id: { $0.id }
+        }
+        return ListSlice.cutting(
+            try await loadNotes(),
+            where: { (bookID == nil || $0.bookID == bookID) && SearchFolding.matches(search, in: $0.title, $0.body) },
+            key: key, id: \.id, descending: order.descending, limit: limit)
+    }
 }
 
 /// The reader's reading tasks.
@@ -112,6 +153,25 @@ extension TaskService {
 /// The shared shop catalog (read-only).
 public protocol CatalogService: Sendable {
     func products(forceRefresh: Bool) async throws -> [Product]
+    /// The products whose name contains `search`, the first `limit` (all when nil) in
+    /// `order`; a store filters, sorts and cuts in its query.
+    func products(matching search: String, order: ListOrder<ProductSortField>, limit: Int?) async throws -> ListSlice<Product>
+}
+
+extension CatalogService {
+    /// For services that hold the catalog in memory: every product, filtered, sorted and cut here.
+    public func products(matching search: String, order: ListOrder<ProductSortField>, limit: Int?) async throws
+        -> ListSlice<Product>
+    {
+        let key: (Product) -> String = switch order.field {
+        case .name: { SearchFolding.fold($0.name) }
+        case .price: { String(repeating: "0", count: max(0, 20 - String($0.price.minorUnits).count)) + String($0.price.minorUnits) }
+        case .id: { $0.id }
+        }
+        return ListSlice.cutting(
+            try await products(forceRefresh: false), where: { SearchFolding.matches(search, in: $0.name) },
+            key: key, id: \.id, descending: order.descending, limit: limit)
+    }
 }
 
 /// The reader's cart.

@@ -76,7 +76,7 @@ extension JSONByteScanner {
     /// Reads a record object: `id` (string), `last_modified` (integer) and `deleted`
     /// (boolean, optional) from its top level; every other member is validated and skipped.
     /// - Parameter collection: also keep the members `collection`'s store columns are
-    ///   computed from (`IndexedMembers`) in `indexedFields`, read in the same pass.
+    ///   computed from (`RecordIndexing.wireNames`) in `indexedFields`, read in the same pass.
     public mutating func scanRecord(indexingFor collection: CollectionName? = nil) throws(JSONScanError) -> RawRecord {
         skipWhitespace()
         let start = offset
@@ -86,7 +86,7 @@ extension JSONByteScanner {
         var id: String?
         var lastModified: Int?
         var deleted = false
-        let names = collection.map { IndexedMembers.names(for: $0) }
+        let names = collection.map { RecordIndexing.wireNames(for: $0) }
         var fields = WireFields()
         if let names { fields.reserve(names.count) }
         try forEachMember { key, scanner throws(JSONScanError) in

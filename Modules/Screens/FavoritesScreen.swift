@@ -26,6 +26,8 @@ public struct FavoritesScreen: RenderableScreen, Hashable {
     public let favorites: [Entry]
     public let error: String?
     private let hasValue: Bool
+    /// More favorites than the list shows (`--limit` cut it).
+    private var hasMore = false
     /// The id prefixes the table shows (JSON keeps full ids).
     private let shortIDs: ShortIDs
 
@@ -41,6 +43,25 @@ public struct FavoritesScreen: RenderableScreen, Hashable {
         hasValue = library.state.hasValue
     }
 
+    /// The favorites as the store found them by id: the books in the order asked for,
+    /// then — when the list was not cut — the favorites the library does not have, by
+    /// id, all cut at the model's limit.
+    @MainActor
+    public init(favorites model: FavoritesViewModel, books: FavoriteBooksModel, shortIDs: ShortIDs = .full) {
+        self.shortIDs = shortIDs
+        let slice = books.state.value
+        let found = books.books.map { Entry(id: $0.id, book: BookView($0)) }
+        let known = Set(found.map(\.id))
+        let missing = slice?.hasMore == false ? model.sortedIDs.filter { !known.contains($0) }.map { Entry(id: $0, book: nil) } : []
+        let all = found + missing
+        let limit = books.limit ?? all.count
+        state = ScreenStatus(books.state)
+        favorites = Array(all.prefix(limit))
+        hasMore = (slice?.hasMore ?? false) || all.count > limit
+        error = model.errorMessage ?? books.errorMessage ?? books.state.failureMessage
+        hasValue = books.state.hasValue
+    }
+
     // MARK: Text
 
     public func renderText(_ options: RenderOptions) -> String {
@@ -48,7 +69,8 @@ public struct FavoritesScreen: RenderableScreen, Hashable {
         text.list(
             status: state, hasValue: hasValue, noun: "favorites",
             table: favorites.isEmpty ? nil : table, empty: "No favorites yet.",
-            summary: Wording.count(favorites.count, "favorite"), error: error
+            summary: Wording.count(favorites.count, "favorite") + (hasMore ? " shown (more than --limit \(favorites.count))" : ""),
+            error: error
         )
         return text.text
     }

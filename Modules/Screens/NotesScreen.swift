@@ -12,12 +12,15 @@ public struct NotesScreen: RenderableScreen, Hashable {
 
     public let state: ScreenStatus
     public let notes: [NoteView]
-    public let totalCount: Int
+    /// How many notes there are in all; nil when a `--limit` list did not count them.
+    public let totalCount: Int?
     public let query: String
     /// The book the notes are filtered to, when they are.
     public let bookID: String?
     public let error: String?
     private let hasValue: Bool
+    /// More notes match than the list shows (`--limit` cut it).
+    private let hasMore: Bool
     /// The id prefixes the table shows (JSON keeps full ids).
     private let shortIDs: ShortIDs
     /// The titles of the books the notes are about, shown next to their ids.
@@ -32,11 +35,12 @@ public struct NotesScreen: RenderableScreen, Hashable {
         self.bookTitles = bookTitles
         state = ScreenStatus(model.state)
         notes = model.visibleNotes.map(NoteView.init)
-        totalCount = model.notes.count
+        totalCount = model.totalCount
         query = model.query
         bookID = model.bookID
         error = model.errorMessage ?? model.state.failureMessage
         hasValue = model.state.hasValue
+        hasMore = model.hasMore
     }
 
     // MARK: Text
@@ -76,6 +80,11 @@ public struct NotesScreen: RenderableScreen, Hashable {
     }
 
     private var summary: String {
+        guard let totalCount else {
+            // A limited list that did not count: what it shows, and that more match.
+            let notes = filters + (hasMore ? ["more match than --limit \(self.notes.count) shows"] : [])
+            return Wording.count(self.notes.count, "note") + " shown" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
+        }
         guard !filters.isEmpty else { return Wording.count(totalCount, "note") }
         return "\(notes.count) of \(Wording.count(totalCount, "note")) shown (\(filters.joined(separator: "; ")))"
     }

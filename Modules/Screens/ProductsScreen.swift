@@ -8,10 +8,13 @@ import Presentation
 public struct ProductsScreen: RenderableScreen, Hashable {
     public let state: ScreenStatus
     public let products: [ProductView]
-    public let totalCount: Int
+    /// How many products the catalog holds; nil when a `--limit` list did not count them.
+    public let totalCount: Int?
     public let query: String
     public let error: String?
     private let hasValue: Bool
+    /// More products match than the list shows (`--limit` cut it).
+    private let hasMore: Bool
     /// The id prefixes the table shows (JSON keeps full ids).
     private let shortIDs: ShortIDs
 
@@ -20,10 +23,11 @@ public struct ProductsScreen: RenderableScreen, Hashable {
         self.shortIDs = shortIDs
         state = ScreenStatus(model.state)
         products = model.visibleProducts.map(ProductView.init)
-        totalCount = model.products.count
+        totalCount = model.totalCount
         query = model.query
         error = model.errorMessage ?? model.state.failureMessage
         hasValue = model.state.hasValue
+        hasMore = model.hasMore
     }
 
     // MARK: Text
@@ -48,6 +52,11 @@ public struct ProductsScreen: RenderableScreen, Hashable {
     private var isFiltered: Bool { !query.trimmingCharacters(in: .whitespaces).isEmpty }
 
     private var summary: String {
+        guard let totalCount else {
+            // A limited list that did not count: what it shows, and that more match.
+            let notes = (isFiltered ? ["matching \"\(query)\""] : []) + (hasMore ? ["more match than --limit \(products.count) shows"] : [])
+            return Wording.count(products.count, "product") + " shown" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
+        }
         guard isFiltered else { return Wording.count(totalCount, "product") }
         return "\(products.count) of \(Wording.count(totalCount, "product")) shown (matching \"\(query)\")"
     }

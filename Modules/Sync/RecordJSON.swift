@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Services
 import Storage
 
@@ -11,16 +12,14 @@ enum RecordJSON {
     /// Fields of a stored JSON object; nil for no record.
     static func fields(_ data: Data?) throws -> [String: JSONValue]? {
         guard let data else { return nil }
-        return try JSONDecoder().decode([String: JSONValue].self, from: data)
+        return try WireJSON.fields(data)
     }
 
     /// Merged content as the JSON the store keeps, with the record's id.
     static func data(_ fields: [String: JSONValue], id: String) throws -> Data {
         var record = fields
         record["id"] = .string(id)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(record)
+        return try WireJSON.data(record)
     }
 
     /// The body to push: the record without the fields the server owns (`PushBody`).

@@ -24,7 +24,7 @@ struct IndexedFieldsTests {
     func theScannedMembersAreTheMembersReadAgain(_ collection: CollectionName) throws {
         let records = try RecordListScanner.records(in: Self.page, maximumRecords: 10, indexingFor: collection)
         #expect(records.count == 5)
-        let names = IndexedMembers.names(for: collection)
+        let names = RecordIndexing.wireNames(for: collection)
         for record in records {
             let scanned = try #require(record.indexedFields)
             #expect(scanned.collection == collection)

@@ -114,12 +114,14 @@ struct RecordDTOTests {
 
     @Test func aMissingFieldIsNamed() throws {
         let record = try RawRecord(json: Data(json: #"{"id":"b1","last_modified":1,"title":"Dune","finished":false}"#))
-        let error = #expect(throws: APIError.self) { try RecordDecoding.decode(BookDTO.self, from: record) }
-        #expect(error?.decodingFailure?.message == #"missing field "author_name""#)
+        let error = #expect(throws: RecordDecodingError.self) { try RecordDecoding.decode(BookDTO.self, from: record) }
+        #expect(error?.message == #"missing field "author_name""#)
+        #expect(error?.path == "data (id b1)")
     }
 
     @Test func aCartLineWhoseProductDisagreesWithItsIDIsRefused() throws {
         let record = try RawRecord(json: Data(json: #"{"id":"prod-1","product_id":"prod-2","quantity":1,"last_modified":1}"#))
-        #expect(throws: APIError.self) { try RecordDecoding.decode(CartItemDTO.self, from: record) }
+        let error = #expect(throws: RecordDecodingError.self) { try RecordDecoding.decode(CartItemDTO.self, from: record) }
+        #expect(error?.domainError != nil)
     }
 }

@@ -168,6 +168,69 @@ struct TerminalOutputTests {
         #expect(typo.stderr.contains("Did you mean 'done'? Fields: title, done, id"), "\(typo)")
     }
 
+    @Test func notesAreFilteredSortedAndCutByTheStore() throws {
+        func added(_ arguments: String...) throws -> String {
+            let run = try sandbox.run(["--json"] + arguments)
+            #expect(run.status == 0, "\(run)")
+            return try #require(try run.json()["id"] as? String)
+        }
+        let dune = try added("book", "add", "--title", "Dune", "--author", "Frank Herbert")
+        let odo = try added("book", "add", "--title", "The Dispossessed", "--author", "Ursula K. Le Guin")
+        for (title, book) in [("Spice", dune), ("Walls", odo), ("Arrakis", dune), ("Odo", odo)] {
+            _ = try added("note", "add", "--title", title, "--book", book)
+        }
+        _ = try added("note", "add", "--title", "Anarchy")
+
+        func titles(_ arguments: String...) throws -> (titles: [String], total: Any?) {
+            let run = try sandbox.run(["--json", "notes"] + arguments)
+            #expect(run.status == 0, "\(run)")
+            let json = try run.json()
+            return (try #require(json["notes"] as? [[String: Any]]).compactMap { $0["title"] as? String }, json["totalCount"])
+        }
+        #expect(try titles("--book", dune).titles == ["Arrakis", "Spice"])
+        #expect(try titles("--book", odo, "--sort", "-title", "--limit", "1").titles == ["Walls"])
+        #expect(try titles("--sort", "book").titles.first == "Anarchy", "notes about no book first")
+        let all = try #require(try sandbox.run("--json", "notes").json()["notes"] as? [[String: Any]])
+        let lastTwoByID = all.compactMap { note in (note["id"] as? String).map { ($0, note["title"] as? String ?? "") } }
+            .sorted { $0.0 > $1.0 }.prefix(2).map(\.1)
+        #expect(try titles("--sort", "id", "--reverse", "--limit", "2").titles == lastTwoByID)
+        #expect(try titles("--limit", "2").total is NSNull, "a limited list counts nothing")
+        #expect(try titles("--search", "a").total as? Int == 5, "an unlimited one says how many notes there are")
+
+        let limited = try sandbox.run("notes", "--book", dune, "--limit", "1")
+        #expect(limited.stdout.contains("1 note shown (about book \(dune); more match than --limit 1 shows)"), "\(limited)")
+        let typo = try sandbox.run("notes", "--sort", "bok")
+        #expect(typo.status == 64)
+        #expect(typo.stderr.contains("Did you mean 'book'? Fields: title, book, id"), "\(typo)")
+    }
+
+    @Test func favoritesAreFoundSortedAndCutByTheStore() throws {
+        func added(_ title: String, _ author: String) throws -> String {
+            let run = try sandbox.run("--json", "book", "add", "--title", title, "--author", author)
+            #expect(run.status == 0, "\(run)")
+            return try #require(try run.json()["id"] as? String)
+        }
+        let dune = try added("Dune", "Frank Herbert")
+        let odo = try added("The Dispossessed", "Ursula K. Le Guin")
+        _ = try added("Beloved", "Toni Morrison")
+        let lem = try added("Solaris", "Stanisław Lem")
+        for id in [dune, odo, lem] { #expect(try sandbox.run("-q", "favorite", id).status == 0) }
+
+        func entries(_ arguments: String...) throws -> [String] {
+            let run = try sandbox.run(["--json", "favorites"] + arguments)
+            #expect(run.status == 0, "\(run)")
+            return try #require(try run.json()["favorites"] as? [[String: Any]]).map { entry in
+                ((entry["book"] as? [String: Any])?["title"] as? String) ?? "missing \(entry["id"] as? String ?? "")"
+            }
+        }
+        #expect(try entries() == ["Dune", "Solaris", "The Dispossessed"], "Beloved is no favorite")
+        #expect(try entries("--sort", "-author") == ["The Dispossessed", "Solaris", "Dune"])
+        #expect(try entries("--sort", "author", "--reverse", "--limit", "1") == ["The Dispossessed"])
+        let cut = try sandbox.run("favorites", "--limit", "2")
+        #expect(cut.stdout.contains("2 favorites shown (more than --limit 2)"), "\(cut)")
+        #expect(try sandbox.run("favorites", "--sort", "titel").stderr.contains("Did you mean 'title'?"))
+    }
+
     @Test func aBadSortOrLimitIsAUsageErrorThatSuggests() throws {
         let typo = try sandbox.run("books", "--sort", "autor")
         #expect(typo.status == 64)

@@ -36,6 +36,21 @@ public final class NotesViewModel {
 
     public var isLoading: Bool { state.isLoading }
 
+    /// Set by `load(order:limit:)`: the store filtered the notes (the search and book are
+    /// already applied), and cut them at this limit when there is one.
+    public private(set) var filteredByStore = false
+    /// The last store-filtered load's limit; nil when it asked for every match.
+    public private(set) var limit: Int?
+    /// More notes match than the last store-filtered load holds (`limit` cut it).
+    public private(set) var hasMore = false
+    /// How many notes there are in all: every loaded note after `load()`, the store's
+    /// count after an unlimited `load(order:limit:)`, nil after a limited one (which
+    /// counts nothing, so its time does not grow with the notes).
+    public var totalCount: Int? { filteredByStore ? storeTotal : notes.count }
+    private var storeTotal: Int?
+    /// Only the newest store-filtered load may set the facts above.
+    private var sliceTicket = 0
+
     public func note(id: Note.ID) -> Note? {
         notes.first { $0.id == id }
     }
@@ -57,6 +72,24 @@ public final class NotesViewModel {
         let service = self.service
         await content.load(.newestWins, action: "load notes") {
             try await service.loadNotes().requireUniqueIDs()
+        }
+        filteredByStore = false
+        hasMore = false
+    }
+
+    /// Loads the notes matching the search and book filter, the first `limit` (all when
+    /// nil) in `order`: the service filters, sorts and cuts them in its store's query.
+    /// A newer load wins over an older one, as with `load()`.
+    public func load(order: ListOrder<NoteSortField>, limit: Int?) async {
+        sliceTicket &+= 1
+        let (ticket, service, query, bookID) = (sliceTicket, self.service, self.query, self.bookID)
+        await content.load(.newestWins, action: "load notes") { [weak self] in
+            let slice = try await service.notes(matching: query, about: bookID, order: order, limit: limit)
+            let notes = try slice.items.requireUniqueIDs()
+            if let self, ticket == self.sliceTicket {
+                (self.filteredByStore, self.limit, self.hasMore, self.storeTotal) = (true, limit, slice.hasMore, slice.total)
+            }
+            return notes
         }
     }
 

@@ -25,6 +25,20 @@ public final class ProductViewModel {
 
     public var isLoading: Bool { state.isLoading }
 
+    /// Set by `load(order:limit:)`: the store filtered the products by `query` already,
+    /// and cut them at this limit when there is one.
+    public private(set) var filteredByStore = false
+    /// The last store-filtered load's limit; nil when it asked for every match.
+    public private(set) var limit: Int?
+    /// More products match than the last store-filtered load holds (`limit` cut it).
+    public private(set) var hasMore = false
+    /// How many products the catalog holds: every loaded product after `load(force:)`,
+    /// the store's count after an unlimited `load(order:limit:)`, nil after a limited one.
+    public var totalCount: Int? { filteredByStore ? storeTotal : products.count }
+    private var storeTotal: Int?
+    /// Only the newest store-filtered load may set the facts above.
+    private var sliceTicket = 0
+
     public func product(id: Product.ID) -> Product? {
         products.first { $0.id == id }
     }
@@ -47,6 +61,23 @@ public final class ProductViewModel {
         let service = self.service
         await content.load(.joinInFlight, action: "load the catalog") {
             try await service.products(forceRefresh: force).requireUniqueIDs()
+        }
+        filteredByStore = false
+        hasMore = false
+    }
+
+    /// Loads the products matching `query`, the first `limit` (all when nil) in `order`:
+    /// the service filters, sorts and cuts them in its store's query.
+    public func load(order: ListOrder<ProductSortField>, limit: Int?) async {
+        sliceTicket &+= 1
+        let (ticket, service, query) = (sliceTicket, self.service, self.query)
+        await content.load(.newestWins, action: "load the catalog") { [weak self] in
+            let slice = try await service.products(matching: query, order: order, limit: limit)
+            let products = try slice.items.requireUniqueIDs()
+            if let self, ticket == self.sliceTicket {
+                (self.filteredByStore, self.limit, self.hasMore, self.storeTotal) = (true, limit, slice.hasMore, slice.total)
+            }
+            return products
         }
     }
 

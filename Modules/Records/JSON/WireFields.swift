@@ -70,12 +70,12 @@ public struct WireFields: Sendable {
 
     /// A member name to keep, as bytes to compare with and as the text to store.
     public struct Name: Sendable {
-        let bytes: StaticString
+        let utf8: [UInt8]
         let text: String
 
-        public init(_ bytes: StaticString) {
-            self.bytes = bytes
-            self.text = bytes.description
+        public init(_ text: String) {
+            self.utf8 = Array(text.utf8)
+            self.text = text
         }
     }
 
@@ -111,11 +111,8 @@ extension JSONByteScanner {
             let decoded = decode(token)
             return names.contains { $0.text == decoded } ? decoded : nil
         }
-        let count = token.end - token.start
-        let wanted = names.first {
-            $0.bytes.utf8CodeUnitCount == count && memcmp($0.bytes.utf8Start, base + token.start, count) == 0
-        }
-        return wanted?.text
+        let bytes = UnsafeBufferPointer(start: base + token.start, count: token.end - token.start)
+        return names.first { $0.utf8.count == bytes.count && $0.utf8.elementsEqual(bytes) }?.text
     }
 
     /// Reads one member's value as a `WireFields.Value`, validating it.

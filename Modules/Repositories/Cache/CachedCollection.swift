@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Services
+import Records
 import Storage
 
 // MARK: - CachedCollection
@@ -71,13 +71,13 @@ actor CachedCollection<Mapping: RecordMapping> {
     ///     when they do.
     func page(
         search: String?, complete: Bool?, limit: Int?, offset: Int, order: RecordOrder = .standard,
-        countsMatches: Bool = true, forceRefresh: Bool
+        member: MemberEquality? = nil, ids: [String]? = nil, countsMatches: Bool = true, forceRefresh: Bool
     ) async throws -> CachedResult<QueryPage<Value>> {
         let freshness = try await freshen(force: forceRefresh)
         let probesForMore = limit != nil && !countsMatches
         let query = RecordQuery(
             collection, search: search, complete: complete, limit: limit.map { probesForMore ? $0 + 1 : $0 }, offset: offset,
-            order: order)
+            order: order, member: member, ids: ids)
         let needsPresence = freshness.fetchedAt == nil
         let (found, total, stored) = try store.read { reader in
             var records = try reader.records(query)
@@ -101,6 +101,21 @@ actor CachedCollection<Mapping: RecordMapping> {
         report(unreadable)
         let page = QueryPage(items: values, totalMatches: total, offset: offset, hasMore: total == nil ? true : nil)
         return freshness.result(page, unreadable: unreadable, hasCachedData: !needsPresence || stored)
+    }
+
+    /// The first `limit` matches (all when nil) in `order`, filtered, sorted and cut by
+    /// the store's query; a limited slice reads one record past the limit to know whether
+    /// more match and counts nothing, an unlimited one also counts the collection (on its
+    /// narrowest index) so a screen can say how many of all it shows.
+    func slice(
+        search: String?, member: MemberEquality? = nil, ids: [String]? = nil, order: RecordOrder, limit: Int?,
+        countsCollection: Bool = true, forceRefresh: Bool
+    ) async throws -> CachedResult<ListSlice<Value>> {
+        let page = try await self.page(
+            search: search, complete: nil, limit: limit, offset: 0, order: order, member: member, ids: ids,
+            countsMatches: false, forceRefresh: forceRefresh)
+        let total = limit == nil && countsCollection ? try count() : nil
+        return page.map { ListSlice(items: $0.items, hasMore: $0.hasMore, total: total) }
     }
 
     /// One value from the store, without asking the server.

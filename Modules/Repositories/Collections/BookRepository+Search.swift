@@ -5,7 +5,7 @@ import Storage
 
 /// The library search of the CLI and of any list too long to load whole: the store's
 /// indexes find the page, and only that page is decoded.
-extension BookRepository: BookSearching {
+extension CollectionRepository: BookSearching where Mapping == BookMapping {
     /// One page of matches with the library's size, under the reader-data freshness
     /// policy (one refresh at most, shared with every other read of the books).
     /// - Throws: the refresh's error only when nothing is cached at all (as the

@@ -3,30 +3,11 @@ import Storage
 
 // MARK: - BookRepository
 
-/// The reader's books, offline first: served from the account's local store under the
-/// reader-data freshness policy, refreshed through the sync engine, edited locally at
-/// once (each edit queued in the outbox for the next push).
-public actor BookRepository: BookService, RefreshControlling {
-    private let cache: CachedCollection<BookMapping>
-    /// Wait for, cancel or forget what this repository refreshes behind its reads.
-    public nonisolated let refreshControl: RefreshControl
-    private let newID: RecordIDGenerator
+/// The reader's books (see `CollectionRepository`).
+public typealias BookRepository = CollectionRepository<BookMapping>
 
-    /// - Parameters:
-    ///   - store: the account's local store; this repository serves nothing else.
-    ///   - refresher: the account's sync engine (or a fake).
-    public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
-        cache = CachedCollection(store: store, refresher: refresher, configuration: configuration)
-        refreshControl = RefreshControl(cache)
-        newID = configuration.newID
-    }
-
+extension CollectionRepository where Mapping == BookMapping {
     // MARK: Reading
-
-    /// Every book, in title order, with how current it is and any refresh error.
-    public func load(forceRefresh: Bool = false) async throws -> CachedResult<[Book]> {
-        try await cache.all(forceRefresh: forceRefresh)
-    }
 
     /// One page of the books matching `search` (case- and diacritic-insensitive, in
     /// title and author), found with the store's indexes — for the CLI at 100,000 books.
@@ -51,17 +32,28 @@ public actor BookRepository: BookService, RefreshControlling {
 
     /// The book with this id in the local store, without asking the server.
     public func book(id: Book.ID) async throws -> Book? {
-        try await cache.value(id: id)
+        try await value(id: id)
     }
+}
 
-    // MARK: BookService
+// MARK: - BookService
 
+extension CollectionRepository: BookService where Mapping == BookMapping {
     /// The books; a failed refresh is reported only when there is nothing cached.
     public func books(forceRefresh: Bool) async throws -> [Book] {
-        try await cache.all(forceRefresh: forceRefresh).valueOrRefreshError()
+        try await values(forceRefresh: forceRefresh)
     }
 
     /// - Throws: `DomainError` for an empty title or author (nothing is written).
+    /// The books among `ids`, sorted and cut at `limit` by the store's query (the
+    /// library is never loaded whole); a failed refresh is reported only when there is
+    /// nothing cached.
+    public func books(ids: Set<Book.ID>, order: ListOrder<BookSortField>, limit: Int?) async throws -> ListSlice<Book> {
+        try await cache.slice(
+            search: nil, ids: ids.sorted(), order: RecordOrder(order), limit: limit, countsCollection: false, forceRefresh: false
+        ).valueOrRefreshError()
+    }
+
     public func addBook(title: String, author: String) async throws -> Book {
         let book = try Book(id: newID.next(), title: title, author: author)
         try await cache.save(book, as: .create)
@@ -77,5 +69,4 @@ public actor BookRepository: BookService, RefreshControlling {
     public func deleteBook(id: Book.ID) async throws {
         try await cache.delete(id: RecordID.validate(id), mustExist: true)
     }
-
 }

@@ -3,35 +3,23 @@ import Storage
 
 // MARK: - CartRepository
 
-/// The reader's cart, offline first (see `BookRepository`). One record per product:
-/// the record id is the product id, so setting a quantity twice changes one line.
-public actor CartRepository: CartService, RefreshControlling {
-    private let cache: CachedCollection<CartItemMapping>
-    /// Wait for, cancel or forget what this repository refreshes behind its reads.
-    public nonisolated let refreshControl: RefreshControl
+/// The reader's cart (see `CollectionRepository`). One record per product: the record
+/// id is the product id, so setting a quantity twice changes one line.
+public typealias CartRepository = CollectionRepository<CartItemMapping>
 
-    public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
-        cache = CachedCollection(store: store, refresher: refresher, configuration: configuration)
-        refreshControl = RefreshControl(cache)
-    }
-
-    // MARK: Reading
-
-    /// Every cart line, in product id order, with how current it is and any refresh error.
-    public func load(forceRefresh: Bool = false) async throws -> CachedResult<[CartItem]> {
-        try await cache.all(forceRefresh: forceRefresh)
-    }
-
+extension CollectionRepository where Mapping == CartItemMapping {
     /// The line of this product in the local store, without asking the server.
     public func item(productID: Product.ID) async throws -> CartItem? {
-        try await cache.value(id: productID)
+        try await value(id: productID)
     }
+}
 
-    // MARK: CartService
+// MARK: - CartService
 
+extension CollectionRepository: CartService where Mapping == CartItemMapping {
     /// The cart lines; a failed refresh is reported only when there is nothing cached.
     public func cartItems() async throws -> [CartItem] {
-        try await cache.all(forceRefresh: false).valueOrRefreshError()
+        try await values(forceRefresh: false)
     }
 
     /// Adds the product with `quantity`, or sets the quantity of its line.
@@ -51,5 +39,4 @@ public actor CartRepository: CartService, RefreshControlling {
     public func removeFromCart(productID: Product.ID) async throws {
         try await cache.delete(id: RecordID.validate(productID), mustExist: false)
     }
-
 }

@@ -1,27 +1,14 @@
 import Domain
+import Records
 import Storage
 
 // MARK: - NoteRepository
 
-/// The reader's notes, offline first (see `BookRepository`).
-public actor NoteRepository: NoteService, RefreshControlling {
-    private let cache: CachedCollection<NoteMapping>
-    /// Wait for, cancel or forget what this repository refreshes behind its reads.
-    public nonisolated let refreshControl: RefreshControl
-    private let newID: RecordIDGenerator
+/// The reader's notes (see `CollectionRepository`).
+public typealias NoteRepository = CollectionRepository<NoteMapping>
 
-    public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
-        cache = CachedCollection(store: store, refresher: refresher, configuration: configuration)
-        refreshControl = RefreshControl(cache)
-        newID = configuration.newID
-    }
-
+extension CollectionRepository where Mapping == NoteMapping {
     // MARK: Reading
-
-    /// Every note, in title order, with how current it is and any refresh error.
-    public func load(forceRefresh: Bool = false) async throws -> CachedResult<[Note]> {
-        try await cache.all(forceRefresh: forceRefresh)
-    }
 
     /// One page of the notes whose title or body contains `search` (case- and
     /// diacritic-insensitive), found with the store's indexes.
@@ -33,14 +20,27 @@ public actor NoteRepository: NoteService, RefreshControlling {
 
     /// The note with this id in the local store, without asking the server.
     public func note(id: Note.ID) async throws -> Note? {
-        try await cache.value(id: id)
+        try await value(id: id)
     }
+}
 
-    // MARK: NoteService
+// MARK: - NoteService
 
+extension CollectionRepository: NotesLoading, NoteService where Mapping == NoteMapping {
     /// The notes; a failed refresh is reported only when there is nothing cached.
     public func loadNotes() async throws -> [Note] {
-        try await cache.all(forceRefresh: false).valueOrRefreshError()
+        try await values(forceRefresh: false)
+    }
+
+    /// The notes matching `search` and about `bookID`, filtered, sorted and cut at `limit`
+    /// by the store's query; a failed refresh is reported only when there is nothing cached.
+    public func notes(matching search: String, about bookID: Book.ID?, order: ListOrder<NoteSortField>, limit: Int?)
+        async throws -> ListSlice<Note>
+    {
+        try await cache.slice(
+            search: search, member: bookID.map { MemberEquality(NoteDTO.bookIDField, equals: $0) }, order: RecordOrder(order),
+            limit: limit, forceRefresh: false
+        ).valueOrRefreshError()
     }
 
     /// - Throws: `DomainError` for an empty title or a malformed book id (nothing is written).
@@ -59,5 +59,4 @@ public actor NoteRepository: NoteService, RefreshControlling {
     public func deleteNote(id: Note.ID) async throws {
         try await cache.delete(id: RecordID.validate(id), mustExist: true)
     }
-
 }

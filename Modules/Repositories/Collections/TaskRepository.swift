@@ -3,25 +3,11 @@ import Storage
 
 // MARK: - TaskRepository
 
-/// The reader's reading tasks, offline first (see `BookRepository`).
-public actor TaskRepository: TaskService, RefreshControlling {
-    private let cache: CachedCollection<ReadingTaskMapping>
-    /// Wait for, cancel or forget what this repository refreshes behind its reads.
-    public nonisolated let refreshControl: RefreshControl
-    private let newID: RecordIDGenerator
+/// The reader's reading tasks (see `CollectionRepository`).
+public typealias TaskRepository = CollectionRepository<ReadingTaskMapping>
 
-    public init(store: ShelfStore, refresher: any CollectionRefreshing, configuration: RepositoryConfiguration = RepositoryConfiguration()) {
-        cache = CachedCollection(store: store, refresher: refresher, configuration: configuration)
-        refreshControl = RefreshControl(cache)
-        newID = configuration.newID
-    }
-
+extension CollectionRepository where Mapping == ReadingTaskMapping {
     // MARK: Reading
-
-    /// Every task, in title order, with how current it is and any refresh error.
-    public func load(forceRefresh: Bool = false) async throws -> CachedResult<[ReadingTask]> {
-        try await cache.all(forceRefresh: forceRefresh)
-    }
 
     /// One page of the tasks whose title contains `search`, found with the store's indexes.
     /// - Parameter openOnly: leave done tasks out.
@@ -35,14 +21,16 @@ public actor TaskRepository: TaskService, RefreshControlling {
 
     /// The task with this id in the local store, without asking the server.
     public func task(id: ReadingTask.ID) async throws -> ReadingTask? {
-        try await cache.value(id: id)
+        try await value(id: id)
     }
+}
 
-    // MARK: TaskService
+// MARK: - TaskService
 
+extension CollectionRepository: TaskService where Mapping == ReadingTaskMapping {
     /// The tasks; a failed refresh is reported only when there is nothing cached.
     public func tasks() async throws -> [ReadingTask] {
-        try await cache.all(forceRefresh: false).valueOrRefreshError()
+        try await values(forceRefresh: false)
     }
 
     /// The first `limit` tasks in `order`, sorted and cut by the store's query; a failed
@@ -70,5 +58,4 @@ public actor TaskRepository: TaskService, RefreshControlling {
     public func deleteTask(id: ReadingTask.ID) async throws {
         try await cache.delete(id: RecordID.validate(id), mustExist: true)
     }
-
 }

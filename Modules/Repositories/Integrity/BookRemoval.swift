@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Storage
 
 // MARK: - BookRemovalError
@@ -28,8 +29,8 @@ public enum BookRemoval {
     /// What refers to `bookID` in the store now.
     public static func references(to bookID: Book.ID, in reader: StoreReader) throws -> BookReferences {
         BookReferences(
-            notes: try reader.recordIDs(.notes, field: "book_id", equals: bookID).count,
-            sessions: try reader.recordIDs(.sessions, field: "book_id", equals: bookID).count,
+            notes: try reader.recordIDs(.notes, field: NoteDTO.bookIDField, equals: bookID).count,
+            sessions: try reader.recordIDs(.sessions, field: ReadingSessionDTO.bookIDField, equals: bookID).count,
             isFavorite: try SyncedPreferencesStore.isFavorite(bookID, in: reader))
     }
 
@@ -41,8 +42,8 @@ public enum BookRemoval {
         return try store.write { transaction in
             guard try transaction.record(.books, id: id) != nil else { throw RepositoryError.notFound(.books, id: id) }
             var result = BookRemovalResult(bookID: id, mode: mode)
-            let notes = try transaction.recordIDs(.notes, field: "book_id", equals: id)
-            let sessions = try transaction.recordIDs(.sessions, field: "book_id", equals: id)
+            let notes = try transaction.recordIDs(.notes, field: NoteDTO.bookIDField, equals: id)
+            let sessions = try transaction.recordIDs(.sessions, field: ReadingSessionDTO.bookIDField, equals: id)
             if mode == .refuseIfReferenced {
                 let references = BookReferences(
                     notes: notes.count, sessions: sessions.count,
@@ -79,9 +80,7 @@ public enum BookRemoval {
                 UnreadableRecord(collection: collection, id: id, reason: "its stored JSON is not an object"))
         }
         fields.removeValue(forKey: "last_modified")
-        fields["book_id"] = .null
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try transaction.saveLocal(collection, id: id, json: try encoder.encode(JSONValue.object(fields)))
+        fields[collection == .notes ? NoteDTO.bookIDField : ReadingSessionDTO.bookIDField] = .null
+        try transaction.saveLocal(collection, id: id, json: try WireJSON.data(fields))
     }
 }

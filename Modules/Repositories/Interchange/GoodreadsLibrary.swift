@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Services
+import Records
 
 // MARK: - GoodreadsLibrary
 

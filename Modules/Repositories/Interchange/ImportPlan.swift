@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Services
+import Records
 
 // MARK: - Telling formats apart
 
@@ -105,8 +105,6 @@ enum WireFieldsEncoding {
 
     /// The stored JSON of fields: keys sorted, slashes as they are.
     static func data(_ fields: [String: JSONValue]) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(JSONValue.object(fields))
+        try WireJSON.data(fields)
     }
 }

@@ -1,4 +1,5 @@
 import Domain
+import Records
 import Storage
 
 // MARK: - ListOrder → RecordOrder
@@ -26,6 +27,28 @@ extension RecordOrder {
         let keys: [Key] = switch order.field {
         case .title: [.sortKey]
         case .done: [.complete, .sortKey]
+        case .id: []
+        }
+        self.init(keys, descending: order.descending)
+    }
+
+    /// notes: `title` is the sort key (title, then the body's start); `book` the book id
+    /// (notes about no book first), then the sort key; `id` the id alone.
+    init(_ order: ListOrder<NoteSortField>) {
+        let keys: [Key] = switch order.field {
+        case .title: [.sortKey]
+        case .book: [.text(NoteDTO.bookIDField), .sortKey]
+        case .id: []
+        }
+        self.init(keys, descending: order.descending)
+    }
+
+    /// products: `name` is the sort key; `price` the price in minor units, then the sort
+    /// key; `id` the id alone.
+    init(_ order: ListOrder<ProductSortField>) {
+        let keys: [Key] = switch order.field {
+        case .name: [.sortKey]
+        case .price: [.number(WireNames.productPrice), .sortKey]
         case .id: []
         }
         self.init(keys, descending: order.descending)

@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Records
-import Services
 import Storage
 
 // MARK: - RecordMapping
@@ -9,7 +8,10 @@ import Storage
 /// One collection's stored records as Domain values: which DTO reads and writes them
 /// (the one place the wire's field names meet the Domain's), and the order the store
 /// lists them in.
-protocol RecordMapping: Sendable {
+///
+/// Public only so that each repository can be named (`BookRepository` is
+/// `CollectionRepository<BookMapping>`); what a mapping does stays inside the module.
+public protocol RecordMapping: Sendable {
     associatedtype DTO: RecordDTO where DTO.Value: Identifiable, DTO.Value.ID == String
 
     /// The listing order of the store, computed from a value (see `CollectionMappings`).
@@ -81,8 +83,7 @@ extension RecordMapping {
 
     /// "title: title must not be empty" rather than the response-shaped wording of a
     /// decoding failure: these bytes come from the local store, not from a response.
-    private static func reason(_ error: APIError, id: String) -> String {
-        guard case .decoding(let failure) = error else { return error.description }
+    private static func reason(_ failure: RecordDecodingError, id: String) -> String {
         let prefix = "data (id \(id))"
         var field = failure.path.hasPrefix(prefix) ? String(failure.path.dropFirst(prefix.count)) : failure.path
         if field.hasPrefix(".") { field.removeFirst() }

@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Records
-import Services
 import Storage
 
 // MARK: - RecordRules

@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Services
+import Records
 
 // MARK: - WireEncoding
 
@@ -17,7 +17,7 @@ enum WireEncoding {
     ///   - dto: the new content, in the wire shape.
     ///   - existing: the stored JSON of the record being changed, nil for a new record.
     /// - Throws: `RepositoryError.unreadableRecord` when `existing` is not a JSON
-    ///   object (so its other fields cannot be kept); `APIError.invalidRequest` when the
+    ///   object (so its other fields cannot be kept); `RecordEncodingError` when the
     ///   DTO cannot be encoded.
     static func encode<DTO: WritableRecordDTO>(_ dto: DTO, over existing: Data?) throws -> Data {
         let owned = try dto.encodedData()
@@ -25,12 +25,10 @@ enum WireEncoding {
         var fields = try object(existing, id: dto.id, collection: DTO.collection, what: "its stored JSON")
         fields.removeValue(forKey: "last_modified")
         fields.merge(try object(owned, id: dto.id, collection: DTO.collection, what: "its new JSON")) { _, new in new }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // NB: kept fields go through `JSONValue`, whose numbers are `Double`: an integer
         // beyond 2^53 in a field Shelf does not know would lose precision. No field of
         // Shelf's wire shapes or Kinto's own comes near it.
-        return try encoder.encode(JSONValue.object(fields))
+        return try WireJSON.data(fields)
     }
 
     private static func object(_ json: Data, id: String, collection: CollectionName, what: String) throws -> [String: JSONValue] {

@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Records
-import Services
 import Storage
 import Synchronization
 
@@ -126,9 +125,7 @@ public final class SyncedPreferencesStore: PreferencesStore {
         try change(&fields)
         guard fields != before || existing == nil && !fields.isEmpty else { return }
         fields["id"] = .string(id)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try transaction.saveLocal(.preferences, id: id, json: try encoder.encode(JSONValue.object(fields)))
+        try transaction.saveLocal(.preferences, id: id, json: try WireJSON.data(fields))
     }
 
     /// Writes the settings whose value in `fields` (absent: the default) differs from

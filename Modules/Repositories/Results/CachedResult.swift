@@ -46,4 +46,11 @@ public struct CachedResult<Value: Sendable>: Sendable {
         if let refreshError, !hasCachedData { throw refreshError }
         return value
     }
+
+    /// The same result around a value made from this one.
+    func map<Other>(_ transform: (Value) throws -> Other) rethrows -> CachedResult<Other> {
+        CachedResult<Other>(
+            value: try transform(value), fetchedAt: fetchedAt, isStale: isStale, refreshError: refreshError,
+            unreadable: unreadable, hasCachedData: hasCachedData)
+    }
 }

@@ -29,7 +29,7 @@ extension RawRecord {
         do {
             return try JSONDecoder().decode([String: JSONValue].self, from: json)
         } catch {
-            throw .decoding(DecodingFailure(path: "record \(id)", message: DecodingFailure.message(for: error)))
+            throw .decoding(DecodingFailure(path: "record \(id)", message: DecodingErrorText.message(for: error)))
         }
     }
 }

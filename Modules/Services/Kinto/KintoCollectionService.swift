@@ -171,9 +171,7 @@ extension KintoCollectionService {
 enum JSONValueEncoding {
     static func data(_ fields: [String: JSONValue]) throws(APIError) -> Data {
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return try encoder.encode(fields)
+            return try WireJSON.data(fields)
         } catch {
             throw .invalidRequest("record fields cannot be written as JSON: \(error)")
         }

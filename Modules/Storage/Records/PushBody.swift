@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 
 // MARK: - PushBody
 
@@ -16,11 +17,9 @@ public enum PushBody {
     /// - Throws: `StorageError.invalidRecord` when `json` is not a JSON object.
     public static func of(_ json: Data, collection: CollectionName, id: String) throws(StorageError) -> Data {
         do {
-            var fields = try JSONDecoder().decode([String: JSONValue].self, from: json)
+            var fields = try WireJSON.fields(json)
             for key in serverFields { fields.removeValue(forKey: key) }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return try encoder.encode(fields)
+            return try WireJSON.data(fields)
         } catch {
             throw .invalidRecord(collection: collection, id: id, reason: "not a JSON object: \(error)")
         }
@@ -30,11 +29,9 @@ public enum PushBody {
     /// - Throws: `StorageError.invalidRecord` when `body` is not a JSON object.
     public static func stamping(_ body: Data, lineage: [String], collection: CollectionName, id: String) throws(StorageError) -> Data {
         do {
-            var fields = try JSONDecoder().decode([String: JSONValue].self, from: body)
+            var fields = try WireJSON.fields(body)
             fields[RecordLineage.field] = .array(lineage.map(JSONValue.string))
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return try encoder.encode(fields)
+            return try WireJSON.data(fields)
         } catch {
             throw .invalidRecord(collection: collection, id: id, reason: "not a JSON object: \(error)")
         }

@@ -1,3 +1,5 @@
+import Records
+
 // MARK: - RecordOrder
 
 /// The order a listing returns its records in, as the SQL query sorts them — so a
@@ -63,7 +65,7 @@ public struct RecordOrder: Hashable, Sendable {
     }
 
     /// `$."member"`: a JSON path naming one top-level member, whatever characters it has.
-    private static func path(_ member: String) -> String {
+    static func path(_ member: String) -> String {
         "$.\"" + member.replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 
 // MARK: - RecordQuery
 
@@ -23,10 +24,16 @@ public struct RecordQuery: Hashable, Sendable {
     public var offset: Int
     /// The listing's order; counting ignores it.
     public var order: RecordOrder
+    /// Only records whose top-level text member equals a value (notes: `book_id`); nil
+    /// matches every record. Read from each candidate's JSON, in the query.
+    public var member: MemberEquality?
+    /// Only records with one of these ids (favorites); nil matches every record. Bound as
+    /// one JSON array, however many there are.
+    public var ids: [String]?
 
     public init(
         _ collection: CollectionName, search: String? = nil, complete: Bool? = nil, limit: Int? = nil, offset: Int = 0,
-        order: RecordOrder = .standard
+        order: RecordOrder = .standard, member: MemberEquality? = nil, ids: [String]? = nil
     ) {
         self.collection = collection
         self.search = search
@@ -34,6 +41,8 @@ public struct RecordQuery: Hashable, Sendable {
         self.limit = limit
         self.offset = offset
         self.order = order
+        self.member = member
+        self.ids = ids
     }
 
     /// Books, optionally only finished (`true`) or unfinished (`false`) ones.
@@ -52,4 +61,20 @@ public struct RecordQuery: Hashable, Sendable {
         let needle = SearchText.fold(search.trimmingCharacters(in: .whitespaces))
         return needle.isEmpty ? nil : needle
     }
+}
+
+// MARK: - MemberEquality
+
+/// A filter on one top-level text member of a record's JSON: `book_id = "b-42"`.
+public struct MemberEquality: Hashable, Sendable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, equals value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// `$."name"`: the member as a bound JSON path, whatever characters it has.
+    var path: String { RecordOrder.path(name) }
 }

@@ -1,4 +1,5 @@
 import Domain
+import Records
 
 // MARK: - Finding records by what a reader typed
 

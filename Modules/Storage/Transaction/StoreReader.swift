@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 
 // MARK: - StoreReader
 
@@ -80,7 +81,7 @@ public class StoreReader {
     }
 
     static func countSQL(_ query: RecordQuery) -> (String, [SQLiteValue]) {
-        if query.complete == nil, query.foldedSearch == nil {
+        if query.complete == nil, query.foldedSearch == nil, query.member == nil, query.ids == nil {
             // NB: a whole collection is counted on the narrowest index, (collection, id),
             // in half the time the listing index takes at 100,000 records; the rows
             // hidden by a deletion waiting to be pushed are taken off.
@@ -107,6 +108,17 @@ public class StoreReader {
         if let needle = query.foldedSearch {
             clauses.append("instr(\(RecordIndexing.searchColumn(query.collection)), ?) > 0")
             parameters.append(.text(needle))
+        }
+        if let member = query.member {
+            clauses.append("json_extract(json, ?) = ?")
+            parameters += [.text(member.path), .text(member.value)]
+        }
+        if let ids = query.ids {
+            // NB: one bound JSON array (an id is escaped by JSONSerialization), so the
+            // number of ids never meets SQLite's limit on parameters.
+            clauses.append("id IN (SELECT value FROM json_each(?))")
+            let array = (try? JSONSerialization.data(withJSONObject: ids)) ?? Data("[]".utf8)
+            parameters.append(.text(String(decoding: array, as: UTF8.self)))
         }
         return (clauses.joined(separator: " AND "), parameters)
     }

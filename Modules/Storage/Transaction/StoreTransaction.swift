@@ -151,7 +151,7 @@ public final class StoreTransaction: StoreReader {
             fields = scanned.fields
         } else {
             do {
-                fields = try WireFields.parse(json, keeping: IndexedMembers.names(for: collection))
+                fields = try WireFields.parse(json, keeping: RecordIndexing.wireNames(for: collection))
             } catch {
                 throw .invalidRecord(collection: collection, id: id, reason: "not a JSON object: \(error)")
             }

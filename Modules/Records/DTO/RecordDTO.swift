@@ -24,13 +24,11 @@ public protocol WritableRecordDTO: RecordDTO where Value: Identifiable, Value.ID
 
 extension WritableRecordDTO {
     /// The record's JSON object, ready to be a write's `data`.
-    public func encodedData() throws(APIError) -> Data {
+    public func encodedData() throws(RecordEncodingError) -> Data {
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return try encoder.encode(self)
+            return try WireJSON.encoder().encode(self)
         } catch {
-            throw .invalidRequest("\(Self.collection) record \(id) cannot be written as JSON: \(error)")
+            throw RecordEncodingError(collection: Self.collection, id: id, reason: "\(error)")
         }
     }
 }

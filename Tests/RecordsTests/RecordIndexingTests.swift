@@ -1,28 +1,46 @@
 import Domain
 import Foundation
-import Records
 import Testing
-@testable import Storage
+@testable import Records
 import TestSupport
 
 @Suite("Derived columns and folding")
 struct RecordIndexingTests {
+    private func json(_ object: [String: Any]) throws -> Data {
+        try JSONSerialization.data(withJSONObject: object)
+    }
+
+    /// One rule for both: a Domain value's key is the key of its record as stored.
+    @Test func aDomainValueSortsByTheKeyOfItsStoredRecord() throws {
+        func stored(_ collection: CollectionName, _ dto: some WritableRecordDTO) throws -> String {
+            RecordIndexing(collection: collection, fields: try WireFields.parse(try dto.encodedData())).sortKey
+        }
+        let book = try Book(id: "b1", title: "L'Étranger", author: "Albert CAMUS")
+        #expect(RecordIndexing.sortKey(of: book) == (try stored(.books, BookDTO(book))))
+        let note = try Note(id: "n1", bookID: nil, title: "Café", body: String(repeating: "Ünï ", count: 40))
+        #expect(RecordIndexing.sortKey(of: note) == (try stored(.notes, NoteDTO(note))))
+        let task = try ReadingTask(id: "t1", title: "ÉCRIRE")
+        #expect(RecordIndexing.sortKey(of: task) == (try stored(.tasks, ReadingTaskDTO(task))))
+        let item = try CartItem(productID: "prod-2", quantity: 3)
+        #expect(RecordIndexing.sortKey(of: item) == (try stored(.cart, CartItemDTO(item))))
+    }
+
     // MARK: - Derived columns
 
     @Test func derivedColumnsFoldEachFieldAsDomainDoes() throws {
         let separator = SearchText.fieldSeparator
-        let book = RecordIndexing(collection: .books, fields: try WireFields.parse(Wire.book("b1", title: "L'Étranger", author: "Albert CAMUS", finished: true)))
+        let book = RecordIndexing(collection: .books, fields: try WireFields.parse(try json(["id": "b1", "title": "L'Étranger", "author_name": "Albert CAMUS", "finished": true])))
         #expect(book.searchText == SearchFolding.fold("L'Étranger") + separator + SearchFolding.fold("Albert CAMUS"))
         #expect(book.sortKey == book.searchText)
         #expect(book.complete == true)
 
         let body = String(repeating: "Ü", count: 100)
-        let note = RecordIndexing(collection: .notes, fields: try WireFields.parse(Wire.note("n1", title: "Café", body: body)))
+        let note = RecordIndexing(collection: .notes, fields: try WireFields.parse(try json(["id": "n1", "title": "Café", "body": body, "book_id": NSNull()])))
         #expect(note.searchText == "cafe" + separator + String(repeating: "u", count: 100))
         #expect(note.sortKey == "cafe" + separator + String(repeating: "u", count: RecordIndexing.bodySortPrefix))
         #expect(note.complete == nil)
 
-        let task = RecordIndexing(collection: .tasks, fields: try WireFields.parse(Wire.task("t1", title: "Ünï", done: false)))
+        let task = RecordIndexing(collection: .tasks, fields: try WireFields.parse(try json(["id": "t1", "title": "Ünï", "done": false])))
         #expect(task.sortKey == "uni")
         #expect(task.complete == false)
 

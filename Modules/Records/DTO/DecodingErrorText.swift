@@ -1,15 +1,15 @@
 import Foundation
 
-// MARK: - DecodingError → DecodingFailure
+// MARK: - DecodingErrorText
 
-extension DecodingFailure {
-    /// A `JSONDecoder` failure as a `DecodingFailure`: the coding path written the way
-    /// people read JSON (`data[3].author_name`), after `pathPrefix`.
-    init(decoding error: any Error, url: String? = nil, pathPrefix: String = "") {
-        var path = pathPrefix
+/// A `JSONDecoder` failure in the words people read JSON with: the coding path as
+/// `data[3].author_name`, the message as "expected a string, found a number".
+public enum DecodingErrorText {
+    /// The failure's coding path written after `prefix` (`data (id b1)` + `.title`).
+    public static func path(of error: any Error, after prefix: String = "") -> String {
+        var path = prefix
         if let error = error as? DecodingError {
-            let keys = Self.codingPath(of: error)
-            for key in keys {
+            for key in codingPath(of: error) {
                 if let index = key.intValue {
                     path += "[\(index)]"
                 } else {
@@ -17,10 +17,10 @@ extension DecodingFailure {
                 }
             }
         }
-        self.init(url: url, path: path, message: Self.message(for: error))
+        return path
     }
 
-    static func message(for error: any Error) -> String {
+    public static func message(for error: any Error) -> String {
         guard let error = error as? DecodingError else { return String(describing: error) }
         switch error {
         case .typeMismatch(let type, let context):

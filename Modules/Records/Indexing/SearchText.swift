@@ -2,14 +2,14 @@ import Domain
 
 // MARK: - SearchText
 
-/// Folding for the store's search and sort columns: Domain's `SearchFolding.fold`,
+/// Folding for the store's search and sort columns (and a query's text): Domain's `SearchFolding.fold`,
 /// with a shortcut for pure ASCII text.
 ///
 /// Folding through Foundation costs microseconds per string on Linux; most titles
 /// are ASCII, where case- and diacritic-insensitive folding is exactly ASCII
 /// lower-casing. A test checks both paths agree on every ASCII character.
-enum SearchText {
-    static func fold(_ text: String) -> String {
+public enum SearchText {
+    public static func fold(_ text: String) -> String {
         var isASCII = true
         var hasUpper = false
         for byte in text.utf8 {
@@ -29,12 +29,14 @@ enum SearchText {
     /// through `fold`, remembering the last few hundred non-ASCII results — a pulled
     /// page names the same authors again and again, and Foundation's folding costs
     /// microseconds a string.
-    struct Folder {
+    public struct Folder {
         private var remembered: [String: String] = [:]
-        static let capacity = 512
+        public static let capacity = 512
+
+        public init() {}
 
         /// Appends `text` folded.
-        mutating func append(_ text: String, to bytes: inout [UInt8]) {
+        public mutating func append(_ text: String, to bytes: inout [UInt8]) {
             let start = bytes.count
             bytes.append(contentsOf: text.utf8)
             let isASCII = bytes.withUnsafeMutableBufferPointer { buffer in
@@ -62,5 +64,5 @@ enum SearchText {
     /// Separates fields inside one search or sort column. A control character no one
     /// types, so a query never matches across two fields, and lower than every printable
     /// character, so "Dune" sorts before "Dune Messiah" whatever the second field holds.
-    static let fieldSeparator = "\u{1F}"
+    public static let fieldSeparator = "\u{1F}"
 }

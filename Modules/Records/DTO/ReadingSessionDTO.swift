@@ -9,7 +9,8 @@ public struct ReadingSessionDTO: WritableRecordDTO, Hashable {
     public var id: String
     public var minutes: Int
     public var day: String
-    public var bookID: String?
+    /// Written as `null` for a session of no particular book; may be absent when read.
+    @WrittenAsNull public var bookID: String?
     public var lastModified: Int?
 
     enum CodingKeys: String, CodingKey {
@@ -17,6 +18,9 @@ public struct ReadingSessionDTO: WritableRecordDTO, Hashable {
         case bookID = "book_id"
         case lastModified = "last_modified"
     }
+
+    /// The field that names the book a record belongs to, for queries that follow it.
+    public static let bookIDField = CodingKeys.bookID.stringValue
 
     public init(id: String, minutes: Int, day: String, bookID: String?, lastModified: Int? = nil) {
         self.id = id
@@ -28,26 +32,6 @@ public struct ReadingSessionDTO: WritableRecordDTO, Hashable {
 
     public init(_ session: ReadingSession) {
         self.init(id: session.id, minutes: session.minutes, day: session.day.description, bookID: session.bookID)
-    }
-
-    /// `book_id` may be absent as well as null.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(String.self, forKey: .id)
-        minutes = try container.decode(Int.self, forKey: .minutes)
-        day = try container.decode(String.self, forKey: .day)
-        bookID = try container.decodeIfPresent(String.self, forKey: .bookID)
-        lastModified = try container.decodeIfPresent(Int.self, forKey: .lastModified)
-    }
-
-    /// Writes `book_id: null` explicitly: the wire shape has the field either way.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(minutes, forKey: .minutes)
-        try container.encode(day, forKey: .day)
-        try container.encode(bookID, forKey: .bookID)
-        try container.encodeIfPresent(lastModified, forKey: .lastModified)
     }
 
     public func toDomain() throws(DomainError) -> ReadingSession {

@@ -7,7 +7,8 @@ public struct NoteDTO: WritableRecordDTO, Hashable {
     public static let collection = CollectionName.notes
 
     public var id: String
-    public var bookID: String?
+    /// Written as `null` when the note belongs to no book; may be absent when read.
+    @WrittenAsNull public var bookID: String?
     public var title: String
     public var body: String
     public var lastModified: Int?
@@ -17,6 +18,9 @@ public struct NoteDTO: WritableRecordDTO, Hashable {
         case bookID = "book_id"
         case lastModified = "last_modified"
     }
+
+    /// The field that names the book a record belongs to, for queries that follow it.
+    public static let bookIDField = CodingKeys.bookID.stringValue
 
     public init(id: String, bookID: String?, title: String, body: String, lastModified: Int? = nil) {
         self.id = id
@@ -30,8 +34,7 @@ public struct NoteDTO: WritableRecordDTO, Hashable {
         self.init(id: note.id, bookID: note.bookID, title: note.title, body: note.body)
     }
 
-    /// `book_id` may be absent as well as null (a record written by another client);
-    /// `body` may be absent (empty).
+    /// `body` may be absent (empty); `book_id` as well as null.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
@@ -39,16 +42,6 @@ public struct NoteDTO: WritableRecordDTO, Hashable {
         title = try container.decode(String.self, forKey: .title)
         body = try container.decodeIfPresent(String.self, forKey: .body) ?? ""
         lastModified = try container.decodeIfPresent(Int.self, forKey: .lastModified)
-    }
-
-    /// Writes `book_id: null` explicitly: the wire shape has the field either way.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(bookID, forKey: .bookID)
-        try container.encode(title, forKey: .title)
-        try container.encode(body, forKey: .body)
-        try container.encodeIfPresent(lastModified, forKey: .lastModified)
     }
 
     public func toDomain() throws(DomainError) -> Note {
