@@ -22,7 +22,9 @@ struct PendingCommand: ShelfCommand {
         ])
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        try context.output.show(PendingChangesScreen(try UnsyncedChanges(store: context.session().store).list()))
+        let changes = try UnsyncedChanges(store: context.session().store).list()
+        let shortIDs = await context.shortIDs(PendingChangesScreen.idsShown(by: changes))
+        try context.output.show(PendingChangesScreen(changes, shortIDs: shortIDs))
         return .success
     }
 }
