@@ -57,7 +57,8 @@ public struct ReadingTodayScreen: RenderableScreen, Hashable {
 /// `shelf log [--days N]`: the sessions of the last N days, by day, with totals.
 ///
 /// JSON: `{"state", "days": [{"day", "totalMinutes", "sessions": [{"id", "minutes",
-/// "day", "bookID"}]}], "totalMinutes", "dayCount", "error"}`, newest day first.
+/// "day", "bookID"}]}], "totalMinutes", "dayCount", "error"}`, newest day first unless
+/// `--sort` says otherwise; `totalMinutes` is of the days listed.
 public struct ReadingLogScreen: RenderableScreen, Hashable {
     public let state: ScreenStatus
     public let days: [ReadingLogDay]
@@ -66,10 +67,13 @@ public struct ReadingLogScreen: RenderableScreen, Hashable {
     private let hasValue: Bool
 
     @MainActor
-    public init(_ model: ReadingProgressModel, days dayCount: Int) {
+    public init(
+        _ model: ReadingProgressModel, days dayCount: Int,
+        order: ListOrder<LogSortField> = .init(.day, descending: true), limit: Int? = nil
+    ) {
         state = ScreenStatus(model.state)
         hasValue = model.state.hasValue
-        days = model.days(last: dayCount)
+        days = model.days(last: dayCount, order: order, limit: limit)
         self.dayCount = dayCount
         error = model.errorMessage
     }
