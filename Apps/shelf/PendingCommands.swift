@@ -43,7 +43,8 @@ struct UndoCommand: ShelfCommand {
             Example("Take back the changes to one book", "shelf undo books/b-42"),
         ])
 
-    @Argument(name: "id", help: "The record whose change to take back: its id, or COLLECTION/ID (default: the last change).")
+    @Argument(name: "id", help: "The record whose change to take back: its id, or COLLECTION/ID (default: the last change).",
+              completion: .pendingChanges)
     var record: RecordReference?
 
     func run(_ context: CommandContext) async throws -> ExitCode {
