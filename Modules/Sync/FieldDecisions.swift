@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Repositories
 import Storage
 
@@ -33,14 +34,8 @@ extension ConflictDecisions {
     /// The Domain's names of fields (`--json`'s `author`, `isFinished`, `bookID`) for
     /// their wire names (`author_name`, `finished`, `book_id`), which `conflicts show`
     /// lists; either names a field.
-    static let domainNames: [CollectionName: [String: String]] = [
-        .books: ["author": "author_name", "isFinished": "finished"],
-        .notes: ["bookID": "book_id"],
-        .tasks: ["isDone": "done"],
-        .cart: ["productID": "product_id"],
-        .sessions: ["bookID": "book_id"],
-        .preferences: ["showFinished": "show_finished", "dailyGoalMinutes": "daily_goal_minutes"],
-    ]
+    static let domainNames: [CollectionName: [String: String]] = Dictionary(
+        uniqueKeysWithValues: CollectionName.allCases.map { ($0, WireNames.wireNamesByDomainName(in: $0)) })
 
     /// The decisions with every field named by its wire name.
     /// - Throws: `FieldDecisionError.givenTwice` for a field named under both names.

@@ -12,9 +12,9 @@ enum RecordLabel {
     static func of(_ fields: [String: JSONValue]?) -> String? {
         guard let fields else { return nil }
         return label(
-            title: fields["title"]?.stringValue, name: fields["name"]?.stringValue,
-            product: fields["product_id"]?.stringValue, quantity: fields["quantity"]?.intValue,
-            minutes: fields["minutes"]?.intValue, day: fields["day"]?.stringValue,
+            title: fields[WireNames.title]?.stringValue, name: fields[WireNames.productName]?.stringValue,
+            product: fields[WireNames.cartProduct]?.stringValue, quantity: fields[WireNames.cartQuantity]?.intValue,
+            minutes: fields[WireNames.sessionMinutes]?.intValue, day: fields[WireNames.sessionDay]?.stringValue,
             isPreferences: fields.keys.contains(where: isPreferenceField))
     }
 
@@ -25,20 +25,22 @@ enum RecordLabel {
         if collection == .preferences { return preferences }
         guard let json, let fields = try? WireFields.parse(json, keeping: labelFields) else { return nil }
         return label(
-            title: fields.string("title"), name: fields.string("name"), product: fields.string("product_id"),
-            quantity: fields.integer("quantity").map(Int.init), minutes: fields.integer("minutes").map(Int.init),
-            day: fields.string("day"), isPreferences: false)
+            title: fields.string(WireNames.title), name: fields.string(WireNames.productName),
+            product: fields.string(WireNames.cartProduct), quantity: fields.integer(WireNames.cartQuantity).map(Int.init),
+            minutes: fields.integer(WireNames.sessionMinutes).map(Int.init), day: fields.string(WireNames.sessionDay),
+            isPreferences: false)
     }
 
     private static let labelFields: [WireFields.Name] = [
-        WireFields.Name("title"), WireFields.Name("name"), WireFields.Name("product_id"), WireFields.Name("quantity"),
-        WireFields.Name("minutes"), WireFields.Name("day"),
-    ]
+        WireNames.title, WireNames.productName, WireNames.cartProduct, WireNames.cartQuantity,
+        WireNames.sessionMinutes, WireNames.sessionDay,
+    ].map { WireFields.Name($0) }
 
     private static let preferences = "favorites and settings"
 
     private static func isPreferenceField(_ name: String) -> Bool {
-        name.hasPrefix("favorite:") || name == "daily_goal_minutes" || name == "show_finished"
+        name.hasPrefix(ReaderPreferencesDTO.favoritePrefix) || name == ReaderPreferencesDTO.dailyGoalField
+            || name == ReaderPreferencesDTO.showFinishedField
     }
 
     private static func label(

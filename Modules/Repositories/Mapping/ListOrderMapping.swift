@@ -1,4 +1,5 @@
 import Domain
+import Records
 import Storage
 
 // MARK: - ListOrder → RecordOrder
@@ -36,7 +37,7 @@ extension RecordOrder {
     init(_ order: ListOrder<NoteSortField>) {
         let keys: [Key] = switch order.field {
         case .title: [.sortKey]
-        case .book: [.text("book_id"), .sortKey]
+        case .book: [.text(NoteDTO.bookIDField), .sortKey]
         case .id: []
         }
         self.init(keys, descending: order.descending)
@@ -47,7 +48,7 @@ extension RecordOrder {
     init(_ order: ListOrder<ProductSortField>) {
         let keys: [Key] = switch order.field {
         case .name: [.sortKey]
-        case .price: [.number("price_minor"), .sortKey]
+        case .price: [.number(WireNames.productPrice), .sortKey]
         case .id: []
         }
         self.init(keys, descending: order.descending)

@@ -1,4 +1,5 @@
 import Domain
+import Records
 
 // MARK: - Ids by prefix
 
@@ -38,13 +39,7 @@ extension StoreReader {
 
     /// The wire field that names a record of `collection` for a person.
     static func labelField(_ collection: CollectionName) -> String? {
-        switch collection {
-        case .books, .notes, .tasks: "title"
-        case .products: "name"
-        case .cart: "product_id"
-        case .sessions: "day"
-        case .preferences: nil
-        }
+        WireNames.label(of: collection)
     }
 }
 
