@@ -78,6 +78,8 @@ struct ReaderDataCLITests {
         #expect(try listed("--sort", "sessions", "--reverse", "--limit", "1") == [days[1]])
         let limited = try sandbox.run("--json", "log", "--days", "3", "--limit", "1").json()
         #expect(limited["totalMinutes"] as? Int == 25)
+        let cut = try sandbox.run("log", "--days", "3", "--limit", "2").stdout
+        #expect(cut.hasSuffix("65 minutes on the 2 days listed (of 3 with reading in the last 3 days)\n"), "\(cut)")
 
         let mistyped = try sandbox.run("log", "--sort", "minuts")
         #expect(mistyped.status == 64)
