@@ -2,6 +2,7 @@ import ArgumentParsing
 import Domain
 import Foundation
 import Storage
+import Sync
 
 // MARK: - shelf completion
 
@@ -39,7 +40,8 @@ struct CompletionCommand: ShelfCommand {
 ///
 /// - `ids COLLECTION PREFIX`: ids of live records, with their titles or names
 /// - `accounts PREFIX`: account names
-/// - `conflicts PREFIX`: `collection/id` of records waiting for `resolve`
+/// - `conflicts PREFIX`: records waiting for `resolve`
+/// - `pending PREFIX`: records whose unsynced change `undo` can take back, with titles
 /// - `failed PREFIX`: ids of refused changes
 ///
 /// A store that does not exist yet is not created: there is nothing to offer.
@@ -54,7 +56,7 @@ struct WordListCommand: ShelfCommand {
     /// Descriptions are cut to this many characters.
     static let descriptionLimit = 60
 
-    @Argument(help: "ids, accounts, conflicts or failed.")
+    @Argument(help: "ids, accounts, conflicts, pending or failed.")
     var kind: String
     @Argument(help: "The collection (ids), or the prefix.")
     var first: String?
@@ -76,13 +78,19 @@ struct WordListCommand: ShelfCommand {
         case "conflicts":
             guard let store = try openStore(paths, context) else { return .success }
             lines = try store.read { try $0.conflicts() }
-                .map { ("\($0.collection.rawValue)/\($0.recordID)", nil) }.filter { $0.0.hasPrefix(first ?? "") }
+                .compactMap { Self.reference($0.collection, $0.recordID, typed: first ?? "").map { ($0, nil) } }
+        case "pending":
+            guard let store = try openStore(paths, context) else { return .success }
+            // NB: only changes still waiting: one a sync sent cannot be taken back.
+            lines = try UnsyncedChanges(store: store).list().filter { $0.state == .waiting }.compactMap { change in
+                Self.reference(change.collection, change.recordID, typed: first ?? "").map { ($0, change.label) }
+            }
         case "failed":
             guard let store = try openStore(paths, context) else { return .success }
             lines = try store.read { try $0.deadLetters() }
                 .map { ("\($0.id)", "\($0.collection.rawValue)/\($0.recordID)") }.filter { $0.0.hasPrefix(first ?? "") }
         default:
-            throw ParseError.invalid("Unknown word list '\(kind)'; expected ids, accounts, conflicts or failed")
+            throw ParseError.invalid("Unknown word list '\(kind)'; expected ids, accounts, conflicts, pending or failed")
         }
         var out = ""
         for (word, description) in lines.prefix(Self.limit) where Self.isPlain(word) {
@@ -101,6 +109,16 @@ struct WordListCommand: ShelfCommand {
         let location = paths.database(selection.name)
         guard case .file(let url) = location, FileManager.default.fileExists(atPath: url.path) else { return nil }
         return try ShelfStore(location: location, configuration: .reader)
+    }
+
+    /// How a command taking `ID or COLLECTION/ID` is offered a record for `typed`: the
+    /// bare id when that is what is being typed, `collection/id` otherwise (and for an
+    /// empty word, so records of different collections cannot look alike); nil when
+    /// neither starts with `typed`.
+    static func reference(_ collection: CollectionName, _ id: String, typed: String) -> String? {
+        let reference = "\(collection.rawValue)/\(id)"
+        if !typed.isEmpty, id.hasPrefix(typed) { return id }
+        return reference.hasPrefix(typed) ? reference : nil
     }
 
     /// A word a shell can take as it is: no spaces, quotes or control characters
@@ -125,8 +143,10 @@ extension CompletionKind {
     /// Ids of the live records of a collection in the local store.
     static func ids(_ collection: CollectionName) -> CompletionKind { .dynamic(["ids", collection.rawValue]) }
     static let accounts = CompletionKind.dynamic(["accounts"])
-    /// `collection/id` of the records waiting for `resolve`.
+    /// `collection/id` (or the id being typed) of the records waiting for `resolve`.
     static let conflicts = CompletionKind.dynamic(["conflicts"])
+    /// `collection/id` (or the id being typed) of the records `undo` can take back.
+    static let pendingChanges = CompletionKind.dynamic(["pending"])
     /// Ids of refused changes (`retry`, `discard`).
     static let failedChanges = CompletionKind.dynamic(["failed"])
 }

@@ -27,7 +27,9 @@ extension ConflictsCommand {
             examples: [Example("The conflicts ('shelf conflicts' alone does the same)", "shelf conflicts list")])
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            try context.output.show(ConflictsScreen(try ConflictResolver(store: context.session().store).conflicts()))
+            let conflicts = try ConflictResolver(store: context.session().store).conflicts()
+            let shortIDs = await context.shortIDs(ConflictsScreen.idsShown(by: conflicts))
+            try context.output.show(ConflictsScreen(conflicts, shortIDs: shortIDs))
             return .success
         }
     }

@@ -22,7 +22,9 @@ struct PendingCommand: ShelfCommand {
         ])
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        try context.output.show(PendingChangesScreen(try UnsyncedChanges(store: context.session().store).list()))
+        let changes = try UnsyncedChanges(store: context.session().store).list()
+        let shortIDs = await context.shortIDs(PendingChangesScreen.idsShown(by: changes))
+        try context.output.show(PendingChangesScreen(changes, shortIDs: shortIDs))
         return .success
     }
 }
@@ -41,7 +43,8 @@ struct UndoCommand: ShelfCommand {
             Example("Take back the changes to one book", "shelf undo books/b-42"),
         ])
 
-    @Argument(name: "id", help: "The record whose change to take back: its id, or COLLECTION/ID (default: the last change).")
+    @Argument(name: "id", help: "The record whose change to take back: its id, or COLLECTION/ID (default: the last change).",
+              completion: .pendingChanges)
     var record: RecordReference?
 
     func run(_ context: CommandContext) async throws -> ExitCode {

@@ -59,18 +59,35 @@ struct TodayCommand: ShelfCommand {
 struct LogCommand: ShelfCommand {
     static let configuration = CommandConfiguration(
         name: "log", abstract: "List reading sessions by day, with totals.",
-        examples: [Example("The last thirty days", "shelf log --days 30")])
+        discussion: """
+        --sort takes a field (day, minutes, sessions); a leading '-' sorts descending,
+        --reverse turns the order round. Without --sort the newest day comes first.
+        --limit keeps the first N days of that order; the total is of the days listed.
+        """,
+        examples: [
+            Example("The last thirty days", "shelf log --days 30"),
+            Example("The three days with the most reading this year", "shelf log --days 365 --sort -minutes --limit 3"),
+        ])
 
     @Option(
         value: "n", help: "The last N days, today included (default 7, at most 3660).",
         expecting: "1...3660", transform: { Int($0).flatMap { (1...3660).contains($0) ? $0 : nil } })
     var days: Int?
+    @Option(value: "n", help: "List at most N days.", expecting: ListLimit.expectation, transform: ListLimit.parse)
+    var limit: Int?
+    @Option(value: "field", help: "Sort by day (the default, newest first), minutes or sessions; '-field' for descending.",
+            completion: ListOrder<LogSortField>.completionWords)
+    var sort: ListOrder<LogSortField>?
+    @Flag(help: "Turn the order round.")
+    var reverse = false
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = await ReadingLog.progressModel(context, session)
         await model.load()
-        return try context.output.present(ReadingLogScreen(model, days: days ?? 7), loaded: model.state)
+        let order = sort ?? ListOrder(.day, descending: true)
+        let screen = ReadingLogScreen(model, days: days ?? 7, order: reverse ? order.reversed : order, limit: limit)
+        return try context.output.present(screen, loaded: model.state)
     }
 }
 

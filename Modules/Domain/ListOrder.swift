@@ -68,3 +68,10 @@ public enum ProductSortField: String, ListSortField {
     case name, price, id
     public static let standard = ProductSortField.name
 }
+
+/// `shelf log --sort`: day, minutes (the day's total, then the day), sessions (how many,
+/// then the day). The log's own order is the newest day first (`-day`).
+public enum LogSortField: String, ListSortField {
+    case day, minutes, sessions
+    public static let standard = LogSortField.day
+}

@@ -64,6 +64,30 @@ public enum ReadingLog {
     }
 }
 
+// MARK: - Sorting the log
+
+extension [ReadingLogDay] {
+    /// The days in `order`, ties broken by the day in the same direction, cut at `limit`.
+    ///
+    /// NB: sorted here, not in the store's query: a row is a day's total over its
+    /// sessions, and the log's model already holds every session (streaks and the goal
+    /// need them), so there is nothing left for a query to spare; `--days` bounds the
+    /// rows to 3660.
+    public func sorted(_ order: ListOrder<LogSortField>, limit: Int? = nil) -> [ReadingLogDay] {
+        let sorted = self.sorted { a, b in
+            let ascending: Bool
+            switch order.field {
+            case .day: ascending = a.day < b.day
+            case .minutes: ascending = (a.totalMinutes, a.day) < (b.totalMinutes, b.day)
+            case .sessions: ascending = (a.sessions.count, a.day) < (b.sessions.count, b.day)
+            }
+            let equal = a.day == b.day
+            return equal ? false : (order.descending ? !ascending : ascending)
+        }
+        return limit.map { Array(sorted.prefix(Swift.max(0, $0))) } ?? sorted
+    }
+}
+
 /// One day of the reading log.
 public struct ReadingLogDay: Hashable, Sendable, Codable {
     public var day: ReadingDay

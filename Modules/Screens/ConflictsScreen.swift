@@ -25,8 +25,11 @@ public struct ConflictsScreen: RenderableScreen, Hashable {
             detectedAt = Wording.timestamp(summary.detectedAt)
         }
 
-        /// What `shelf resolve` takes.
-        var reference: String { "\(collection)/\(id)" }
+        /// What `shelf resolve` takes, the id as short as the table may show it.
+        func reference(_ shortIDs: ShortIDs) -> String {
+            let id = CollectionName(rawValue: collection).map { shortIDs.shown(self.id, in: $0) } ?? self.id
+            return "\(collection)/\(id)"
+        }
 
         private enum CodingKeys: String, CodingKey { case collection, id, kind, fields, title, detectedAt }
 
@@ -42,9 +45,18 @@ public struct ConflictsScreen: RenderableScreen, Hashable {
     }
 
     public let conflicts: [Entry]
+    private let shortIDs: ShortIDs
 
-    public init(_ conflicts: [ConflictSummary]) {
+    /// - Parameter shortIDs: the prefixes the table shows for the records' ids, as every
+    ///   other table does (`--json` keeps full ids).
+    public init(_ conflicts: [ConflictSummary], shortIDs: ShortIDs = .full) {
         self.conflicts = conflicts.map(Entry.init)
+        self.shortIDs = shortIDs
+    }
+
+    /// The ids the table shows, per collection, for working out their short forms.
+    public static func idsShown(by conflicts: [ConflictSummary]) -> [(CollectionName, [String])] {
+        Dictionary(grouping: conflicts, by: \.collection).map { ($0.key, $0.value.map(\.recordID)) }
     }
 
     public func renderText(_ options: RenderOptions) -> String {
@@ -55,7 +67,7 @@ public struct ConflictsScreen: RenderableScreen, Hashable {
         }
         var table = TextTable([.init("RECORD"), .init("TITLE"), .init("CLASH"), .init("SINCE")])
         for conflict in conflicts {
-            table.append([.init(conflict.reference), .init(conflict.title ?? "-", conflict.title == nil ? .quiet : nil),
+            table.append([.init(conflict.reference(shortIDs)), .init(conflict.title ?? "-", conflict.title == nil ? .quiet : nil),
                           .init(Self.clash(conflict), .warning), .init(conflict.detectedAt)])
         }
         text.table(table)

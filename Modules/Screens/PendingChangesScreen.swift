@@ -45,9 +45,18 @@ public struct PendingChangesScreen: RenderableScreen, Hashable {
     }
 
     public let changes: [Entry]
+    private let shortIDs: ShortIDs
 
-    public init(_ changes: [UnsyncedChange]) {
+    /// - Parameter shortIDs: the prefixes the table shows for the records' ids, as every
+    ///   other table does (`--json` keeps full ids).
+    public init(_ changes: [UnsyncedChange], shortIDs: ShortIDs = .full) {
         self.changes = changes.map(Entry.init)
+        self.shortIDs = shortIDs
+    }
+
+    /// The ids the table shows, per collection, for working out their short forms.
+    public static func idsShown(by changes: [UnsyncedChange]) -> [(CollectionName, [String])] {
+        Dictionary(grouping: changes, by: \.collection).map { ($0.key, $0.value.map(\.recordID)) }
     }
 
     public func renderText(_ options: RenderOptions) -> String {
@@ -59,7 +68,7 @@ public struct PendingChangesScreen: RenderableScreen, Hashable {
         var table = TextTable([.init("RECORD"), .init("CHANGE"), .init("TITLE"), .init("SINCE"), .init("STATE")])
         for change in changes {
             table.append([
-                .init("\(change.collection)/\(change.id)"), .init(change.change),
+                .init(reference(change)), .init(change.change),
                 .init(change.title ?? "-", change.title == nil ? .quiet : nil), .init(change.since),
                 .init(Self.state(change.state), change.state == "waiting" ? nil : .warning),
             ])
@@ -69,6 +78,12 @@ public struct PendingChangesScreen: RenderableScreen, Hashable {
         if changes.last?.state == "waiting" { summary += ", 'shelf undo' takes " + (changes.count == 1 ? "it back" : "back the last one") }
         text.line(summary, .quiet)
         return text.text
+    }
+
+    /// `COLLECTION/ID` with the id as short as the table may show it.
+    private func reference(_ change: Entry) -> String {
+        let id = CollectionName(rawValue: change.collection).map { shortIDs.shown(change.id, in: $0) } ?? change.id
+        return "\(change.collection)/\(id)"
     }
 
     private static func state(_ state: String) -> String {

@@ -57,19 +57,28 @@ public struct ReadingTodayScreen: RenderableScreen, Hashable {
 /// `shelf log [--days N]`: the sessions of the last N days, by day, with totals.
 ///
 /// JSON: `{"state", "days": [{"day", "totalMinutes", "sessions": [{"id", "minutes",
-/// "day", "bookID"}]}], "totalMinutes", "dayCount", "error"}`, newest day first.
+/// "day", "bookID"}]}], "totalMinutes", "dayCount", "error"}`, newest day first unless
+/// `--sort` says otherwise; `totalMinutes` is of the days listed.
 public struct ReadingLogScreen: RenderableScreen, Hashable {
     public let state: ScreenStatus
     public let days: [ReadingLogDay]
     public let dayCount: Int
     public let error: String?
     private let hasValue: Bool
+    /// How many days with reading there are before `--limit` cuts them, so the text's
+    /// total does not pass for the whole period's.
+    private let daysWithReading: Int
 
     @MainActor
-    public init(_ model: ReadingProgressModel, days dayCount: Int) {
+    public init(
+        _ model: ReadingProgressModel, days dayCount: Int,
+        order: ListOrder<LogSortField> = .init(.day, descending: true), limit: Int? = nil
+    ) {
         state = ScreenStatus(model.state)
         hasValue = model.state.hasValue
-        days = model.days(last: dayCount)
+        let all = model.days(last: dayCount, order: order, limit: nil)
+        days = limit.map { Array(all.prefix($0)) } ?? all
+        daysWithReading = all.count
         self.dayCount = dayCount
         error = model.errorMessage
     }
@@ -89,7 +98,9 @@ public struct ReadingLogScreen: RenderableScreen, Hashable {
             status: state, hasValue: hasValue, noun: "reading sessions",
             table: days.isEmpty ? nil : table,
             empty: "No reading logged in the last \(Wording.count(dayCount, "day")).",
-            summary: "\(Wording.count(totalMinutes, "minute")) in the last \(Wording.count(dayCount, "day"))",
+            summary: "\(Wording.count(totalMinutes, "minute")) " + (days.count < daysWithReading
+                ? "on the \(days.count) days listed (of \(daysWithReading) with reading in the last \(Wording.count(dayCount, "day")))"
+                : "in the last \(Wording.count(dayCount, "day"))"),
             error: error)
         return text.text
     }

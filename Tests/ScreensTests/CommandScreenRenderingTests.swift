@@ -93,10 +93,12 @@ struct CommandScreenRenderingTests {
         let conflicts = [
             ConflictSummary(collection: .books, recordID: "book-001", kind: .fields, fields: ["author_name", "title"],
                             label: "Dune (2nd edition)", detectedAt: detected),
-            ConflictSummary(collection: .notes, recordID: "note-002", kind: .deleteVersusEdit, fields: [],
+            ConflictSummary(collection: .notes, recordID: "0b6e1d2c-55aa-4c3e-8f7d-2a9b4c6d8e01", kind: .deleteVersusEdit, fields: [],
                             label: nil, detectedAt: detected),
         ]
-        try RenderingFixture.expect(ConflictsScreen(conflicts), matches: "conflicts-full")
+        // The text shows the note's short id as every table does; the JSON the full one.
+        let shortIDs = ShortIDs([.notes: ["0b6e1d2c-55aa-4c3e-8f7d-2a9b4c6d8e01": "0b6e1d2c"]])
+        try RenderingFixture.expect(ConflictsScreen(conflicts, shortIDs: shortIDs), matches: "conflicts-full")
         try RenderingFixture.expect(ConflictsScreen([]), matches: "conflicts-empty")
 
         let failed = [FailedChange(id: 3, collection: .tasks, recordID: "task-009", change: "create", status: 400,

@@ -42,17 +42,21 @@ struct DecisionScreenRenderingTests {
         try RenderingFixture.expect(ResolutionScreen(whole), matches: "resolution-record")
     }
 
+    static let sessionID = "3f2c9a41-7b7e-4b51-9d0e-5a1f3c2e8b10"
+    static let sessionShortIDs = ShortIDs([.sessions: [sessionID: "3f2c9a41"]])
+
     @Test func pendingChangesAndAnUndo() throws {
         let later = detected.addingTimeInterval(90)
         let changes = [
             UnsyncedChange(collection: .books, recordID: "book-001", change: .update, label: "The Dispossessed", since: detected,
                            changedAt: detected, state: .sent, sequence: 1),
-            UnsyncedChange(collection: .sessions, recordID: "sess-7", change: .create, label: "25 min on 2025-03-01", since: detected,
+            UnsyncedChange(collection: .sessions, recordID: Self.sessionID, change: .create, label: "25 min on 2025-03-01", since: detected,
                            changedAt: later, state: .waiting, sequence: 2),
             UnsyncedChange(collection: .tasks, recordID: "task-009", change: .delete, label: nil, since: later,
                            changedAt: later, state: .waiting, sequence: 3),
         ]
-        try RenderingFixture.expect(PendingChangesScreen(changes), matches: "pending-full")
+        // The text shows the session's short id as every table does; the JSON the full one.
+        try RenderingFixture.expect(PendingChangesScreen(changes, shortIDs: Self.sessionShortIDs), matches: "pending-full")
         try RenderingFixture.expect(PendingChangesScreen([]), matches: "pending-empty")
         try RenderingFixture.expect(
             UndoScreen(UndoneChange(collection: .books, recordID: "book-001", change: .update, label: "Dispossessed", outcome: .restoredSyncedVersion)),

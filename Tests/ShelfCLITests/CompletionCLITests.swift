@@ -77,6 +77,21 @@ struct CompletionCLITests {
         #expect(listed.stdout == "\(first)\tThe Dispossessed\n")
     }
 
+    /// `undo ID` is offered the records whose change is still waiting, with their
+    /// titles; a record with nothing to take back is not offered.
+    @Test func bashCompletesUndoWithPendingChanges() throws {
+        let book = try addBook("Kindred")
+        let task = try #require(try sandbox.run("--json", "task", "add", "Read chapter 1").json()["id"] as? String)
+        #expect(Set(try bashCompletions(["shelf", "undo", ""])) == ["books/\(book)", "tasks/\(task)"])
+        #expect(try bashCompletions(["shelf", "undo", "ta"]) == ["tasks/\(task)"])
+        #expect(try bashCompletions(["shelf", "undo", String(book.prefix(6))]) == [book])
+        let listed = try sandbox.run("__complete", "pending", "--", "books/")
+        #expect(listed.stdout == "books/\(book)\tKindred\n", "\(listed)")
+
+        #expect(try sandbox.run("undo", "tasks/\(task)").status == 0)
+        #expect(try bashCompletions(["shelf", "undo", ""]) == ["books/\(book)"])
+    }
+
     @Test func theAccountOnTheLineChoosesTheStore() throws {
         // An unknown account lists nothing (the helper's error goes nowhere).
         _ = try addBook("Always Coming Home")

@@ -105,6 +105,13 @@ struct ConflictAndUndoCLITests {
 
     @Test func aConflictIsResolvedPerFieldByName() async throws {
         let devices = try await titleClash()
+        // The table shows the id's short form; completion offers the conflict as
+        // COLLECTION/ID, or the id itself while one is being typed.
+        let table = try devices.phone.run("conflicts").stdout
+        #expect(table.contains("books/\(devices.bookID.prefix(8)) ") && !table.contains(devices.bookID), "\(table)")
+        #expect(try devices.phone.run("__complete", "conflicts", "--", "").stdout == "books/\(devices.bookID)\n")
+        #expect(try devices.phone.run("__complete", "conflicts", "--", String(devices.bookID.prefix(5))).stdout == "\(devices.bookID)\n")
+        #expect(try devices.phone.run("__complete", "conflicts", "--", "notes/").stdout.isEmpty)
         // A unique prefix of the id names the conflict, as everywhere on the command line.
         let resolved = try devices.phone.run("resolve", String(devices.bookID.prefix(8)), "--field", "title=remote")
         #expect(resolved.status == 0, "\(resolved)")
@@ -168,6 +175,10 @@ struct ConflictAndUndoCLITests {
         #expect(changes.map { $0["change"] as? String } == ["create", "create"])
         #expect(changes.map { $0["title"] as? String } == ["Kindred", "Read chapter 1"])
         #expect(changes.map { $0["state"] as? String } == ["waiting", "waiting"])
+        #expect(changes.first?["id"] as? String == id)
+        // The table shows the shortest unique prefix (8 characters here), as every table does.
+        let table = try sandbox.run("pending").stdout
+        #expect(table.contains("books/\(id.prefix(8)) ") && !table.contains(id), "\(table)")
 
         let undone = try sandbox.run("undo")
         #expect(undone.status == 0, "\(undone)")

@@ -52,6 +52,40 @@ struct ReaderDataCLITests {
         }
     }
 
+    /// `log --sort/--reverse/--limit` order the days and cut them; an unknown field is
+    /// refused with the closest one (64).
+    @Test func theLogIsSortedAndCut() throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd"
+        let days = try (0..<3).map { offset in
+            formatter.string(from: try #require(Calendar(identifier: .gregorian).date(byAdding: .day, value: -offset, to: Date())))
+        }
+        // Today 25 minutes in one session, yesterday 40 in two, the day before 10.
+        for (minutes, day) in [("25", days[0]), ("15", days[1]), ("25", days[1]), ("10", days[2])] {
+            #expect(try sandbox.run("read", minutes, "--on", day).status == 0)
+        }
+        func listed(_ arguments: String...) throws -> [String] {
+            let run = try sandbox.run(["--json", "log", "--days", "3"] + arguments)
+            #expect(run.status == 0, "\(run)")
+            return try #require(try run.json()["days"] as? [[String: Any]]).compactMap { $0["day"] as? String }
+        }
+        #expect(try listed() == days)
+        #expect(try listed("--reverse") == days.reversed())
+        #expect(try listed("--sort", "day") == days.reversed())
+        #expect(try listed("--sort", "-minutes") == [days[1], days[0], days[2]])
+        #expect(try listed("--sort", "minutes", "--limit", "2") == [days[2], days[0]])
+        #expect(try listed("--sort", "sessions", "--reverse", "--limit", "1") == [days[1]])
+        let limited = try sandbox.run("--json", "log", "--days", "3", "--limit", "1").json()
+        #expect(limited["totalMinutes"] as? Int == 25)
+        let cut = try sandbox.run("log", "--days", "3", "--limit", "2").stdout
+        #expect(cut.hasSuffix("65 minutes on the 2 days listed (of 3 with reading in the last 3 days)\n"), "\(cut)")
+
+        let mistyped = try sandbox.run("log", "--sort", "minuts")
+        #expect(mistyped.status == 64)
+        #expect(mistyped.stderr.contains("Did you mean 'minutes'?"), "\(mistyped)")
+    }
+
     /// A session another client wrote that breaks a rule is left out of the totals, and
     /// said — never dropped in silence; the import keeps it as it was.
     @Test func aSessionShelfCannotShowIsCountedNotDropped() throws {

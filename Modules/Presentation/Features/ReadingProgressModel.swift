@@ -37,6 +37,11 @@ public final class ReadingProgressModel {
         ReadingLog.days(sessions, last: days, today: today)
     }
 
+    /// The sessions of the last `days` days by day, in `order`, at most `limit` days.
+    public func days(last days: Int, order: ListOrder<LogSortField>, limit: Int?) -> [ReadingLogDay] {
+        ReadingLog.days(sessions, last: days, today: today).sorted(order, limit: limit)
+    }
+
     // MARK: Dependencies
 
     private let service: any ReadingLogService
