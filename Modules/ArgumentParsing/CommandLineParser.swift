@@ -37,7 +37,7 @@ public struct CommandLineParser: Sendable {
                 guard let (depth, spec) = lookUp(name, in: chain) else {
                     // NB: in a group, a word before the option that names no subcommand
                     // is the mistake (`book ad --title …`): the option may be its.
-                    if command.arguments.isEmpty, !command.subcommands.isEmpty, let first = positionals.first {
+                    if command.arguments.isEmpty, command.hasSubcommands, let first = positionals.first {
                         throw .unknownSubcommand(first, available: command.visibleSubcommands.map(\.name))
                     }
                     throw .unknownOption(name, available: optionNames(in: chain))
@@ -71,7 +71,7 @@ public struct CommandLineParser: Sendable {
             chain.append(child)
             given.append(GivenWords())
         }
-        if !command.subcommands.isEmpty, command.arguments.isEmpty {
+        if command.hasSubcommands, command.arguments.isEmpty {
             if let first = positionals.first {
                 throw .unknownSubcommand(first, available: command.visibleSubcommands.map(\.name))
             }

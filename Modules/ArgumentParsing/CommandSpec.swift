@@ -19,7 +19,6 @@ public struct CommandSpec: Sendable {
     public let isHidden: Bool
     public let arguments: [ArgumentSpec]
     public let options: [OptionSpec]
-    public let subcommands: [CommandSpec]
     /// Options this command's subcommands accept too (e.g. the root's `--json`).
     public let inheritedByChildren: Bool
     /// The name of the subcommand a group runs when none is named.
@@ -34,7 +33,6 @@ public struct CommandSpec: Sendable {
         examples = configuration.examples
         sections = configuration.sections
         isHidden = configuration.isHidden
-        subcommands = configuration.subcommands.map(CommandSpec.init)
         inheritedByChildren = configuration.sharesOptionsWithSubcommands
         defaultSubcommand = configuration.defaultSubcommand?.configuration.name
 
@@ -54,8 +52,24 @@ public struct CommandSpec: Sendable {
         self.options = options
     }
 
+    // MARK: - Subcommands
+
+    /// The subcommands' specs, read from their declarations on each use.
+    ///
+    /// NB: not stored: reading a declaration reflects over a fresh instance of it, and
+    /// the whole tree is ~50 commands, a sizeable part of the start-up of a run that
+    /// needs one of them. Parsing walks down by `subcommand(named:)`; help, completions
+    /// and man pages walk the whole tree once.
+    public var subcommands: [CommandSpec] {
+        type.configuration.subcommands.map(CommandSpec.init)
+    }
+
+    /// Whether the command is a group (it declares subcommands), without reading them.
+    public var hasSubcommands: Bool { !type.configuration.subcommands.isEmpty }
+
+    /// The subcommand called `name`; only its own declaration is read.
     public func subcommand(named name: String) -> CommandSpec? {
-        subcommands.first { $0.name == name }
+        type.configuration.subcommands.first { $0.configuration.name == name }.map(CommandSpec.init)
     }
 
     /// The subcommands a reader is shown (help, completions, man pages, suggestions).

@@ -44,7 +44,7 @@ public struct HelpRenderer: Sendable {
     public func usage(for path: [String]) -> String {
         let command = parser.spec(for: path)
         var parts = [path.joined(separator: " ")]
-        if !command.subcommands.isEmpty && command.arguments.isEmpty {
+        if command.hasSubcommands && command.arguments.isEmpty {
             let sub = command.defaultSubcommand == nil ? "<subcommand>" : "[<subcommand>]"
             parts.append(command.options.isEmpty ? sub : "[<options>] \(sub)")
         } else {

@@ -101,6 +101,21 @@ struct CommandLineParserTests {
         #expect(add.author == "Frank Herbert")
     }
 
+    @Test func aSubcommandReadOnItsOwnIsTheOneTheTreeHolds() throws {
+        let root = CommandSpec(Tool.self)
+        #expect(root.hasSubcommands)
+        #expect(root.subcommands.map(\.name) == ["book", "cart", "settings"])
+        let book = try #require(root.subcommand(named: "book"))
+        #expect(book.hasSubcommands)
+        let add = try #require(book.subcommand(named: "add"))
+        #expect(add.type is Book.Add.Type)
+        #expect(!add.hasSubcommands && add.subcommands.isEmpty)
+        #expect(add.options.map(\.long) == ["title", "author"])
+        #expect(add.options.map(\.long) == book.subcommands.first { $0.name == "add" }?.options.map(\.long))
+        #expect(root.subcommand(named: "add") == nil)
+        #expect(root.subcommand(named: "settings")?.options.map(\.long) == ["show-finished", "daily-goal", "collection", "pages", "reset"])
+    }
+
     @Test func globalOptionsAreAcceptedAfterTheCommandAndKeptByTheCommandThatDeclaresThem() throws {
         let parsed = try parser.parse(["book", "show", "b1", "-q", "--account", "work"])
         #expect((parsed.command as? Book.Show)?.id == "b1")
