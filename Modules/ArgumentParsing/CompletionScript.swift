@@ -80,3 +80,61 @@ extension CompletionTable {
         return groups
     }
 }
+
+// MARK: - Functions bash and zsh share
+
+extension CompletionTable {
+    /// The three `case` functions bash and zsh scripts share word for word — whether an
+    /// option takes a value, how to complete an option's value, how to complete a
+    /// positional argument — differing only in how a pattern is written (`a|b)` in bash,
+    /// `(a|b)` in zsh) and in each kind's action.
+    /// - Parameters:
+    ///   - function: the script's function prefix (`_shelf`).
+    ///   - pattern: writes one `case` pattern from its quoted alternatives.
+    ///   - action: the shell code that completes one kind of value.
+    func sharedCaseFunctions(
+        function f: String, quote q: (String) -> String, pattern: (String) -> String, action: (CompletionKind) -> String
+    ) -> String {
+        var out = """
+        # Whether option $2 of the command at path $1 takes a value.
+        \(f)_takes_value() {
+            case "$1|$2" in
+
+        """
+        if let patterns = Self.alternatives(valuedOptions.map { "\($0.path)|\($0.name)" }, quote: q, separator: "|") {
+            out += "        \(pattern(patterns)) return 0 ;;\n"
+        }
+        out += """
+            esac
+            return 1
+        }
+
+        # Completes the value of option $2 of the command at path $1.
+        \(f)_value() {
+            case "$1|$2" in
+
+        """
+        for group in Self.grouped(optionValues.map { ("\($0.path)|\($0.name)", $0.kind) }) {
+            out += "        \(pattern(group.keys.map(q).joined(separator: "|"))) \(action(group.kind)) ;;\n"
+        }
+        out += """
+            esac
+        }
+
+        # Completes positional argument $2 (from 0) of the command at path $1.
+        \(f)_argument() {
+            case "$1|$2" in
+
+        """
+        for group in Self.grouped(argumentValues.map { ("\($0.path)|\($0.index)", $0.kind) }) {
+            out += "        \(pattern(group.keys.map(q).joined(separator: "|"))) \(action(group.kind)) ;;\n"
+        }
+        out += """
+            esac
+        }
+
+
+        """
+        return out
+    }
+}

@@ -65,43 +65,10 @@ struct ZshCompletion {
             esac
         }
 
-        # Whether option $2 of the command at path $1 takes a value.
-        \(f)_takes_value() {
-            case "$1|$2" in
 
         """
-        if let patterns = CompletionTable.alternatives(table.valuedOptions.map { "\($0.path)|\($0.name)" }, quote: q, separator: "|") {
-            out += "        (\(patterns)) return 0 ;;\n"
-        }
+        out += table.sharedCaseFunctions(function: f, quote: q, pattern: { "(\($0))" }, action: action)
         out += """
-            esac
-            return 1
-        }
-
-        # Completes the value of option $2 of the command at path $1.
-        \(f)_value() {
-            case "$1|$2" in
-
-        """
-        for group in CompletionTable.grouped(table.optionValues.map { ("\($0.path)|\($0.name)", $0.kind) }) {
-            out += "        (\(group.keys.map(q).joined(separator: "|"))) \(action(group.kind)) ;;\n"
-        }
-        out += """
-            esac
-        }
-
-        # Completes positional argument $2 (from 0) of the command at path $1.
-        \(f)_argument() {
-            case "$1|$2" in
-
-        """
-        for group in CompletionTable.grouped(table.argumentValues.map { ("\($0.path)|\($0.index)", $0.kind) }) {
-            out += "        (\(group.keys.map(q).joined(separator: "|"))) \(action(group.kind)) ;;\n"
-        }
-        out += """
-            esac
-        }
-
         # Words the program lists itself (local data only): word<TAB>description lines.
         \(f)_dynamic() {
             local line program=${(Q)words[1]}
