@@ -22,26 +22,11 @@ extension RepositoryError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .notFound(let collection, let id):
-            return "no \(collection.singularNoun) with id '\(id)'"
+            return "no \(collection.recordNoun) with id '\(id)'"
         case .idInUse(let collection, let id):
-            return "a \(collection.singularNoun) with id '\(id)' already exists"
+            return "a \(collection.recordNoun) with id '\(id)' already exists"
         case .unreadableRecord(let record):
             return record.description
-        }
-    }
-}
-
-extension CollectionName {
-    /// "book", "note", "reading task", "cart line", "product": for messages.
-    var singularNoun: String {
-        switch self {
-        case .books: "book"
-        case .notes: "note"
-        case .tasks: "reading task"
-        case .cart: "cart line"
-        case .products: "product"
-        case .preferences: "preferences record"
-        case .sessions: "reading session"
         }
     }
 }
