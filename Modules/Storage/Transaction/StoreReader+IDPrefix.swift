@@ -23,7 +23,7 @@ extension StoreReader {
     /// ids sort bytewise, so those starting with the prefix lie between it and the
     /// prefix followed by the highest scalar.
     public func labeledIDs(_ collection: CollectionName, prefix: String, limit: Int) throws(StorageError) -> [LabeledID] {
-        let field = Self.labelField(collection).map { "$." + $0 }
+        let field = WireNames.label(of: collection).map { "$." + $0 }
         return try db.query(
             """
             SELECT id, json_extract(json, ?) FROM records
@@ -35,11 +35,6 @@ extension StoreReader {
             ],
             operation: "list \(collection.rawValue) ids by prefix"
         ) { row in LabeledID(id: row.text(0), label: row.optionalText(1)) }
-    }
-
-    /// The wire field that names a record of `collection` for a person.
-    static func labelField(_ collection: CollectionName) -> String? {
-        WireNames.label(of: collection)
     }
 }
 
