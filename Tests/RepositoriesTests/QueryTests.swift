@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Repositories
 import Storage
 import Testing
@@ -96,6 +97,29 @@ struct QueryTests {
         #expect(all.value.count == 4)
         #expect(all.unreadable.map(\.id) == ["bad-1"])
         await #expect(throws: RepositoryError.self) { try await repository.book(id: "bad-1") }
+    }
+
+    @Test func aListReadsEveryRecordAsTheDecoderWould() async throws {
+        // GIVEN among books the byte scanner reads, one whose title is written twice
+        // (valid JSON; JSONDecoder keeps the first) and one the Domain refuses
+        let (harness, repository) = try await shelf()
+        let twice = #"{"id":"twice-1","title":"First Title","title":"Second Title","author_name":"Anon","finished":false,"last_modified":5000}"#
+        try harness.store.pull(
+            [try RawRecord(collection: .books, json: Data(twice.utf8)), try Wire.book("bad-1", title: "", author: "Nobody Known")],
+            into: .books)
+        await repository.invalidate()
+
+        // WHEN the whole shelf is listed, and one book alone
+        let all = try await repository.books().value
+        let one = try await repository.book(id: "twice-1")
+
+        // THEN the repeated title reads as the decoder reads it, and the refused book is reported
+        #expect(all.items.first { $0.id == "twice-1" }?.title == "First Title")
+        #expect(one?.title == "First Title")
+        #expect(all.items.count == 5)
+        let unreadable = try await repository.books().unreadable
+        #expect(unreadable.map(\.id) == ["bad-1"])
+        #expect(unreadable.first?.reason.contains("title") == true)
     }
 
     @Test func theBookSearchPortCountsMatchesAndTheWholeLibrary() async throws {

@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 
 // MARK: - BookDTO
 
@@ -32,5 +33,22 @@ public struct BookDTO: WritableRecordDTO, Hashable {
 
     public func toDomain() throws(DomainError) -> Book {
         try Book(id: id, title: title, author: authorName, isFinished: finished)
+    }
+}
+
+// MARK: - Scanning
+
+extension BookDTO {
+    /// The members a book is made of, in the order `scanned(from:)` reads them.
+    private static let scannedNames = [CodingKeys.id, .title, .authorName, .finished, .lastModified]
+        .map { WireFields.Name($0.stringValue) }
+
+    /// The book read by `JSONByteScanner`; nil leaves the record to `JSONDecoder`.
+    public static func scanned(from json: Data) -> BookDTO? {
+        guard let members = ScannedMembers(json, names: scannedNames),
+              let id = members.string(0), let title = members.string(1), let authorName = members.string(2),
+              let finished = members.bool(3), let lastModified = members.optionalInteger(4)
+        else { return nil }
+        return BookDTO(id: id, title: title, authorName: authorName, finished: finished, lastModified: lastModified)
     }
 }

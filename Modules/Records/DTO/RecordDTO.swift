@@ -14,6 +14,17 @@ public protocol RecordDTO: Codable, Sendable {
     var lastModified: Int? { get }
     /// The Domain value, checked by the Domain's rules.
     func toDomain() throws(DomainError) -> Value
+    /// The record read by `JSONByteScanner` rather than `JSONDecoder`, which costs
+    /// several times as much on Linux — for lists of thousands of stored records. Nil
+    /// when this shape has no such reader, or when the bytes hold anything the scanner
+    /// cannot vouch `JSONDecoder` reads the same way (see `ScannedMembers`): the caller
+    /// then decodes with `JSONDecoder`, whose errors name the field.
+    static func scanned(from json: Data) -> Self?
+}
+
+extension RecordDTO {
+    /// No scanner: every record goes through `JSONDecoder`.
+    public static func scanned(from json: Data) -> Self? { nil }
 }
 
 /// A record shape Shelf also writes (everything but the read-only catalog).

@@ -29,6 +29,7 @@ extension RecordMapping {
     /// The Domain value of a stored record, through its DTO and the Domain's rules.
     /// - Throws: `RepositoryError.unreadableRecord` naming the field and the rule.
     static func decode(_ record: StoredRecord) throws(RepositoryError) -> Value {
+        if let value = scanned(record) { return value }
         // NB: a local creation has no server timestamp yet; `Versioned.lastModified` is
         // not used here, so 0 stands in for it.
         let raw = RawRecord(id: record.id, lastModified: record.lastModified ?? 0, json: record.json)
@@ -41,15 +42,39 @@ extension RecordMapping {
 
     /// Decodes records in order, setting aside those that do not read.
     ///
-    /// All records are first decoded as one JSON array in a single `JSONDecoder` call:
-    /// on Linux a decoder call has a fixed cost that, paid per record, is most of the
-    /// time of a 100,000-record load. Only when some record fails does it go record by
-    /// record, to tell which ones.
+    /// A DTO with a scanner (`RecordDTO.scanned(from:)`) reads each record without
+    /// `JSONDecoder`: 2,000 books in ~1 ms instead of ~6. Otherwise — or as soon as one
+    /// record is left to the decoder — all records are decoded as one JSON array in a
+    /// single `JSONDecoder` call: on Linux a decoder call has a fixed cost that, paid per
+    /// record, is most of the time of a 100,000-record load. Only when some record fails
+    /// does it go record by record, to tell which ones.
     static func decodeAll(_ records: [StoredRecord]) -> (values: [Value], unreadable: [UnreadableRecord]) {
+        if let values = scannedAll(records) {
+            return (values, [])
+        }
         if records.count > 1, let values = try? decodeAsOneArray(records) {
             return (values, [])
         }
         return decodeOneByOne(records)
+    }
+
+    /// Every record read by the DTO's scanner and passed by the Domain's rules; nil at
+    /// the first that is not (the decoder then reads them all, and says why).
+    private static func scannedAll(_ records: [StoredRecord]) -> [Value]? {
+        var values: [Value] = []
+        values.reserveCapacity(records.count)
+        for record in records {
+            guard let value = scanned(record) else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// One record through the DTO's scanner and the Domain's rules; nil when either
+    /// leaves it to the decoder.
+    private static func scanned(_ record: StoredRecord) -> Value? {
+        guard let dto = DTO.scanned(from: record.json) else { return nil }
+        return try? dto.toDomain()
     }
 
     /// The records' bytes joined into `[r1,r2,…]` and decoded at once.
