@@ -135,10 +135,11 @@ extension StoreReader {
     public func records(_ collection: CollectionName, titleContains text: String, limit: Int) throws(StorageError) -> Matches {
         let folded = SearchText.fold(text.trimmingCharacters(in: .whitespaces))
         // NB: the first occurrence ends before the first U+001F exactly when the text is
-        // in the title (folded text holds no U+001F). `instr` scans in C, as search does,
-        // instead of cutting the title out of every key.
+        // in the title (folded text holds no U+001F). The scan is in C, as search's is
+        // (`TextContainsFunction`), instead of cutting the title out of every key; `instr`
+        // finds the positions only in keys that hold the text.
         return try keyMatches(
-            collection, test: "instr(sort_key, ?1) > 0 AND (instr(sort_key, char(31)) = 0 OR instr(sort_key, ?1) + length(?1) <= instr(sort_key, char(31)))",
+            collection, test: "\(TextContainsFunction.name)(sort_key, ?1) AND (instr(sort_key, char(31)) = 0 OR instr(sort_key, ?1) + length(?1) <= instr(sort_key, char(31)))",
             folded, limit: limit, operation: "find \(collection.rawValue) by words of the title")
     }
 
@@ -148,7 +149,7 @@ extension StoreReader {
         let folded = SearchText.fold(author.trimmingCharacters(in: .whitespaces))
         // NB: the key is "title␟author": it holds "␟author" and ends with it.
         return try keyMatches(
-            .books, test: "instr(sort_key, ?1) > 0 AND substr(sort_key, -length(?1)) = ?1",
+            .books, test: "\(TextContainsFunction.name)(sort_key, ?1) AND substr(sort_key, -length(?1)) = ?1",
             SearchText.fieldSeparator + folded, limit: limit, operation: "find books by author")
     }
 

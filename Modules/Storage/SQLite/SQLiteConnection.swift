@@ -36,6 +36,12 @@ final class SQLiteConnection {
             throw .sqlite(operation: "open database", code: code, message: message)
         }
         sqlite3_extended_result_codes(handle, 1)
+        let registered = TextContainsFunction.register(on: handle)
+        guard registered == SQLITE_OK else {
+            let message = String(cString: sqlite3_errmsg(handle))
+            sqlite3_close_v2(handle)
+            throw .sqlite(operation: "add the function \(TextContainsFunction.name)", code: registered, message: message)
+        }
         self.path = path
         self.db = handle
     }

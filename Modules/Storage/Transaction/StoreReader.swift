@@ -106,7 +106,7 @@ public class StoreReader {
             parameters.append(.bool(complete))
         }
         if let needle = query.foldedSearch {
-            clauses.append("instr(\(RecordIndexing.searchColumn(query.collection)), ?) > 0")
+            clauses.append("\(TextContainsFunction.name)(\(RecordIndexing.searchColumn(query.collection)), ?)")
             parameters.append(.text(needle))
         }
         if let member = query.member {
