@@ -39,6 +39,11 @@ struct TextStyle {
         color = options.color
     }
 
+    /// Whether `apply` wraps text of this role in escapes (colour on and a role given).
+    func styles(_ role: Role?) -> Bool {
+        color && role != nil
+    }
+
     func apply(_ role: Role?, to text: String) -> String {
         guard color, let role, !text.isEmpty else { return text }
         let code = switch role {
