@@ -9,9 +9,9 @@ Kinto sent, with the standard library's `json` and `sqlite3` instead of Shelf's
 scanner and SQLite wrapper — same work, so the two figures compare like for like:
 
 - the same store: a file with the same pragmas (WAL, `synchronous=NORMAL`, foreign
-  keys on, 16 MiB cache), built by the same migrations (schema v7: the same tables,
-  constraints — `UNIQUE (collection, id)`, the CHECKs, the outbox's foreign key —
-  and the listing index present while the page goes in);
+  keys on, 16 MiB cache), built by the same migrations (schema v8: the same tables,
+  constraints — the unique `records_by_id` index, the CHECKs, the outbox's foreign
+  key — and the listing index present while the page goes in);
 - the same rows: each record's JSON exactly as the server sent it (its bytes, not a
   re-serialisation), `last_modified`, `deleted`, and the derived columns Shelf's
   `RecordIndexing` computes (`sort_key`, `search_text`, `complete`, folded the same way);
@@ -31,6 +31,7 @@ import argparse
 import functools
 import json
 import pathlib
+import re
 import sqlite3
 import statistics
 import sys
@@ -156,7 +157,22 @@ MIGRATIONS = [
     """,
     # v7: records.json without its json_valid CHECK, edited in place as Shelf does.
     lambda db: _drop_json_check(db),
+    # v8: the UNIQUE (collection, id) constraint's index named records_by_id, edited in place.
+    lambda db: _name_id_index(db),
 ]
+
+
+def _name_id_index(db: sqlite3.Connection) -> None:
+    cookie = db.execute("PRAGMA schema_version").fetchone()[0]
+    table = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'records'").fetchone()[0]
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = 'records'",
+               (re.sub(r",\s*UNIQUE \(collection, id\)", "", table, count=1),))
+    db.execute("UPDATE sqlite_master SET name = 'records_by_id', "
+               "sql = 'CREATE UNIQUE INDEX records_by_id ON records (collection, id)' "
+               "WHERE type = 'index' AND name = 'sqlite_autoindex_records_1'")
+    db.execute(f"PRAGMA schema_version = {cookie + 1}")
+    db.execute("PRAGMA writable_schema = OFF")
 
 
 def _drop_json_check(db: sqlite3.Connection) -> None:

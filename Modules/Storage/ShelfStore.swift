@@ -65,7 +65,8 @@ public final class ShelfStore: Sendable {
         }
         try Self.configure(connection, configuration)
         try SchemaMigrator.migrate(connection, path: path)
-        // A bulk pull that was killed may have left the listing indexes out.
+        // A bulk pull that was killed may have left the id and listing indexes out.
+        try IdentityIndex.restoreIfMissing(connection)
         try ListingIndexes.restoreIfMissing(connection)
 
         self.location = location
@@ -124,18 +125,33 @@ public final class ShelfStore: Sendable {
     /// - Throws: what `body` throws, or `StorageError` when SQLite fails.
     @discardableResult
     public func write<Result: Sendable>(_ body: (StoreTransaction) throws -> Result) throws -> Result {
+        try write(bulkLoad: nil, body)
+    }
+
+    /// `write` for a pulled page, which may go in as part of `bulkLoad` (see `BulkLoad`).
+    ///
+    /// Every other write transaction first builds the records' id index when a bulk load
+    /// left it out (`IdentityIndex`): the outbox's foreign key and every upsert need it.
+    @discardableResult
+    public func write<Result: Sendable>(bulkLoad: BulkLoad?, _ body: (StoreTransaction) throws -> Result) throws -> Result {
         let clock = configuration.clock
         let faults = configuration.faults
         return try connection.withLock { connection throws -> Result in
             try connection.execute("BEGIN IMMEDIATE", operation: "begin write transaction")
-            let transaction = StoreTransaction(connection: connection, clock: clock, faults: faults)
+            bulkLoad?.transactionBegan()
+            let transaction = StoreTransaction(connection: connection, clock: clock, faults: faults, bulkLoad: bulkLoad)
             defer { transaction.finish() }
             do {
+                if bulkLoad?.isLoading != true, try !IdentityIndex.isPresent(connection) {
+                    try IdentityIndex.create(connection)
+                }
                 let result = try body(transaction)
                 try connection.execute("COMMIT", operation: "commit write transaction")
+                bulkLoad?.transactionCommitted()
                 return result
             } catch {
                 Self.rollBack(connection)
+                bulkLoad?.transactionRolledBack()
                 throw error
             }
         }

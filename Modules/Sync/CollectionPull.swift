@@ -136,6 +136,8 @@ extension SyncRun {
         page = answer
 
         var pulled = 0
+        // NB: a first pull of a large collection loads it without the id index (`BulkLoad`).
+        let bulkLoad = BulkLoad()
         var guardrail = try PagingGuard(collection: collection, cursor: store.read { reader in try reader.syncState(collection).cursor })
         while true {
             noteBackoff(page.backoff)
@@ -147,7 +149,7 @@ extension SyncRun {
             }
             let counts: PageCounts
             do {
-                counts = try apply(page, to: collection, pulledBefore: pulled, present: &present)
+                counts = try apply(page, to: collection, pulledBefore: pulled, present: &present, bulkLoad: bulkLoad)
             } catch {
                 prefetch?.cancel()
                 throw error
@@ -248,10 +250,12 @@ extension SyncRun {
 
     /// Applies one page and advances the cursor, in one transaction. Records with a
     /// waiting local change are merged three ways instead of overwritten.
-    /// - Parameter present: during a recovery, the ids the server has so far; the last
-    ///   page queues the local records it lacks.
+    /// - Parameters:
+    ///   - present: during a recovery, the ids the server has so far; the last page
+    ///     queues the local records it lacks.
+    ///   - bulkLoad: the pull's bulk load, which a recovery never takes part in.
     private func apply(
-        _ page: RecordPage, to collection: CollectionName, pulledBefore: Int, present: inout Set<String>?
+        _ page: RecordPage, to collection: CollectionName, pulledBefore: Int, present: inout Set<String>?, bulkLoad: BulkLoad
     ) throws -> PageCounts {
         // NB: an oversized record is never stored, but the cursor still moves past it
         // (`highest` below counts every record of the page), so it can't stall the pull.
@@ -269,7 +273,7 @@ extension SyncRun {
         let at = now
         let recovering = present != nil
         let seen = present ?? []
-        let (merges, deleted, requeued) = try store.write { tx in
+        let (merges, deleted, requeued) = try store.write(bulkLoad: recovering ? nil : bulkLoad) { tx in
             var incoming = remote
             if recovering {
                 let before = try tx.syncState(collection).cursorBeforeRecovery

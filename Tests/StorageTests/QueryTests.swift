@@ -232,7 +232,7 @@ struct IDLookupPlanTests {
 
         #expect(plans.count == 4, "\(plans)")
         for plan in plans {
-            #expect(plan.hasPrefix("SEARCH records USING INDEX sqlite_autoindex_records_1 (collection=? AND id") || plan.hasPrefix("SEARCH records USING COVERING INDEX sqlite_autoindex_records_1 (collection=? AND id"), "\(plans)")
+            #expect(plan.hasPrefix("SEARCH records USING INDEX records_by_id (collection=? AND id") || plan.hasPrefix("SEARCH records USING COVERING INDEX records_by_id (collection=? AND id"), "\(plans)")
         }
     }
 }

@@ -12,7 +12,7 @@ import Records
 enum Schema {
     static let migrations: [Migration] = [
         .v1CoreTables, .v2CompletionAndPaging, .v3OneListingIndex, .v4InFlightAndServerIdentity,
-        .v5WriteLineage, .v6AcknowledgedDeletions, .v7RecordsWithoutJSONCheck,
+        .v5WriteLineage, .v6AcknowledgedDeletions, .v7RecordsWithoutJSONCheck, .v8DroppableIdentityIndex,
     ]
 
     /// The version this build creates and understands.
@@ -288,6 +288,85 @@ extension Migration {
         guard left == 0 else {
             throw .corruptValue(what: "the records table's definition", reason: "its json_valid check could not be removed")
         }
+    }
+}
+
+// MARK: - v8
+
+extension Migration {
+    /// The records' uniqueness as a named index (`records_by_id`) instead of the table's
+    /// `UNIQUE (collection, id)` constraint, so that a bulk load can leave it out and
+    /// build it once at the end (`IdentityIndex`); SQLite cannot drop a constraint's index.
+    ///
+    /// The constraint's automatic index and a `CREATE UNIQUE INDEX` on the same columns
+    /// are the same b-tree, byte for byte: only the schema's text changes. As for v7,
+    /// that text is edited in place (sqlite.org/lang_altertable.html, "Making Other Kinds
+    /// Of Table Schema Changes"): the constraint leaves the table's definition, and its
+    /// index's row in the schema gets the name and definition of a unique index. The
+    /// schema cookie is bumped so every connection reads it again. Upserts name the
+    /// columns (`ON CONFLICT (collection, id)`), which a unique index serves as the
+    /// constraint did.
+    static let v8DroppableIdentityIndex = Migration(version: 8, summary: "the records' id index, droppable") {
+        connection throws(StorageError) in
+        let table = try connection.queryFirst(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'records'",
+            operation: "migrate to v8: read the records table"
+        ) { $0.text(0) } ?? ""
+        guard let withoutConstraint = Self.removingUniqueConstraint(from: table) else {
+            throw .corruptValue(what: "the records table's definition", reason: "it has no UNIQUE (collection, id) to turn into an index")
+        }
+        let automatic = try connection.queryFirst(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'sqlite_autoindex_records_1' AND sql IS NULL",
+            operation: "migrate to v8: find the constraint's index"
+        ) { $0.int(0) } ?? 0
+        guard automatic == 1 else {
+            throw .corruptValue(what: "the records table's indexes", reason: "the index of its UNIQUE (collection, id) is missing")
+        }
+        let cookie = try connection.queryFirst("PRAGMA schema_version", operation: "migrate to v8: read the schema cookie") {
+            $0.int64(0)
+        } ?? 0
+        try connection.execute("PRAGMA writable_schema = ON", operation: "migrate to v8: open the schema")
+        do throws(StorageError) {
+            try connection.run(
+                "UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = 'records'", [.text(withoutConstraint)],
+                operation: "migrate to v8: rewrite the records table")
+            try connection.run(
+                "UPDATE sqlite_master SET name = ?, sql = ? WHERE type = 'index' AND name = 'sqlite_autoindex_records_1'",
+                [.text(IdentityIndex.name), .text("CREATE UNIQUE INDEX records_by_id ON records (collection, id)")],
+                operation: "migrate to v8: name the id index")
+            // NB: PRAGMA takes no bound parameters; the cookie is SQLite's own integer.
+            try connection.execute("PRAGMA schema_version = \(cookie &+ 1)", operation: "migrate to v8: bump the schema cookie")
+        } catch {
+            try? connection.execute("PRAGMA writable_schema = OFF", operation: "migrate to v8: close the schema")
+            throw error
+        }
+        try connection.execute("PRAGMA writable_schema = OFF", operation: "migrate to v8: close the schema")
+        // The schema is read again here: a statement that must use the renamed index
+        // fails unless SQLite takes it for a unique index on exactly those columns.
+        _ = try connection.queryFirst(
+            "SELECT 1 FROM records INDEXED BY records_by_id WHERE collection = '' AND id = ''",
+            operation: "migrate to v8: use the id index") { $0.int(0) }
+    }
+
+    /// The records table's definition without `, UNIQUE (collection, id)`; nil when it
+    /// has no such constraint.
+    static func removingUniqueConstraint(from table: String) -> String? {
+        guard let constraint = table.range(of: "UNIQUE (collection, id)") else { return nil }
+        var start = constraint.lowerBound
+        // Back over the whitespace to the comma that separates the constraint.
+        while start > table.startIndex {
+            let previous = table.index(before: start)
+            if table[previous].isWhitespace {
+                start = previous
+            } else if table[previous] == "," {
+                start = previous
+                break
+            } else {
+                return nil
+            }
+        }
+        guard start < constraint.lowerBound, table[start] == "," else { return nil }
+        return String(table[..<start] + table[constraint.upperBound...])
     }
 }
 

@@ -33,12 +33,14 @@ extension StoreTransaction {
     ///   collection), the listing indexes are dropped for the rest of the pull and
     ///   built again, from all the records at once, with its last page (the page
     ///   applied with `morePagesFollow` false); see `ListingIndexes`. Results of every
-    ///   query are the same with or without them.
+    ///   query are the same with or without them. In a transaction that carries a
+    ///   `BulkLoad`, the records' id index may be left out the same way (`IdentityIndex`).
     public func applyRemote(
         _ page: [RawRecord], to collection: CollectionName, morePagesFollow: Bool = false
     ) throws(StorageError) -> [(record: RawRecord, waiting: OutboxEntry)] {
         let stored = page.count >= Self.bulkPageMinimum ? try recordCountEstimate() : 0
-        if morePagesFollow, page.count >= Self.bulkPageMinimum, stored < page.count {
+        let large = morePagesFollow && page.count >= Self.bulkPageMinimum
+        if large, stored < page.count {
             try ListingIndexes.drop(db)
         }
         // NB: one look at the outbox for the page: when nothing of this collection is
@@ -46,28 +48,87 @@ extension StoreTransaction {
         let anyWaiting = try hasWaitingChanges(in: collection)
         // The same for remembered deletions: usually none, and then no look-up per record.
         let anyDeletionRemembered = try hasAcknowledgedDeletions(in: collection)
-        guard anyWaiting || anyDeletionRemembered else {
-            if stored >= Self.keyOrderMinimum {
-                for remote in Self.inKeyOrder(page) { try store(remote, in: collection) }
-            } else {
-                for remote in page { try store(remote, in: collection) }
+        let plain = !anyWaiting && !anyDeletionRemembered
+        if let bulkLoad, plain, !page.contains(where: \.isDeleted),
+           try loadsInBulk(bulkLoad, collection, starting: large && stored < page.count) {
+            try insertInBulk(page, into: collection, bulkLoad)
+            if !morePagesFollow {
+                try endBulkLoad()
+                try ListingIndexes.create(db)
             }
-            if !morePagesFollow { try ListingIndexes.create(db) }
             return []
         }
-        var held: [(record: RawRecord, waiting: OutboxEntry)] = []
-        for remote in page {
-            if anyWaiting, let waiting = try outboxEntry(collection, id: remote.id) {
-                held.append((remote, waiting))
-                continue
+        try endBulkLoad()
+        guard plain else {
+            var held: [(record: RawRecord, waiting: OutboxEntry)] = []
+            for remote in page {
+                if anyWaiting, let waiting = try outboxEntry(collection, id: remote.id) {
+                    held.append((remote, waiting))
+                    continue
+                }
+                if anyDeletionRemembered, try deleteAgainIfStale(remote, in: collection) { continue }
+                try store(remote, in: collection)
             }
-            if anyDeletionRemembered, try deleteAgainIfStale(remote, in: collection) { continue }
-            try store(remote, in: collection)
+            if !morePagesFollow {
+                try ListingIndexes.create(db)
+            }
+            return held
         }
-        if !morePagesFollow {
-            try ListingIndexes.create(db)
+        if stored >= Self.keyOrderMinimum {
+            for remote in Self.inKeyOrder(page) { try store(remote, in: collection) }
+        } else {
+            for remote in page { try store(remote, in: collection) }
         }
-        return held
+        if !morePagesFollow { try ListingIndexes.create(db) }
+        return []
+    }
+
+    // MARK: Bulk loads
+
+    /// Whether a page with no tombstone and no waiting change goes in without the id
+    /// index: a load under way goes on while the index is still out (another writer may
+    /// have built it); a new one starts with a large page that has more after it
+    /// (`starting`), into a store that holds none of `collection`.
+    private func loadsInBulk(_ load: BulkLoad, _ collection: CollectionName, starting: Bool) throws(StorageError) -> Bool {
+        let indexPresent = try IdentityIndex.isPresent(db)
+        if load.isLoading, !indexPresent { return true }
+        load.stop()
+        guard starting, indexPresent, try !holdsAnyRecord(of: collection) else { return false }
+        try IdentityIndex.drop(db)
+        load.start()
+        return true
+    }
+
+    /// Inserts the page without upserting; from an id the load inserted already, the
+    /// index is built and the rest of the page upserted (the later version wins, as it
+    /// does in page order).
+    private func insertInBulk(_ page: [RawRecord], into collection: CollectionName, _ load: BulkLoad) throws(StorageError) {
+        for (offset, remote) in page.enumerated() {
+            guard load.insert(remote.id) else {
+                try endBulkLoad()
+                for later in page[offset...] { try store(later, in: collection) }
+                return
+            }
+            let indexing = try indexing(
+                collection, id: remote.id, json: remote.json, requireID: false, scanned: remote.indexedFields)
+            try insertRecord(
+                collection, id: remote.id, json: remote.json, lastModified: remote.lastModified, indexing: indexing,
+                operation: "load pulled \(collection.rawValue) record")
+        }
+    }
+
+    /// Builds the id index if a bulk load left it out, which ends that load.
+    func endBulkLoad() throws(StorageError) {
+        if let bulkLoad, bulkLoad.isLoading { bulkLoad.stop() }
+        if try !IdentityIndex.isPresent(db) { try IdentityIndex.create(db) }
+    }
+
+    /// Whether the store has any row of `collection`, deleted or not.
+    private func holdsAnyRecord(of collection: CollectionName) throws(StorageError) -> Bool {
+        try db.queryFirst(
+            "SELECT EXISTS (SELECT 1 FROM records WHERE collection = ?)", [.text(collection.rawValue)],
+            operation: "look for stored \(collection.rawValue)"
+        ) { $0.bool(0) } ?? false
     }
 
     /// Pages at least this large may be loaded without the listing indexes.

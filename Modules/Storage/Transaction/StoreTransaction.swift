@@ -18,9 +18,13 @@ public final class StoreTransaction: StoreReader {
     /// Folds the search and sort columns of the records this transaction writes.
     var folder = SearchText.Folder()
 
-    init(connection: SQLiteConnection, clock: @escaping @Sendable () -> Date, faults: FaultInjection) {
+    /// The pull's bulk load this transaction may carry on (`ShelfStore.write(bulkLoad:_:)`).
+    let bulkLoad: BulkLoad?
+
+    init(connection: SQLiteConnection, clock: @escaping @Sendable () -> Date, faults: FaultInjection, bulkLoad: BulkLoad? = nil) {
         self.clock = clock
         self.faults = faults
+        self.bulkLoad = bulkLoad
         super.init(connection: connection)
     }
 
@@ -186,6 +190,24 @@ extension StoreTransaction {
             """,
             [
                 .text(collection.rawValue), .text(id), .blob(json), .integer(lastModified), .bool(deleted),
+                .text(indexing.sortKey), .text(indexing.storedSearchText(collection)), .bool(indexing.complete),
+            ],
+            operation: operation()
+        )
+    }
+
+    /// Inserts a record the store does not have, without looking for one with its id:
+    /// a bulk load's insert (`BulkLoad`), made while the id index is out.
+    func insertRecord(
+        _ collection: CollectionName, id: String, json: Data, lastModified: Int64?, indexing: RecordIndexing,
+        operation: @autoclosure () -> String
+    ) throws(StorageError) {
+        try db.run("""
+            INSERT INTO records (collection, id, json, last_modified, deleted, sort_key, search_text, complete)
+            VALUES (?, ?, ?, ?, 0, ?, ?, ?)
+            """,
+            [
+                .text(collection.rawValue), .text(id), .blob(json), .integer(lastModified),
                 .text(indexing.sortKey), .text(indexing.storedSearchText(collection)), .bool(indexing.complete),
             ],
             operation: operation()

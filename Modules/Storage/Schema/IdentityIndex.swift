@@ -1,0 +1,55 @@
+// MARK: - IdentityIndex
+
+/// The unique index on `records (collection, id)` (v8), which a first pull of a large
+/// collection leaves out while it loads (`BulkLoad`) and builds once with its last page.
+///
+/// Kinto's ids are random, so every pulled record lands at a random place in this
+/// index. Once it outgrows the page cache (a few hundred thousand records), each pulled
+/// page rewrites about half of its pages into the WAL and the checkpoint writes them
+/// again: at a million records that is most of a first sync's time. Sorting all the
+/// ids once at the end writes each page once.
+///
+/// It is also the uniqueness of a record and the parent key of the outbox's foreign
+/// key, so it is never missing while anything else writes: every write transaction
+/// except a bulk load's builds it first (`ShelfStore.write`), and a store opened
+/// without it (a bulk load was killed) gets it back at once. A bulk load inserts each
+/// id at most once (`BulkLoad` remembers them), into a collection that held none, so
+/// building it never finds two rows with one id.
+enum IdentityIndex {
+    static let name = "records_by_id"
+
+    /// NB: the same definition as the v8 migration's.
+    static let definition = "CREATE UNIQUE INDEX IF NOT EXISTS records_by_id ON records (collection, id)"
+
+    /// Whether the index exists (one look at the schema).
+    static func isPresent(_ connection: SQLiteConnection) throws(StorageError) -> Bool {
+        try connection.queryFirst(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'records_by_id')",
+            operation: "look for the records' id index"
+        ) { $0.bool(0) } ?? false
+    }
+
+    /// Drops it, inside the caller's transaction.
+    static func drop(_ connection: SQLiteConnection) throws(StorageError) {
+        try connection.execute("DROP INDEX IF EXISTS records_by_id", operation: "drop the records' id index")
+    }
+
+    /// Builds it when it is missing, inside the caller's transaction.
+    static func create(_ connection: SQLiteConnection) throws(StorageError) {
+        try connection.execute(definition, operation: "build the records' id index")
+    }
+
+    /// Builds it in a transaction of its own when it is missing (a store opened after a
+    /// killed bulk load); nothing to do (one look at the schema) when it is there.
+    static func restoreIfMissing(_ connection: SQLiteConnection) throws(StorageError) {
+        guard try !isPresent(connection) else { return }
+        try connection.execute("BEGIN IMMEDIATE", operation: "begin rebuilding the records' id index")
+        do throws(StorageError) {
+            try create(connection)
+            try connection.execute("COMMIT", operation: "commit the records' id index")
+        } catch {
+            try? connection.execute("ROLLBACK", operation: "roll back the records' id index")
+            throw error
+        }
+    }
+}
