@@ -68,7 +68,7 @@ struct NeighbouringIDsTests {
         let onRecords = plan.filter { $0.contains("records") }
         #expect(onRecords.count == 2, "\(plan)")
         for step in onRecords {
-            #expect(step.hasPrefix("SEARCH records USING COVERING INDEX sqlite_autoindex_records_1 (collection=? AND id"), "\(plan)")
+            #expect(step.hasPrefix("SEARCH records USING COVERING INDEX \(IdentityIndex.name) (collection=? AND id"), "\(plan)")
         }
         #expect(!plan.contains { $0.contains("SCAN records") || $0.contains("TEMP B-TREE") }, "\(plan)")
     }
