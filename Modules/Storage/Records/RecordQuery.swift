@@ -55,6 +55,11 @@ public struct RecordQuery: Hashable, Sendable {
         RecordQuery(.tasks, search: search, complete: done, limit: limit, offset: offset)
     }
 
+    /// Whether it matches every live record of its collection (no search or filter).
+    var isWholeCollection: Bool {
+        complete == nil && foldedSearch == nil && member == nil && ids == nil
+    }
+
     /// The folded needle, or nil when the search matches everything.
     var foldedSearch: String? {
         guard let search else { return nil }
