@@ -64,6 +64,12 @@ public struct ShortIDs: Hashable, Sendable {
 
     /// Adds (or replaces) the prefixes of one collection.
     public mutating func merge(_ collection: CollectionName, _ shown: [String: String]) {
+        // NB: a collection's first prefixes are kept as they are: merging thousands into
+        // an empty dictionary would hash every id again.
+        guard prefixes[collection] != nil else {
+            prefixes[collection] = shown
+            return
+        }
         prefixes[collection, default: [:]].merge(shown) { _, new in new }
     }
 }
