@@ -38,11 +38,12 @@ let package = Package(
             path: "Modules/ArgumentParsing",
             swiftSettings: swiftSettings
         ),
-        .systemLibrary(
+        // NB: a C target, not a system library: it opens libcurl with dlopen when the
+        // first transfer needs it (Modules/CCurl/include/shim.h), so the headers of
+        // libcurl4-openssl-dev (`make setup`) are needed to build, the library only to sync.
+        .target(
             name: "CCurl",
-            path: "Modules/CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
+            path: "Modules/CCurl"
         ),
         .systemLibrary(
             name: "CSQLite",

@@ -12,8 +12,9 @@ import Synchronization
 /// finished ones and sleeps in `curl_multi_poll`.
 final class CurlMultiLoop: Sendable {
     private let configuration: CurlTransport.Configuration
-    /// Nil only when libcurl could not create a multi handle (out of memory); every
-    /// request then fails with a transport error instead of the process crashing.
+    /// Nil only when libcurl could not be loaded or could not create a multi handle (out
+    /// of memory); every request then fails with a transport error that says which,
+    /// instead of the process crashing.
     private let multi: MultiHandle?
     private let state = Mutex(State())
     private let nextTransferID = Atomic<UInt64>(1)
@@ -38,7 +39,7 @@ final class CurlMultiLoop: Sendable {
     init(configuration: CurlTransport.Configuration) {
         CurlGlobal.initializeOnce()
         self.configuration = configuration
-        if let raw = curl_multi_init() {
+        if let raw = shelf_curl_multi_init() {
             _ = shelf_curl_multi_setopt_long(raw, CURLMOPT_MAXCONNECTS, max(1, configuration.maximumIdleConnections))
             _ = shelf_curl_multi_setopt_long(raw, CURLMOPT_MAX_HOST_CONNECTIONS, max(0, configuration.maximumConnectionsPerHost))
             self.multi = MultiHandle(raw: raw)
@@ -60,7 +61,7 @@ final class CurlMultiLoop: Sendable {
         guard multi != nil else {
             job.continuation.resume(throwing: APIError.transport(TransportFailure(
                 kind: .other, method: job.request.method, url: job.request.url,
-                message: "libcurl could not create its multi handle")))
+                message: shelf_curl_load_error().map { String(cString: $0) } ?? "libcurl could not create its multi handle")))
             return
         }
         // NB: the ticket's lock is held while queueing, so a cancellation can only be
@@ -95,7 +96,7 @@ final class CurlMultiLoop: Sendable {
         state.withLock { state in
             guard !state.isClosed, !state.isShuttingDown, let multi else { return false }
             change(&state)
-            _ = curl_multi_wakeup(multi.raw)
+            _ = shelf_curl_multi_wakeup(multi.raw)
             return true
         }
     }
@@ -114,17 +115,17 @@ final class CurlMultiLoop: Sendable {
         func recycle(_ easy: UnsafeMutableRawPointer) {
             // The connection pool belongs to the multi handle, so a reset handle loses nothing.
             if idleHandles.count < keptHandles {
-                curl_easy_reset(easy)
+                shelf_curl_easy_reset(easy)
                 idleHandles.append(easy)
             } else {
-                curl_easy_cleanup(easy)
+                shelf_curl_easy_cleanup(easy)
             }
         }
 
         func end(_ id: UInt64, _ finish: (CurlTransfer) -> Void) {
             guard let transfer = transfers.removeValue(forKey: id) else { return }
             transferIDs[transfer.easy] = nil
-            curl_multi_remove_handle(multi, transfer.easy)
+            shelf_curl_multi_remove_handle(multi, transfer.easy)
             finish(transfer)
             recycle(transfer.easy)
         }
@@ -140,7 +141,7 @@ final class CurlMultiLoop: Sendable {
             }
 
             for job in incoming {
-                guard let easy = idleHandles.popLast() ?? curl_easy_init() else {
+                guard let easy = idleHandles.popLast() ?? shelf_curl_easy_init() else {
                     job.continuation.resume(throwing: APIError.transport(TransportFailure(
                         kind: .other, method: job.request.method, url: job.request.url,
                         message: "libcurl could not create a handle")))
@@ -152,11 +153,11 @@ final class CurlMultiLoop: Sendable {
                     recycle(easy)
                     continue
                 }
-                let added = curl_multi_add_handle(multi, easy)
+                let added = shelf_curl_multi_add_handle(multi, easy)
                 guard added == CURLM_OK else {
                     job.continuation.resume(throwing: APIError.transport(TransportFailure(
                         kind: .other, method: job.request.method, url: job.request.url,
-                        message: String(cString: curl_multi_strerror(added)))))
+                        message: String(cString: shelf_curl_multi_strerror(added)))))
                     recycle(easy)
                     continue
                 }
@@ -170,15 +171,15 @@ final class CurlMultiLoop: Sendable {
 
             if shuttingDown {
                 for id in Array(transfers.keys) { end(id) { $0.fail(CancellationError()) } }
-                idleHandles.forEach { curl_easy_cleanup($0) }
-                curl_multi_cleanup(multi)
+                idleHandles.forEach { shelf_curl_easy_cleanup($0) }
+                shelf_curl_multi_cleanup(multi)
                 return
             }
 
             var running: Int32 = 0
-            _ = curl_multi_perform(multi, &running)
+            _ = shelf_curl_multi_perform(multi, &running)
             var queued: Int32 = 0
-            while let message = curl_multi_info_read(multi, &queued) {
+            while let message = shelf_curl_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                       let id = transferIDs[easy]
                 else { continue }
@@ -188,7 +189,7 @@ final class CurlMultiLoop: Sendable {
 
             // Sleeps until a socket is ready, libcurl's next timeout, a wakeup from
             // `enqueue`, or one second, whichever comes first.
-            _ = curl_multi_poll(multi, nil, 0, 1_000, nil)
+            _ = shelf_curl_multi_poll(multi, nil, 0, 1_000, nil)
         }
     }
 }
@@ -196,7 +197,9 @@ final class CurlMultiLoop: Sendable {
 // MARK: - CurlGlobal
 
 enum CurlGlobal {
-    /// `curl_global_init` exactly once per process (Swift runs a static's initializer once).
+    /// libcurl loaded and `curl_global_init` run exactly once per process (Swift runs a
+    /// static's initializer once), by the first transport: a command that never makes
+    /// one never loads libcurl.
     private static let initialized: Bool = shelf_curl_global_init() == CURLE_OK
 
     static func initializeOnce() {

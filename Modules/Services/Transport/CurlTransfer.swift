@@ -34,7 +34,7 @@ final class CurlTransfer {
     deinit {
         // NB: the loop resets or cleans up the easy handle before a transfer is
         // released, so libcurl no longer points at the list or the buffer.
-        curl_slist_free_all(headerList)
+        shelf_curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
@@ -58,7 +58,7 @@ final class CurlTransfer {
         // sending a large body, a round trip Kinto never needs.
         lines.append("Expect:")
         if !request.headers.contains("User-Agent") { lines.append("User-Agent: \(configuration.userAgent)") }
-        for line in lines { headerList = curl_slist_append(headerList, line) }
+        for line in lines { headerList = shelf_curl_slist_append(headerList, line) }
 
         maximumBytes = configuration.maximumResponseBytes
         let userData = Unmanaged.passUnretained(self).toOpaque()
@@ -100,7 +100,7 @@ final class CurlTransfer {
         }
         codes += methodOptions()
         if let failed = codes.first(where: { $0 != CURLE_OK }) {
-            return .invalidRequest("libcurl refused an option for \(request.method.rawValue) \(RedactedURL.string(request.url)): \(String(cString: curl_easy_strerror(failed)))")
+            return .invalidRequest("libcurl refused an option for \(request.method.rawValue) \(RedactedURL.string(request.url)): \(String(cString: shelf_curl_easy_strerror(failed)))")
         }
         return nil
     }
@@ -198,7 +198,7 @@ final class CurlTransfer {
     }
 
     private func error(for result: CURLcode) -> APIError {
-        let explanation = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(result))
+        let explanation = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: shelf_curl_easy_strerror(result))
         if exceededLimit || result == CURLE_FILESIZE_EXCEEDED {
             return .transport(TransportFailure(
                 kind: .tooLarge, method: request.method, url: request.url, code: Int(result.rawValue),
