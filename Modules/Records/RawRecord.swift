@@ -77,7 +77,10 @@ extension JSONByteScanner {
     /// (boolean, optional) from its top level; every other member is validated and skipped.
     /// - Parameter collection: also keep the members `collection`'s store columns are
     ///   computed from (`RecordIndexing.wireNames`) in `indexedFields`, read in the same pass.
-    public mutating func scanRecord(indexingFor collection: CollectionName? = nil) throws(JSONScanError) -> RawRecord {
+    /// - Parameter source: the bytes this scanner reads, when the record's `json` may be a
+    ///   slice of them (sharing their storage) instead of a copy: a pulled page's records
+    ///   then cost no allocation and no copy of their own bytes.
+    public mutating func scanRecord(indexingFor collection: CollectionName? = nil, slicing source: Data? = nil) throws(JSONScanError) -> RawRecord {
         skipWhitespace()
         let start = offset
         guard peek == UInt8(ascii: "{") else {
@@ -106,8 +109,9 @@ extension JSONByteScanner {
         }
         guard let id else { throw fail("a record has no \"id\"", at: start) }
         guard let lastModified else { throw fail("record \(id) has no \"last_modified\"", at: start) }
+        let json = source.map { $0[($0.startIndex + start)..<($0.startIndex + offset)] } ?? Data(bytes: base + start, count: offset - start)
         return RawRecord(
-            id: id, lastModified: Int64(lastModified), isDeleted: deleted, json: Data(bytes: base + start, count: offset - start),
+            id: id, lastModified: Int64(lastModified), isDeleted: deleted, json: json,
             indexedFields: collection.map { IndexedFields(collection: $0, fields: fields) })
     }
 

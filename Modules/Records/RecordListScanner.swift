@@ -33,7 +33,7 @@ public enum RecordListScanner {
                     guard records.count < maximumRecords else {
                         throw JSONScanError(offset: scanner.offset, message: "the page holds more than \(maximumRecords) records, the most Shelf accepts in one page")
                     }
-                    records.append(try scanner.scanRecord(indexingFor: collection))
+                    records.append(try scanner.scanRecord(indexingFor: collection, slicing: body))
                 }
             }
             try scanner.expectEnd()

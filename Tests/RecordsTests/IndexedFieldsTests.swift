@@ -36,6 +36,24 @@ struct IndexedFieldsTests {
         }
     }
 
+    /// A page's records share its bytes; read from a body that is itself a slice of a
+    /// larger buffer (its first index not 0), each is still exactly its own bytes.
+    @Test func eachRecordIsItsOwnBytesOfThePage() throws {
+        let padded = Data("garbage before".utf8) + Self.page + Data("after".utf8)
+        let body = padded[14..<(14 + Self.page.count)]
+        #expect(body.startIndex == 14)
+        let records = try RecordListScanner.records(in: body, maximumRecords: 10)
+        let text = String(decoding: Self.page, as: UTF8.self)
+        for record in records {
+            let json = String(decoding: record.json, as: UTF8.self)
+            #expect(json.hasPrefix("{") && json.hasSuffix("}"), "\(json)")
+            #expect(text.contains(json), "\(record.id)")
+            _ = try WireFields.parse(record.json)  // a whole object on its own
+        }
+        #expect(records.map { String(decoding: $0.json, as: UTF8.self) }.first?.hasPrefix(#"{"id":"b1""#) == true)
+        #expect(records.last.map { String(decoding: $0.json, as: UTF8.self) } == #"{"id":"b5","title":12.5,"author_name":["not","text"],"finished":"yes","last_modified":14}"#)
+    }
+
     @Test func theMembersSayWhatTheRecordSays() throws {
         let records = try RecordListScanner.records(in: Self.page, maximumRecords: 10, indexingFor: .books)
         let fields = try records.map { try #require($0.indexedFields).fields }
