@@ -237,6 +237,17 @@ extension ShelfStore {
         /// peak ~40 MB higher). A short-lived reader maps the file (`Configuration.reader`,
         /// 256 MiB): a search over 100,000 records then spends a third as long in the
         /// kernel, which a CLI run that opens the store cold pays on every start.
+        ///
+        /// NB: SQLite maps the file read-only and never writes through the map (it writes
+        /// the WAL and checkpoints with `write(2)`), and it reads a page from the WAL
+        /// instead of the map while a newer version of it waits there, so a `shelf-sync`
+        /// writing at the same time is safe (SQLite documents memory-mapped I/O with WAL
+        /// as supported). What changes is an I/O error on a mapped page: a `SIGBUS` that
+        /// ends the process instead of an error SQLite returns. For a command that lives a
+        /// few milliseconds that is acceptable: a write it was making is rolled back by
+        /// the WAL as after a kill (nothing committed is lost), and the disk error it
+        /// could not get past shows again at the next run. The worker, which runs for
+        /// hours, keeps the default.
         public var memoryMapBytes: Int
 
         /// Failures injected between the steps of a store operation (tests only).

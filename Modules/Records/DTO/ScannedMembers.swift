@@ -36,11 +36,6 @@ struct ScannedMembers {
         self.values = values
     }
 
-    /// The value of the name at `index` of the names asked for; nil when absent.
-    subscript(_ index: Int) -> WireFields.Value? {
-        values[index]
-    }
-
     /// A string member.
     func string(_ index: Int) -> String? {
         if case .string(let text) = values[index] { return text }
@@ -62,20 +57,5 @@ struct ScannedMembers {
         case .integer(let number)?: Int(exactly: number).map { .some($0) }
         default: nil
         }
-    }
-}
-
-// MARK: - Matching names
-
-extension JSONByteScanner {
-    /// The position of a member name among `names`; nil when it is none of them.
-    func index(of token: StringToken, in names: [WireFields.Name]) -> Int? {
-        if token.hasEscapes {
-            // An escaped name (`"\u0069d"` is `"id"`): decode it to compare.
-            let decoded = decode(token)
-            return names.firstIndex { $0.text == decoded }
-        }
-        let bytes = UnsafeBufferPointer(start: base + token.start, count: token.end - token.start)
-        return names.firstIndex { $0.utf8.count == bytes.count && $0.utf8.elementsEqual(bytes) }
     }
 }

@@ -106,13 +106,18 @@ extension JSONByteScanner {
     /// A member name as text; nil when it is not one of `names` (nil keeps every name).
     func name(_ token: StringToken, keeping names: [WireFields.Name]?) -> String? {
         guard let names else { return decode(token) }
+        return index(of: token, in: names).map { names[$0].text }
+    }
+
+    /// The position of a member name among `names`; nil when it is none of them.
+    func index(of token: StringToken, in names: [WireFields.Name]) -> Int? {
         if token.hasEscapes {
             // An escaped name (`"\u0069d"` is `"id"`): decode it to compare.
             let decoded = decode(token)
-            return names.contains { $0.text == decoded } ? decoded : nil
+            return names.firstIndex { $0.text == decoded }
         }
         let bytes = UnsafeBufferPointer(start: base + token.start, count: token.end - token.start)
-        return names.first { $0.utf8.count == bytes.count && $0.utf8.elementsEqual(bytes) }?.text
+        return names.firstIndex { $0.utf8.count == bytes.count && $0.utf8.elementsEqual(bytes) }
     }
 
     /// Reads one member's value as a `WireFields.Value`, validating it.
