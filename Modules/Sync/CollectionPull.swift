@@ -110,6 +110,9 @@ extension SyncRun {
             if completed { finish(collection) }
         }
         let service = KintoCollectionService(client: engine.client, collection: collection)
+        // NB: the pull's first request is not made through it, hence the one less.
+        let ahead = PageFetchAhead(service: service, maximumRequests: max(0, options.maximumPages - pagesPulled))
+        defer { ahead.stop() }
         // A recovery (the server forgot records) pulls from scratch and notes every id
         // the server still has; a recovery cut short starts again.
         var present: Set<String>? = try restartRecovery(collection) ? [] : nil
@@ -121,7 +124,7 @@ extension SyncRun {
         case .arrived(let arrived):
             answer = arrived
         case .request:
-            answer = try await requestFromCursor(collection, service: service, conditional: true)
+            answer = try await requestFromCursor(collection, service: service, conditional: true, ahead: ahead)
         case .requested(let task):
             answer = try await requested(task, collection, service: service)
         }
@@ -145,7 +148,7 @@ extension SyncRun {
             try countPage()
             var prefetch: Task<RecordPage, any Error>?
             if !stopsForBackoff, case .url(let next) = page.next {
-                prefetch = Task { try await service.page(at: next) }
+                prefetch = ahead.page(at: next)
             }
             let counts: PageCounts
             do {
@@ -157,7 +160,10 @@ extension SyncRun {
             pulled = counts.totalSoFar
             noteServerPageLimit(page)
             emit(.pageApplied(collection, counts))
-            if stopsForBackoff { prefetch?.cancel() }
+            if stopsForBackoff {
+                prefetch?.cancel()
+                ahead.stop()
+            }
             try honourBackoff()
 
             if let prefetch {
@@ -171,7 +177,7 @@ extension SyncRun {
             } else if page.next == .done {
                 break
             }
-            guard let next = try await requestFromCursor(collection, service: service, conditional: false) else { break }
+            guard let next = try await requestFromCursor(collection, service: service, conditional: false, ahead: ahead) else { break }
             page = next
         }
         completed = true
@@ -194,12 +200,14 @@ extension SyncRun {
 
     /// The first page after the stored cursor, sorted by `last_modified` so that the
     /// cursor alone says how far a pull got; nil when the server answers 304.
+    /// - Parameter ahead: asks for the page after it as soon as its headers name it.
     private func requestFromCursor(
-        _ collection: CollectionName, service: KintoCollectionService, conditional: Bool
+        _ collection: CollectionName, service: KintoCollectionService, conditional: Bool, ahead: PageFetchAhead? = nil
     ) async throws -> RecordPage? {
         let state = try store.read { reader in try reader.syncState(collection) }
         let query = firstPageQuery(state, conditional: conditional)
-        let result = try await withRetries("pull \(collection.rawValue)") { try await service.firstPage(query) }
+        let onNextPage = ahead?.onNextPage
+        let result = try await withRetries("pull \(collection.rawValue)") { try await service.firstPage(query, onNextPage: onNextPage) }
         return notingNotModified(result)
     }
 
