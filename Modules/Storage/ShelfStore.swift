@@ -66,8 +66,7 @@ public final class ShelfStore: Sendable {
         try Self.configure(connection, configuration)
         try SchemaMigrator.migrate(connection, path: path)
         // A bulk pull that was killed may have left the id and listing indexes out.
-        try IdentityIndex.restoreIfMissing(connection)
-        try ListingIndexes.restoreIfMissing(connection)
+        try IdentityIndex.restoreBulkLoadIndexes(connection)
 
         self.location = location
         self.configuration = configuration

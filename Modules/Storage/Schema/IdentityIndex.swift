@@ -39,16 +39,19 @@ enum IdentityIndex {
         try connection.execute(definition, operation: "build the records' id index")
     }
 
-    /// Builds it in a transaction of its own when it is missing (a store opened after a
-    /// killed bulk load); nothing to do (one look at the schema) when it is there.
-    static func restoreIfMissing(_ connection: SQLiteConnection) throws(StorageError) {
-        guard try !isPresent(connection) else { return }
-        try connection.execute("BEGIN IMMEDIATE", operation: "begin rebuilding the records' id index")
+    /// Builds it and the listing indexes, in a transaction of their own, when a killed
+    /// bulk load left them out; nothing to do (two looks at the schema) when they are there.
+    static func restoreBulkLoadIndexes(_ connection: SQLiteConnection) throws(StorageError) {
+        let identity = try isPresent(connection)
+        let listing = try ListingIndexes.arePresent(connection)
+        guard !identity || !listing else { return }
+        try connection.execute("BEGIN IMMEDIATE", operation: "begin rebuilding the records' indexes")
         do throws(StorageError) {
             try create(connection)
-            try connection.execute("COMMIT", operation: "commit the records' id index")
+            try ListingIndexes.create(connection)
+            try connection.execute("COMMIT", operation: "commit the records' indexes")
         } catch {
-            try? connection.execute("ROLLBACK", operation: "roll back the records' id index")
+            try? connection.execute("ROLLBACK", operation: "roll back the records' indexes")
             throw error
         }
     }

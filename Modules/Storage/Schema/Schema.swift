@@ -411,18 +411,4 @@ enum ListingIndexes {
             try connection.execute(sql, operation: "build listing index \(name)")
         }
     }
-
-    /// Builds missing ones in a transaction of their own; nothing to do (one look at the
-    /// schema) when they are there.
-    static func restoreIfMissing(_ connection: SQLiteConnection) throws(StorageError) {
-        guard try !arePresent(connection) else { return }
-        try connection.execute("BEGIN IMMEDIATE", operation: "begin rebuilding the listing indexes")
-        do throws(StorageError) {
-            try create(connection)
-            try connection.execute("COMMIT", operation: "commit the listing indexes")
-        } catch {
-            try? connection.execute("ROLLBACK", operation: "roll back the listing indexes")
-            throw error
-        }
-    }
 }
