@@ -18,8 +18,16 @@ import Storage
 // - edits the synced `r-<10k>` … `r-<10k+9>` (update against their server version),
 // - deletes the synced `r-<5000+5k>` … `r-<5000+5k+4>` (delete).
 // After each commit it writes `committed k` unbuffered, so the test knows how far it got.
+//
+// Usage: StorageCrashProbe <database path> <pages> bulk
+//
+// A first sync's bulk load instead (`BulkLoad`): into an empty store, page k of
+// `bulkPageSize` books `p-<k>-<i>` (every page with more to come, so the load is under
+// way, without the id index, whenever the kill comes), one transaction per page, and
+// `committed k` after each.
 
 let syncedCount = 10_000
+let bulkPageSize = 2_000
 
 func book(_ id: String, title: String, lastModified: Int64? = nil) -> Data {
     var fields = #""id":"\#(id)","title":"\#(title)","author_name":"Crash Probe","finished":false"#
@@ -32,13 +40,33 @@ func report(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
+func loadInBulk(_ store: ShelfStore, pages: Int) throws {
+    let load = BulkLoad()
+    report("ready")
+    for k in 0..<pages {
+        let page = (0..<bulkPageSize).map { i in
+            RawRecord(id: "p-\(k)-\(i)", lastModified: Int64(k * bulkPageSize + i + 1),
+                      json: book("p-\(k)-\(i)", title: "Pulled \(k) \(i)", lastModified: Int64(k * bulkPageSize + i + 1)))
+        }
+        try store.write(bulkLoad: load) { tx in
+            _ = try tx.applyRemote(page, to: .books, morePagesFollow: true)
+        }
+        report("committed \(k)")
+    }
+    report("finished")
+}
+
 func run() throws {
     let arguments = CommandLine.arguments
-    guard arguments.count == 3, let batches = Int(arguments[2]) else {
-        FileHandle.standardError.write(Data("usage: StorageCrashProbe <database path> <batches>\n".utf8))
+    guard arguments.count == 3 || (arguments.count == 4 && arguments[3] == "bulk"), let batches = Int(arguments[2]) else {
+        FileHandle.standardError.write(Data("usage: StorageCrashProbe <database path> <batches> [bulk]\n".utf8))
         exit(64)
     }
     let store = try ShelfStore(location: .file(URL(fileURLWithPath: arguments[1])))
+    if arguments.count == 4 {
+        try loadInBulk(store, pages: batches)
+        return
+    }
 
     try store.write { tx in
         for n in 0..<syncedCount {

@@ -29,10 +29,10 @@ struct CrashTests {
 
     /// Runs the probe until it reports `killAfter` committed batches, then kills it.
     /// - Returns: the last batch the probe reported as committed before it died.
-    private func runProbeAndKill(database: URL, killAfter: Int) throws -> Int {
+    private func runProbeAndKill(database: URL, killAfter: Int, bulk: Bool = false) throws -> Int {
         let process = Process()
         process.executableURL = try Self.probeExecutable()
-        process.arguments = [database.path, "1000000"]
+        process.arguments = [database.path, "1000000"] + (bulk ? ["bulk"] : [])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -105,5 +105,41 @@ struct CrashTests {
             #expect(entryByID["r-\(10 * k)"]?.baseLastModified == Int64(1_000 + 10 * k))
         }
         #expect(entryByID["r-\(10 * committed)"] == nil)
+    }
+
+    /// A first sync's bulk load killed mid-way (the id index left out) opens with the
+    /// index built, every reported page whole, no id twice, and a pull that goes on.
+    @Test(arguments: [0, 3])
+    func aKilledBulkLoadLeavesWholePagesAndGetsItsIndexBack(killAfter: Int) throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.file("bulk.sqlite")
+
+        let reported = try runProbeAndKill(database: database, killAfter: killAfter, bulk: true)
+        #expect(reported >= killAfter)
+
+        // Reopen, as the next run would.
+        let store = try ShelfStore(location: .file(database))
+        #expect(try store.read { try $0.integrityCheck() } == ["ok"])
+        #expect(try store.withConnection { connection throws(StorageError) in try IdentityIndex.isPresent(connection) })
+        #expect(try store.withConnection { connection throws(StorageError) in try ListingIndexes.arePresent(connection) })
+
+        // Pages are all or nothing, and no id is there twice.
+        let (rows, distinct) = try store.read { reader in
+            try reader.db.queryFirst("SELECT count(*), count(DISTINCT id) FROM records", operation: "count") { ($0.int(0), $0.int(1)) }
+                ?? (0, 0)
+        }
+        let committed = rows / 2_000
+        #expect(rows == committed * 2_000)
+        #expect(rows == distinct)
+        #expect(committed >= reported + 1, "every reported page is durable")
+        #expect(committed <= reported + 2)
+
+        // The pull goes on: the last stored page comes again (the cursor's page), and more.
+        let again = (0..<2_000).map { i in
+            Wire.remoteBook("p-\(committed - 1)-\(i)", title: "Again", lastModified: Int64(9_000_000 + i))
+        }
+        try store.write(bulkLoad: BulkLoad()) { tx in _ = try tx.applyRemote(again, to: .books, morePagesFollow: false) }
+        #expect(try store.read { try $0.count(RecordQuery(.books)) } == committed * 2_000)
+        #expect(try store.read { try $0.integrityCheck() } == ["ok"])
     }
 }
