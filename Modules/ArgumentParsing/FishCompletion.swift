@@ -15,6 +15,26 @@ struct FishCompletion {
         "printf '%s\\t%s\\n' " + pairs.map { q($0.0) + " " + q(ShellQuoting.oneLine($0.1)) }.joined(separator: " ")
     }
 
+    /// A function switching on `"$argv[1]|$argv[2]"` (a command's path and one of its
+    /// options or arguments) to what completes its value, one case per kind.
+    private func valueSwitch(_ function: String, comment: String, _ entries: [(key: String, kind: CompletionKind)]) -> String {
+        var text = """
+        # \(comment)
+        function \(function)
+            switch "$argv[1]|$argv[2]"
+
+        """
+        for group in CompletionTable.grouped(entries) {
+            text += "        case \(group.keys.map(q).joined(separator: " "))\n            \(action(group.kind))\n"
+        }
+        return text + """
+            end
+        end
+
+
+        """
+    }
+
     var script: String {
         let f = "__\(name)"
         var out = """
@@ -75,30 +95,15 @@ struct FishCompletion {
             return 1
         end
 
-        # The values of option $argv[2] of the command at path $argv[1]; $argv[3] is typed.
-        function \(f)_value
-            switch "$argv[1]|$argv[2]"
 
         """
-        for group in CompletionTable.grouped(table.optionValues.map { ("\($0.path)|\($0.name)", $0.kind) }) {
-            out += "        case \(group.keys.map(q).joined(separator: " "))\n            \(action(group.kind))\n"
-        }
+        out += valueSwitch(
+            "\(f)_value", comment: "The values of option $argv[2] of the command at path $argv[1]; $argv[3] is typed.",
+            table.optionValues.map { ("\($0.path)|\($0.name)", $0.kind) })
+        out += valueSwitch(
+            "\(f)_argument", comment: "The values of positional argument $argv[2] (from 0) of the command at path $argv[1].",
+            table.argumentValues.map { ("\($0.path)|\($0.index)", $0.kind) })
         out += """
-            end
-        end
-
-        # The values of positional argument $argv[2] (from 0) of the command at path $argv[1].
-        function \(f)_argument
-            switch "$argv[1]|$argv[2]"
-
-        """
-        for group in CompletionTable.grouped(table.argumentValues.map { ("\($0.path)|\($0.index)", $0.kind) }) {
-            out += "        case \(group.keys.map(q).joined(separator: " "))\n            \(action(group.kind))\n"
-        }
-        out += """
-            end
-        end
-
         # Words the program lists itself (local data only); $argv[1] is typed.
         function \(f)_dynamic
             $\(f)_program $\(f)_passed \(helper) $argv[2..-1] -- $argv[1] 2>/dev/null

@@ -141,9 +141,7 @@ public final class ShelfStore: Sendable {
             let transaction = StoreTransaction(connection: connection, clock: clock, faults: faults, bulkLoad: bulkLoad)
             defer { transaction.finish() }
             do {
-                if bulkLoad?.isLoading != true, try !IdentityIndex.isPresent(connection) {
-                    try IdentityIndex.create(connection)
-                }
+                if bulkLoad?.isLoading != true { try IdentityIndex.createIfMissing(connection) }
                 let result = try body(transaction)
                 try connection.execute("COMMIT", operation: "commit write transaction")
                 bulkLoad?.transactionCommitted()

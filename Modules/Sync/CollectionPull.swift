@@ -110,7 +110,8 @@ extension SyncRun {
             if completed { finish(collection) }
         }
         let service = KintoCollectionService(client: engine.client, collection: collection)
-        // NB: the pull's first request is not made through it, hence the one less.
+        // NB: the pull's first request is made outside it, so a run bounded to N pages still
+        // makes at most N + 1 requests.
         let ahead = PageFetchAhead(service: service, maximumRequests: max(0, options.maximumPages - pagesPulled))
         defer { ahead.stop() }
         // A recovery (the server forgot records) pulls from scratch and notes every id

@@ -29,8 +29,8 @@ public final class BulkLoad: Sendable {
     }
 
     // NB: a pull uses its load from one task at a time; the lock makes it Sendable, so
-    // a transaction can carry it beside the connection. Uncontended, it costs about
-    // 20 ns a record.
+    // a transaction can carry it beside the connection. Uncontended, it is cheap: `insert`
+    // was under 1% of a 100,000-record first sync's samples (perf).
     private let state = Mutex(State())
 
     public init() {}

@@ -120,7 +120,7 @@ extension StoreTransaction {
     /// Builds the id index if a bulk load left it out, which ends that load.
     func endBulkLoad() throws(StorageError) {
         if let bulkLoad, bulkLoad.isLoading { bulkLoad.stop() }
-        if try !IdentityIndex.isPresent(db) { try IdentityIndex.create(db) }
+        try IdentityIndex.createIfMissing(db)
     }
 
     /// Whether the store has any row of `collection`, deleted or not.
