@@ -60,7 +60,10 @@ final class SyncProgress {
             done = total
         case .collectionUnavailable(let collection, _):
             activity = "\(collection.rawValue): unavailable"
-        case .merged, .conflict, .deadLettered, .collectionFinished, .discardedLocalChange, .serverForgot, .reuploading, .recordSkipped:
+        case .reconciled(let collection, _):
+            activity = "\(collection.rawValue): compared with the server"
+        case .merged, .conflict, .deadLettered, .collectionFinished, .discardedLocalChange, .serverForgot, .reuploading, .recordSkipped,
+             .lateRecords:
             break
         }
         switch event {

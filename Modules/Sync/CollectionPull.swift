@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Services
 import Storage
 
@@ -34,6 +35,7 @@ extension SyncRun {
         let checksMemory = checksServerMemory(states)
         if checksMemory { operations.append(.listCollections(inBucket: KintoCollectionPath.userBucket)) }
         let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
+        let sentAt = now
         let results = try await withRetries("check \(states.count) collections for changes") { try await batch.send(operations) }
         let answers = zip(states, results.prefix(states.count)).map { state, result in
             Result { () throws(APIError) in try result.page(indexingFor: state.collection) }
@@ -51,11 +53,13 @@ extension SyncRun {
                 guard let failure = Self.collectionFailure(error) else { throw error }
                 try markUnavailable(state.collection, failure)
             case .success(.page(let page)) where !page.records.isEmpty || page.next.morePagesFollow:
-                try await isolating(state.collection) { try await pullCollection(state.collection, first: .arrived(page)) }
-            case .success:
+                try await isolating(state.collection) {
+                    try await pullCollection(state.collection, first: .arrived(page, sentAt: sentAt))
+                }
+            case .success(let result):
                 // A 304, or no record since the cursor.
                 emit(.collectionStarted(state.collection))
-                try upToDate(state.collection)
+                try upToDate(state.collection, reported: result.collectionTimestamp, sentAt: sentAt)
                 finish(state.collection)
             }
         }
@@ -70,31 +74,38 @@ extension SyncRun {
     /// instead of one round trip each after it.
     private func pullOneByOne(_ states: [SyncState]) async throws {
         var requested: [CollectionName: Task<PageResult, any Error>] = [:]
+        var sentAts: [CollectionName: Date] = [:]
         defer { for task in requested.values { task.cancel() } }
         for (index, state) in states.enumerated() {
-            let first = requested.removeValue(forKey: state.collection).map(FirstPage.requested) ?? .request
+            let first = requested.removeValue(forKey: state.collection).map { task in
+                FirstPage.requested(task, sentAt: sentAts[state.collection] ?? now)
+            } ?? .request
             try await isolating(state.collection) {
                 try await pullCollection(state.collection, first: first) {
                     guard index == 0, !stopsForBackoff else { return }
                     for later in states.dropFirst() {
                         let service = KintoCollectionService(client: engine.client, collection: later.collection)
                         let query = firstPageQuery(later, conditional: true)
+                        let sentAt = now
                         requested[later.collection] = Task { try await service.firstPage(query) }
+                        sentAts[later.collection] = sentAt
                     }
                 }
             }
         }
     }
 
-    /// Where a collection's first page comes from.
+    /// Where a collection's first page comes from. `sentAt` is this machine's time
+    /// before the request left: what the server's clock is projected from
+    /// (`CommitWindow.serverClock`); an earlier time only makes the projection smaller.
     enum FirstPage {
-        /// Asked for now, from the stored cursor.
+        /// Asked for now, from where the collection is settled.
         case request
         /// A batch already brought it (the rest of the list, if any, `.byCursor`).
-        case arrived(RecordPage)
+        case arrived(RecordPage, sentAt: Date)
         /// Asked for earlier (`firstPageQuery`); on a transient failure it is asked for
         /// again with the run's retries.
-        case requested(Task<PageResult, any Error>)
+        case requested(Task<PageResult, any Error>, sentAt: Date)
     }
 
     /// Pulls one collection page by page, applying each page with the cursor after it
@@ -118,31 +129,41 @@ extension SyncRun {
         // the server still has; a recovery cut short starts again.
         var present: Set<String>? = try restartRecovery(collection) ? [] : nil
         let first = present == nil ? first : .request
+        let start = try store.read { reader in try reader.syncState(collection) }
+        let since = firstPageQuery(start, conditional: false).since.map(Int64.init)
 
         var page: RecordPage
-        let answer: RecordPage?
+        let answer: PageResult
+        let sentAt: Date
         switch first {
-        case .arrived(let arrived):
-            answer = arrived
+        case .arrived(let arrived, let at):
+            (answer, sentAt) = (.page(arrived), at)
         case .request:
-            answer = try await requestFromCursor(collection, service: service, conditional: true, ahead: ahead)
-        case .requested(let task):
+            sentAt = now
+            answer = try await requestFirstPage(collection, service: service, ahead: ahead)
+        case .requested(let task, let at):
+            sentAt = at
             answer = try await requested(task, collection, service: service)
         }
-        if let answer { noteBackoff(answer.backoff) }
+        if let backoff = answer.backoff { noteBackoff(backoff) }
         onFirstAnswer()
-        guard let answer else {
-            try upToDate(collection)
+        guard case .page(let firstPage) = answer else {
+            try upToDate(collection, reported: answer.collectionTimestamp, sentAt: sentAt)
             try honourBackoff()
             completed = true
             return
         }
-        page = answer
+        page = firstPage
+        let reading = PullReading(
+            since: since,
+            serverClock: options.commitWindow.serverClock(reported: answer.collectionTimestamp, previous: start.serverClock, sentAt: sentAt),
+            fromScratch: since == nil || present != nil)
 
         var pulled = 0
         // NB: a first pull of a large collection loads it without the id index (`BulkLoad`).
         let bulkLoad = BulkLoad()
-        var guardrail = try PagingGuard(collection: collection, cursor: store.read { reader in try reader.syncState(collection).cursor })
+        // NB: the guard starts where the list starts, which may be behind the cursor.
+        var guardrail = PagingGuard(collection: collection, cursor: since)
         while true {
             noteBackoff(page.backoff)
             try guardrail.check(page)
@@ -153,7 +174,7 @@ extension SyncRun {
             }
             let counts: PageCounts
             do {
-                counts = try apply(page, to: collection, pulledBefore: pulled, present: &present, bulkLoad: bulkLoad)
+                counts = try apply(page, to: collection, reading: reading, pulledBefore: pulled, present: &present, bulkLoad: bulkLoad)
             } catch {
                 prefetch?.cancel()
                 throw error
@@ -178,7 +199,7 @@ extension SyncRun {
             } else if page.next == .done {
                 break
             }
-            guard let next = try await requestFromCursor(collection, service: service, conditional: false, ahead: ahead) else { break }
+            guard let next = try await requestFromCursor(collection, service: service, ahead: ahead) else { break }
             page = next
         }
         completed = true
@@ -186,7 +207,7 @@ extension SyncRun {
 
     /// Counts a page against the run's `maximumPages`.
     /// - Throws: `PagingError.tooManyPages` past the maximum.
-    private func countPage() throws {
+    func countPage() throws {
         pagesPulled += 1
         guard pagesPulled <= options.maximumPages else { throw PagingError.tooManyPages(limit: options.maximumPages) }
     }
@@ -199,14 +220,27 @@ extension SyncRun {
 
     // MARK: Steps
 
-    /// The first page after the stored cursor, sorted by `last_modified` so that the
-    /// cursor alone says how far a pull got; nil when the server answers 304.
+    /// A pull's first request: from where the collection is settled (`CommitWindow`),
+    /// sorted by `last_modified`, with the collection's ETag when everything up to the
+    /// cursor is settled.
     /// - Parameter ahead: asks for the page after it as soon as its headers name it.
+    private func requestFirstPage(
+        _ collection: CollectionName, service: KintoCollectionService, ahead: PageFetchAhead? = nil
+    ) async throws -> PageResult {
+        let state = try store.read { reader in try reader.syncState(collection) }
+        let query = firstPageQuery(state, conditional: true)
+        let onNextPage = ahead?.onNextPage
+        return try await withRetries("pull \(collection.rawValue)") { try await service.firstPage(query, onNextPage: onNextPage) }
+    }
+
+    /// The rest of a pull under way, from the stored cursor, which says how far it got:
+    /// records this pull could not see yet are the next pull's, which starts from where
+    /// the collection is settled.
     private func requestFromCursor(
-        _ collection: CollectionName, service: KintoCollectionService, conditional: Bool, ahead: PageFetchAhead? = nil
+        _ collection: CollectionName, service: KintoCollectionService, ahead: PageFetchAhead? = nil
     ) async throws -> RecordPage? {
         let state = try store.read { reader in try reader.syncState(collection) }
-        let query = firstPageQuery(state, conditional: conditional)
+        let query = ListQuery(since: state.cursor.map(Int.init), limit: options.pageSize, sort: ["last_modified"])
         let onNextPage = ahead?.onNextPage
         let result = try await withRetries("pull \(collection.rawValue)") { try await service.firstPage(query, onNextPage: onNextPage) }
         return notingNotModified(result)
@@ -222,12 +256,12 @@ extension SyncRun {
     /// a 409 "Integrity constraint violated, please retry". Asked again alone, it works.
     private func requested(
         _ task: Task<PageResult, any Error>, _ collection: CollectionName, service: KintoCollectionService
-    ) async throws -> RecordPage? {
+    ) async throws -> PageResult {
         report.requests += 1
         do {
-            return notingNotModified(try await task.value)
+            return try await task.value
         } catch let error as APIError where !Self.isThrottling(error) && Self.collectionFailure(error) == nil {
-            return try await requestFromCursor(collection, service: service, conditional: true)
+            return try await requestFirstPage(collection, service: service)
         }
     }
 
@@ -246,25 +280,32 @@ extension SyncRun {
         }
     }
 
-    /// The list request from a collection's stored cursor; `conditional` adds its ETag.
+    /// A pull's first list request: from where the collection is settled
+    /// (`CommitWindow.since`); `conditional` adds its ETag when everything up to the
+    /// cursor is settled (a late record does not change the collection's ETag).
     ///
     /// NB: a recovery starts at `_since=0`, not without `_since`: a plain list hides
     /// tombstones, and a record another device deleted after uploading it again must
     /// reach this store as deleted, not as missing (which would upload it once more).
     private func firstPageQuery(_ state: SyncState, conditional: Bool) -> ListQuery {
-        ListQuery(
-            since: state.cursor.map(Int.init) ?? (state.recovering ? 0 : nil), limit: options.pageSize,
-            sort: ["last_modified"], ifNoneMatch: conditional ? state.etag.flatMap(ETag.init(headerValue:)) : nil)
+        let window = options.commitWindow
+        let since = window.since(state).map { Int(clamping: max(0, $0)) }
+        let etag = conditional && window.isSettled(state) ? state.etag.flatMap(ETag.init(headerValue:)) : nil
+        return ListQuery(since: since ?? (state.recovering ? 0 : nil), limit: options.pageSize, sort: ["last_modified"], ifNoneMatch: etag)
     }
 
-    /// Applies one page and advances the cursor, in one transaction. Records with a
-    /// waiting local change are merged three ways instead of overwritten.
+    /// Applies one page and advances the cursor and the settled stamp, in one
+    /// transaction. Records with a waiting local change are merged three ways instead of
+    /// overwritten; records the store already holds in that version (a pull reaches
+    /// back behind the cursor, `CommitWindow`) are left alone.
     /// - Parameters:
+    ///   - reading: where the pull started and what it knows of the server's clock.
     ///   - present: during a recovery, the ids the server has so far; the last page
     ///     queues the local records it lacks.
     ///   - bulkLoad: the pull's bulk load, which a recovery never takes part in.
     private func apply(
-        _ page: RecordPage, to collection: CollectionName, pulledBefore: Int, present: inout Set<String>?, bulkLoad: BulkLoad
+        _ page: RecordPage, to collection: CollectionName, reading: PullReading, pulledBefore: Int,
+        present: inout Set<String>?, bulkLoad: BulkLoad
     ) throws -> PageCounts {
         // NB: an oversized record is never stored, but the cursor still moves past it
         // (`highest` below counts every record of the page), so it can't stall the pull.
@@ -282,8 +323,15 @@ extension SyncRun {
         let at = now
         let recovering = present != nil
         let seen = present ?? []
-        let (merges, deleted, requeued) = try store.write(bulkLoad: recovering ? nil : bulkLoad) { tx in
+        let window = options.commitWindow
+        let (merges, deleted, requeued, late, alreadyHeld) = try store.write(bulkLoad: recovering ? nil : bulkLoad) { tx in
             var incoming = remote
+            var late = 0
+            if !recovering, let cursor = try tx.syncState(collection).cursor {
+                (incoming, late) = try Self.droppingHeldVersions(incoming, behind: cursor, in: collection, tx)
+            }
+            let alreadyHeld = remote.count - incoming.count
+            let deleted = (recovering ? remote : incoming).filter(\.isDeleted).count
             if recovering {
                 let before = try tx.syncState(collection).cursorBeforeRecovery
                 incoming = try remote.filter { record in
@@ -292,20 +340,14 @@ extension SyncRun {
                 }
             }
             let held = try tx.applyRemote(incoming, to: collection, morePagesFollow: !isLast)
-            var merges: [(String, MergeApplier.Result)] = []
-            for (record, waiting) in held {
-                if recovering, !record.isDeleted, let base = waiting.baseLastModified, record.lastModified < base {
-                    // The server went back to a version older than the one this edit
-                    // started from: what is here is newer on every field; push it over.
-                    try tx.rebasePendingChange(collection, id: record.id, onto: record, merged: nil)
-                    merges.append((record.id, .merged(discarded: nil)))
-                    continue
-                }
-                merges.append((record.id, try merger.apply(collection, id: record.id, remote: record, in: tx)))
-            }
+            let merges = try Self.merge(held, in: collection, recovering: recovering, merger: merger, tx)
             let highest = pageHighest
             try tx.updateSyncState(collection) { state in
                 if let highest { state.cursor = max(state.cursor ?? highest, highest) }
+                state.settled = window.settled(since: reading.since, cursor: state.cursor, serverClock: reading.serverClock)
+                if let clock = reading.serverClock { state.serverClock = ServerClockReading(timestamp: clock, seenAt: at) }
+                // A complete pull of the whole list is as good as a reconciliation.
+                if isLast, reading.fromScratch { state.lastReconciled = at }
                 // NB: a complete pull leaves a cursor even when the server had nothing:
                 // without one the next pull is a plain list, which hides tombstones —
                 // and this store may hold records another device deletes meanwhile.
@@ -321,29 +363,90 @@ extension SyncRun {
                 }
             }
             let requeued = recovering && isLast ? try tx.requeueRecordsMissing(from: collection, present: seen) : 0
-            return (merges, remote.filter(\.isDeleted).count, requeued)
+            return (merges, deleted, requeued, late, alreadyHeld)
+        }
+        if late > 0 {
+            emit(.lateRecords(collection, count: late))
+            collectionReport(collection) { $0.late += late }
         }
         if requeued > 0 {
             emit(.reuploading(collection, count: requeued))
             collectionReport(collection) { $0.reuploaded += requeued }
         }
         record(merges, in: collection)
+        // NB: records the store already held are not counted as pulled: an idle run that
+        // reaches back over them reports nothing pulled, as it did before.
+        let pulled = remote.count - alreadyHeld
         collectionReport(collection) {
-            $0.pulled += remote.count
+            $0.pulled += pulled
             $0.deletedLocally += deleted
             $0.skipped += oversized.count
         }
-        return PageCounts(applied: remote.count - deleted, deleted: deleted, totalSoFar: pulledBefore + remote.count)
+        return PageCounts(applied: pulled - deleted, deleted: deleted, totalSoFar: pulledBefore + pulled)
+    }
+
+    /// Merges the pulled records that a waiting local change held back, three ways.
+    static func merge(
+        _ held: [(record: RawRecord, waiting: OutboxEntry)], in collection: CollectionName, recovering: Bool,
+        merger: MergeApplier, _ tx: StoreTransaction
+    ) throws -> [(String, MergeApplier.Result)] {
+        var merges: [(String, MergeApplier.Result)] = []
+        for (record, waiting) in held {
+            if recovering, !record.isDeleted, let base = waiting.baseLastModified, record.lastModified < base {
+                // The server went back to a version older than the one this edit
+                // started from: what is here is newer on every field; push it over.
+                try tx.rebasePendingChange(collection, id: record.id, onto: record, merged: nil)
+                merges.append((record.id, .merged(discarded: nil)))
+                continue
+            }
+            merges.append((record.id, try merger.apply(collection, id: record.id, remote: record, in: tx)))
+        }
+        return merges
+    }
+
+    /// The records of a page the store does not hold yet, and how many of them are
+    /// late: stamped at or behind the cursor, so committed after a later record the
+    /// store had already pulled.
+    ///
+    /// A record stamped behind the cursor that the store holds in that version, or a
+    /// newer one, is one this pull reached back over and already has. A tombstone of a
+    /// record the store holds no server version of is applied as before (it may meet
+    /// a create in flight) but is not counted late.
+    static func droppingHeldVersions(
+        _ records: [RawRecord], behind cursor: Int64, in collection: CollectionName, _ reader: StoreReader
+    ) throws -> (records: [RawRecord], late: Int) {
+        let behind = records.filter { $0.lastModified <= cursor }
+        guard !behind.isEmpty else { return (records, 0) }
+        let held = try reader.serverStamps(collection, ids: behind.map(\.id))
+        var late = 0
+        let kept = records.filter { record in
+            guard record.lastModified <= cursor else { return true }
+            if let stamp = held[record.id], stamp >= record.lastModified { return false }
+            if !record.isDeleted || held[record.id] != nil { late += 1 }
+            return true
+        }
+        return (kept, late)
+    }
+
+    /// What a pull knows from its first answer, for every page it applies.
+    struct PullReading {
+        /// Where its list started (`_since`); nil for the whole list.
+        let since: Int64?
+        /// A lower bound of the server's clock at its first read (`CommitWindow`).
+        let serverClock: Int64?
+        /// It lists the whole collection: a first pull, or a recovery's.
+        let fromScratch: Bool
     }
 
     /// Whether the collection is recovering; if so its pull starts from scratch again.
     private func restartRecovery(_ collection: CollectionName) throws -> Bool {
         let state = try store.read { reader in try reader.syncState(collection) }
         guard state.recovering else { return false }
-        if state.cursor != nil || state.etag != nil || state.nextPage != nil {
+        if state.cursor != nil || state.settled != nil || state.etag != nil || state.nextPage != nil {
             try store.write { tx in
                 try tx.updateSyncState(collection) { state in
                     state.cursor = nil
+                    state.settled = nil
                     state.etag = nil
                     state.nextPage = nil
                 }
@@ -353,15 +456,23 @@ extension SyncRun {
     }
 
     /// Nothing changed since the cursor: the collection is synced as of now, and
-    /// listeners hear so.
-    private func upToDate(_ collection: CollectionName) throws {
+    /// listeners hear so. What the answer says of the server's clock may settle the
+    /// cursor (`CommitWindow`).
+    /// - Parameters:
+    ///   - reported: the collection timestamp the server answered with.
+    ///   - sentAt: this machine's time before the request left.
+    private func upToDate(_ collection: CollectionName, reported: Int64?, sentAt: Date) throws {
         let at = now
+        let window = options.commitWindow
         try store.write { tx in
             try tx.updateSyncState(collection) { state in
                 state.lastSuccess = at
                 state.lastError = nil
                 state.lastErrorAt = nil
                 if state.cursor == nil { state.cursor = 0 }  // see `apply`
+                let clock = window.serverClock(reported: reported, previous: state.serverClock, sentAt: sentAt)
+                state.settled = window.settled(since: window.since(state), cursor: state.cursor, serverClock: clock)
+                if let clock { state.serverClock = ServerClockReading(timestamp: clock, seenAt: at) }
             }
         }
         emit(.notModified(collection))
@@ -392,5 +503,27 @@ extension SyncRun {
     func noteDiscarded(_ collection: CollectionName, id: String, _ clash: MergeConflict) {
         emit(.discardedLocalChange(collection, id: id, clash))
         collectionReport(collection) { $0.discardedLocal += 1 }
+    }
+}
+
+// MARK: - What an answer says
+
+extension PageResult {
+    /// The collection's timestamp when the server read it (its `ETag`): a record it had
+    /// already stamped, so a time its clock had reached.
+    var collectionTimestamp: Int64? {
+        let etag: ETag? = switch self {
+        case .notModified(let etag, _): etag
+        case .page(let page): page.etag
+        }
+        return etag.flatMap { Int64($0.value) }
+    }
+
+    /// `Backoff`, in seconds, when the server asked clients to slow down.
+    var backoff: TimeInterval? {
+        switch self {
+        case .notModified(_, let backoff): backoff
+        case .page(let page): page.backoff
+        }
     }
 }

@@ -19,12 +19,18 @@ public struct CollectionReport: Sendable, Equatable, Codable {
     public var reuploaded = 0
     /// Records over `SyncOptions.maximumRecordBytes`: skipped, never stored.
     public var skipped = 0
+    /// Pulled records stamped behind the cursor that the store did not hold: written by
+    /// a transaction that committed after a later one (`CommitWindow`), or found by
+    /// reconciliation.
+    public var late = 0
+    /// When the run compared the collection with the server's whole list: what it found.
+    public var reconciliation: ReconciliationReport?
     public var durationMilliseconds = 0
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case pulled, pushed, merged, conflicts, reuploaded, skipped
+        case pulled, pushed, merged, conflicts, reuploaded, skipped, late, reconciliation
         case deletedLocally = "deleted_locally"
         case deadLetters = "dead_letters"
         case discardedLocal = "discarded_local"

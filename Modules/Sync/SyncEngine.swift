@@ -115,7 +115,10 @@ final class SyncRun {
         do {
             try checkStoredBackoff()
             try await withinBudget {
-                if self.options.pulls { try await self.pullAll() }
+                if self.options.pulls {
+                    try await self.pullAll()
+                    try await self.reconcileDue()
+                }
                 if self.options.pushes { try await self.pushAll() }
             }
             try finishSuccessfully()

@@ -18,6 +18,8 @@ extension SyncEvent {
         case .serverForgot: "server_forgot"
         case .reuploading: "reuploading"
         case .recordSkipped: "record_skipped"
+        case .lateRecords: "late_records"
+        case .reconciled: "reconciled"
         case .retrying: "retrying"
         case .collectionUnavailable: "collection_unavailable"
         case .collectionFinished: "collection_finished"
@@ -55,6 +57,13 @@ extension SyncEvent {
         case .recordSkipped(let collection, let id, let bytes, let limit):
             return [("collection", .string(collection.rawValue)), ("id", .string(id)),
                     ("bytes", .number(bytes)), ("limit", .number(limit))]
+        case .lateRecords(let collection, let count):
+            return [("collection", .string(collection.rawValue)), ("count", .number(count))]
+        case .reconciled(let collection, let found):
+            return [("collection", .string(collection.rawValue)), ("listed", .number(found.listed)),
+                    ("listed_bytes", .number(found.listedBytes)), ("fetched", .number(found.fetched)),
+                    ("deleted", .number(found.deleted)), ("absent", .number(found.absent)),
+                    ("requests", .number(found.requests)), ("duration_ms", .number(found.durationMilliseconds))]
         case .retrying(let attempt, let delay, let reason):
             let milliseconds = Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
             return [("attempt", .number(attempt)), ("delay_ms", .number(milliseconds)), ("reason", .string(reason))]
@@ -101,6 +110,16 @@ extension SyncEvent {
             return "\(collection.rawValue): uploading \(count) record\(count == 1 ? "" : "s") the server no longer has"
         case .recordSkipped(let collection, let id, let bytes, let limit):
             return "\(collection.rawValue)/\(id): skipped, \(bytes) bytes is over the \(limit)-byte limit for one record (not stored)"
+        case .lateRecords(let collection, let count):
+            return "\(collection.rawValue): \(count) record\(count == 1 ? "" : "s") committed on the server after later ones; pulled now"
+        case .reconciled(let collection, let found):
+            let differences = found.fetched + found.deleted
+            var sentence = "\(collection.rawValue): compared \(found.listed) record\(found.listed == 1 ? "" : "s") with the server's list; "
+                + (differences == 0 ? "nothing missing" : "pulled \(found.fetched) missing and \(found.deleted) deletion\(found.deleted == 1 ? "" : "s")")
+            if found.absent > 0 {
+                sentence += "; \(found.absent) record\(found.absent == 1 ? "" : "s") here the server does not list"
+            }
+            return sentence
         case .retrying(let attempt, let delay, let reason):
             return "retrying (attempt \(attempt)) in \(delay.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))): \(reason)"
         case .collectionUnavailable(let collection, let reason):

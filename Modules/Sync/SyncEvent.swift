@@ -31,6 +31,12 @@ public enum SyncEvent: Sendable, Equatable {
     /// A pulled record longer than `SyncOptions.maximumRecordBytes`: not stored, counted
     /// in the report; the pull goes on past it.
     case recordSkipped(CollectionName, id: String, bytes: Int, limit: Int)
+    /// Pulled records stamped behind the cursor that the store did not hold: their
+    /// writes committed after later ones (`CommitWindow`); applied like any pulled change.
+    case lateRecords(CollectionName, count: Int)
+    /// The collection's ids and timestamps were compared with the server's whole list
+    /// (`Reconciliation`); what differed was pulled and applied.
+    case reconciled(CollectionName, ReconciliationReport)
     /// A transient failure about to be retried after `delay`.
     case retrying(attempt: Int, delay: Duration, reason: String)
     /// The server refused a collection for good this run (403/404: the optional shared

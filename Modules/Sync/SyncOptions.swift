@@ -47,6 +47,15 @@ public struct SyncOptions: Sendable, Equatable {
     /// own; 4 is the number of requests its default server (waitress, `threads = 4`)
     /// works on at a time — a fifth would only wait in its queue.
     public var maximumBatchesInFlight = 4
+    /// How far a pull reaches back behind its cursor for records whose write committed
+    /// after later ones (`CommitWindow`).
+    public var commitWindow = CommitWindow.standard
+    /// A collection's ids and timestamps are compared with the server's whole list
+    /// (`Reconciliation`) when this long has passed since the last time; nil never,
+    /// unless `reconcilesNow`. Default a day.
+    public var reconciliationInterval: TimeInterval? = 86_400
+    /// Reconcile every collection in this run (`--reconcile`), due or not.
+    public var reconcilesNow = false
 
     /// The options with the server's capabilities applied: batches as large as it
     /// allows, pages no larger than it serves, read-only mode.

@@ -15,12 +15,23 @@ public struct ListQuery: Sendable, Hashable {
     /// `If-None-Match`: the server answers 304 (`PageResult.notModified`) when the
     /// collection has not changed since this ETag.
     public var ifNoneMatch: ETag?
+    /// `_fields`: only these members of each record (with `id` and `last_modified`,
+    /// which Kinto always sends; a tombstone keeps `deleted` when it is named). Empty
+    /// for whole records.
+    public var fields: [String]
+    /// `in_id`: only the records with these ids. Empty for every record.
+    public var ids: [String]
 
-    public init(since: Int? = nil, limit: Int? = nil, sort: [String] = [], ifNoneMatch: ETag? = nil) {
+    public init(
+        since: Int? = nil, limit: Int? = nil, sort: [String] = [], ifNoneMatch: ETag? = nil, fields: [String] = [],
+        ids: [String] = []
+    ) {
         self.since = since
         self.limit = limit
         self.sort = sort
         self.ifNoneMatch = ifNoneMatch
+        self.fields = fields
+        self.ids = ids
     }
 
     /// The list's path relative to the API root, query included, e.g.
@@ -36,6 +47,8 @@ public struct ListQuery: Sendable, Hashable {
         if let since { items.append(URLQueryItem(name: "_since", value: String(since))) }
         if let limit { items.append(URLQueryItem(name: "_limit", value: String(limit))) }
         if !sort.isEmpty { items.append(URLQueryItem(name: "_sort", value: sort.joined(separator: ","))) }
+        if !fields.isEmpty { items.append(URLQueryItem(name: "_fields", value: fields.joined(separator: ","))) }
+        if !ids.isEmpty { items.append(URLQueryItem(name: "in_id", value: ids.joined(separator: ","))) }
         return items
     }
 }

@@ -13,6 +13,7 @@ enum Schema {
     static let migrations: [Migration] = [
         .v1CoreTables, .v2CompletionAndPaging, .v3OneListingIndex, .v4InFlightAndServerIdentity,
         .v5WriteLineage, .v6AcknowledgedDeletions, .v7RecordsWithoutJSONCheck, .v8DroppableIdentityIndex,
+        .v9CommitWindow,
     ]
 
     /// The version this build creates and understands.
@@ -371,6 +372,35 @@ extension Migration {
 }
 
 // MARK: - Listing indexes
+
+// MARK: - v9
+
+extension Migration {
+    /// What a pull needs to converge on a Kinto that commits concurrent writes out of
+    /// timestamp order (`CommitWindow`, `Reconciliation` in Sync):
+    /// - `sync_state.settled`: every record the server stamped at or before it is in
+    ///   this store (within the commit window's guarantee); the next pull asks `_since` it.
+    /// - `sync_state.server_clock` and `server_clock_at`: a lower bound of the server's
+    ///   clock (a collection timestamp the server reported) and when, by this machine's
+    ///   clock, it was seen — so a run can tell that the window has passed.
+    /// - `sync_state.last_reconciled`: when the collection's ids and timestamps were last
+    ///   compared with the server's whole list.
+    /// - `outbox.server_tombstone`: the stamp of the server's deletion a waiting create
+    ///   puts the record back over (a local edit kept against a remote deletion), so a
+    ///   pull that reaches back over that tombstone knows it.
+    /// Stores from before have none: their next pull reaches back one window behind the
+    /// cursor, and their next run reconciles.
+    static let v9CommitWindow = Migration(version: 9, summary: "settled cursor, server clock, reconciliation") {
+        connection throws(StorageError) in
+        try connection.execute("""
+            ALTER TABLE sync_state ADD COLUMN settled INTEGER;
+            ALTER TABLE sync_state ADD COLUMN server_clock INTEGER;
+            ALTER TABLE sync_state ADD COLUMN server_clock_at INTEGER;
+            ALTER TABLE sync_state ADD COLUMN last_reconciled INTEGER;
+            ALTER TABLE outbox ADD COLUMN server_tombstone INTEGER;
+            """, operation: "migrate to v9")
+    }
+}
 
 /// The listing index (v3), which a bulk pull may leave out while it loads
 /// (`StoreTransaction.applyRemote(_:to:morePagesFollow:)`).

@@ -39,12 +39,22 @@ public struct SyncState: Hashable, Sendable {
     /// The highest `last_modified` the server gave this store's own pushes. The cursor
     /// follows pulls only; together they say how far the server is known to have got.
     public var pushedTimestamp: Int64?
+    /// Every record the server stamped at or before this is in the store: the next pull
+    /// asks `_since` it, which may be behind `cursor` (Sync's `CommitWindow` says how
+    /// far and why). Nil in a store that has not finished a pull since it had one.
+    public var settled: Int64?
+    /// A lower bound of the server's clock, and when this machine saw it.
+    public var serverClock: ServerClockReading?
+    /// When the collection's ids and timestamps were last compared with the server's
+    /// whole list (Sync's `Reconciliation`).
+    public var lastReconciled: Date?
 
     public init(
         collection: CollectionName, cursor: Int64? = nil, etag: String? = nil, backoffUntil: Date? = nil,
         lastSuccess: Date? = nil, lastError: String? = nil, lastErrorAt: Date? = nil, nextPage: String? = nil,
         collectionTimestamp: Int64? = nil, recovering: Bool = false, cursorBeforeRecovery: Int64? = nil,
-        pushedTimestamp: Int64? = nil
+        pushedTimestamp: Int64? = nil, settled: Int64? = nil, serverClock: ServerClockReading? = nil,
+        lastReconciled: Date? = nil
     ) {
         self.collection = collection
         self.cursor = cursor
@@ -58,5 +68,31 @@ public struct SyncState: Hashable, Sendable {
         self.recovering = recovering
         self.cursorBeforeRecovery = cursorBeforeRecovery
         self.pushedTimestamp = pushedTimestamp
+        self.settled = settled
+        self.serverClock = serverClock
+        self.lastReconciled = lastReconciled
+    }
+}
+
+// MARK: - ServerClockReading
+
+/// A timestamp the server's clock had certainly reached (a collection timestamp it
+/// reported: a record it had already stamped), with this machine's time just after
+/// the answer arrived.
+public struct ServerClockReading: Hashable, Sendable {
+    /// Server time, in Kinto's milliseconds since 1970.
+    public var timestamp: Int64
+    /// This machine's clock when the answer carrying it had arrived.
+    public var seenAt: Date
+
+    public init(timestamp: Int64, seenAt: Date) {
+        self.timestamp = timestamp
+        self.seenAt = seenAt
+    }
+
+    /// Both columns, or none: a half-written reading is no reading.
+    init?(timestamp: Int64?, seenAt: Date?) {
+        guard let timestamp, let seenAt else { return nil }
+        self.init(timestamp: timestamp, seenAt: seenAt)
     }
 }

@@ -264,7 +264,8 @@ public class StoreReader {
 
     static let syncStateColumns = """
         collection, cursor, etag, backoff_until, last_success, last_error, last_error_at, next_page,
-        collection_timestamp, recovering, cursor_before_recovery, pushed_timestamp
+        collection_timestamp, recovering, cursor_before_recovery, pushed_timestamp,
+        settled, server_clock, server_clock_at, last_reconciled
         """
 
     static func syncState(_ row: SQLiteRow) throws(StorageError) -> SyncState {
@@ -273,7 +274,10 @@ public class StoreReader {
             backoffUntil: row.optionalDate(3), lastSuccess: row.optionalDate(4), lastError: row.optionalText(5),
             lastErrorAt: row.optionalDate(6), nextPage: row.optionalText(7),
             collectionTimestamp: row.optionalInt64(8), recovering: row.bool(9),
-            cursorBeforeRecovery: row.optionalInt64(10), pushedTimestamp: row.optionalInt64(11)
+            cursorBeforeRecovery: row.optionalInt64(10), pushedTimestamp: row.optionalInt64(11),
+            settled: row.optionalInt64(12),
+            serverClock: ServerClockReading(timestamp: row.optionalInt64(13), seenAt: row.optionalDate(14)),
+            lastReconciled: row.optionalDate(15)
         )
     }
 

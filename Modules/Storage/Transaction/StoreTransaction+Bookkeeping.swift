@@ -10,14 +10,16 @@ extension StoreTransaction {
             """
             INSERT OR REPLACE INTO sync_state
                 (collection, cursor, etag, backoff_until, last_success, last_error, last_error_at, next_page,
-                 collection_timestamp, recovering, cursor_before_recovery, pushed_timestamp)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 collection_timestamp, recovering, cursor_before_recovery, pushed_timestamp,
+                 settled, server_clock, server_clock_at, last_reconciled)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(state.collection.rawValue), .integer(state.cursor), .text(state.etag), .date(state.backoffUntil),
                 .date(state.lastSuccess), .text(state.lastError), .date(state.lastErrorAt), .text(state.nextPage),
                 .integer(state.collectionTimestamp), .bool(state.recovering), .integer(state.cursorBeforeRecovery),
-                .integer(state.pushedTimestamp),
+                .integer(state.pushedTimestamp), .integer(state.settled), .integer(state.serverClock?.timestamp),
+                .date(state.serverClock?.seenAt), .date(state.lastReconciled),
             ],
             operation: "write \(state.collection.rawValue) sync state"
         )

@@ -392,7 +392,13 @@ extension StoreTransaction {
             try removeBase(collection, id: id)
             try writeRecord(collection, id: id, json: content, lastModified: nil, deleted: false, indexing: indexing,
                             operation: "rebase \(collection.rawValue) record")
-            return try writeOutbox(collection, id: id, kind: .create, base: nil, waiting: waiting)
+            let entry = try writeOutbox(collection, id: id, kind: .create, base: nil, waiting: waiting)
+            // NB: the tombstone's stamp is kept with the create, so that a pull reaching
+            // back over it knows this version of the record (`serverStamps`).
+            try db.run(
+                "UPDATE outbox SET server_tombstone = ? WHERE seq = ?", [.integer(remote.lastModified), .integer(entry.sequence)],
+                operation: "remember the server's deletion of a \(collection.rawValue) record")
+            return entry
         }
         try writeBase(BaseSnapshot(collection: collection, recordID: id, json: remote.json, lastModified: remote.lastModified))
         try writeRecord(collection, id: id, json: content, lastModified: remote.lastModified,

@@ -72,8 +72,10 @@ public final class WorkerLog: Sendable {
             .debug
         case .collectionFinished(_, let report):
             report.pulled > 0 || report.deletedLocally > 0 ? .info : .debug
-        case .pushed, .merged, .reuploading:
+        case .pushed, .merged, .reuploading, .lateRecords:
             .info
+        case .reconciled(_, let found):
+            found.absent > 0 ? .warning : .info
         case .conflict, .deadLettered, .retrying, .collectionUnavailable, .discardedLocalChange, .serverForgot, .recordSkipped:
             .warning
         case .runFinished(let report):
