@@ -9,7 +9,7 @@ Kinto sent, with the standard library's `json` and `sqlite3` instead of Shelf's
 scanner and SQLite wrapper — same work, so the two figures compare like for like:
 
 - the same store: a file with the same pragmas (WAL, `synchronous=NORMAL`, foreign
-  keys on, 16 MiB cache), built by the same migrations (schema v8: the same tables,
+  keys on, 16 MiB cache), built by the same migrations (schema v9: the same tables,
   constraints — the unique `records_by_id` index, the CHECKs, the outbox's foreign
   key — and the listing index present while the page goes in);
 - the same rows: each record's JSON exactly as the server sent it (its bytes, not a
@@ -159,6 +159,14 @@ MIGRATIONS = [
     lambda db: _drop_json_check(db),
     # v8: the UNIQUE (collection, id) constraint's index named records_by_id, edited in place.
     lambda db: _name_id_index(db),
+    # v9: the settled cursor, the server's clock, reconciliation; a create's server tombstone.
+    """
+    ALTER TABLE sync_state ADD COLUMN settled INTEGER;
+    ALTER TABLE sync_state ADD COLUMN server_clock INTEGER;
+    ALTER TABLE sync_state ADD COLUMN server_clock_at INTEGER;
+    ALTER TABLE sync_state ADD COLUMN last_reconciled INTEGER;
+    ALTER TABLE outbox ADD COLUMN server_tombstone INTEGER;
+    """,
 ]
 
 

@@ -76,6 +76,13 @@ struct WorkerCommand: ParsableCommand {
     var budget: Duration?
     @Flag(help: "Sync even though the server asked to wait (Backoff / Retry-After).")
     var ignoreBackoff = false
+    @Flag(help: "Also compare every collection's ids and versions with the server's whole list, and pull what differs (done daily anyway).")
+    var reconcile = false
+    @Option(
+        value: "duration",
+        help: "How far a pull reaches back for writes the server committed after later ones (default 60s; see the README).",
+        expecting: "a duration such as 30s, 2m or 1h", transform: { DurationParsing.parse($0) })
+    var commitWindow: Duration?
     @Flag(help: "Show the version.", standalone: true)
     var version = false
     @Flag(help: "Print the man page, shelf-sync(1), written from these declarations.", standalone: true, hidden: true)
@@ -91,9 +98,12 @@ struct WorkerCommand: ParsableCommand {
 
     /// The engine's options this command line asks for.
     var syncOptions: SyncOptions {
-        SyncOptions(
+        var options = SyncOptions(
             policy: policy, pageSize: pageSize ?? SyncOptions().pageSize, ignoresBackoff: ignoreBackoff,
             budget: budget ?? Self.defaultBudget)
+        options.reconcilesNow = reconcile
+        if let commitWindow { options.commitWindow = CommitWindow(width: commitWindow) }
+        return options
     }
 }
 

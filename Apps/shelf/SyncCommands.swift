@@ -26,6 +26,8 @@ struct SyncCommand: ShelfCommand {
     var policy: ConflictPolicy?
     @Flag(help: "Sync even though the server asked to wait (Backoff / Retry-After).")
     var ignoreBackoff = false
+    @Flag(help: "Also compare every collection's ids and versions with the server's whole list, and pull what differs (done daily anyway).")
+    var reconcile = false
 
     /// How long `shelf sync` may take in all before it stops (exit 75); the next sync
     /// continues where it stopped. Five minutes: a first sync of a very large library
@@ -34,6 +36,7 @@ struct SyncCommand: ShelfCommand {
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         var options = SyncOptions(ignoresBackoff: ignoreBackoff, budget: Self.syncBudget)
+        options.reconcilesNow = reconcile
         if let collection { options.collections = [collection] }
         if let policy { options.policy = policy }
         let paths = ShelfPaths(environment: context.environment)
