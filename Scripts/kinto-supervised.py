@@ -27,6 +27,9 @@ printed once the server answers and N workers run. Gunicorn gets a session of it
 stopping sends its master SIGTERM (it stops its workers), and any worker still there
 after the master is gone is killed, so nothing outlives the supervisor.
 
+With --outlive-parent it leaves its parent's session and keeps running after the parent
+exits, until SIGTERM: `make server-production` (Scripts/kinto-server.sh) starts it so.
+
 With --fast-password-hashing the accounts plugin hashes new passwords with bcrypt's
 lowest cost (4 instead of 12): a throwaway test server signs up a new account per test,
 and at cost 12 each sign-up and first login costs ~0.25 s of CPU. Passwords are still
@@ -93,6 +96,8 @@ def main():
                         help="run under gunicorn with N worker processes (needs --postgresql)")
     parser.add_argument("--threads", type=int, default=2, metavar="T",
                         help="threads per gunicorn worker (default 2)")
+    parser.add_argument("--outlive-parent", action="store_true",
+                        help="keep running when the parent exits (stop it with SIGTERM)")
     args = parser.parse_args()
     if args.workers < 0 or args.threads < 1:
         parser.error("--workers must be 0 or more and --threads 1 or more")
@@ -105,6 +110,11 @@ def main():
     # supervisor, and so Kinto (which inherits the mask from here) can be stopped too.
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
     parent = os.getppid()
+    if args.outlive_parent:
+        try:
+            os.setsid()  # the terminal's Ctrl-C and hang-up no longer reach it
+        except OSError:  # already a session or group leader: nothing to leave
+            pass
     kinto = str(pathlib.Path(sys.executable).parent / "kinto")
     port = args.port or free_port()
     log = open(args.log, "ab")
@@ -121,7 +131,7 @@ def main():
             stop_postgresql(cluster)
             sys.exit("kinto migrate failed:\n" + migrated.stdout.decode(errors="replace")[-1500:])
     # Kinto's root view reports the ini it runs (path and hash) from KINTO_INI.
-    env.setdefault("KINTO_INI", args.ini)
+    env.setdefault("KINTO_INI", os.path.abspath(args.ini))
     if args.workers:
         command = [sys.executable, "-c", GUNICORN] + (["--fast-password-hashing"] if args.fast_password_hashing else []) + [
             "--paste", args.ini, "--preload", "--config", str(GUNICORN_HOOKS),
@@ -180,7 +190,7 @@ def main():
     print(f"ready {port}", flush=True)
 
     while child.poll() is None:
-        if os.getppid() != parent:
+        if os.getppid() != parent and not args.outlive_parent:
             stop()
         time.sleep(0.2)
     stop(child.returncode, f"kinto exited with {child.returncode} (log: {args.log})")
