@@ -12,7 +12,7 @@ SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # libraries costs ~10 ms at every start, more than `shelf --version` may take.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: setup apt-packages build release run test check server server-stop soak harness-test clean bench bench-quick bench-scale bench-setup bench-build bench-micro bench-cli bench-interchange bench-test man completions install uninstall
+.PHONY: setup apt-packages build release run test check server server-stop server-production server-production-stop soak harness-test clean bench bench-quick bench-scale bench-setup bench-build bench-micro bench-cli bench-interchange bench-test man completions install uninstall
 
 ## setup: install the C libraries, openssl and PostgreSQL (apt), the pinned Kinto and its
 ## PostgreSQL backend into .venv
@@ -145,6 +145,17 @@ server: setup
 	@Scripts/kinto-server.sh start
 
 server-stop:
+	@Scripts/kinto-server.sh stop
+
+## server-production: the production shape on 127.0.0.1:8888 — production.ini under gunicorn, WORKERS
+## processes (default 4) × THREADS threads, PostgreSQL on a private cluster removed at stop; seeded like
+## `make server` (stop: make server-production-stop)
+WORKERS ?= 4
+THREADS ?= 2
+server-production: setup
+	@WORKERS=$(WORKERS) THREADS=$(THREADS) Scripts/kinto-server.sh production
+
+server-production-stop:
 	@Scripts/kinto-server.sh stop
 
 ## bench-setup: PostgreSQL, GNU time, hyperfine (apt) and Kinto's PostgreSQL backend (.venv)

@@ -13,6 +13,10 @@ import Synchronization
 /// `.basicAuth` (`kinto-basicauth.ini`) accepts any user:password, for the tests about
 /// such servers. Tests isolate their data by using a fresh user per test: each account
 /// has a private `default` bucket.
+///
+/// `start(postgresql: true, workers: N)` (and `sharedProduction()`) runs the shape Kinto's
+/// docs advise for production: gunicorn with N worker processes over one PostgreSQL
+/// database, the cache in PostgreSQL too, so any worker may answer any request.
 public final class KintoServer: Sendable {
     /// How the server authenticates.
     public enum Auth: Sendable {
@@ -31,15 +35,18 @@ public final class KintoServer: Sendable {
 
     public let port: Int
     public let auth: Auth
+    /// Gunicorn worker processes; 0 for Kinto's own one-process server (`kinto start`).
+    public let workers: Int
     public var origin: String { "http://127.0.0.1:\(port)" }
     /// The API root, `http://127.0.0.1:<port>/v1`.
     public var baseURL: String { "\(origin)/v1" }
 
     private let process: ReadyProcess
 
-    private init(auth: Auth, process: ReadyProcess) {
+    private init(auth: Auth, workers: Int, process: ReadyProcess) {
         self.port = process.port
         self.auth = auth
+        self.workers = workers
         self.process = process
     }
 
@@ -69,11 +76,19 @@ public final class KintoServer: Sendable {
     ///   - auth: the accounts plugin (default) or plain Basic auth.
     ///   - ini: another configuration file, relative to the repository root.
     ///   - postgresql: run on a private PostgreSQL cluster made for this server (and
-    ///     removed with it) instead of the ini's database.
+    ///     removed with it) instead of the ini's database; storage, permissions and cache
+    ///     are PostgreSQL's whatever the ini says.
+    ///   - workers: with `postgresql`, run Kinto under gunicorn with this many worker
+    ///     processes (2 threads each); the server is ready once they all run. 0: one process.
+    /// - Throws: `LaunchError.didNotStart` for `workers` without `postgresql` (Kinto's memory
+    ///   backend lives in one process), or when the server does not start.
     public static func start(
         seedCatalog: Bool = true, settings: [String: String] = [:], auth: Auth = .accounts, ini: String? = nil,
-        postgresql: Bool = false
+        postgresql: Bool = false, workers: Int = 0
     ) throws -> KintoServer {
+        guard workers == 0 || postgresql else {
+            throw LaunchError.didNotStart("\(workers) workers need postgresql: true (the memory backend is per process)")
+        }
         var arguments = [
             FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/kinto-supervised.py").path,
             "--ini", FixtureFiles.repositoryRoot.appendingPathComponent(ini ?? auth.ini).path,
@@ -81,7 +96,8 @@ public final class KintoServer: Sendable {
         ]
         if seedCatalog { arguments.append("--seed-catalog") }
         if postgresql { arguments.append("--postgresql") }
-        return try launch(arguments, settings: settings, auth: auth)
+        if workers > 0 { arguments += ["--workers", String(workers)] }
+        return try launch(arguments, settings: settings, auth: auth, workers: workers)
     }
 
     /// Starts a new server whose storage can be backed up and restored
@@ -95,14 +111,26 @@ public final class KintoServer: Sendable {
         return try launch(arguments, settings: [:], auth: .basicAuth)
     }
 
-    private static func launch(_ arguments: [String], settings: [String: String], auth: Auth) throws -> KintoServer {
+    private static func launch(_ arguments: [String], settings: [String: String], auth: Auth, workers: Int = 0) throws -> KintoServer {
         let environment = ProcessInfo.processInfo.environment.merging(settings) { $1 }
-        return KintoServer(auth: auth, process: try ReadyProcess.launch("Kinto", arguments, environment: environment))
+        return KintoServer(auth: auth, workers: workers, process: try ReadyProcess.launch("Kinto", arguments, environment: environment))
     }
 
     /// Stops the server and waits for it to exit. Safe to call twice.
     public func stop() {
         process.stop()
+    }
+
+    // MARK: Processes
+
+    /// The process ids of the server's gunicorn workers, from `/proc`: the children of
+    /// gunicorn's master, which is the supervisor script's child started with `--paste`.
+    /// Empty for a one-process server, or once the server has stopped.
+    public func workerProcessIDs() -> [Int32] {
+        let masters = LinuxProcesses.children(of: process.pid).filter {
+            LinuxProcesses.commandLine(of: $0).contains("--paste")
+        }
+        return masters.flatMap { LinuxProcesses.children(of: $0) }
     }
 
     // MARK: Accounts
@@ -145,8 +173,51 @@ public final class KintoServer: Sendable {
         }
     }
 
+    /// The production shape, shared like `shared()`: the accounts plugin (`kinto.ini`) on a
+    /// private PostgreSQL cluster, under gunicorn with 4 worker processes × 2 threads, fast
+    /// password hashing, the shop catalog seeded. Started on first use (~8 s on 2 busy
+    /// cores: a cluster is made and migrated), stopped with its cluster at exit.
+    public static func sharedProduction() throws -> KintoServer {
+        try sharedProductionServer.withLock { server in
+            if let server { return server }
+            let started = try start(postgresql: true, workers: productionWorkers)
+            server = started
+            return started
+        }
+    }
+
+    /// `sharedProduction()`'s worker processes.
+    public static let productionWorkers = 4
+
     private static let sharedServer = Mutex<KintoServer?>(nil)
     private static let sharedPlainServer = Mutex<KintoServer?>(nil)
+    private static let sharedProductionServer = Mutex<KintoServer?>(nil)
+}
+
+// MARK: - Processes in /proc
+
+/// Reading Linux's process table, for the tests that check which processes a server runs.
+enum LinuxProcesses {
+    /// The pids whose parent is `parent` (field 4 of `/proc/<pid>/stat`).
+    static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { Int32($0) }.filter { parentID(of: $0) == parent }.sorted()
+    }
+
+    /// The parent's pid; nil when the process is gone. The command name in parentheses
+    /// may contain spaces and parentheses, so the fields are read after its last `)`.
+    static func parentID(of pid: Int32) -> Int32? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
+    }
+
+    /// The process's arguments (`/proc/<pid>/cmdline`, NUL-separated); empty when it is gone.
+    static func commandLine(of pid: Int32) -> [String] {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return [] }
+        return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    }
 }
 
 // MARK: - Test users

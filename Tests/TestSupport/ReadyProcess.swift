@@ -12,10 +12,13 @@ import Synchronization
 /// watch their parent, so a crashed test run leaves nothing behind.
 public final class ReadyProcess: Sendable {
     public let port: Int
+    /// The script's process id (its children are the server it runs).
+    public let pid: Int32
     private let process: Mutex<Process?>
 
     private init(port: Int, process: Process) {
         self.port = port
+        self.pid = process.processIdentifier
         self.process = Mutex(process)
     }
 
