@@ -151,7 +151,9 @@ def main():
             signal.signal(signum, signal.SIG_IGN)  # once is enough
         workers = process_identities(worker_pids(child.pid))
         if child.poll() is None:
-            child.terminate()
+            # A throwaway server has nothing to drain: gunicorn's quick shutdown (SIGQUIT,
+            # workers exit at once) rather than its graceful one (SIGTERM).
+            child.send_signal(signal.SIGQUIT if args.workers else signal.SIGTERM)
             try:
                 child.wait(timeout=STOP_SECONDS)
             except subprocess.TimeoutExpired:
