@@ -24,8 +24,9 @@ It is `gunicorn --paste <ini> --preload` with Fixtures/kinto/gunicorn.conf.py's 
 the shape `kinto start --ini production.ini` (pserve) runs: the app loads once in the
 master and each forked worker opens its own database connections. `ready <port>` is
 printed once the server answers and N workers run. Gunicorn gets a session of its own;
-stopping sends its master SIGTERM (it stops its workers), and any worker still there
-after the master is gone is killed, so nothing outlives the supervisor.
+stopping sends its master SIGQUIT (a throwaway server has nothing to drain: the master
+stops its workers at once), and any worker still there after the master is gone is
+killed, so nothing outlives the supervisor.
 
 With --outlive-parent it leaves its parent's session and keeps running after the parent
 exits, until SIGTERM: `make server-production` (Scripts/kinto-server.sh) starts it so.
@@ -151,7 +152,9 @@ def main():
             signal.signal(signum, signal.SIG_IGN)  # once is enough
         workers = process_identities(worker_pids(child.pid))
         if child.poll() is None:
-            child.terminate()
+            # A throwaway server has nothing to drain: gunicorn's quick shutdown (SIGQUIT,
+            # workers exit at once) rather than its graceful one (SIGTERM).
+            child.send_signal(signal.SIGQUIT if args.workers else signal.SIGTERM)
             try:
                 child.wait(timeout=STOP_SECONDS)
             except subprocess.TimeoutExpired:
