@@ -14,19 +14,22 @@ struct SyncDevice {
     let client: APIClient
     let engine: SyncEngine
 
-    init(user: TestUser, server: KintoServer, options: SyncOptions = SyncOptions(retry: .none), clock: SyncClock = .live) throws {
-        try self.init(user: user, baseURL: server.baseURL, options: options, clock: clock)
+    init(
+        user: TestUser, server: KintoServer, options: SyncOptions = SyncOptions(retry: .none), clock: SyncClock = .live,
+        transport: any HTTPTransport = CurlTransport.shared
+    ) throws {
+        try self.init(user: user, baseURL: server.baseURL, options: options, clock: clock, transport: transport)
     }
 
     /// A device that reaches the server at `baseURL` (e.g. through a `FaultProxy`).
     init(
         user: TestUser, baseURL: String, store: ShelfStore? = nil, options: SyncOptions = SyncOptions(retry: .none),
-        clock: SyncClock = .live
+        clock: SyncClock = .live, transport: any HTTPTransport = CurlTransport.shared
     ) throws {
         self.store = try store ?? ShelfStore.inMemory()
         client = APIClient(configuration: .init(
             baseURL: baseURL, credentials: .init(user: user.name, password: user.password),
-            timeouts: Timeouts(connect: .seconds(5), request: .seconds(20))))
+            timeouts: Timeouts(connect: .seconds(5), request: .seconds(20))), transport: transport)
         engine = SyncEngine(account: user.name, store: self.store, client: client, options: options, clock: clock)
     }
 
