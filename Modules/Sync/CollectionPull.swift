@@ -516,7 +516,7 @@ extension PageResult {
         case .notModified(let etag, _): etag
         case .page(let page): page.etag
         }
-        return etag.flatMap { Int64($0.value) }
+        return etag?.timestamp.map(Int64.init)
     }
 
     /// `Backoff`, in seconds, when the server asked clients to slow down.
