@@ -258,17 +258,19 @@ class Driver:
         if errors:
             return errors[0]
         writers_done = threading.Event()
-        reader_threads = _started([(self._reader_loop, (state, device, action["reader_syncs"], writers_done, lock,
-                                                         errors)) for device in readers], errors)
+        reader_threads = _started([(self._reader_loop, (state, device, action["reader_syncs"], writers_done, lock))
+                                   for device in readers], errors)
         runs = []
         try:
             for device, plan in writers:
                 runs.append((device, device.start_sync(plan["sync"].get("kill_after_ms"),
                                                        plan["sync"].get("via", "shelf-sync"))))
-                state.stats.bump("syncs")
-                state.stats.bump("burst_syncs")
-                if plan["sync"].get("kill_after_ms") is not None:
-                    state.stats.bump("kills_sent")
+            with lock:
+                for _, plan in writers:
+                    state.stats.bump("syncs")
+                    state.stats.bump("burst_syncs")
+                    if plan["sync"].get("kill_after_ms") is not None:
+                        state.stats.bump("kills_sent")
             _together([(self._burst_writes, (state, device, plan["during"], lock, errors))
                        for device, plan in writers if plan["during"]], errors)
         finally:
@@ -291,7 +293,7 @@ class Driver:
                 errors.append(failure)
                 return
 
-    def _reader_loop(self, state, device, most, writers_done, lock, errors):
+    def _reader_loop(self, state, device, most, writers_done, lock):
         """`shelf-sync` again and again while the writers' syncs run: at least once, at
         most `most` times."""
         for _ in range(most):
