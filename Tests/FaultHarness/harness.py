@@ -51,6 +51,9 @@ def parse(argv):
                              "(passed to Scripts/kinto-supervised.py; default: its own single process)")
     parser.add_argument("--wipe-probability", type=float, default=0.15,
                         help="faults mode: chance that the server forgets a collection after a barrier (default 0.15)")
+    parser.add_argument("--burst-writes", type=_range, default=(2, 6), metavar="MIN-MAX",
+                        help="concurrent mode: writes per writer device in a burst (default 2-6); larger "
+                             "bursts make longer transactions, so more pulls land between two commits")
     parser.add_argument("--latency-ms", type=int, default=60, help="proxy latency per request (default 60)")
     parser.add_argument("--jitter-ms", type=int, default=10, help="proxy jitter (default 10)")
     parser.add_argument("--shelf", default=str(ROOT / ".build" / "debug" / "shelf"), help="the shelf binary")
@@ -77,6 +80,18 @@ def parse(argv):
     if args.workers is not None and args.workers < 1:
         parser.error("--workers must be ≥ 1")
     return args
+
+
+def _range(text):
+    """`MIN-MAX` (or one number) as a pair of positive integers."""
+    try:
+        low, _, high = text.partition("-")
+        pair = (int(low), int(high or low))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not MIN-MAX") from None
+    if not 1 <= pair[0] <= pair[1]:
+        raise argparse.ArgumentTypeError(f"{text!r}: need 1 ≤ MIN ≤ MAX")
+    return pair
 
 
 def server_shape(args, mode):
@@ -136,7 +151,7 @@ def _planned_runs(args):
         return [(saved["seed"], saved["history"], saved["parameters"])]
     seeds = args.seed or list(range(1, args.seeds + 1))
     params = Parameters(steps=args.steps, devices=args.devices, mode=args.mode,
-                        wipe_probability=args.wipe_probability)
+                        wipe_probability=args.wipe_probability, burst_writes=args.burst_writes)
     return [(seed, generate(seed, params), params.as_dict()) for seed in seeds]
 
 
@@ -163,8 +178,13 @@ def _report_failure(result, params, args):
         extra += f" WORKERS={args.workers}"
     if args.server != "memory":
         server = f" --server {args.server}" + (f" --workers {args.workers}" if args.workers else "")
+    soak_args = []
     if params.get("wipe_probability", 0.15) != 0.15:
-        extra += f" SOAK_ARGS=\"--wipe-probability {params['wipe_probability']}\""
+        soak_args.append(f"--wipe-probability {params['wipe_probability']}")
+    if params["mode"] == "concurrent" and tuple(params.get("burst_writes", (2, 6))) != (2, 6):
+        soak_args.append("--burst-writes %d-%d" % tuple(params["burst_writes"]))
+    if soak_args:
+        extra += f" SOAK_ARGS=\"{' '.join(soak_args)}\""
     print(f"--- replay: make soak SEED={result.seed} STEPS={params['steps']} MODE={params['mode']} "
           f"DEVICES={params['devices']} LATENCY={args.latency_ms}{extra}   "
           f"(or: Tests/FaultHarness/harness.py --replay {saved} --latency-ms {args.latency_ms}{server})\n", flush=True)
