@@ -469,6 +469,43 @@ class ScenarioTallyTests(unittest.TestCase):
         self.assertFalse(tally(server, server, [(0, "writer", server + ["x"])])[2], "an extra book fails too")
 
 
+# MARK: - Command line
+
+class HarnessOptionsTests(unittest.TestCase):
+    def test_concurrent_mode_runs_on_postgresql_unless_told_otherwise(self):
+        from harness import parse, server_shape
+        self.assertEqual(server_shape(parse(["--mode", "concurrent"]), "concurrent"), "production")
+        self.assertEqual(server_shape(parse([]), "faults"), "memory")
+        self.assertEqual(server_shape(parse(["--workers", "4"]), "faults"), "production")
+        self.assertEqual(server_shape(parse(["--mode", "concurrent", "--server", "memory"]), "concurrent"), "memory")
+        # A replayed history's mode decides, not the command line's default.
+        self.assertEqual(server_shape(parse(["--replay", "x.json"]), "concurrent"), "production")
+
+    def test_burst_writes_is_a_range(self):
+        from harness import parse
+        self.assertEqual(parse(["--burst-writes", "8-16"]).burst_writes, (8, 16))
+        self.assertEqual(parse(["--burst-writes", "5"]).burst_writes, (5, 5))
+        with self.assertRaises(SystemExit), open(os.devnull, "w") as quiet:
+            stderr, sys.stderr = sys.stderr, quiet
+            try:
+                parse(["--burst-writes", "6-2"])
+            finally:
+                sys.stderr = stderr
+
+    def test_workers_need_the_production_server_and_reach_the_supervisor(self):
+        from cluster import HarnessError, kinto_arguments
+        self.assertIn("--postgresql", kinto_arguments("production"))
+        self.assertNotIn("--postgresql", kinto_arguments("memory"))
+        with self.assertRaises(HarnessError):
+            kinto_arguments("memory", workers=2)
+        supervisor = (ROOT / "Scripts" / "kinto-supervised.py").read_text()
+        if "--workers" in supervisor:
+            self.assertEqual(kinto_arguments("production", workers=4)[-2:], ["--workers", "4"])
+        else:
+            with self.assertRaises(HarnessError):
+                kinto_arguments("production", workers=4)
+
+
 # MARK: - Shrinking
 
 class ShrinkTests(unittest.TestCase):
