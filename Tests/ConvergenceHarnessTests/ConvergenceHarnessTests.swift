@@ -44,12 +44,13 @@ struct ConvergenceHarnessTests {
     /// the same collection at the same moment while the third syncs in a loop — on Kinto
     /// with PostgreSQL (`production.ini`), where two batches into one collection can
     /// commit out of stamp order and a pull between the commits must still miss nothing.
-    /// Every device must end with exactly the server's records.
+    /// Every device must end with exactly the server's records. (The race is timing: seed 4
+    /// alone caught the client before the fix in 5 of 7 runs, hence a second seed.)
     @Test func concurrentWritersConverge() async throws {
         try #require(
             FileManager.default.fileExists(atPath: "/usr/lib/postgresql"),
             "PostgreSQL's server is installed by 'make setup'")
-        try await Harness.expectConvergence(mode: "concurrent", seeds: [4], steps: 24, devices: 3, server: "production")
+        try await Harness.expectConvergence(mode: "concurrent", seeds: [4, 3], steps: 24, devices: 3, server: "production")
     }
 }
 
