@@ -12,7 +12,7 @@ SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # libraries costs ~10 ms at every start, more than `shelf --version` may take.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: setup apt-packages build release run test check server server-stop server-production server-production-stop soak harness-test clean bench bench-quick bench-scale bench-setup bench-build bench-micro bench-cli bench-interchange bench-test man completions install uninstall
+.PHONY: setup apt-packages build release run test check server server-stop server-production server-production-stop soak scenario-concurrent harness-test clean bench bench-quick bench-scale bench-setup bench-build bench-micro bench-cli bench-interchange bench-test man completions install uninstall
 
 ## setup: install the C libraries, openssl and PostgreSQL (apt), the pinned Kinto and its
 ## PostgreSQL backend into .venv
@@ -125,16 +125,29 @@ test: setup check
 	$(SWIFT) test --skip-build
 
 ## soak: the convergence harness, long — SEEDS histories of STEPS actions on DEVICES devices, LATENCY ms per
-## request, shelf-sync killed at random, replies lost/cut/reset (MODE=faults); SEED=N replays one seed exactly
+## request, shelf-sync killed at random, replies lost/cut/reset (MODE=faults); SEED=N replays one seed exactly;
+## MODE=concurrent adds bursts of devices pushing into one collection at once, on Kinto with PostgreSQL
+## (SERVER=production, its default; SERVER=memory or production for any mode; WORKERS=N Kinto processes)
 SEEDS ?= 4
 STEPS ?= 500
 DEVICES ?= 3
 LATENCY ?= 60
 MODE ?= faults
+SERVER ?=
+WORKERS ?=
 SOAK_ARGS ?=
 soak: setup build
 	python3 Tests/FaultHarness/harness.py --mode $(MODE) --steps $(STEPS) --devices $(DEVICES) \
-	  --latency-ms $(LATENCY) $(if $(SEED),--seed $(SEED),--seeds $(SEEDS) --keep-going) $(SOAK_ARGS)
+	  --latency-ms $(LATENCY) $(if $(SEED),--seed $(SEED),--seeds $(SEEDS) --keep-going) \
+	  $(if $(SERVER),--server $(SERVER)) $(if $(WORKERS),--workers $(WORKERS)) $(SOAK_ARGS)
+
+## scenario-concurrent: 3 writer devices add 40 books a round for 12 rounds (1,440) and sync at the same moment
+## while 2 readers sync in a loop, on Kinto with PostgreSQL; prints each device's books against the server's and
+## fails if any device misses one (RUNS=N fresh servers, WORKERS=N Kinto processes, SCENARIO_ARGS=--help)
+SCENARIO_ARGS ?=
+scenario-concurrent: setup build
+	python3 Tests/FaultHarness/scenario_concurrent.py --runs $(or $(RUNS),1) \
+	  $(if $(WORKERS),--workers $(WORKERS)) $(SCENARIO_ARGS)
 
 ## harness-test: the convergence harness's own tests (generator, model, checker; a divergence must be caught)
 harness-test: setup build

@@ -2,7 +2,11 @@
 
 Input: the model and one snapshot per device (what `shelf --json books|notes|tasks|
 status|conflicts|failed` printed after the devices synced until quiet), optionally the
-server's records read directly from Kinto. Output: counts per kind of divergence and
+server's records read directly from Kinto. With the server, every device must also hold
+exactly the server's records, collection by collection (`differs_from_server`): a device
+that skipped a record for good — a pull past a commit that landed late — shows there even
+when the model could not say so (a record the model does not know, a model that is
+wrong in the same way). Output: counts per kind of divergence and
 one line per finding. A snapshot is a dict:
 
     {"books": [{"id", "title", "author", "isFinished"}], "notes": [...], "tasks": [...],
@@ -12,7 +16,8 @@ one line per finding. A snapshot is a dict:
 from model import FIELDS
 
 KINDS = ("false_conflicts", "resurrected_deletes", "missing_edits", "wrong_fields",
-         "extra_records", "duplicate_records", "dead_letters", "pending", "devices_differ")
+         "extra_records", "duplicate_records", "dead_letters", "pending", "devices_differ",
+         "differs_from_server")
 
 
 class Findings:
@@ -42,6 +47,7 @@ def check(model, snapshots, server=None):
         _check_sync_state(f"device {device}", snapshot, findings)
     if server is not None:
         _check_records(model, "server", server, findings)
+        _check_devices_hold_the_server(snapshots, server, findings)
     _check_devices_agree(snapshots, findings)
     return findings
 
@@ -104,6 +110,41 @@ def _check_sync_state(who, snapshot, findings):
         findings.add("dead_letters", f"{who}: {n} dead letter(s): {shown}", n)
     if status.get("pendingChanges"):
         findings.add("pending", f"{who}: {status['pendingChanges']} change(s) still pending", status["pendingChanges"])
+
+
+# MARK: - Devices against the server
+
+SHOWN_IDS = 5   # ids named in one finding line; the count says how many in all
+
+
+def _check_devices_hold_the_server(snapshots, server, findings):
+    """Each device's records of a collection are the server's, id for id and field for
+    field (the model's fields): one line per device, collection and kind of difference."""
+    for collection in FIELDS:
+        theirs = _by_id(server.get(collection, []), collection)
+        for device, snapshot in sorted(snapshots.items()):
+            mine = _by_id(snapshot.get(collection, []), collection)
+            who = f"device {device}"
+            lacking = sorted(set(theirs) - set(mine))
+            extra = sorted(set(mine) - set(theirs))
+            other = sorted(rid for rid in set(mine) & set(theirs) if mine[rid] != theirs[rid])
+            if lacking:
+                findings.add("differs_from_server", f"{who}: lacks {len(lacking)} of the server's {len(theirs)} "
+                             f"{collection}: {_some(lacking)}", len(lacking))
+            if extra:
+                findings.add("differs_from_server", f"{who}: holds {len(extra)} {collection} the server does "
+                             f"not: {_some(extra)}", len(extra))
+            if other:
+                findings.add("differs_from_server", f"{who}: {len(other)} {collection} differ from the "
+                             f"server's: {_some(other)}", len(other))
+
+
+def _by_id(records, collection):
+    return {r.get("id"): tuple(r.get(f) for f in FIELDS[collection]) for r in records}
+
+
+def _some(ids):
+    return ", ".join(ids[:SHOWN_IDS]) + (f" … ({len(ids) - SHOWN_IDS} more)" if len(ids) > SHOWN_IDS else "")
 
 
 # MARK: - Devices against each other

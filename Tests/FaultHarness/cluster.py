@@ -1,9 +1,13 @@
 """The processes a harness run drives: a real Kinto, the fault proxy, and devices.
 
 Kinto is started by Scripts/kinto-supervised.py (a free loopback port, stopped when
-this process dies) with the accounts plugin (`Fixtures/kinto/kinto.ini`, bcrypt at its
-lowest cost as in the tests) and the shop catalog seeded; the fault proxy sits in front of it
-and every device talks to the proxy only. A device is a private HOME /
+this process dies) with the accounts plugin (bcrypt at its lowest cost as in the tests)
+and the shop catalog seeded, in one of two shapes (`SERVER_SHAPES`): `memory`
+(`Fixtures/kinto/kinto.ini`, the memory backend, the tests' server) or `production`
+(`Fixtures/kinto/production.ini` on a private PostgreSQL cluster, optionally with N
+worker processes). Only the second shows what concurrent writers do to one collection:
+PostgreSQL stamps records inside open transactions, so they can commit out of stamp
+order. The fault proxy sits in front of Kinto and every device talks to the proxy only. A device is a private HOME /
 XDG_CONFIG_HOME / XDG_DATA_HOME with one account for the run's Kinto user; its password
 reaches `shelf account add` through the environment, never argv.
 """
@@ -23,6 +27,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 CLI_TIMEOUT = 60        # seconds; a `shelf` command that takes longer is a finding
 SYNC_TIMEOUT = 120      # seconds; every wait ends
+MAX_SERVER_PAGES = 50   # pages of 10,000 records when the harness reads Kinto itself
 
 
 class HarnessError(Exception):
@@ -41,15 +46,39 @@ def _start_ready(argv, what, env=None):
     return process, int(line.split()[1])
 
 
+# The Kinto a run talks to: the supervisor's arguments for each shape.
+SERVER_SHAPES = {
+    "memory": ["--ini", str(ROOT / "Fixtures" / "kinto" / "kinto.ini")],
+    "production": ["--ini", str(ROOT / "Fixtures" / "kinto" / "production.ini"), "--postgresql"],
+}
+
+
+def kinto_arguments(server="memory", workers=None):
+    """The supervisor's arguments for a server shape; `workers` (production only) asks it
+    for that many Kinto processes over the one database."""
+    if server not in SERVER_SHAPES:
+        raise HarnessError(f"unknown server shape {server!r} ({', '.join(SERVER_SHAPES)})")
+    arguments = ["--seed-catalog", "--fast-password-hashing", *SERVER_SHAPES[server]]
+    if workers is not None:
+        if server != "production":
+            raise HarnessError("--workers needs the production server (PostgreSQL): one memory store is one process")
+        if "--workers" not in (ROOT / "Scripts" / "kinto-supervised.py").read_text():
+            raise HarnessError("Scripts/kinto-supervised.py does not take --workers yet: run without it "
+                               "(waitress's threads on PostgreSQL show the same hazard)")
+        arguments += ["--workers", str(workers)]
+    return arguments
+
+
 class Servers:
     """Kinto and the fault proxy in front of it; `stop()` ends both."""
 
-    def __init__(self, python=None):
+    def __init__(self, python=None, server="memory", workers=None):
         python = python or str(ROOT / ".venv" / "bin" / "python")
         if not os.access(python, os.X_OK):
             raise HarnessError(f"Kinto's Python not found at {python}: run 'make setup'")
+        self.shape = server if workers is None else f"{server}, {workers} workers"
         self.kinto, self.kinto_port = _start_ready(
-            [python, str(ROOT / "Scripts" / "kinto-supervised.py"), "--seed-catalog", "--fast-password-hashing"],
+            [python, str(ROOT / "Scripts" / "kinto-supervised.py"), *kinto_arguments(server, workers)],
             "Kinto")
         try:
             self.proxy, self.proxy_port = _start_ready(
@@ -107,24 +136,42 @@ class Servers:
             if error.code not in (403, 404):
                 raise HarnessError(f"could not delete {collection} on Kinto: HTTP {error.code}")
 
-    def server_records(self, user, password):
-        """The user's books, notes and tasks as Kinto holds them (not through the proxy)."""
+    def server_records(self, user, password, collections=("books", "notes", "tasks")):
+        """The user's records as Kinto holds them (not through the proxy), every page."""
         token = base64.b64encode(f"{user}:{password}".encode()).decode()
         out = {}
-        for collection in ("books", "notes", "tasks"):
+        for collection in collections:
             url = (f"http://127.0.0.1:{self.kinto_port}/v1/buckets/default/collections/"
                    f"{collection}/records?_limit=10000")
-            request = urllib.request.Request(url, headers={"Authorization": f"Basic {token}"})
-            try:
-                with urllib.request.urlopen(request, timeout=10) as reply:
-                    data = json.loads(reply.read())["data"]
-            except urllib.error.HTTPError as error:
-                if error.code in (403, 404):
-                    data = []
-                else:
-                    raise
+            data = []
+            for _ in range(MAX_SERVER_PAGES):
+                request = urllib.request.Request(url, headers={"Authorization": f"Basic {token}"})
+                try:
+                    with urllib.request.urlopen(request, timeout=30) as reply:
+                        data += json.loads(reply.read())["data"]
+                        url = reply.headers.get("Next-Page")
+                except urllib.error.HTTPError as error:
+                    if error.code not in (403, 404):
+                        raise
+                    url = None
+                if not url:
+                    break
+            else:
+                raise HarnessError(f"{collection} on Kinto has more than {MAX_SERVER_PAGES} pages")
             out[collection] = [_server_record(collection, r) for r in data]
         return out
+
+    def put_record(self, user, password, collection, record):
+        """Writes `record` straight into Kinto, past every device (the self-tests' way to
+        make the server hold something no device has)."""
+        token = base64.b64encode(f"{user}:{password}".encode()).decode()
+        url = (f"http://127.0.0.1:{self.kinto_port}/v1/buckets/default/collections/"
+               f"{collection}/records/{record['id']}")
+        body = json.dumps({"data": {k: v for k, v in record.items() if k != "id"}}).encode()
+        request = urllib.request.Request(url, data=body, method="PUT", headers={
+            "Authorization": f"Basic {token}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return json.loads(reply.read())["data"]
 
 
 def _server_record(collection, record):

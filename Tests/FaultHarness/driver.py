@@ -7,10 +7,16 @@ for its requests and a SIGKILL after `kill_after_ms`. A `barrier` clears the fau
 waits for background syncs, has every device sync until a round pushes nothing and
 leaves nothing pending (bounded rounds), then checks every device, and the server,
 against the model.
+
+A `burst` (concurrent mode) runs on several threads at once: the writers' writes in
+parallel, then every writer's `shelf-sync` started back to back while the readers sync
+in a loop; see `Driver._burst`. Acknowledged writes enter the model under one lock, in
+the order they complete, which the generator's claims make irrelevant.
 """
 import json
 import shutil
 import tempfile
+import threading
 import time
 import uuid
 
@@ -24,7 +30,8 @@ CLI_FLAGS = {"books": ("finish", "unfinish"), "tasks": ("done", "undo")}
 
 class RunStats:
     COUNTERS = ("steps", "syncs", "kills_sent", "kills_mid_run", "faults_armed",
-                "lost_replies", "cut_replies", "resets", "barriers", "barrier_rounds", "edits_acknowledged", "server_wipes")
+                "lost_replies", "cut_replies", "resets", "barriers", "barrier_rounds", "edits_acknowledged", "server_wipes",
+                "bursts", "burst_syncs")
 
     def __init__(self):
         self.counts = {k: 0 for k in self.COUNTERS}
@@ -79,7 +86,7 @@ class Driver:
             for index, action in enumerate(history):
                 state.transcript.append(f"#{index} {json.dumps(action, ensure_ascii=False)}")
                 failure = self._perform(state, action)
-                if action["op"] in ("sync", "barrier"):
+                if action["op"] in ("sync", "burst", "barrier"):
                     self._note_proxy_faults(state)
                 if failure or not state.findings.ok:
                     break
@@ -117,6 +124,8 @@ class Driver:
             self._arm(state)
             return None
         state.stats.bump("steps")
+        if op == "burst":
+            return self._burst(state, action)
         device = state.devices[action["device"]]
         if op == "sync":
             return self._sync(state, device, action)
@@ -125,6 +134,10 @@ class Driver:
         return self._edit(state, device, action)
 
     def _edit(self, state, device, action):
+        return self._acknowledge(state, device, action, *self._write(state, device, action))
+
+    def _write(self, state, device, action):
+        """Runs the CLI command of an add, edit or remove: (argv, result), or (None, why)."""
         collection, ref = action["collection"], action["ref"]
         fields = action.get("fields", {})
         if action["op"] == "add":
@@ -132,9 +145,16 @@ class Driver:
         else:
             rid = state.ids.get(ref)
             if rid is None:
-                return f"history: {ref} was never created"
+                return None, f"history: {ref} was never created"
             argv = _remove_argv(collection, rid) if action["op"] == "remove" else _edit_argv(collection, rid, fields)
-        result = device.shelf_command("--json", *argv)
+        return argv, device.shelf_command("--json", *argv)
+
+    def _acknowledge(self, state, device, action, argv, result):
+        """An edit the CLI confirmed enters the model; a refused one fails the run."""
+        if argv is None:
+            return result
+        collection, ref = action["collection"], action["ref"]
+        fields = action.get("fields", {})
         state.transcript.append(f"    device {device.index}: shelf --json {' '.join(argv)} -> {result.status} "
                                 f"({result.seconds * 1000:.0f} ms)")
         if result.status != 0:
@@ -207,6 +227,84 @@ class Driver:
             self._note_sync(state, device, run)
         return None
 
+    # MARK: Bursts
+
+    def _burst(self, state, action):
+        """Several devices push into one collection at the same moment (see the generator).
+
+        1. Every writer makes its `before` writes, each writer on its own thread.
+        2. The readers start syncing in a loop (each on its thread), and every writer's
+           `shelf-sync` is started back to back — processes, so truly in parallel —
+           with its `during` writes made while it runs.
+        3. The writers' syncs are waited for; then each reader stops after the sync it
+           is in (at most `reader_syncs` syncs each).
+        Every thread is joined before this returns, whatever failed; each `shelf` call
+        and each sync has its own timeout, so the whole burst is bounded."""
+        state.stats.bump("bursts")
+        writers = [(state.devices[w["device"]], w) for w in action["writers"]]
+        readers = [state.devices[r] for r in action["readers"]]
+        for device in [d for d, _ in writers] + readers:
+            previous = device.wait_sync()
+            if previous is not None:
+                self._note_sync(state, device, previous)
+        if action.get("fault"):
+            self._arm(state, action["fault"])
+            state.stats.bump("faults_armed")
+        lock, errors = threading.Lock(), []
+        state.transcript.append(f"    burst: devices {[d.index for d, _ in writers]} write and sync at once into "
+                                f"{action['collection']}; devices {[d.index for d in readers]} sync meanwhile")
+        _together([(self._burst_writes, (state, device, plan["before"], lock, errors)) for device, plan in writers],
+                  errors)
+        if errors:
+            return errors[0]
+        writers_done = threading.Event()
+        reader_threads = _started([(self._reader_loop, (state, device, action["reader_syncs"], writers_done, lock))
+                                   for device in readers], errors)
+        runs = []
+        try:
+            for device, plan in writers:
+                runs.append((device, device.start_sync(plan["sync"].get("kill_after_ms"),
+                                                       plan["sync"].get("via", "shelf-sync"))))
+            with lock:
+                for _, plan in writers:
+                    state.stats.bump("syncs")
+                    state.stats.bump("burst_syncs")
+                    if plan["sync"].get("kill_after_ms") is not None:
+                        state.stats.bump("kills_sent")
+            _together([(self._burst_writes, (state, device, plan["during"], lock, errors))
+                       for device, plan in writers if plan["during"]], errors)
+        finally:
+            for device, run in runs:
+                device.wait_sync()
+                with lock:
+                    self._note_sync(state, device, run)
+            writers_done.set()
+            for thread in reader_threads:
+                thread.join()
+        return errors[0] if errors else None
+
+    def _burst_writes(self, state, device, actions, lock, errors):
+        """One writer's writes, in order; the first refused one stops them."""
+        for action in actions:
+            argv, result = self._write(state, device, action)
+            with lock:
+                failure = self._acknowledge(state, device, action, argv, result)
+            if failure:
+                errors.append(failure)
+                return
+
+    def _reader_loop(self, state, device, most, writers_done, lock):
+        """`shelf-sync` again and again while the writers' syncs run: at least once, at
+        most `most` times."""
+        for _ in range(most):
+            run = device.sync()
+            with lock:
+                state.stats.bump("syncs")
+                state.stats.bump("burst_syncs")
+                self._note_sync(state, device, run)
+            if writers_done.is_set():
+                break
+
     def _arm(self, state, rule=None):
         """The epoch's random faults, and `rule` for the next matching request."""
         self.servers.calm(self.latency_ms, self.jitter_ms)
@@ -251,9 +349,11 @@ class Driver:
             if pushed == 0 and statuses == previous:
                 break   # stuck: another round would change nothing
             previous = statuses
+        if final and self.inject_divergence == "server-only":
+            self._inject_server_only(state)
         snapshots = {d.index: d.snapshot() for d in state.devices}
         server = self.servers.server_records(state.user, state.password)
-        if final and self.inject_divergence:
+        if final and self.inject_divergence and self.inject_divergence != "server-only":
             self._inject(state, snapshots)
         findings = check(state.model, snapshots, server)
         if not quiet:
@@ -278,6 +378,18 @@ class Driver:
         else:
             what = state.model.corrupt(kind)
         state.transcript.append(f"    injected divergence: {what}")
+
+    def _inject_server_only(self, state):
+        """A real divergence of the kind concurrent writers cause: a book the server
+        holds and no device has (written straight into Kinto after the devices went
+        quiet), counted as acknowledged. Every device must be found lacking it."""
+        rid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"shelf-harness:{state.user}"))
+        fields = {"title": "on the server only", "author": "written past every device", "isFinished": False}
+        self.servers.put_record(state.user, state.password, "books",
+                                {"id": rid, "title": fields["title"], "author_name": fields["author"],
+                                 "finished": False})
+        state.model.add("books", rid, fields)
+        state.transcript.append(f"    injected divergence: books/{rid} written on Kinto only, after the last barrier")
 
     def _note_proxy_faults(self, state):
         """Adds the faults the proxy injected since the last action to the transcript."""
@@ -306,6 +418,25 @@ class Driver:
                 stats.bump("cut_replies")
             elif action == "reset":
                 stats.bump("resets")
+
+
+def _started(targets, errors):
+    """Starts one thread per (function, arguments); an exception becomes an error."""
+    def guarded(function, arguments):
+        try:
+            function(*arguments)
+        except Exception as error:  # noqa: BLE001 — reported as the run's failure
+            errors.append(f"harness: {type(error).__name__}: {error}")
+    threads = [threading.Thread(target=guarded, args=target, daemon=True) for target in targets]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
+def _together(targets, errors):
+    """Runs the targets on threads at once and waits for all of them."""
+    for thread in _started(targets, errors):
+        thread.join()
 
 
 class _RunState:

@@ -18,6 +18,11 @@ quiet), and within one epoch
 
 So every conflict the engine reports is a false conflict, and the model's final value
 of each field is the last acknowledged write in history order.
+
+In `concurrent` mode some actions are bursts (see `HistoryGenerator._burst`): several
+devices write at the same moment and then push into the same collection at the same
+moment. Their writes obey the same claims, so the order in which the devices' writes
+land does not change any field's final value.
 """
 import random
 
@@ -34,26 +39,39 @@ WORDS = ("Solaris", "Dune", "Kindred", "Ficciones", "Pedro Páramo", "Дар", "
          "Beloved", "Rayuela", "Stoner", "Lolita", "Emma", "Ubik", "Austerlitz", "Ensaio")
 
 
+MODES = ("calm", "kills", "faults", "concurrent")
+# Modes with lost/cut replies, resets and the server forgetting a collection.
+FAULTY_MODES = ("faults", "concurrent")
+
+
 class Parameters:
-    """Knobs of one generated history (all part of what `--seed` replays)."""
+    """Knobs of one generated history (all part of what `--seed` replays).
+
+    `concurrent` is `faults` plus bursts: `burst_probability` of the actions are a burst
+    of `burst_writes` writes per writer device (a range), then every writer's sync at
+    once while the other devices sync up to `reader_syncs_max` times."""
 
     def __init__(self, steps=60, devices=2, mode="faults", kill_probability=0.35,
                  fault_probability=0.5, background_probability=0.25,
-                 epoch_min=8, epoch_max=30, kill_max_ms=350, wipe_probability=0.15):
-        if mode not in ("calm", "kills", "faults"):
-            raise ValueError(f"unknown mode {mode!r} (calm, kills or faults)")
+                 epoch_min=8, epoch_max=30, kill_max_ms=350, wipe_probability=0.15,
+                 burst_probability=0.3, burst_writes=(2, 6), reader_syncs_max=6):
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r} ({', '.join(MODES)})")
         if devices < 2:
             raise ValueError("a history needs at least two devices")
         self.steps = steps
         self.devices = devices
         self.mode = mode
-        self.kill_probability = kill_probability if mode in ("kills", "faults") else 0.0
-        self.fault_probability = fault_probability if mode == "faults" else 0.0
+        self.kill_probability = kill_probability if mode in ("kills",) + FAULTY_MODES else 0.0
+        self.fault_probability = fault_probability if mode in FAULTY_MODES else 0.0
         self.background_probability = background_probability
         self.epoch_min = epoch_min
         self.epoch_max = epoch_max
         self.kill_max_ms = kill_max_ms
         self.wipe_probability = wipe_probability
+        self.burst_probability = burst_probability if mode == "concurrent" else 0.0
+        self.burst_writes = tuple(burst_writes)
+        self.reader_syncs_max = reader_syncs_max
 
     def as_dict(self):
         return dict(vars(self))
@@ -99,7 +117,7 @@ class HistoryGenerator:
     def _chaos(self):
         """In `faults` mode, seeded random faults on every write request of the epoch
         (besides the one rule some syncs arm): [] in the other modes."""
-        if self.p.mode != "faults":
+        if self.p.mode not in FAULTY_MODES:
             return []
         return [{"op": "chaos", "seed": self.rng.randrange(1 << 30), "lose_reply": 0.2,
                  "cut_reply": 0.05, "reset": 0.05, "methods": ["POST", "PUT", "PATCH", "DELETE"]}]
@@ -108,7 +126,7 @@ class HistoryGenerator:
         """In `faults` mode, sometimes the server forgets a collection right after a
         barrier (every device then holds exactly the model): the devices must notice and
         upload it again, while the new epoch's edits go on."""
-        if self.p.mode != "faults" or self.rng.random() >= self.p.wipe_probability:
+        if self.p.mode not in FAULTY_MODES or self.rng.random() >= self.p.wipe_probability:
             return []
         return [{"op": "wipe", "collection": self.rng.choice(COLLECTIONS)}]
 
@@ -144,6 +162,10 @@ class HistoryGenerator:
         follow_up = self._follow_up(step)
         if follow_up:
             return follow_up
+        # Only `concurrent` mode draws this number: the other modes' histories stay
+        # exactly what their seeds always gave.
+        if self.p.burst_probability and self.rng.random() < self.p.burst_probability:
+            return self._burst(step)
         device = self.rng.randrange(self.p.devices)
         roll = self.rng.random()
         if roll < 0.22:
@@ -184,8 +206,8 @@ class HistoryGenerator:
     def _text(self, step, device, what):
         return f"{self.rng.choice(WORDS)} {what} s{step} d{device}"
 
-    def _add(self, step, device):
-        collection = self.rng.choice(COLLECTIONS)
+    def _add(self, step, device, collection=None):
+        collection = collection or self.rng.choice(COLLECTIONS)
         ref = f"{PREFIX[collection]}{self.next_ref}"
         self.next_ref += 1
         self.records[ref] = {"collection": collection, "creator": device, "epoch": self.epoch}
@@ -208,8 +230,8 @@ class HistoryGenerator:
         self._wrote(device, ref)
         return {"op": "add", "device": device, "collection": collection, "ref": ref, "fields": fields}
 
-    def _edit(self, step, device, only=None):
-        candidates = [(ref, field) for ref in ([only] if only else self._visible(device))
+    def _edit(self, step, device, only=None, collection=None):
+        candidates = [(ref, field) for ref in ([only] if only else self._visible(device, collection))
                       for field in EDITABLE_FIELDS[self.records[ref]["collection"]]
                       if self._may_write(device, ref, field)]
         if not candidates:
@@ -226,8 +248,8 @@ class HistoryGenerator:
         return {"op": "edit", "device": device, "collection": self.records[ref]["collection"],
                 "ref": ref, "fields": fields}
 
-    def _flag(self, step, device, only=None):
-        candidates = [ref for ref in ([only] if only else self._visible(device))
+    def _flag(self, step, device, only=None, collection=None):
+        candidates = [ref for ref in ([only] if only else self._visible(device, collection))
                       if self.records[ref]["collection"] in FLAG_FIELD
                       and self._may_write(device, ref, FLAG_FIELD[self.records[ref]["collection"]])]
         if not candidates:
@@ -241,9 +263,9 @@ class HistoryGenerator:
         self._claim(device, ref, field)
         return {"op": "edit", "device": device, "collection": collection, "ref": ref, "fields": {field: value}}
 
-    def _remove(self, step, device, only=None):
+    def _remove(self, step, device, only=None, collection=None):
         named = self._named_books()
-        candidates = [ref for ref in ([only] if only else self._visible(device))
+        candidates = [ref for ref in ([only] if only else self._visible(device, collection))
                       if self.touched.get(ref, {device}) <= {device} and ref not in named]
         if not candidates:
             return None
@@ -265,20 +287,93 @@ class HistoryGenerator:
         if self.rng.random() < self.p.kill_probability:
             action["kill_after_ms"] = self.rng.randint(0, self.p.kill_max_ms)
         if self.rng.random() < self.p.fault_probability:
-            kind = self.rng.choices(("lose_reply", "cut_reply", "reset"), weights=(6, 2, 2))[0]
-            rule = {"action": kind, "skip": self.rng.choice((0, 0, 0, 1, 2)), "count": 1}
-            target = self.rng.random()
-            if target < 0.7:
-                rule.update(method="POST", path="/v1/batch")
-            elif target < 0.85:
-                rule["method"] = self.rng.choice(("PUT", "PATCH", "DELETE"))
-            else:
-                rule["method"] = "GET"
-            action["fault"] = rule
+            action["fault"] = self._fault_rule()
         written = sorted(self.unsynced.pop(device, set()), key=lambda ref: int(ref[1:]))
         if written and ("kill_after_ms" in action or "fault" in action or action["background"]):
             self.in_flight = (device, written)
         return action
+
+
+    def _fault_rule(self):
+        """One proxy rule: a lost or cut reply or a reset, mostly of a batch."""
+        kind = self.rng.choices(("lose_reply", "cut_reply", "reset"), weights=(6, 2, 2))[0]
+        rule = {"action": kind, "skip": self.rng.choice((0, 0, 0, 1, 2)), "count": 1}
+        target = self.rng.random()
+        if target < 0.7:
+            rule.update(method="POST", path="/v1/batch")
+        elif target < 0.85:
+            rule["method"] = self.rng.choice(("PUT", "PATCH", "DELETE"))
+        else:
+            rule["method"] = "GET"
+        return rule
+
+    # MARK: Bursts (concurrent mode)
+
+    def _burst(self, step):
+        """Several devices push into one collection at the same moment.
+
+        Kinto on PostgreSQL stamps a record inside its still-open transaction, so two
+        batches into one collection can commit in the opposite order to their stamps,
+        and a device that pulls `_since=<cursor>` between the two commits moves past a
+        record it cannot see yet. A burst makes exactly that likely: W ≥ 2 writers each
+        make a few writes (mostly into `collection`) at the same time, then every
+        writer's `shelf-sync` starts at once — a few more writes on the writer while it
+        runs — and the R other devices run `shelf-sync` in a loop meanwhile (at most
+        `reader_syncs` times each). Writes follow the epoch's claims like any other."""
+        devices = list(range(self.p.devices))
+        count = self.rng.randint(2, max(2, self.p.devices - 1))
+        writers = sorted(self.rng.sample(devices, count))
+        collection = self.rng.choice(COLLECTIONS)
+        plan, index, in_flight = [], 0, None
+        for device in writers:
+            before = []
+            for _ in range(self.rng.randint(*self.p.burst_writes)):
+                before.append(self._burst_write(f"{step}.{index}", device, collection))
+                index += 1
+            written = sorted(self.unsynced.pop(device, set()), key=lambda ref: int(ref[1:]))
+            sync = {"via": "shelf" if self.rng.random() < 0.2 else "shelf-sync"}
+            if self.rng.random() < self.p.kill_probability:
+                sync["kill_after_ms"] = self.rng.randint(0, self.p.kill_max_ms)
+                in_flight = in_flight or (device, written)
+            during = []
+            for _ in range(self.rng.choice((0, 0, 1, 2))):
+                during.append(self._burst_write(f"{step}.{index}", device, collection))
+                index += 1
+            plan.append({"device": device, "before": before, "sync": sync, "during": during})
+        action = {"op": "burst", "collection": collection, "writers": plan,
+                  "readers": [d for d in devices if d not in writers],
+                  "reader_syncs": self.rng.randint(2, max(2, self.p.reader_syncs_max))}
+        if self.rng.random() < self.p.fault_probability:
+            action["fault"] = self._fault_rule()
+            in_flight = in_flight or (plan[0]["device"], [a["ref"] for a in plan[0]["before"]])
+        self.in_flight = in_flight
+        return action
+
+    def _burst_write(self, step, device, collection):
+        """One write of a burst: mostly new records of the burst's collection, some
+        edits, finishes and deletes of it, now and then a write elsewhere."""
+        if self.rng.random() < 0.15:
+            collection = self.rng.choice(COLLECTIONS)
+        roll = self.rng.random()
+        if roll < 0.6:
+            return self._add(step, device, collection)
+        if roll < 0.8:
+            return self._edit(step, device, collection=collection) or self._add(step, device, collection)
+        if roll < 0.92:
+            return self._flag(step, device, collection=collection) or self._add(step, device, collection)
+        return self._remove(step, device, collection=collection) or self._add(step, device, collection)
+
+
+def flattened(history):
+    """The history's actions with every burst replaced by its writes (writer by writer,
+    `before` then `during`): what the claims and the model see."""
+    for action in history:
+        if action["op"] == "burst":
+            for writer in action["writers"]:
+                yield from writer["before"]
+                yield from writer["during"]
+        else:
+            yield action
 
 
 def generate(seed, parameters):

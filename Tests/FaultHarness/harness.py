@@ -4,9 +4,11 @@
 Several devices (separate XDG homes, one Kinto user) add, edit, finish and delete books,
 notes and tasks through the real `shelf` CLI and sync with the real `shelf-sync`,
 which is killed with SIGKILL at random moments while the fault proxy loses, cuts or
-resets replies after Kinto applied the request. At every barrier all devices sync
-until quiet and the checker compares every device, and the server, with the model of
-acknowledged edits. See README.md here for the modes and how to replay a failure.
+resets replies after Kinto applied the request. In concurrent mode several devices also
+push into the same collections at the same moment, against Kinto on PostgreSQL. At every
+barrier all devices sync until quiet and the checker compares every device with the
+model of acknowledged edits and with the server's records, and the server with the
+model. See README.md here for the modes and how to replay a failure.
 
 Exit status: 0 every run converged, 1 a run diverged (its seed and history are
 printed), 2 the harness could not run (no Kinto, no binaries), 64 usage.
@@ -23,10 +25,10 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from checker import KINDS  # noqa: E402
 from cluster import ROOT, HarnessError, Servers  # noqa: E402
 from driver import Driver, RunStats  # noqa: E402
-from generator import Parameters, generate  # noqa: E402
+from generator import MODES, Parameters, generate  # noqa: E402
 from shrink import failure_kinds, shrink  # noqa: E402
 
-DIVERGENCES = ("missing", "extra", "wrong", "resurrected", "local-edit")
+DIVERGENCES = ("missing", "extra", "wrong", "resurrected", "local-edit", "server-only")
 
 
 def parse(argv):
@@ -36,11 +38,22 @@ def parse(argv):
     parser.add_argument("--seeds", type=int, default=3, help="run seeds 1…N when no --seed is given (default 3)")
     parser.add_argument("--steps", type=int, default=60, help="actions per run, barriers not counted (default 60)")
     parser.add_argument("--devices", type=int, default=2, help="devices per run, 2 or more (default 2)")
-    parser.add_argument("--mode", choices=("calm", "kills", "faults"), default="faults",
+    parser.add_argument("--mode", choices=MODES, default="faults",
                         help="calm: latency only; kills: + SIGKILL of shelf-sync; "
-                             "faults: + lost/cut replies and resets (default)")
+                             "faults: + lost/cut replies, resets, server wipes (default); "
+                             "concurrent: faults + bursts of devices pushing into one collection at once")
+    parser.add_argument("--server", choices=("memory", "production"),
+                        help="memory: Fixtures/kinto/kinto.ini, the memory backend; production: "
+                             "Fixtures/kinto/production.ini on a private PostgreSQL (default: production "
+                             "in concurrent mode, memory otherwise)")
+    parser.add_argument("--workers", type=int, metavar="N",
+                        help="production server: N Kinto worker processes over the one database "
+                             "(passed to Scripts/kinto-supervised.py; default: its own single process)")
     parser.add_argument("--wipe-probability", type=float, default=0.15,
                         help="faults mode: chance that the server forgets a collection after a barrier (default 0.15)")
+    parser.add_argument("--burst-writes", type=_range, default=(2, 6), metavar="MIN-MAX",
+                        help="concurrent mode: writes per writer device in a burst (default 2-6); larger "
+                             "bursts make longer transactions, so more pulls land between two commits")
     parser.add_argument("--latency-ms", type=int, default=60, help="proxy latency per request (default 60)")
     parser.add_argument("--jitter-ms", type=int, default=10, help="proxy jitter (default 10)")
     parser.add_argument("--shelf", default=str(ROOT / ".build" / "debug" / "shelf"), help="the shelf binary")
@@ -53,7 +66,8 @@ def parse(argv):
     parser.add_argument("--save-dir", default=str(ROOT / ".run" / "fault-harness"),
                         help="where a failing run's history is written (default .run/fault-harness)")
     parser.add_argument("--inject-divergence", choices=DIVERGENCES,
-                        help="self-test: break the model or a device before the final check; the run must fail")
+                        help="self-test: break the model or a device before the final check (server-only: "
+                             "a book on Kinto that no device has); the run must fail")
     parser.add_argument("--shrink", type=int, nargs="?", const=40, default=0, metavar="RUNS",
                         help="after a failure, look for a smaller history that fails the same way "
                              "(at most RUNS more runs, default 40); saved as seed-N-min.json")
@@ -63,7 +77,26 @@ def parse(argv):
     args = parser.parse_args(argv)
     if args.steps < 1 or args.devices < 2 or args.seeds < 1:
         parser.error("--steps must be ≥ 1, --devices ≥ 2, --seeds ≥ 1")
+    if args.workers is not None and args.workers < 1:
+        parser.error("--workers must be ≥ 1")
     return args
+
+
+def _range(text):
+    """`MIN-MAX` (or one number) as a pair of positive integers."""
+    try:
+        low, _, high = text.partition("-")
+        pair = (int(low), int(high or low))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not MIN-MAX") from None
+    if not 1 <= pair[0] <= pair[1]:
+        raise argparse.ArgumentTypeError(f"{text!r}: need 1 ≤ MIN ≤ MAX")
+    return pair
+
+
+def server_shape(args, mode):
+    """The server a run needs: concurrent writers only race on PostgreSQL."""
+    return args.server or ("production" if mode == "concurrent" or args.workers else "memory")
 
 
 def main(argv=None):
@@ -73,9 +106,10 @@ def main(argv=None):
             print(f"harness: {binary} is not an executable; build it first (swift build)", file=sys.stderr)
             return 2
     runs = _planned_runs(args)
+    args.server = server_shape(args, runs[0][2]["mode"] if runs else args.mode)
     started = time.monotonic()
     try:
-        servers = Servers(args.python)
+        servers = Servers(args.python, args.server, args.workers)
     except HarnessError as error:
         print(f"harness: {error}", file=sys.stderr)
         return 2
@@ -92,7 +126,9 @@ def main(argv=None):
             status = "ok" if result.ok else "DIVERGED"
             print(f"seed {seed}: {status} — {result.stats.counts['steps']} steps, "
                   f"{result.stats.counts['kills_mid_run']} kills mid-run, {result.stats.counts['lost_replies']} lost replies, "
-                  f"{result.stats.counts['barriers']} barriers, {result.seconds:.1f} s", flush=True)
+                  f"{result.stats.counts['barriers']} barriers"
+                  f"{', %d bursts' % result.stats.counts['bursts'] if result.stats.counts['bursts'] else ''}, "
+                  f"{result.seconds:.1f} s", flush=True)
             if args.verbose:
                 print("\n".join(result.transcript))
             if not result.ok:
@@ -115,7 +151,7 @@ def _planned_runs(args):
         return [(saved["seed"], saved["history"], saved["parameters"])]
     seeds = args.seed or list(range(1, args.seeds + 1))
     params = Parameters(steps=args.steps, devices=args.devices, mode=args.mode,
-                        wipe_probability=args.wipe_probability)
+                        wipe_probability=args.wipe_probability, burst_writes=args.burst_writes)
     return [(seed, generate(seed, params), params.as_dict()) for seed in seeds]
 
 
@@ -135,12 +171,23 @@ def _report_failure(result, params, args):
         print(f"… {len(result.findings.lines) - 60} more findings")
     print("--- history as it ran")
     print("\n".join(result.transcript))
-    extra = ""
+    extra, server = "", ""
+    if args.server != ("production" if params["mode"] == "concurrent" else "memory"):
+        extra += f" SERVER={args.server}"
+    if args.workers:
+        extra += f" WORKERS={args.workers}"
+    if args.server != "memory":
+        server = f" --server {args.server}" + (f" --workers {args.workers}" if args.workers else "")
+    soak_args = []
     if params.get("wipe_probability", 0.15) != 0.15:
-        extra = f" SOAK_ARGS=\"--wipe-probability {params['wipe_probability']}\""
+        soak_args.append(f"--wipe-probability {params['wipe_probability']}")
+    if params["mode"] == "concurrent" and tuple(params.get("burst_writes", (2, 6))) != (2, 6):
+        soak_args.append("--burst-writes %d-%d" % tuple(params["burst_writes"]))
+    if soak_args:
+        extra += f" SOAK_ARGS=\"{' '.join(soak_args)}\""
     print(f"--- replay: make soak SEED={result.seed} STEPS={params['steps']} MODE={params['mode']} "
           f"DEVICES={params['devices']} LATENCY={args.latency_ms}{extra}   "
-          f"(or: Tests/FaultHarness/harness.py --replay {saved} --latency-ms {args.latency_ms})\n", flush=True)
+          f"(or: Tests/FaultHarness/harness.py --replay {saved} --latency-ms {args.latency_ms}{server})\n", flush=True)
 
 
 def _shrink(driver, result, params, args):
@@ -170,10 +217,12 @@ def _print_result_line(mode, args, results, totals, failed, seconds):
     line = (f"harness result: mode={mode} runs={len(results)} steps={c['steps']} "
             f"kills_mid_run={c['kills_mid_run']}/{c['kills_sent']} lost_replies={c['lost_replies']} "
             f"cut_replies={c['cut_replies']} resets={c['resets']} server_wipes={c['server_wipes']} "
+            f"bursts={c['bursts']} "
             f"false_conflicts={divergences['false_conflicts']} resurrected_deletes={divergences['resurrected_deletes']} "
             f"missing_edits={divergences['missing_edits'] + divergences['wrong_fields']} "
             f"extra_or_duplicate={divergences['extra_records'] + divergences['duplicate_records']} "
             f"dead_letters={divergences['dead_letters']} pending={divergences['pending']} "
+            f"differs_from_server={divergences['differs_from_server']} "
             f"refused_or_broken_runs={sum(1 for r in results if r.failure)} "
             f"diverged_runs={len(failed)} {'PASS' if not failed else 'FAIL'} ({seconds:.0f} s)")
     print(line, flush=True)

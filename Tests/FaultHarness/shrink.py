@@ -4,9 +4,11 @@ Runs are real processes with real timing, so a removal that makes a run pass may
 have been lucky; the shrinker therefore keeps a removal only when the smaller history
 *failed* with a divergence of the same kind, which is always a valid witness. Barriers
 are never removed: merging two epochs could turn allowed edits into real concurrent
-edits of one field. Removing the `add` of a record removes every action that names it.
+edits of one field. Removing the `add` of a record removes every action that names it,
+inside bursts too; a burst is removed whole or kept whole (less the writes of removed
+records).
 """
-SECONDARY = {"pending", "devices_differ"}
+SECONDARY = {"pending", "devices_differ", "differs_from_server"}
 
 
 def failure_kinds(result):
@@ -19,17 +21,43 @@ def failure_kinds(result):
 
 def without(history, indexes):
     """`history` minus the actions at `indexes` and every action naming a removed record."""
-    removed_refs = {history[i]["ref"] for i in indexes if history[i]["op"] == "add"}
+    removed_refs = set()
+    for i in indexes:
+        removed_refs |= _created(history[i])
     kept = []
     for i, action in enumerate(history):
         if i in indexes:
             continue
-        if action.get("ref") in removed_refs or action.get("fields", {}).get("bookID") in removed_refs:
-            if action["op"] == "add":
-                removed_refs.add(action["ref"])
-            continue
-        kept.append(action)
+        if action["op"] == "burst":
+            kept.append(_burst_without(action, removed_refs))
+        elif not _names_removed(action, removed_refs):
+            kept.append(action)
     return kept
+
+
+def _created(action):
+    """The refs an action (or a burst's writes) creates."""
+    if action["op"] == "burst":
+        return {w["ref"] for writer in action["writers"] for w in writer["before"] + writer["during"]
+                if w["op"] == "add"}
+    return {action["ref"]} if action["op"] == "add" else set()
+
+
+def _names_removed(action, removed_refs):
+    """True when the action names a removed record; a dropped add removes its ref too."""
+    if action.get("ref") in removed_refs or action.get("fields", {}).get("bookID") in removed_refs:
+        if action["op"] == "add":
+            removed_refs.add(action["ref"])
+        return True
+    return False
+
+
+def _burst_without(burst, removed_refs):
+    """The burst with the writes that name a removed record dropped (its syncs stay)."""
+    writers = [dict(writer, **{phase: [w for w in writer[phase] if not _names_removed(w, removed_refs)]
+                               for phase in ("before", "during")})
+               for writer in burst["writers"]]
+    return dict(burst, writers=writers)
 
 
 def without_empty_epochs(history):

@@ -4,18 +4,22 @@ catches every kind of divergence, and a run with a divergence injected fails.
 Run: python3 -m unittest discover -s Tests/FaultHarness -p 'test_*.py'
 (the end-to-end self-tests need the built binaries and .venv; `make harness-test`.)
 """
+import json
 import os
 import pathlib
 import subprocess
 import sys
+import threading
+import time
 import unittest
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from checker import check  # noqa: E402
-from generator import EDITABLE_FIELDS, FLAG_FIELD, Parameters, generate  # noqa: E402
+from generator import EDITABLE_FIELDS, FLAG_FIELD, Parameters, flattened, generate  # noqa: E402
 from model import Model  # noqa: E402
+from scenario_concurrent import row_line, tally  # noqa: E402
 from shrink import truncated, without, without_empty_epochs  # noqa: E402
 
 ROOT = HERE.parent.parent
@@ -25,7 +29,43 @@ SHELF_SYNC = os.environ.get("SHELF_SYNC_BINARY", str(ROOT / ".build" / "debug" /
 
 # MARK: - Generator
 
-class GeneratorTests(unittest.TestCase):
+class Claims:
+    """The check that a history keeps the generator's claims (a mixin of test cases)."""
+
+    def assert_conflict_free(self, seed, history):
+        """The epoch's claims hold, bursts' writes included (see generator.py)."""
+        writers, touched, deleted, gone, created = {}, {}, set(), set(), {}
+        notes_about = {}  # book -> the notes that name it and are not deleted
+        for action in flattened(history):
+            if action["op"] == "barrier":
+                gone |= deleted
+                writers, touched, deleted = {}, {}, set()
+                continue
+            if action["op"] in ("sync", "chaos", "read", "wipe", "burst"):
+                continue
+            ref, device = action["ref"], action["device"]
+            self.assertNotIn(ref, gone, f"seed {seed}: {action} names a record deleted earlier")
+            self.assertNotIn(ref, deleted, f"seed {seed}: {action} after the record's delete")
+            book = action.get("fields", {}).get("bookID")
+            if book:
+                self.assertNotIn(book, gone | deleted, f"seed {seed}: a note about a deleted book")
+                touched.setdefault(book, set()).add(device)
+                notes_about.setdefault(book, set()).add(ref)
+            touched.setdefault(ref, set()).add(device)
+            if action["op"] == "add":
+                created[ref] = device
+            elif action["op"] == "edit":
+                for field in action["fields"]:
+                    self.assertEqual(writers.setdefault((ref, field), device), device,
+                                     f"seed {seed}: two devices write {ref}.{field} in one epoch")
+            else:
+                self.assertEqual(touched[ref], {device}, f"seed {seed}: {ref} deleted while another device touched it")
+                self.assertFalse(notes_about.get(ref, set()) - gone,
+                                 f"seed {seed}: {ref} deleted while a note names it (shelf book rm refuses)")
+                deleted.add(ref)
+
+
+class GeneratorTests(Claims, unittest.TestCase):
     def test_a_seed_gives_the_same_history_and_another_seed_another(self):
         p = Parameters(steps=200, devices=3)
         self.assertEqual(generate(7, p), generate(7, p))
@@ -38,36 +78,7 @@ class GeneratorTests(unittest.TestCase):
 
     def test_no_two_devices_write_one_field_in_an_epoch_and_deletes_are_alone(self):
         for seed in range(1, 40):
-            history = generate(seed, Parameters(steps=300, devices=3))
-            writers, touched, deleted, gone, created = {}, {}, set(), set(), {}
-            notes_about = {}  # book -> the notes that name it and are not deleted
-            for action in history:
-                if action["op"] == "barrier":
-                    gone |= deleted
-                    writers, touched, deleted = {}, {}, set()
-                    continue
-                if action["op"] in ("sync", "chaos", "read", "wipe"):
-                    continue
-                ref, device = action["ref"], action["device"]
-                self.assertNotIn(ref, gone, f"seed {seed}: {action} names a record deleted earlier")
-                self.assertNotIn(ref, deleted, f"seed {seed}: {action} after the record's delete")
-                book = action.get("fields", {}).get("bookID")
-                if book:
-                    self.assertNotIn(book, gone | deleted, f"seed {seed}: a note about a deleted book")
-                    touched.setdefault(book, set()).add(device)
-                    notes_about.setdefault(book, set()).add(ref)
-                touched.setdefault(ref, set()).add(device)
-                if action["op"] == "add":
-                    created[ref] = device
-                elif action["op"] == "edit":
-                    for field in action["fields"]:
-                        self.assertEqual(writers.setdefault((ref, field), device), device,
-                                         f"seed {seed}: two devices write {ref}.{field} in one epoch")
-                else:
-                    self.assertEqual(touched[ref], {device}, f"seed {seed}: {ref} deleted while another device touched it")
-                    self.assertFalse(notes_about.get(ref, set()) - gone,
-                                     f"seed {seed}: {ref} deleted while a note names it (shelf book rm refuses)")
-                    deleted.add(ref)
+            self.assert_conflict_free(seed, generate(seed, Parameters(steps=300, devices=3)))
 
     def test_modes_decide_which_faults_appear(self):
         calm = [a for a in generate(3, Parameters(steps=300, mode="calm")) if a["op"] == "sync"]
@@ -104,6 +115,70 @@ class GeneratorTests(unittest.TestCase):
                     seen.setdefault(action["device"], set()).add(field)
                 disjoint = disjoint or len(seen) > 1
         self.assertTrue(disjoint, "no record had two devices editing disjoint fields in one epoch")
+
+
+# MARK: - Bursts (concurrent mode)
+
+def _bursts(history):
+    return [a for a in history if a["op"] == "burst"]
+
+
+class ConcurrentGeneratorTests(Claims, unittest.TestCase):
+    """Bursts: several writers, the rest readers, the claims kept, a pure function of the seed."""
+
+    def test_only_concurrent_mode_has_bursts_and_a_seed_replays_them(self):
+        for mode in ("calm", "kills", "faults"):
+            self.assertFalse(_bursts(generate(3, Parameters(steps=300, devices=3, mode=mode))), mode)
+        p = Parameters(steps=200, devices=4, mode="concurrent")
+        self.assertTrue(_bursts(generate(3, p)))
+        self.assertEqual(generate(3, p), generate(3, p))
+        self.assertNotEqual(generate(3, p), generate(4, p))
+        short, long = generate(5, Parameters(steps=40, mode="concurrent")), generate(5, Parameters(steps=120, mode="concurrent"))
+        self.assertEqual(short[:-1], long[:len(short) - 1])
+
+    def test_a_burst_has_two_or_more_writers_and_every_other_device_reads(self):
+        for devices in (2, 3, 5):
+            p = Parameters(steps=300, devices=devices, mode="concurrent")
+            bursts = _bursts(generate(7, p))
+            self.assertGreater(len(bursts), 10, devices)
+            for burst in bursts:
+                writers = [w["device"] for w in burst["writers"]]
+                self.assertGreaterEqual(len(writers), 2)
+                self.assertEqual(len(set(writers)), len(writers))
+                self.assertEqual(sorted(writers + burst["readers"]), list(range(devices)))
+                self.assertTrue(2 <= burst["reader_syncs"] <= p.reader_syncs_max)
+                for writer in burst["writers"]:
+                    low, high = p.burst_writes
+                    self.assertTrue(low <= len(writer["before"]) <= high)
+                    self.assertLessEqual(len(writer["during"]), 2)
+                    self.assertTrue(all(w["device"] == writer["device"] for w in writer["before"] + writer["during"]))
+            if devices > 2:
+                self.assertTrue(any(b["readers"] for b in bursts), "some bursts have devices that only read")
+
+    def test_bursts_keep_the_claims_and_write_mostly_into_one_collection(self):
+        for seed in range(1, 30):
+            history = generate(seed, Parameters(steps=200, devices=4, mode="concurrent"))
+            self.assert_conflict_free(seed, history)
+        writes = [(b["collection"], w["collection"]) for b in _bursts(history)
+                  for writer in b["writers"] for w in writer["before"] + writer["during"]]
+        same = sum(1 for burst, write in writes if burst == write)
+        self.assertGreater(same / len(writes), 0.75)
+
+    def test_every_value_written_is_unique_in_the_run(self):
+        history = generate(2, Parameters(steps=300, devices=4, mode="concurrent"))
+        values = [v for a in flattened(history) if a["op"] in ("add", "edit")
+                  for k, v in a["fields"].items() if isinstance(v, str) and k != "bookID"]
+        self.assertEqual(len(values), len(set(values)))
+
+    def test_concurrent_mode_keeps_every_fault_of_faults_mode(self):
+        history = generate(3, Parameters(steps=500, devices=3, mode="concurrent"))
+        ops = {a["op"] for a in history}
+        self.assertTrue({"chaos", "wipe", "burst", "sync", "barrier"} <= ops, ops)
+        bursts = _bursts(history)
+        self.assertTrue(any("fault" in b for b in bursts), "a burst's syncs meet a lost or cut reply")
+        self.assertTrue(any("kill_after_ms" in w["sync"] for b in bursts for w in b["writers"]),
+                        "a writer's sync is killed mid-burst")
+        self.assertTrue(any(w["during"] for b in bursts for w in b["writers"]), "a writer writes while it syncs")
 
 
 # MARK: - Checker
@@ -165,6 +240,39 @@ class CheckerTests(unittest.TestCase):
         good = _snapshot([BOOK], tasks=[TASK])
         self.assertIn("missing_edits", self.kinds({0: good}, server=_snapshot(tasks=[TASK])))
 
+    def test_a_device_lacking_a_record_the_server_holds(self):
+        good = _snapshot([BOOK], tasks=[TASK])
+        findings = check(self.model, {0: good, 1: _snapshot(tasks=[TASK])}, server=good)
+        self.assertEqual(findings.counts["differs_from_server"], 1)
+        self.assertIn("[differs_from_server] device 1: lacks 1 of the server's 1 books: b-1", findings.lines)
+        self.assertEqual(findings.counts["missing_edits"], 1)
+
+    def test_the_server_comparison_catches_what_the_model_cannot(self):
+        # The server holds a book the model never heard of (written by another client)
+        # and no device has it: against the model the devices look right; against the
+        # server each of them lacks it.
+        good = _snapshot([BOOK], tasks=[TASK])
+        stranger = {"id": "b-9", "title": "Kindred", "author": "Octavia E. Butler", "isFinished": False}
+        findings = check(self.model, {0: good, 1: good}, server=_snapshot([BOOK, stranger], tasks=[TASK]))
+        self.assertEqual(findings.counts["differs_from_server"], 2)
+        self.assertEqual(findings.counts["missing_edits"], 0)
+
+    def test_a_device_with_other_values_or_records_than_the_server(self):
+        good = _snapshot([BOOK], tasks=[TASK])
+        finished = _snapshot([dict(BOOK, isFinished=True)], tasks=[TASK])
+        self.assertIn("differs_from_server", self.kinds({0: good}, server=finished))
+        extra = {"id": "t-9", "title": "nobody wrote this", "isDone": False}
+        findings = check(self.model, {0: _snapshot([BOOK], tasks=[TASK, extra])}, server=good)
+        self.assertIn("[differs_from_server] device 0: holds 1 tasks the server does not: t-9", findings.lines)
+
+    def test_many_missing_records_make_one_line_with_a_count(self):
+        books = [dict(BOOK, id=f"b-{i:03}", title=f"Dune {i}") for i in range(40)]
+        findings = check(Model(), {0: _snapshot(books[:10])}, server=_snapshot(books))
+        self.assertEqual(findings.counts["differs_from_server"], 30)
+        line = [x for x in findings.lines if x.startswith("[differs_from_server]")]
+        self.assertEqual(len(line), 1)
+        self.assertIn("lacks 30 of the server's 40 books: b-010, b-011, b-012, b-013, b-014 … (25 more)", line[0])
+
     def test_every_corruption_of_the_model_is_caught(self):
         good = _snapshot([BOOK], tasks=[TASK])
         for kind, expected in (("missing", "missing_edits"), ("extra", "extra_records"),
@@ -212,6 +320,192 @@ class ReadYourWritesTests(unittest.TestCase):
         self.assertEqual(self.read({("books", "b-1"): None}, [BOOK]), {"resurrected_deletes"})
 
 
+# MARK: - Bursts in the driver
+
+class _Reply:
+    def __init__(self, argv, status, payload):
+        self.argv, self.status, self.payload, self.seconds = argv, status, payload, 0.01
+        self.stdout, self.stderr = json.dumps(payload), ""
+
+    def json(self):
+        return self.payload
+
+    def __str__(self):
+        return f"shelf {' '.join(self.argv)} -> {self.status}"
+
+
+class _FakeRun:
+    """A `shelf-sync` that takes `seconds`, on the device's timeline."""
+
+    def __init__(self, device, seconds):
+        self.device, self.killed, self.via, self.status = device, False, "shelf-sync", None
+        self.timer = None
+        self.started = time.monotonic()
+        self.ends = self.started + seconds
+
+    def wait(self):
+        time.sleep(max(0.0, self.ends - time.monotonic()))
+        self.status = 0
+        self.device.timeline.append((self.started, time.monotonic()))
+        return 0
+
+    def pushed(self):
+        return 0
+
+
+class _BurstDevice:
+    """A device whose CLI writes succeed (or not, from `refuse_after` writes on) and whose
+    syncs take `sync_seconds`; it remembers when each sync ran and each write happened."""
+
+    def __init__(self, index, sync_seconds=0.15, refuse_after=None):
+        self.index, self.sync_seconds, self.refuse_after = index, sync_seconds, refuse_after
+        self.running, self.timeline, self.writes, self.lock = None, [], [], threading.Lock()
+
+    def shelf_command(self, *argv):
+        with self.lock:
+            self.writes.append((time.monotonic(), argv))
+            if self.refuse_after is not None and len(self.writes) > self.refuse_after:
+                return _Reply(argv, 1, {})
+        time.sleep(0.02)
+        if argv[1:3] == ("book", "add"):
+            return _Reply(argv, 0, {"id": f"id-{self.index}-{len(self.writes)}"})
+        return _Reply(argv, 0, {"id": argv[3]})
+
+    def start_sync(self, kill_after_ms=None, via="shelf-sync"):
+        assert self.running is None, "a sync is already running"
+        self.running = _FakeRun(self, self.sync_seconds)
+        return self.running
+
+    def wait_sync(self):
+        run, self.running = self.running, None
+        if run is not None:
+            run.wait()
+        return run
+
+    def sync(self):
+        self.start_sync()
+        return self.wait_sync()
+
+
+class _QuietServers:
+    def calm(self, *_):
+        pass
+
+    def control(self, *_):
+        return []
+
+
+def _book_add(device, ref):
+    return {"op": "add", "device": device, "collection": "books", "ref": ref,
+            "fields": {"title": f"{ref} title", "author": f"{ref} author"}}
+
+
+class BurstDriverTests(unittest.TestCase):
+    def burst(self, devices, writers, readers, reader_syncs=5):
+        from driver import Driver, RunStats, _RunState
+        from checker import Findings
+        state = _RunState(Model(), RunStats(), Findings(), devices, "u", "p")
+        action = {"op": "burst", "collection": "books", "writers": writers, "readers": readers,
+                  "reader_syncs": reader_syncs}
+        threads = threading.active_count()
+        failure = Driver(_QuietServers(), "shelf", "shelf-sync")._burst(state, action)
+        self.assertEqual(threading.active_count(), threads, "every thread of the burst is joined")
+        return state, failure
+
+    def test_the_writers_sync_at_once_while_the_readers_loop(self):
+        devices = [_BurstDevice(0), _BurstDevice(1), _BurstDevice(2, sync_seconds=0.03)]
+        writers = [{"device": d, "before": [_book_add(d, f"b{d}{k}") for k in range(3)],
+                    "sync": {"via": "shelf-sync"}, "during": [_book_add(d, f"b{d}9")]} for d in (0, 1)]
+        state, failure = self.burst(devices, writers, [2])
+        self.assertIsNone(failure)
+        # Every writer's sync started before any of them ended: they ran at the same time.
+        spans = [devices[d].timeline[0] for d in (0, 1)]
+        self.assertLess(max(s for s, _ in spans), min(e for _, e in spans))
+        # The writers' first writes overlapped too (one thread each).
+        firsts = sorted(devices[d].writes[0][0] for d in (0, 1))
+        self.assertLess(firsts[1] - firsts[0], 0.015)
+        # The `during` writes happened while the writer's own sync ran.
+        for d in (0, 1):
+            start, end = devices[d].timeline[0]
+            self.assertTrue(start <= devices[d].writes[-1][0] <= end, d)
+        # The reader synced more than once, within its bound, and during the writers' syncs.
+        reader = devices[2].timeline
+        self.assertTrue(2 <= len(reader) <= 5, reader)
+        self.assertLess(reader[0][0], min(e for _, e in spans))
+        # Every acknowledged write is in the model; nothing left running.
+        self.assertEqual(state.model.count(), 8)
+        self.assertEqual(state.stats.counts["bursts"], 1)
+        self.assertEqual(state.stats.counts["edits_acknowledged"], 8)
+        self.assertEqual(state.stats.counts["burst_syncs"], 2 + len(reader))
+        self.assertTrue(all(d.running is None for d in devices))
+
+    def test_a_refused_write_fails_the_burst_and_nothing_keeps_running(self):
+        devices = [_BurstDevice(0), _BurstDevice(1, refuse_after=1), _BurstDevice(2)]
+        writers = [{"device": d, "before": [_book_add(d, f"b{d}{k}") for k in range(3)],
+                    "sync": {"via": "shelf-sync"}, "during": []} for d in (0, 1)]
+        state, failure = self.burst(devices, writers, [2])
+        self.assertIn("an edit was refused", failure)
+        self.assertEqual(state.model.count(), 4, "device 0's three and device 1's first are acknowledged")
+        self.assertTrue(all(d.running is None for d in devices))
+
+
+# MARK: - The concurrent scenario's count
+
+class ScenarioTallyTests(unittest.TestCase):
+    def test_a_device_that_missed_books_fails_the_run(self):
+        server = [f"b{i}" for i in range(10)]
+        rows, lost, ok = tally(server, server, [(0, "writer", server), (3, "reader", server[:7])])
+        self.assertFalse(ok)
+        self.assertEqual(lost, 0)
+        self.assertEqual(rows[1], {"device": 3, "role": "reader", "holds": 7, "server": 10, "missing": 3, "extra": 0})
+        self.assertEqual(row_line(rows[1]), "  device 3 (reader): 7 of the server's 10 books — 3 missing")
+        self.assertEqual(row_line(rows[0]), "  device 0 (writer): 10 of the server's 10 books")
+
+    def test_every_device_with_the_server_books_passes_and_a_lost_book_fails(self):
+        server = [f"b{i}" for i in range(10)]
+        self.assertTrue(tally(server, server, [(0, "writer", server), (1, "reader", list(reversed(server)))])[2])
+        rows, lost, ok = tally(server + ["b99"], server, [(0, "writer", server)])
+        self.assertEqual((lost, ok), (1, False))
+        self.assertFalse(tally(server, server, [(0, "writer", server + ["x"])])[2], "an extra book fails too")
+
+
+# MARK: - Command line
+
+class HarnessOptionsTests(unittest.TestCase):
+    def test_concurrent_mode_runs_on_postgresql_unless_told_otherwise(self):
+        from harness import parse, server_shape
+        self.assertEqual(server_shape(parse(["--mode", "concurrent"]), "concurrent"), "production")
+        self.assertEqual(server_shape(parse([]), "faults"), "memory")
+        self.assertEqual(server_shape(parse(["--workers", "4"]), "faults"), "production")
+        self.assertEqual(server_shape(parse(["--mode", "concurrent", "--server", "memory"]), "concurrent"), "memory")
+        # A replayed history's mode decides, not the command line's default.
+        self.assertEqual(server_shape(parse(["--replay", "x.json"]), "concurrent"), "production")
+
+    def test_burst_writes_is_a_range(self):
+        from harness import parse
+        self.assertEqual(parse(["--burst-writes", "8-16"]).burst_writes, (8, 16))
+        self.assertEqual(parse(["--burst-writes", "5"]).burst_writes, (5, 5))
+        with self.assertRaises(SystemExit), open(os.devnull, "w") as quiet:
+            stderr, sys.stderr = sys.stderr, quiet
+            try:
+                parse(["--burst-writes", "6-2"])
+            finally:
+                sys.stderr = stderr
+
+    def test_workers_need_the_production_server_and_reach_the_supervisor(self):
+        from cluster import HarnessError, kinto_arguments
+        self.assertIn("--postgresql", kinto_arguments("production"))
+        self.assertNotIn("--postgresql", kinto_arguments("memory"))
+        with self.assertRaises(HarnessError):
+            kinto_arguments("memory", workers=2)
+        supervisor = (ROOT / "Scripts" / "kinto-supervised.py").read_text()
+        if "--workers" in supervisor:
+            self.assertEqual(kinto_arguments("production", workers=4)[-2:], ["--workers", "4"])
+        else:
+            with self.assertRaises(HarnessError):
+                kinto_arguments("production", workers=4)
+
+
 # MARK: - Shrinking
 
 class ShrinkTests(unittest.TestCase):
@@ -225,6 +519,20 @@ class ShrinkTests(unittest.TestCase):
         ]
         self.assertEqual(without(history, {0}), history[3:])
         self.assertEqual(truncated(history, 2), history[:2] + [{"op": "barrier", "final": True}])
+
+    def test_removing_an_add_removes_the_burst_writes_that_name_it_and_a_burst_takes_its_records(self):
+        burst = {"op": "burst", "collection": "books", "readers": [2], "reader_syncs": 3, "writers": [
+            {"device": 0, "before": [_book_add(0, "b5"),
+                                     {"op": "edit", "device": 0, "collection": "books", "ref": "b0",
+                                      "fields": {"title": "x"}}],
+             "sync": {"via": "shelf-sync"}, "during": []}]}
+        history = [_book_add(1, "b0"), burst,
+                   {"op": "edit", "device": 1, "collection": "books", "ref": "b5", "fields": {"author": "y"}},
+                   {"op": "barrier", "final": True}]
+        shrunk = without(history, {0})
+        self.assertEqual(shrunk[0]["writers"][0]["before"], [_book_add(0, "b5")])
+        self.assertEqual(len(shrunk), 3)
+        self.assertEqual(without(history, {1}), [_book_add(1, "b0"), {"op": "barrier", "final": True}])
 
     def test_empty_epochs_go_the_final_barrier_stays(self):
         sync = {"op": "sync", "device": 0}
@@ -263,6 +571,17 @@ class SelfTests(unittest.TestCase):
         self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
         self.assertIn("[wrong_fields] device 0:", run.stdout)
         self.assertIn("[wrong_fields] server:", run.stdout)
+
+    def test_a_device_missing_a_record_the_server_holds_fails_the_run(self):
+        # A book written straight into Kinto after the devices went quiet, as a pull that
+        # moved past a late commit leaves it: the server holds it, no device does.
+        run = _harness("--mode", "calm", "--seed", "3", "--steps", "12", "--latency-ms", "5",
+                       "--inject-divergence", "server-only")
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        for device in (0, 1):
+            self.assertRegex(run.stdout, rf"\[differs_from_server\] device {device}: lacks 1 of the server's \d+ books")
+        self.assertIn(" differs_from_server=2 ", run.stdout)
+        self.assertNotIn("[missing_edits] server:", run.stdout)
 
 
 if __name__ == "__main__":
