@@ -127,7 +127,8 @@ test: setup check
 ## soak: the convergence harness, long — SEEDS histories of STEPS actions on DEVICES devices, LATENCY ms per
 ## request, shelf-sync killed at random, replies lost/cut/reset (MODE=faults); SEED=N replays one seed exactly;
 ## MODE=concurrent adds bursts of devices pushing into one collection at once, on Kinto with PostgreSQL
-## (SERVER=production, its default; SERVER=memory or production for any mode; WORKERS=N Kinto processes)
+## (SERVER=production, its default; SERVER=memory or production for any mode; WORKERS=N gunicorn worker processes,
+## 4 on the production server by default)
 SEEDS ?= 4
 STEPS ?= 500
 DEVICES ?= 3
@@ -163,10 +164,9 @@ server-stop:
 ## server-production: the production shape on 127.0.0.1:8888 — production.ini under gunicorn, WORKERS
 ## processes (default 4) × THREADS threads, PostgreSQL on a private cluster removed at stop; seeded like
 ## `make server` (stop: make server-production-stop)
-WORKERS ?= 4
 THREADS ?= 2
 server-production: setup
-	@WORKERS=$(WORKERS) THREADS=$(THREADS) Scripts/kinto-server.sh production
+	@WORKERS=$(or $(WORKERS),4) THREADS=$(THREADS) Scripts/kinto-server.sh production
 
 server-production-stop:
 	@Scripts/kinto-server.sh stop

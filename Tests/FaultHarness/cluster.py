@@ -53,6 +53,19 @@ SERVER_SHAPES = {
 }
 
 
+# Kinto processes of the production shape unless a run asks for another number: the shape
+# Kinto's docs advise (several gunicorn workers over one PostgreSQL), as production.ini runs.
+PRODUCTION_WORKERS = 4
+
+
+def production_workers(server, workers):
+    """The worker processes a run's server gets: `workers`, or PRODUCTION_WORKERS on the
+    production shape; None (one process) on the memory one."""
+    if workers is None and server == "production":
+        return PRODUCTION_WORKERS
+    return workers
+
+
 def kinto_arguments(server="memory", workers=None):
     """The supervisor's arguments for a server shape; `workers` (production only) asks it
     for that many Kinto processes over the one database."""
@@ -62,9 +75,6 @@ def kinto_arguments(server="memory", workers=None):
     if workers is not None:
         if server != "production":
             raise HarnessError("--workers needs the production server (PostgreSQL): one memory store is one process")
-        if "--workers" not in (ROOT / "Scripts" / "kinto-supervised.py").read_text():
-            raise HarnessError("Scripts/kinto-supervised.py does not take --workers yet: run without it "
-                               "(waitress's threads on PostgreSQL show the same hazard)")
         arguments += ["--workers", str(workers)]
     return arguments
 
@@ -76,6 +86,7 @@ class Servers:
         python = python or str(ROOT / ".venv" / "bin" / "python")
         if not os.access(python, os.X_OK):
             raise HarnessError(f"Kinto's Python not found at {python}: run 'make setup'")
+        workers = production_workers(server, workers)
         self.shape = server if workers is None else f"{server}, {workers} workers"
         self.kinto, self.kinto_port = _start_ready(
             [python, str(ROOT / "Scripts" / "kinto-supervised.py"), *kinto_arguments(server, workers)],

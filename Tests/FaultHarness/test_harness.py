@@ -498,12 +498,11 @@ class HarnessOptionsTests(unittest.TestCase):
         self.assertNotIn("--postgresql", kinto_arguments("memory"))
         with self.assertRaises(HarnessError):
             kinto_arguments("memory", workers=2)
-        supervisor = (ROOT / "Scripts" / "kinto-supervised.py").read_text()
-        if "--workers" in supervisor:
-            self.assertEqual(kinto_arguments("production", workers=4)[-2:], ["--workers", "4"])
-        else:
-            with self.assertRaises(HarnessError):
-                kinto_arguments("production", workers=4)
+        self.assertEqual(kinto_arguments("production", workers=4)[-2:], ["--workers", "4"])
+        from cluster import PRODUCTION_WORKERS, production_workers
+        self.assertEqual(production_workers("production", None), PRODUCTION_WORKERS)
+        self.assertEqual(production_workers("production", 2), 2)
+        self.assertIsNone(production_workers("memory", None))
 
 
 # MARK: - Shrinking
