@@ -166,6 +166,19 @@ MIGRATIONS = [
     ALTER TABLE sync_state ADD COLUMN server_clock_at INTEGER;
     ALTER TABLE sync_state ADD COLUMN last_reconciled INTEGER;
     ALTER TABLE outbox ADD COLUMN server_tombstone INTEGER;
+    CREATE TABLE acknowledged_writes (
+        collection TEXT NOT NULL,
+        id TEXT NOT NULL,
+        revision TEXT NOT NULL,
+        parent TEXT,
+        base BLOB NOT NULL,
+        base_last_modified INTEGER NOT NULL,
+        written BLOB NOT NULL,
+        written_last_modified INTEGER NOT NULL,
+        acknowledged_at INTEGER NOT NULL,
+        PRIMARY KEY (collection, id)
+    ) WITHOUT ROWID;
+    CREATE INDEX acknowledged_writes_age ON acknowledged_writes (acknowledged_at);
     """,
 ]
 

@@ -63,7 +63,7 @@ final class SyncProgress {
         case .reconciled(let collection, _):
             activity = "\(collection.rawValue): compared with the server"
         case .merged, .conflict, .deadLettered, .collectionFinished, .discardedLocalChange, .serverForgot, .reuploading, .recordSkipped,
-             .lateRecords:
+             .lateRecords, .writeOverwritten:
             break
         }
         switch event {

@@ -324,13 +324,14 @@ extension SyncRun {
         let recovering = present != nil
         let seen = present ?? []
         let window = options.commitWindow
-        let (merges, deleted, requeued, late, alreadyHeld) = try store.write(bulkLoad: recovering ? nil : bulkLoad) { tx in
+        let (merges, deleted, requeued, late, alreadyHeld, overwritten) = try store.write(bulkLoad: recovering ? nil : bulkLoad) { tx in
             var incoming = remote
             var late = 0
             if !recovering, let cursor = try tx.syncState(collection).cursor {
                 (incoming, late) = try Self.droppingHeldVersions(incoming, behind: cursor, in: collection, tx)
             }
             let alreadyHeld = remote.count - incoming.count
+            let overwritten = recovering ? [] : try OverwrittenWrites.reopen(incoming, in: collection, tx)
             let deleted = (recovering ? remote : incoming).filter(\.isDeleted).count
             if recovering {
                 let before = try tx.syncState(collection).cursorBeforeRecovery
@@ -363,8 +364,9 @@ extension SyncRun {
                 }
             }
             let requeued = recovering && isLast ? try tx.requeueRecordsMissing(from: collection, present: seen) : 0
-            return (merges, deleted, requeued, late, alreadyHeld)
+            return (merges, deleted, requeued, late, alreadyHeld, overwritten)
         }
+        noteOverwritten(overwritten, in: collection)
         if late > 0 {
             emit(.lateRecords(collection, count: late))
             collectionReport(collection) { $0.late += late }

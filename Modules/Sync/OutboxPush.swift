@@ -17,6 +17,8 @@ extension SyncRun {
         var authentication: String?
         /// The highest timestamp the server gave an accepted change, per collection.
         var highest: [CollectionName: Int64] = [:]
+        /// Acknowledged writes another device's concurrent write replaced (`OverwrittenWrites`).
+        var overwritten: [CollectionName: [String]] = [:]
 
         var madeProgress: Bool {
             !accepted.isEmpty || !merges.isEmpty || !deadLetters.isEmpty
@@ -120,6 +122,7 @@ extension SyncRun {
                     emit(.pushed(collection, count: count))
                     collectionReport(collection) { $0.pushed += count }
                 }
+                for (collection, ids) in summary.overwritten { noteOverwritten(ids, in: collection) }
                 for (collection, merges) in summary.merges { record(merges, in: collection) }
                 for (collection, id, status, reason) in summary.deadLetters {
                     emit(.deadLettered(collection, id: id, status: status, reason: reason))
@@ -262,6 +265,9 @@ extension SyncRun {
                     // NB: what was sent, already applied (a retry after a lost reply),
                     // comes back as a 412 whose existing record is what was sent.
                     let remote = existing
+                    if let remote {
+                        summary.overwritten[collection, default: []] += try OverwrittenWrites.reopen([remote], in: collection, tx)
+                    }
                     let merged = try merger.apply(collection, id: id, remote: remote, in: tx)
                     if merged == .acknowledged {
                         summary.accepted[collection, default: 0] += 1

@@ -95,12 +95,15 @@ extension SyncRun {
     private func applyReconciled(_ records: [RawRecord], to collection: CollectionName) throws -> Int {
         guard !records.isEmpty else { return 0 }
         let merger = MergeApplier(policy: options.policy, now: now)
-        let (merges, deleted) = try store.write { tx in
+        let (merges, deleted, overwritten) = try store.write { tx in
             let cursor = try tx.syncState(collection).cursor ?? .max
             let incoming = try Self.droppingHeldVersions(records, behind: cursor, in: collection, tx).records
+            let overwritten = try OverwrittenWrites.reopen(incoming, in: collection, tx)
             let held = try tx.applyRemote(incoming, to: collection)
-            return (try Self.merge(held, in: collection, recovering: false, merger: merger, tx), incoming.filter(\.isDeleted).count)
+            return (try Self.merge(held, in: collection, recovering: false, merger: merger, tx), incoming.filter(\.isDeleted).count,
+                    overwritten)
         }
+        noteOverwritten(overwritten, in: collection)
         record(merges, in: collection)
         return deleted
     }

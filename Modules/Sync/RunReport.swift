@@ -23,6 +23,9 @@ public struct CollectionReport: Sendable, Equatable, Codable {
     /// a transaction that committed after a later one (`CommitWindow`), or found by
     /// reconciliation.
     public var late = 0
+    /// This device's acknowledged updates that another device's concurrent write replaced
+    /// on the server, queued again and merged (`OverwrittenWrites`).
+    public var overwritten = 0
     /// When the run compared the collection with the server's whole list: what it found.
     public var reconciliation: ReconciliationReport?
     public var durationMilliseconds = 0
@@ -30,7 +33,7 @@ public struct CollectionReport: Sendable, Equatable, Codable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case pulled, pushed, merged, conflicts, reuploaded, skipped, late, reconciliation
+        case pulled, pushed, merged, conflicts, reuploaded, skipped, late, overwritten, reconciliation
         case deletedLocally = "deleted_locally"
         case deadLetters = "dead_letters"
         case discardedLocal = "discarded_local"

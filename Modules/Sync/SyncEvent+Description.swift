@@ -20,6 +20,7 @@ extension SyncEvent {
         case .recordSkipped: "record_skipped"
         case .lateRecords: "late_records"
         case .reconciled: "reconciled"
+        case .writeOverwritten: "write_overwritten"
         case .retrying: "retrying"
         case .collectionUnavailable: "collection_unavailable"
         case .collectionFinished: "collection_finished"
@@ -59,6 +60,8 @@ extension SyncEvent {
                     ("bytes", .number(bytes)), ("limit", .number(limit))]
         case .lateRecords(let collection, let count):
             return [("collection", .string(collection.rawValue)), ("count", .number(count))]
+        case .writeOverwritten(let collection, let id):
+            return [("collection", .string(collection.rawValue)), ("id", .string(id))]
         case .reconciled(let collection, let found):
             return [("collection", .string(collection.rawValue)), ("listed", .number(found.listed)),
                     ("listed_bytes", .number(found.listedBytes)), ("fetched", .number(found.fetched)),
@@ -112,6 +115,8 @@ extension SyncEvent {
             return "\(collection.rawValue)/\(id): skipped, \(bytes) bytes is over the \(limit)-byte limit for one record (not stored)"
         case .lateRecords(let collection, let count):
             return "\(collection.rawValue): \(count) record\(count == 1 ? "" : "s") committed on the server after later ones; pulled now"
+        case .writeOverwritten(let collection, let id):
+            return "\(collection.rawValue)/\(id): another device's write replaced this one's on the server without seeing it; merging it again"
         case .reconciled(let collection, let found):
             let differences = found.fetched + found.deleted
             var sentence = "\(collection.rawValue): compared \(found.listed) record\(found.listed == 1 ? "" : "s") with the server's list; "

@@ -34,6 +34,10 @@ public enum SyncEvent: Sendable, Equatable {
     /// Pulled records stamped behind the cursor that the store did not hold: their
     /// writes committed after later ones (`CommitWindow`); applied like any pulled change.
     case lateRecords(CollectionName, count: Int)
+    /// An update this device made, which the server acknowledged, was replaced by another
+    /// device's concurrent write that never saw it (Kinto checks `If-Match` without a
+    /// lock): queued again and merged with the server's version (`OverwrittenWrites`).
+    case writeOverwritten(CollectionName, id: String)
     /// The collection's ids and timestamps were compared with the server's whole list
     /// (`Reconciliation`); what differed was pulled and applied.
     case reconciled(CollectionName, ReconciliationReport)

@@ -388,6 +388,9 @@ extension Migration {
     /// - `outbox.server_tombstone`: the stamp of the server's deletion a waiting create
     ///   puts the record back over (a local edit kept against a remote deletion), so a
     ///   pull that reaches back over that tombstone knows it.
+    /// - `acknowledged_writes`: updates the server acknowledged, with the version each was
+    ///   based on, so that one another device's concurrent write replaced unseen is
+    ///   queued again (`AcknowledgedWrite`).
     /// Stores from before have none: their next pull reaches back one window behind the
     /// cursor, and their next run reconciles.
     static let v9CommitWindow = Migration(version: 9, summary: "settled cursor, server clock, reconciliation") {
@@ -398,6 +401,19 @@ extension Migration {
             ALTER TABLE sync_state ADD COLUMN server_clock_at INTEGER;
             ALTER TABLE sync_state ADD COLUMN last_reconciled INTEGER;
             ALTER TABLE outbox ADD COLUMN server_tombstone INTEGER;
+            CREATE TABLE acknowledged_writes (
+                collection TEXT NOT NULL,
+                id TEXT NOT NULL,
+                revision TEXT NOT NULL,
+                parent TEXT,
+                base BLOB NOT NULL,
+                base_last_modified INTEGER NOT NULL,
+                written BLOB NOT NULL,
+                written_last_modified INTEGER NOT NULL,
+                acknowledged_at INTEGER NOT NULL,
+                PRIMARY KEY (collection, id)
+            ) WITHOUT ROWID;
+            CREATE INDEX acknowledged_writes_age ON acknowledged_writes (acknowledged_at);
             """, operation: "migrate to v9")
     }
 }

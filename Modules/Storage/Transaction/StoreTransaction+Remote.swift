@@ -276,6 +276,9 @@ extension StoreTransaction {
             return
         }
         let serverHasRecord = !server.isDeleted
+        if serverHasRecord, current.sequence == pushed.sequence, let base = try base(collection, id: id) {
+            try rememberWrite(pushed, server: server, base: base)
+        }
         let sentRevision = current.sequence == pushed.sequence ? (current.sentRevision ?? pushed.revision) : nil
         // NB: sequences are never reused (AUTOINCREMENT), so an entry with another
         // sequence is a new change made after the pushed one vanished.

@@ -72,7 +72,7 @@ public final class WorkerLog: Sendable {
             .debug
         case .collectionFinished(_, let report):
             report.pulled > 0 || report.deletedLocally > 0 ? .info : .debug
-        case .pushed, .merged, .reuploading, .lateRecords:
+        case .pushed, .merged, .reuploading, .lateRecords, .writeOverwritten:
             .info
         case .reconciled(_, let found):
             found.absent > 0 ? .warning : .info

@@ -1,0 +1,132 @@
+import Domain
+import Foundation
+import Records
+
+// MARK: - AcknowledgedWrite
+
+/// An update the server acknowledged, remembered with the version it was based on, so
+/// that the sync engine can tell when another device's write replaced it unseen.
+///
+/// Kinto checks `If-Match` before it writes, without a lock: two devices that update
+/// one record at the same moment, both against the same version, can both be answered
+/// 200, and the later write — which never saw the earlier — replaces it whole. The
+/// earlier device's edit was acknowledged and is gone from the server. Such a record,
+/// when pulled, names the earlier write's parent in its lineage (`RecordLineage`) but
+/// not the write itself; the sync engine then queues the write again as a change
+/// against its parent (`reopen(_:)`), and merges it three ways with what the server has.
+public struct AcknowledgedWrite: Hashable, Sendable {
+    public var collection: CollectionName
+    public var recordID: String
+    /// The lineage id the write carried.
+    public var revision: String
+    /// The last lineage id of the version it was based on; nil when that version had none.
+    public var parent: String?
+    /// The version it was based on, and that version's server timestamp.
+    public var base: Data
+    public var baseLastModified: Int64
+    /// The record as the server stored the write, and its timestamp.
+    public var written: Data
+    public var writtenLastModified: Int64
+
+    /// Entries older than this are dropped: two writes that raced are pulled by the next
+    /// syncs, not weeks later.
+    public static let maximumAge: TimeInterval = 30 * 24 * 3600
+    /// At most this many entries are kept, the newest (each about the size of two
+    /// versions of a record).
+    public static let maximumCount = 2000
+}
+
+extension StoreReader {
+    /// The acknowledged write remembered for a record, nil when none.
+    public func acknowledgedWrite(_ collection: CollectionName, id: String) throws(StorageError) -> AcknowledgedWrite? {
+        try db.queryFirst(
+            """
+            SELECT revision, parent, base, base_last_modified, written, written_last_modified
+            FROM acknowledged_writes WHERE collection = ? AND id = ?
+            """,
+            [.text(collection.rawValue), .text(id)], operation: "look up an acknowledged write"
+        ) { row in
+            AcknowledgedWrite(
+                collection: collection, recordID: id, revision: row.text(0), parent: row.optionalText(1), base: row.blob(2),
+                baseLastModified: row.int64(3), written: row.blob(4), writtenLastModified: row.int64(5))
+        }
+    }
+
+    /// Whether any write of `collection` is remembered: one look per pulled page, so a
+    /// page needs no look-up per record when none is.
+    public func hasAcknowledgedWrites(in collection: CollectionName) throws(StorageError) -> Bool {
+        try db.queryFirst(
+            "SELECT 1 FROM acknowledged_writes WHERE collection = ? LIMIT 1",
+            [.text(collection.rawValue)], operation: "look for acknowledged writes"
+        ) { _ in true } ?? false
+    }
+}
+
+extension StoreTransaction {
+    // MARK: Remembering
+
+    /// Remembers the update `pushed` that the server stored as `server`, based on
+    /// `base`; nothing when the write carried no lineage id.
+    func rememberWrite(_ pushed: OutboxEntry, server: RawRecord, base: BaseSnapshot) throws(StorageError) {
+        guard pushed.kind == .update, let revision = pushed.sentLineageID, !server.isDeleted else { return }
+        let now = clock()
+        try db.run(
+            """
+            INSERT OR REPLACE INTO acknowledged_writes
+                (collection, id, revision, parent, base, base_last_modified, written, written_last_modified, acknowledged_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(pushed.collection.rawValue), .text(pushed.recordID), .text(revision),
+                .text(RecordLineage.ids(in: base.json).last), .blob(base.json), .integer(base.lastModified),
+                .blob(server.json), .integer(server.lastModified), .date(now),
+            ],
+            operation: "remember an acknowledged write of \(pushed.collection.rawValue) record '\(pushed.recordID)'")
+        try db.run(
+            "DELETE FROM acknowledged_writes WHERE acknowledged_at < ?", [.date(now.addingTimeInterval(-AcknowledgedWrite.maximumAge))],
+            operation: "drop old acknowledged writes")
+        try db.run(
+            """
+            DELETE FROM acknowledged_writes WHERE (collection, id) IN (
+                SELECT collection, id FROM acknowledged_writes ORDER BY acknowledged_at DESC LIMIT -1 OFFSET ?)
+            """,
+            [.integer(Int64(AcknowledgedWrite.maximumCount))], operation: "cap acknowledged writes")
+    }
+
+    /// Forgets a record's acknowledged write.
+    public func forgetWrite(_ collection: CollectionName, id: String) throws(StorageError) {
+        try db.run(
+            "DELETE FROM acknowledged_writes WHERE collection = ? AND id = ?", [.text(collection.rawValue), .text(id)],
+            operation: "forget an acknowledged write")
+    }
+
+    // MARK: Reopening
+
+    /// Queues an acknowledged write again, as a change against the version it was based
+    /// on: with no waiting change, the record becomes what was written, waiting as an
+    /// update of `base`; a waiting update keeps its content and is merged from `base`
+    /// instead (one in flight keeps the `If-Match` it was sent with). A waiting create or
+    /// deletion is left as it is.
+    /// - Returns: whether the write is queued again (its entry is then forgotten).
+    public func reopen(_ write: AcknowledgedWrite) throws(StorageError) -> Bool {
+        let (collection, id) = (write.collection, write.recordID)
+        let waiting = try outboxEntry(collection, id: id)
+        if let waiting, waiting.kind != .update { return false }
+        try writeBase(BaseSnapshot(collection: collection, recordID: id, json: write.base, lastModified: write.baseLastModified))
+        if let waiting, waiting.isInFlight {
+            // NB: what was sent stays as it was; only the merge's starting point moves.
+        } else if let waiting {
+            try db.run(
+                "UPDATE outbox SET base_last_modified = ? WHERE seq = ?", [.integer(write.baseLastModified), .integer(waiting.sequence)],
+                operation: "base a waiting \(collection.rawValue) change on an earlier version")
+        } else {
+            let indexing = try indexing(collection, id: id, json: write.written, requireID: false)
+            try writeRecord(
+                collection, id: id, json: write.written, lastModified: write.baseLastModified, deleted: false, indexing: indexing,
+                operation: "queue an overwritten \(collection.rawValue) write again")
+            _ = try writeOutbox(collection, id: id, kind: .update, base: write.baseLastModified, waiting: nil)
+        }
+        try forgetWrite(collection, id: id)
+        return true
+    }
+}
