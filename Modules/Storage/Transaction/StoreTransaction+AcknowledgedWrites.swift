@@ -2,66 +2,9 @@ import Domain
 import Foundation
 import Records
 
-// MARK: - AcknowledgedWrite
+// MARK: - Remembering and reopening acknowledged writes
 
-/// An update the server acknowledged, remembered with the version it was based on, so
-/// that the sync engine can tell when another device's write replaced it unseen.
-///
-/// Kinto checks `If-Match` before it writes, without a lock: two devices that update
-/// one record at the same moment, both against the same version, can both be answered
-/// 200, and the later write — which never saw the earlier — replaces it whole. The
-/// earlier device's edit was acknowledged and is gone from the server. Such a record,
-/// when pulled, names the earlier write's parent in its lineage (`RecordLineage`) but
-/// not the write itself; the sync engine then queues the write again as a change
-/// against its parent (`reopen(_:)`), and merges it three ways with what the server has.
-public struct AcknowledgedWrite: Hashable, Sendable {
-    public var collection: CollectionName
-    public var recordID: String
-    /// The lineage id the write carried.
-    public var revision: String
-    /// The last lineage id of the version it was based on; nil when that version had none.
-    public var parent: String?
-    /// The version it was based on, and that version's server timestamp.
-    public var base: Data
-    public var baseLastModified: Int64
-    /// The record as the server stored the write, and its timestamp.
-    public var written: Data
-    public var writtenLastModified: Int64
-
-    /// Entries older than this are dropped: two writes that raced are pulled by the next
-    /// syncs, not weeks later.
-    public static let maximumAge: TimeInterval = 30 * 24 * 3600
-    /// At most this many entries are kept, the newest (each about the size of two
-    /// versions of a record).
-    public static let maximumCount = 2000
-}
-
-extension StoreReader {
-    /// The acknowledged write remembered for a record, nil when none.
-    public func acknowledgedWrite(_ collection: CollectionName, id: String) throws(StorageError) -> AcknowledgedWrite? {
-        try db.queryFirst(
-            """
-            SELECT revision, parent, base, base_last_modified, written, written_last_modified
-            FROM acknowledged_writes WHERE collection = ? AND id = ?
-            """,
-            [.text(collection.rawValue), .text(id)], operation: "look up an acknowledged write"
-        ) { row in
-            AcknowledgedWrite(
-                collection: collection, recordID: id, revision: row.text(0), parent: row.optionalText(1), base: row.blob(2),
-                baseLastModified: row.int64(3), written: row.blob(4), writtenLastModified: row.int64(5))
-        }
-    }
-
-    /// Whether any write of `collection` is remembered: one look per pulled page, so a
-    /// page needs no look-up per record when none is.
-    public func hasAcknowledgedWrites(in collection: CollectionName) throws(StorageError) -> Bool {
-        try db.queryFirst(
-            "SELECT 1 FROM acknowledged_writes WHERE collection = ? LIMIT 1",
-            [.text(collection.rawValue)], operation: "look for acknowledged writes"
-        ) { _ in true } ?? false
-    }
-}
-
+/// See `AcknowledgedWrite`.
 extension StoreTransaction {
     // MARK: Remembering
 
