@@ -7,9 +7,9 @@ import Foundation
 /// `JSONDecoder`: one pass over the bytes, validating all of them, keeping per record
 /// only `id`, `last_modified`, `deleted` and the record's own bytes.
 ///
-/// This is the sync engine's fast path (DESIGN.md §3, "Decoding speed"): Foundation's
-/// decoder reads ~30 MB/s on Linux; this scanner read ~290 MB/s of the same kind of page
-/// here (`Benchmarks/transport-vs-curl.sh` prints both).
+/// This is the sync engine's fast path (ARCHITECTURE.md, code map, "Modules/Records"):
+/// Foundation's decoder reads ~30 MB/s on Linux; this scanner read ~290 MB/s of the same
+/// kind of page here (`Benchmarks/transport-vs-curl.sh` prints both).
 public enum RecordListScanner {
     /// - Returns: the list's records in server order, tombstones included.
     /// - Throws: `JSONScanError` for malformed JSON (with the byte offset), a missing

@@ -18,7 +18,8 @@ public struct JSONScanError: Error, Hashable, Sendable, CustomStringConvertible 
 // MARK: - JSONByteScanner
 
 /// Walks JSON bytes, validating them fully, without building values: the sync path's
-/// way to read a 10,000-record page at memory speed (see DESIGN.md §3, "Decoding speed").
+/// way to read a 10,000-record page at memory speed (see ARCHITECTURE.md, code map,
+/// "Modules/Records").
 ///
 /// It checks the whole grammar — string escapes including `\uXXXX` surrogate pairs,
 /// UTF-8, numbers, literals, nesting — so bytes it accepts are bytes `JSONDecoder`
