@@ -31,11 +31,13 @@ let package = Package(
         .target(
             name: "Domain",
             path: "Modules/Domain",
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "ArgumentParsing",
             path: "Modules/ArgumentParsing",
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         // NB: a C target, not a system library: it opens libcurl with dlopen when the
@@ -68,6 +70,7 @@ let package = Package(
             name: "Storage",
             dependencies: ["CSQLite", "Domain", "Records"],
             path: "Modules/Storage",
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -81,18 +84,21 @@ let package = Package(
             name: "Sync",
             dependencies: ["Domain", "Records", "Repositories", "Services", "Storage"],
             path: "Modules/Sync",
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Presentation",
             dependencies: ["Domain"],
             path: "Modules/Presentation",
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Screens",
             dependencies: ["Domain", "Presentation", "Sync"],
             path: "Modules/Screens",
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
 
