@@ -324,10 +324,11 @@ def plot(figures: list[dict], title: str) -> str:
         return svg_plot.Series(name, [(x, y) for x, y in points if y is not None])
 
     x_label = "simulated devices (log scale)"
+    # Series names stay under 18 characters: the legend column is 160 px wide.
     cpu_per_run = svg_plot.Panel("CPU per sync run", "ms of CPU", [
         series("Kinto (gunicorn)", lambda f: f["cpu"].get("kinto_ms_per_run")),
         series("PostgreSQL", lambda f: f["cpu"].get("postgresql_ms_per_run")),
-        series("shelf-sync (client)", lambda f: f["cpu"].get("client_ms_per_run")),
+        series("shelf-sync client", lambda f: f["cpu"].get("client_ms_per_run")),
     ], x_label=x_label)
     wall = svg_plot.Panel("sync run wall time", "ms", [
         series("p50", lambda f: (f.get("wall_ms") or {}).get("p50")),
@@ -335,10 +336,10 @@ def plot(figures: list[dict], title: str) -> str:
         series("idle runs p99", lambda f: ((f["by_kind"].get(IDLE) or {}).get("wall_ms") or {}).get("p99")),
     ], x_label=x_label)
     cores = svg_plot.Panel("cores busy during the window", "cores", [
-        series("machine (everything)", lambda f: f["cpu"].get("machine_busy_cores")),
-        series("Kinto + PostgreSQL", lambda f: f["cpu"].get("kinto_cores", 0) + f["cpu"].get("postgresql_cores", 0)),
-        series("shelf-sync clients", lambda f: f["cpu"].get("client_cores")),
-        series("cores on the machine", lambda f: float(f["cpu"]["cpus"])),
+        series("all processes", lambda f: f["cpu"].get("machine_busy_cores")),
+        series("Kinto + Postgres", lambda f: f["cpu"].get("kinto_cores", 0) + f["cpu"].get("postgresql_cores", 0)),
+        series("shelf-sync", lambda f: f["cpu"].get("client_cores")),
+        series("cores available", lambda f: float(f["cpu"]["cpus"])),
     ], x_label=x_label)
     rate = svg_plot.Panel("sync runs per second", "runs / s", [
         series("scheduled", lambda f: f.get("offered_per_s")),
