@@ -190,15 +190,37 @@ def enrol(root_url: str, accounts: list[Account]) -> float:
     def one(account: Account) -> None:
         api = KintoAPI(root_url, account)
         try:
-            api.batch([{"method": "PUT", "path": f"/buckets/default/collections/{name}",
-                        "body": {"data": {}}, "headers": {"If-None-Match": "*"}}
-                       for name in READER_COLLECTIONS])
+            enrol_one(api)
         finally:
             api.close()
 
     with ThreadPoolExecutor(4) as pool:
         list(pool.map(one, accounts))
     return time.perf_counter() - started
+
+
+def enrol_one(api: KintoAPI, attempts: int = 6) -> None:
+    """One reader's collections created, retrying the sub-requests Kinto answers 409.
+
+    Readers enrolled side by side race on the buckets' shared timestamp row: Kinto answers
+    `409 Integrity constraint violated, please retry` for some sub-requests of a batch and
+    keeps the others. So each attempt sends only what is still missing, and a `412`
+    (`If-None-Match: *` on a collection that now exists) counts as done.
+    """
+    missing = list(READER_COLLECTIONS)
+    for attempt in range(attempts):
+        body = {"requests": [{"method": "PUT", "path": f"/buckets/default/collections/{name}",
+                              "body": {"data": {}}, "headers": {"If-None-Match": "*"}} for name in missing]}
+        responses = api.json("POST", "/v1/batch", body)["responses"]
+        statuses = [r["status"] for r in responses]
+        bad = [(name, status) for name, status in zip(missing, statuses) if status not in (200, 201, 412, 409)]
+        if bad:
+            raise RuntimeError(f"enrolling {api.account.user}: {bad}")
+        missing = [name for name, status in zip(missing, statuses) if status == 409]
+        if not missing:
+            return
+        time.sleep(0.05 * (attempt + 1))
+    raise RuntimeError(f"enrolling {api.account.user}: {missing} still answered 409 after {attempts} attempts")
 
 
 def seed_library(cluster: PostgresCluster, root_url: str, account: Account, count: int, seed: int) -> None:

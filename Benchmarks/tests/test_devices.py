@@ -349,6 +349,29 @@ class LauncherTests(unittest.TestCase):
         self.assertIn("not compared (no shelf-sync)", lines[2])
 
 
+class EnrolmentTests(unittest.TestCase):
+    class FakeAPI:
+        """Answers each batch with the next list of statuses, and keeps what was asked."""
+
+        def __init__(self, answers):
+            self.account = Account("reader-0001", "pw")
+            self.answers = list(answers)
+            self.asked = []
+
+        def json(self, method, path, body):
+            self.asked.append([r["path"].rsplit("/", 1)[1] for r in body["requests"]])
+            return {"responses": [{"status": s} for s in self.answers.pop(0)]}
+
+    def test_only_the_sub_requests_answered_409_are_sent_again(self):
+        api = self.FakeAPI([[201, 409, 201, 409, 201, 201], [201, 412]])
+        bench_devices.enrol_one(api)
+        self.assertEqual(api.asked, [list(bench_devices.READER_COLLECTIONS), ["notes", "cart"]])
+
+    def test_other_failures_and_endless_conflicts_stop_the_run(self):
+        self.assertRaises(RuntimeError, bench_devices.enrol_one, self.FakeAPI([[201, 403, 201, 201, 201, 201]]))
+        self.assertRaises(RuntimeError, bench_devices.enrol_one, self.FakeAPI([[409] * 6] * 2), attempts=2)
+
+
 # MARK: - The engine, with shell scripts in place of Shelf
 
 class EngineTests(unittest.TestCase):
