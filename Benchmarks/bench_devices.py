@@ -504,7 +504,8 @@ class DeviceBench:
             server_cpu_s={"kinto": after["kinto"] - before["kinto"],
                           "postgresql": after["postgresql"] - before["postgresql"]},
             harness_cpu_s=after["harness"] - before["harness"],
-            machine_busy_cores=cpus * busy / total if total else None, cpus=cpus, attribution=attribution)
+            machine_busy_cores=cpus * busy / total if total else None, cpus=cpus, attribution=attribution,
+            schedule_s=config.window_s)
         figures.update({"readers": len(steady) - config.shared + len(joining), "shared_devices": config.shared,
                         "joining_devices": len(joining), "all_devices": len(devices),
                         "workers": config.workers, "threads": config.threads,

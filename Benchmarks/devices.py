@@ -203,12 +203,14 @@ def _ms(summary: dict | None) -> dict | None:
 
 def aggregate(runs: list[Run], *, devices: int, window_s: float, offered: int, skipped: int,
               server_cpu_s: dict, harness_cpu_s: float, machine_busy_cores: float | None,
-              cpus: int, attribution: dict) -> dict:
+              cpus: int, attribution: dict, schedule_s: float | None = None) -> dict:
     """The figures of one window: runs, wall p50/p99 (per kind too), requests, errors, CPU.
 
-    `server_cpu_s` maps a server ("kinto", "postgresql") to the CPU seconds its processes
-    used during the window (procstat.py); per run is that over the runs done. `offered` is
-    the ticks the schedule held, `skipped` those that came while the device's previous run
+    `window_s` is the time from the first tick to the last run's end (the drain included),
+    over which CPU is measured and runs are done; `schedule_s` (default: the same) the
+    span the ticks were spread over. `server_cpu_s` maps a server ("kinto", "postgresql")
+    to the CPU seconds its processes used during the window (procstat.py); per run is
+    that over the runs done. `offered` is the ticks the schedule held, `skipped` those that came while the device's previous run
     was still going (a systemd timer skips them; cron would pile them up). The clients'
     CPU is the runs' own (`wait4`): the syncs', and the edit commands' before them.
     """
@@ -250,11 +252,12 @@ def aggregate(runs: list[Run], *, devices: int, window_s: float, offered: int, s
     return {
         "devices": devices,
         "window_s": round(window_s, 1),
+        "schedule_s": round(schedule_s or window_s, 1),
         "ticks_offered": offered,
         "ticks_skipped": skipped,
         "runs_done": done,
         "runs_per_s": round(done / window_s, 3) if window_s else None,
-        "offered_per_s": round(offered / window_s, 3) if window_s else None,
+        "offered_per_s": round(offered / (schedule_s or window_s), 3) if (schedule_s or window_s) else None,
         "wall_ms": _ms(spread(walls)),
         "by_kind": kinds,
         "requests_per_run": round_or_none(sum(requests) / done if done else None, 3),
@@ -335,11 +338,13 @@ def plot(figures: list[dict], title: str) -> str:
         series("p99", lambda f: (f.get("wall_ms") or {}).get("p99")),
         series("idle runs p99", lambda f: ((f["by_kind"].get(IDLE) or {}).get("wall_ms") or {}).get("p99")),
     ], x_label=x_label)
-    cores = svg_plot.Panel("cores busy during the window", "cores", [
+    cpus = max((f["cpu"]["cpus"] for f in ordered), default=0)
+    # The gap between the first two lines is other work on the machine (a build).
+    cores = svg_plot.Panel(f"cores busy during the window (of {cpus})", "cores", [
         series("all processes", lambda f: f["cpu"].get("machine_busy_cores")),
+        series("this benchmark", lambda f: f["cpu"].get("ours_cores")),
         series("Kinto + Postgres", lambda f: f["cpu"].get("kinto_cores", 0) + f["cpu"].get("postgresql_cores", 0)),
         series("shelf-sync", lambda f: f["cpu"].get("client_cores")),
-        series("cores available", lambda f: float(f["cpu"]["cpus"])),
     ], x_label=x_label)
     rate = svg_plot.Panel("sync runs per second", "runs / s", [
         series("scheduled", lambda f: f.get("offered_per_s")),

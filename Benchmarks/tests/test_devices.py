@@ -241,6 +241,8 @@ class AggregateTests(unittest.TestCase):
         self.assertEqual(cpu["kinto_cores"], 0.05)
         self.assertEqual(cpu["ours_cores"], round((0.75 + 0.08 + 0.05 + 0.05) / 10, 3))
         self.assertEqual((f["runs_per_s"], f["offered_per_s"]), (0.4, 0.5))
+        # Ticks spread over a 5 s schedule, runs done (and CPU counted) over 10 s with the drain.
+        self.assertEqual(self.figures(runs, schedule_s=5.0)["offered_per_s"], 1.0)
 
     def test_no_runs_gives_no_per_run_figures(self):
         f = self.figures([])
@@ -288,11 +290,11 @@ class PlotTests(unittest.TestCase):
         text = dv.plot(sizes, "devices <test>")
         root = ET.fromstring(text.split("?>", 1)[1])
         titles = [t.text for t in root.iter(f"{SVG}text") if t.get("font-weight") == "bold"]
-        self.assertEqual(titles, ["CPU per sync run", "sync run wall time", "cores busy during the window",
+        self.assertEqual(titles, ["CPU per sync run", "sync run wall time", "cores busy during the window (of 2)",
                                   "sync runs per second"])
         lines = {p.get("data-name"): p.get("points") for p in root.iter(f"{SVG}polyline")}
         self.assertIn("Kinto (gunicorn)", lines)
-        self.assertIn("cores available", lines)
+        self.assertIn("this benchmark", lines)
         self.assertTrue(all(len(name) < 18 for name in lines), list(lines))
         self.assertEqual(len(lines["p99"].split()), 3)
         labels = [t.text for t in root.iter(f"{SVG}text")]
