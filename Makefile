@@ -12,7 +12,7 @@ SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # libraries costs ~10 ms at every start, more than `shelf --version` may take.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: setup apt-packages build release run test check server server-stop server-production server-production-stop soak scenario-concurrent harness-test clean bench bench-quick bench-scale bench-setup bench-build bench-micro bench-cli bench-interchange bench-test man completions install uninstall
+.PHONY: setup apt-packages build release run test check server server-stop server-production server-production-stop soak scenario-concurrent harness-test clean bench bench-quick bench-scale bench-devices bench-setup bench-build bench-micro bench-cli bench-interchange bench-test man completions install uninstall
 
 ## setup: install the C libraries, openssl and PostgreSQL (apt), the pinned Kinto and its
 ## PostgreSQL backend into .venv
@@ -208,6 +208,14 @@ bench-quick: bench-setup bench-build
 ## bench-scale: the scale curve — 10k, 100k and 1M records, first sync, idle, delta, search; plot in Benchmarks/results/scale.svg (< 30 min)
 bench-scale: bench-setup bench-build
 	$(VENV)/bin/python Benchmarks/bench_scale.py $(BENCH_ARGS)
+
+## bench-devices: 10, 50 and 200 devices (each its own reader and store) running the release shelf-sync on a
+## compressed cron against Kinto under gunicorn (WORKERS=4) on PostgreSQL: runs, p50/p99, requests and server
+## CPU per run, where 2 cores saturate; Benchmarks/results/devices.svg and devices-latest.json (< 15 min)
+bench-devices: bench-setup
+	$(SWIFT) build $(RELEASE_FLAGS) --product shelf-sync
+	$(SWIFT) build $(RELEASE_FLAGS) --product shelf
+	$(VENV)/bin/python Benchmarks/bench_devices.py --workers $(or $(WORKERS),4) $(BENCH_ARGS)
 
 ## bench-micro: the store and repositories at 100,000 records, in-process (release)
 bench-micro: apt-packages

@@ -12,6 +12,10 @@ sets in bulk, puts a counting proxy in front of Kinto, runs the scenarios
 Benchmarks/results/<timestamp>.json and latest.json. Everything it started is
 stopped and its temporary folder removed on success, failure, Ctrl-C or SIGTERM.
 Progress goes to stderr.
+
+`--workers N` serves Kinto as a production node does, gunicorn with N worker processes
+(× `--threads`, default 2) on the same PostgreSQL, instead of one `kinto start`: pushes
+that send batches side by side then meet several processes (`--push-only --workers 4`).
 """
 from __future__ import annotations
 
@@ -67,7 +71,12 @@ def parse_args(argv: list[str]) -> Config:
     parser.add_argument("--push-records", help="comma-separated edits per push run (default 1000,10000; quick 1000)")
     parser.add_argument("--push-only", action="store_true", help="only the push scenarios (no seeding, no syncs)")
     parser.add_argument("--delta-records", type=int, default=100, help="books changed per delta run")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="serve Kinto with gunicorn, N worker processes (default: one `kinto start`)")
+    parser.add_argument("--threads", type=int, default=2, help="threads per gunicorn worker (with --workers)")
     args = parser.parse_args(argv)
+    if args.workers < 0 or args.threads < 1:
+        parser.error("--workers must be 0 or more and --threads at least 1")
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([20_000] if args.quick else [20_000, 100_000])
     if min(sizes) < 10_000:
         parser.error("sizes must be at least 10000 (one full page)")
@@ -79,7 +88,8 @@ def parse_args(argv: list[str]) -> Config:
                   shelf_sync=args.shelf_sync.absolute(), shelf=args.shelf.absolute(),
                   shelf_edits=args.shelf_edits.absolute(),
                   swift_json=args.swift_json.absolute(), results_dir=args.results.absolute(),
-                  push_counts=push_counts, delta_records=args.delta_records, push_only=args.push_only)
+                  push_counts=push_counts, delta_records=args.delta_records, push_only=args.push_only,
+                  workers=args.workers, threads=args.threads)
 
 
 # MARK: - Environment facts for the results file
@@ -126,23 +136,29 @@ def run(config: Config, body=None) -> dict:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
-def start_servers(stack: contextlib.ExitStack) -> tuple[Workspace, PostgresCluster, KintoServer, CountingProxy]:
-    """The workspace, PostgreSQL, Kinto and the counting proxy, each stopped by `stack`."""
+def start_servers(stack: contextlib.ExitStack, workers: int = 0,
+                  threads: int = 2) -> tuple[Workspace, PostgresCluster, KintoServer, CountingProxy]:
+    """The workspace, PostgreSQL, Kinto and the counting proxy, each stopped by `stack`.
+
+    `workers` > 0: Kinto under gunicorn (kinto_server.py), PostgreSQL allowed enough
+    connections for every worker thread's two pools.
+    """
     workspace = Workspace()
     stack.callback(workspace.close)
     log(f"workspace {workspace.path}")
 
-    cluster = PostgresCluster(workspace.path / "pg", free_port())
+    cluster = PostgresCluster(workspace.path / "pg", free_port(),
+                              max_connections=max(60, 2 * workers * threads + 20))
     workspace.record(pg_data=str(cluster.data), pg_ctl=cluster.pg_ctl)
     stack.callback(cluster.stop)
     cluster.start()
     log(f"PostgreSQL {cluster.psql('SHOW server_version').strip()} on 127.0.0.1:{cluster.port}")
 
-    kinto = KintoServer(workspace.subdir("kinto"), cluster, free_port())
+    kinto = KintoServer(workspace.subdir("kinto"), cluster, free_port(), workers=workers, threads=threads)
     kinto.migrate()
     stack.callback(kinto.stop)
     kinto.start(on_spawn=lambda pid: workspace.record(kinto_pid=pid))
-    log(f"Kinto on {kinto.root_url} (PostgreSQL storage, permission and cache)")
+    log(f"Kinto on {kinto.root_url}: {kinto.description} (PostgreSQL storage, permission and cache)")
 
     proxy = CountingProxy("127.0.0.1", kinto.port)
     proxy.start()
@@ -151,7 +167,7 @@ def start_servers(stack: contextlib.ExitStack) -> tuple[Workspace, PostgresClust
 
 
 def run_in(stack: contextlib.ExitStack, config: Config) -> dict:
-    workspace, cluster, kinto, proxy = start_servers(stack)
+    workspace, cluster, kinto, proxy = start_servers(stack, config.workers, config.threads)
     bench = Bench(config, workspace, cluster, kinto, proxy, log)
     results = bench.results
     results["meta"] = {"mode": "quick" if config.quick else "full", "runs": config.runs,
@@ -159,7 +175,9 @@ def run_in(stack: contextlib.ExitStack, config: Config) -> dict:
                        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                        "shelf_sync": str(config.shelf_sync), "shelf": str(config.shelf),
                        "shelf_edits": str(config.shelf_edits),
-                       "swift_json": str(config.swift_json), "machine": machine_facts(cluster)}
+                       "swift_json": str(config.swift_json), "machine": machine_facts(cluster),
+                       "kinto_server": {"description": kinto.description, "workers": config.workers,
+                                        "threads": config.threads if config.workers else 4}}
     for note in config.notes:
         log("note: " + note)
 
@@ -208,6 +226,8 @@ def main(argv: list[str]) -> int:
         return 130
     path = report.write(results, config.results_dir)
     print(report.table(results))
+    for line in report.push_summary(results):
+        print(line)
     log(f"results: {path} (and latest.json); finished in {results['meta']['seconds']} s")
     return 0
 

@@ -37,15 +37,20 @@ def find_bin_dir() -> pathlib.Path:
 # MARK: - The cluster
 
 class PostgresCluster:
-    """initdb + pg_ctl start on `port`; `stop()` is safe to call at any time."""
+    """initdb + pg_ctl start on `port`; `stop()` is safe to call at any time.
 
-    def __init__(self, folder: pathlib.Path, port: int) -> None:
+    `max_connections` must cover every Kinto process's pools: a gunicorn Kinto with many
+    workers opens up to two connections per thread of each worker (storage, cache).
+    """
+
+    def __init__(self, folder: pathlib.Path, port: int, max_connections: int = 60) -> None:
         self.bin = find_bin_dir()
         self.folder = folder
         self.data = folder / "data"
         self.log = folder / "postgres.log"
         self.port = port
         self.database = "kinto"
+        self.max_connections = max_connections
         self._started = False
         self._as_postgres = os.geteuid() == 0
 
@@ -65,7 +70,7 @@ class PostgresCluster:
         self._run([str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres",
                    "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"], "initdb")
         options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 "
-                   "-c timezone=UTC -c max_connections=60")
+                   f"-c timezone=UTC -c max_connections={self.max_connections}")
         # From here on `stop()` must act: an interrupted `pg_ctl -w start` may have started it.
         self._started = True
         self._run([self.pg_ctl, "-D", str(self.data), "-l", str(self.log), "-o", options,
@@ -78,6 +83,13 @@ class PostgresCluster:
         self._started = False
         self._run([self.pg_ctl, "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop"],
                   "pg_ctl stop", check=False)
+
+    def postmaster_pid(self) -> int | None:
+        """The server's main process (first line of `postmaster.pid`): its backends are its children."""
+        try:
+            return int((self.data / "postmaster.pid").read_text().splitlines()[0])
+        except (OSError, ValueError, IndexError):
+            return None
 
     # MARK: SQL through psql
 

@@ -123,6 +123,59 @@ def request_breakdown(results: dict) -> list[str]:
     return lines
 
 
+# Shelf's push of 1,000 edits should take at most half kinto-http's wall, with the same requests.
+PUSH_TARGET_RATIO = 0.5
+PUSH_TARGET_RECORDS = 1000
+
+
+def push_summary(results: dict) -> list[str]:
+    """One line per push: Shelf's wall over kinto-http's, and the requests each made.
+
+    The push is where several Kinto processes can matter (Shelf sends batches of different
+    collections side by side), so the line names the server it ran against; the 1,000-edit
+    lines are judged against PUSH_TARGET_RATIO.
+    """
+    server = results.get("meta", {}).get("kinto_server", {}).get("description", "kinto start")
+    lines = []
+    for entry in results["scenarios"]:
+        if not entry["scenario"].startswith("push"):
+            continue
+        rows = entry["contenders"]
+        peer, shelf = rows.get(PEER, {}), rows.get(SHELF, {})
+        where = "into books" if entry.get("layout") == "books" else "across 4 collections"
+        head = f"push {entry['records']:,} edits {where} ({server}):"
+        if "summary" not in peer or "summary" not in shelf:
+            lines.append(f"{head} not compared ({shelf.get('skipped') or peer.get('skipped') or 'a contender failed'})")
+            continue
+        peer_wall, shelf_wall = median_of(peer["summary"], "wall_s"), median_of(shelf["summary"], "wall_s")
+        if not peer_wall or not shelf_wall:
+            lines.append(f"{head} not compared (no successful run of both)")
+            continue
+        ratio = shelf_wall / peer_wall
+        text = (f"{head} Shelf {shelf_wall:.2f} s, kinto-http {peer_wall:.2f} s = {ratio:.2f}× wall; "
+                f"requests Shelf {_sample_median(shelf, 'requests')} ({_sample_median(shelf, 'batch_requests')} "
+                f"POST /v1/batch), kinto-http {_sample_median(peer, 'requests')} "
+                f"({_sample_median(peer, 'batch_requests')} POST /v1/batch)")
+        server_cpu = [_sample_median(row, "server_cpu_s") for row in (shelf, peer)]
+        if "—" not in server_cpu:
+            text += f"; Kinto+PostgreSQL CPU Shelf {server_cpu[0]} s, kinto-http {server_cpu[1]} s"
+        if entry["records"] == PUSH_TARGET_RECORDS:
+            met = ratio <= PUSH_TARGET_RATIO
+            text += f" — target ≤ {PUSH_TARGET_RATIO}×: {'MET' if met else 'MISSED'}"
+        lines.append(text)
+    return lines
+
+
+def _sample_median(row: dict, key: str) -> str:
+    """The median of one per-run figure over a contender's successful runs, as text."""
+    values = sorted(s[key] for s in row.get("samples", []) if s.get("exit_code") == 0 and key in s)
+    if not values:
+        return "—"
+    middle = len(values) // 2
+    value = values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+    return f"{value:g}" if isinstance(value, int) or float(value).is_integer() else f"{value:.2f}"
+
+
 def _short(kind: str) -> str:
     """`GET /v1/buckets/default/collections/books/records` → `GET default/books/records`."""
     return kind.replace("/v1/buckets/", "").replace("/collections/", "/")

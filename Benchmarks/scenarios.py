@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import contenders as plug
 import curl_floor
+import procstat
 import seeding
 from contenders import Target
 from kinto_api import Account, KintoAPI
@@ -49,6 +50,9 @@ class Config:
     # Runs per contender for pushes of 5,000 edits and more (Kinto takes minutes for each).
     large_push_runs: int = 1
     push_only: bool = False
+    # gunicorn worker processes for Kinto (0: one `kinto start`), threads each.
+    workers: int = 0
+    threads: int = 2
     notes: list[str] = field(default_factory=list)
 
 
@@ -453,6 +457,7 @@ class Bench:
                 if name == PEER:
                     records_file = target.home / "push.json"
                     records_file.write_text(json.dumps(records))
+                    server_before = self.server_cpu_s()
                     sample = self.measure(plug.peer_push(records_file), env)
                     created = (last_json_line(sample.stdout) or {}).get("created")
                     if sample.ok and created != count:
@@ -465,7 +470,9 @@ class Bench:
                         entry["contenders"][SHELF] = {"skipped": f"preparing local edits failed: {failed}"}
                         names.remove(SHELF)
                         continue
+                    server_before = self.server_cpu_s()
                     sample = self.measure(plug.shelf_push(self.config.shelf_sync), env)
+                sample.extra["server_cpu_s"] = round(self.server_cpu_s() - server_before, 3)
                 on_server = sum(self.server_count(account, collection) for collection in collections)
                 if sample.ok and on_server != count:
                     fail(sample, f"server holds {on_server} records after the push, expected {count}")
@@ -489,6 +496,12 @@ class Bench:
                 return f"{pathlib.Path(argv[0]).name} {' '.join(argv[1:3])}… exited {result.returncode}: " \
                        f"{result.stderr.decode(errors='replace').strip()[-200:]}"
         return None
+
+    def server_cpu_s(self) -> float:
+        """CPU seconds Kinto's processes and PostgreSQL's have used so far (procstat.py)."""
+        stats = procstat.all_stats()
+        roots = [self.kinto.process.pid if self.kinto.process else None, self.cluster.postmaster_pid()]
+        return procstat.ticks_to_s(sum(procstat.tree_ticks(pid, stats) for pid in roots if pid))
 
     def server_count(self, account: Account, collection: str) -> int:
         api = KintoAPI(self.kinto.root_url, account)

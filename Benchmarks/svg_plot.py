@@ -1,9 +1,9 @@
-"""Line charts as SVG text, standard library only: the scale curve's plot.
+"""Line charts as SVG text, standard library only: the scale curve's and the device load's plots.
 
 `chart` draws one panel — a few named series of (x, y) points on a log-scale x axis
-(records) and a linear y axis from 0 — and `figure` stacks panels into one SVG
-document. No plotting library: the harness runs on a bare `.venv`, and a plot that a
-browser opens is all the scale benchmark needs.
+(records, or simulated devices: the panel's `x_label`) and a linear y axis from 0 — and
+`figure` stacks panels into one SVG document. No plotting library: the harness runs on a
+bare `.venv`, and a plot that a browser opens is all the benchmarks need.
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ class Panel:
     title: str
     y_label: str
     series: list[Series] = field(default_factory=list)
+    x_label: str = "records (log scale)"
 
 
 # MARK: - Axes
@@ -94,7 +95,7 @@ def chart(panel: Panel, top: float) -> list[str]:
     for tick in ys:
         parts.append(f'<line x1="{x0}" y1="{py(tick):.1f}" x2="{x1}" y2="{py(tick):.1f}" stroke="#eee"/>')
         parts.append(f'<text x="{x0 - 6}" y="{py(tick) + 4:.1f}" font-size="11" text-anchor="end">{human(tick)}</text>')
-    parts.append(f'<text x="{(x0 + x1) / 2}" y="{y0 + 34}" font-size="12" text-anchor="middle">records (log scale)</text>')
+    parts.append(f'<text x="{(x0 + x1) / 2}" y="{y0 + 34}" font-size="12" text-anchor="middle">{escape(panel.x_label)}</text>')
     parts.append(f'<text x="16" y="{(y0 + y1) / 2}" font-size="12" text-anchor="middle" '
                  f'transform="rotate(-90 16 {(y0 + y1) / 2})">{escape(panel.y_label)}</text>')
     for index, series in enumerate(panel.series):
