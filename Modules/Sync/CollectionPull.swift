@@ -327,8 +327,10 @@ extension SyncRun {
         let (merges, deleted, requeued, late, alreadyHeld, overwritten) = try store.write(bulkLoad: recovering ? nil : bulkLoad) { tx in
             var incoming = remote
             var late = 0
-            if !recovering, let cursor = try tx.syncState(collection).cursor {
-                (incoming, late) = try Self.droppingHeldVersions(incoming, behind: cursor, in: collection, tx)
+            let stored = try tx.syncState(collection)
+            if !recovering, let cursor = stored.cursor {
+                (incoming, late) = try Self.droppingHeldVersions(
+                    incoming, behind: cursor, orPushedUpTo: stored.pushedTimestamp, in: collection, tx)
             }
             let alreadyHeld = remote.count - incoming.count
             let overwritten = recovering ? [] : try OverwrittenWrites.reopen(incoming, in: collection, tx)
@@ -411,20 +413,23 @@ extension SyncRun {
     /// store had already pulled.
     ///
     /// A record stamped behind the cursor that the store holds in that version, or a
-    /// newer one, is one this pull reached back over and already has. A tombstone of a
-    /// record the store holds no server version of is applied as before (it may meet
-    /// a create in flight) but is not counted late.
+    /// newer one, is one this pull reached back over and already has; so is one of this
+    /// store's own pushes (stamped up to `pushed`), which the cursor does not follow. A
+    /// tombstone of a record the store holds no server version of is applied as before
+    /// (it may meet a create in flight) but is not counted late.
     static func droppingHeldVersions(
-        _ records: [RawRecord], behind cursor: Int64, in collection: CollectionName, _ reader: StoreReader
+        _ records: [RawRecord], behind cursor: Int64, orPushedUpTo pushed: Int64? = nil, in collection: CollectionName,
+        _ reader: StoreReader
     ) throws -> (records: [RawRecord], late: Int) {
-        let behind = records.filter { $0.lastModified <= cursor }
-        guard !behind.isEmpty else { return (records, 0) }
-        let held = try reader.serverStamps(collection, ids: behind.map(\.id))
+        let known = max(cursor, pushed ?? cursor)
+        let candidates = records.filter { $0.lastModified <= known }
+        guard !candidates.isEmpty else { return (records, 0) }
+        let held = try reader.serverStamps(collection, ids: candidates.map(\.id))
         var late = 0
         let kept = records.filter { record in
-            guard record.lastModified <= cursor else { return true }
+            guard record.lastModified <= known else { return true }
             if let stamp = held[record.id], stamp >= record.lastModified { return false }
-            if !record.isDeleted || held[record.id] != nil { late += 1 }
+            if record.lastModified <= cursor, !record.isDeleted || held[record.id] != nil { late += 1 }
             return true
         }
         return (kept, late)
