@@ -49,6 +49,9 @@ class Config:
     # Runs per contender for pushes of 5,000 edits and more (Kinto takes minutes for each).
     large_push_runs: int = 1
     push_only: bool = False
+    # The scale curve's commit-window rows: how long after the last delta run the
+    # "after the window" idle runs start (Shelf's default window is 60 s).
+    window_wait_s: float = 61.0
     notes: list[str] = field(default_factory=list)
 
 
