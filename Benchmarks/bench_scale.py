@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Shelf's scale curve: first sync, idle run, 100 changed and a search at 10k, 100k and 1M records.
+"""Shelf's scale curve: first sync, idle run, 100 changed, reconciliation and a search at
+10k, 100k and 1M records.
 
     make bench-scale                                  # 10k, 100k, 1M (well under 30 minutes)
     make bench-scale BENCH_ARGS="--sizes 10000,100000"
     .venv/bin/python Benchmarks/bench_scale.py [--sizes 10000,100000,1000000] [--runs N]
         [--large-runs N] [--read-runs N] [--shelf-sync PATH] [--shelf PATH] [--swift-json PATH]
-        [--results DIR]
+        [--results DIR] [--delta-records N] [--window-wait SECONDS]
 
 The same servers, data, contenders and measurements as bench.py (Benchmarks/README.md),
 at more sizes; scale.py says what runs at each size. Prints a table of per-record
@@ -54,6 +55,9 @@ def parse_args(argv: list[str]) -> tuple[Config, int]:
     parser.add_argument("--swift-json", type=pathlib.Path, default=plug.DEFAULT_SWIFT_JSON)
     parser.add_argument("--results", type=pathlib.Path, default=HERE / "results")
     parser.add_argument("--delta-records", type=int, default=100, help="books changed per delta run")
+    parser.add_argument("--window-wait", type=float, default=61.0, metavar="SECONDS",
+                        help="after the last delta run, wait this long before the idle runs 'after the window' "
+                             "(default 61: Shelf's commit window is 60 s; less only for tests)")
     args = parser.parse_args(argv)
     try:
         sizes = sorted({int(s) for s in args.sizes.split(",")}) if args.sizes else DEFAULT_SIZES
@@ -69,7 +73,7 @@ def parse_args(argv: list[str]) -> tuple[Config, int]:
                     shelf_sync=args.shelf_sync.absolute(), shelf=args.shelf.absolute(),
                     shelf_edits=pathlib.Path("/nonexistent/not-used-by-the-scale-curve"),
                     swift_json=args.swift_json.absolute(), results_dir=args.results.absolute(),
-                    delta_records=args.delta_records)
+                    delta_records=args.delta_records, window_wait_s=max(0.0, args.window_wait))
     return config, args.large_runs
 
 
@@ -98,6 +102,7 @@ def run_scale(stack: contextlib.ExitStack, config: Config, large_runs: int) -> d
         if bench.continued(size):
             bench.no_change(size)
             bench.delta(size)
+            bench.reconcile(size)
         bench.searches(size, with_limit)
         bench.forget(size)
     bench.json_throughput(page)

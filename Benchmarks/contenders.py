@@ -91,6 +91,17 @@ def shelf_sync(shelf_sync_path: pathlib.Path) -> list[str]:
     return [str(shelf_sync_path), *SHELF_SYNC_ARGS]
 
 
+def shelf_sync_reporting(shelf_sync_path: pathlib.Path, report: pathlib.Path) -> list[str]:
+    """The same run, writing its JSON report (`collections.books.late`, …) to `report`."""
+    return [*shelf_sync(shelf_sync_path), "--report", str(report)]
+
+
+def shelf_reconcile(shelf_sync_path: pathlib.Path, report: pathlib.Path) -> list[str]:
+    """A run that also reconciles every collection (`collections.<name>.reconciliation`
+    in the report): the scale curve's reconciliation rows."""
+    return [*shelf_sync_reporting(shelf_sync_path, report), "--reconcile"]
+
+
 # A push of 10,000 edits takes Kinto minutes; the worker's default budget (60 s) would end
 # the run with the rest left for the next one.
 SHELF_PUSH_ARGS: list[str] = ["--budget", "30m"]

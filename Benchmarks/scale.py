@@ -10,22 +10,34 @@ At each size, in this order, on data seeded in bulk (seeding.py):
    the last good run's store is the one the next steps continue from;
 2. the idle run (nothing changed) and 3. the run after 100 books changed on the
    server, for Shelf and kinto-http (curl has no store to continue from);
-4. `shelf books --search ursula` over that store, with `--limit 50` when the CLI has
-   the option (it says so when it does not).
+4. Shelf only, on the same store (`ScaleBench.reconcile`): idle runs within Shelf's
+   60 s commit window after the last delta (they pull the window's records again and
+   drop them), the first one after it and the settled ones after that; then
+   `shelf-sync --reconcile` on the unchanged collection (nothing fetched, nothing
+   absent); then 50 books written straight into PostgreSQL stamped ten minutes behind
+   the device's cursor, as a transaction that committed late leaves them
+   (late_commits.py): a plain `shelf-sync` must not get them, `--reconcile` must fetch
+   all 50;
+5. `shelf books --search ursula` over that store (its 50 late books included), with
+   `--limit 50` when the CLI has the option (it says so when it does not).
 
 Then the figures that matter at scale are derived from the medians: client CPU per
 record, peak RSS against the smaller sizes, and the issue's three targets.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import time
 
 import contenders as plug
+import late_commits
 import seeding
-from measure import Sample, median_of, run_measured, summarize
+from contenders import Target
+from measure import Sample, median_of, run_measured, spread, summarize
 from report import FLOOR, NAMES, PEER, SHELF, add_ratios
-from scenarios import Bench, rotate, size_label
+from scenarios import Bench, fail, rotate, size_label
 from svg_plot import Panel, Series, figure
 
 # The issue's targets for the curve (checked by `targets`).
@@ -34,13 +46,22 @@ RSS_GROWTH = 1.5          # Shelf's peak RSS at the largest size ≤ this × the
 IDLE_REQUESTS = 1         # the idle run at the largest size: requests…
 IDLE_WALL_S = 0.100       # …and wall time
 SEARCH_LIMIT = 50
+# Shelf's default commit window (`CommitWindow.standard`): a pull reaches this far back.
+COMMIT_WINDOW_S = 60
+# The rows of the reconciliation scenario, in the order they are measured.
+WITHIN_WINDOW, FIRST_AFTER_WINDOW, AFTER_WINDOW = "idle, within the window", "idle, first after it", "idle, after it"
+RECONCILE_UNCHANGED = "reconcile, nothing changed"
+LATE_SYNC, LATE_RECONCILE = "sync after 50 late commits", "reconcile after 50 late commits"
 # Local reads (wall of the `shelf` process), by size and command; judged where measured.
 SEARCH_TARGETS_S = {(100_000, f"--limit {SEARCH_LIMIT}"): 0.020, (1_000_000, f"--limit {SEARCH_LIMIT}"): 0.050,
                     (100_000, "unlimited"): 0.050}
 
 
 class ScaleBench(Bench):
-    """`Bench` with first syncs that count every run, and searches at every size."""
+    """`Bench` with first syncs that count every run, reconciliation and searches at every size."""
+
+    # When the last delta runs ended (`time.monotonic()`): the commit window's start.
+    delta_finished: float | None = None
 
     def first_sync_counted(self, size: int, runs: int) -> None:
         account = self.accounts[size]
@@ -125,6 +146,158 @@ class ScaleBench(Bench):
             entry["contenders"][label] = row
             wall = row["summary"]["wall_s"]
             self.log(f"search {size} {label}: median {wall['median'] * 1000:.1f} ms, {matches} lines")
+
+    # MARK: - Reconciliation and the commit window (Shelf only)
+
+    def delta(self, size: int) -> None:
+        super().delta(size)
+        # The window of the last change starts no later than this (Shelf's pull came after it).
+        self.delta_finished = time.monotonic()
+
+    def reconcile(self, size: int) -> None:
+        """Right after the delta runs, on the store they left: idle runs within the commit
+        window and after it, then reconciliations of the unchanged collection and of 50
+        records that committed late."""
+        idle = self.entry("commit_window", f"2b idle runs and the {COMMIT_WINDOW_S} s commit window "
+                          f"({size_label(size)})", size=size, window_s=COMMIT_WINDOW_S)
+        entry = self.entry("reconcile", f"5 reconciliation ({size_label(size)})", size=size,
+                           late_records=late_commits.LATE_RECORDS)
+        reason = self.shelf_skip_reason()
+        if reason is None and (size, SHELF) not in self.kept:
+            reason = "no good Shelf first sync to continue from"
+        if reason is not None:
+            for e, names in ((idle, (WITHIN_WINDOW, FIRST_AFTER_WINDOW, AFTER_WINDOW)),
+                             (entry, (RECONCILE_UNCHANGED, LATE_SYNC, LATE_RECONCILE))):
+                for name in names:
+                    e["contenders"][name] = {"skipped": reason}
+            return
+        target = self.kept[(size, SHELF)]
+        self.commit_window(size, target, idle)
+        self.reconcile_unchanged(size, target, entry)
+        self.reconcile_late(size, target, entry)
+
+    def run_reporting(self, command, target: Target, tag: str) -> Sample:
+        """One measured `shelf-sync` through the proxy, with its report's books figures
+        (`extra["books"]`) and the load average when it started (`extra["load"]`)."""
+        report = target.home / f"report-{tag}.json"
+        report.unlink(missing_ok=True)
+        load = [round(x, 2) for x in os.getloadavg()]
+        sample = self.measure(command(self.config.shelf_sync, report), plug.client_env(target))
+        sample.extra["load"] = load
+        figures = late_commits.collection_figures(late_commits.read_report(report))
+        sample.extra["books"] = figures
+        if sample.ok and figures is None:
+            fail(sample, f"no books figures in the report {report.name}")
+        return sample
+
+    def store_rows(self, entry: dict, name: str, samples: list[Sample]) -> None:
+        self.store(entry, name, samples)
+        row = entry["contenders"][name]
+        row["figures"] = late_commits.median_figures([s.extra["books"] for s in samples
+                                                      if s.ok and s.extra.get("books")])
+        row["load_1m"] = spread([s.extra["load"][0] for s in samples if "load" in s.extra])
+
+    def commit_window(self, size: int, target: Target, entry: dict) -> None:
+        """Idle runs while the last delta is within the window (its records come again and
+        are dropped), then — once the window has passed — the first run and the settled ones."""
+        started = self.delta_finished or time.monotonic()
+        within = []
+        for run in range(self.config.runs):
+            since = time.monotonic() - started
+            sample = self.run_reporting(plug.shelf_sync_reporting, target, f"within-{run}")
+            sample.extra["since_delta_s"] = round(since, 1)
+            if sample.ok and since + sample.wall_s >= COMMIT_WINDOW_S:
+                fail(sample, f"started {since:.0f} s after the delta: not within the window")
+            within.append(sample)
+            self.progress(f"idle in window {size} #{run + 1}", SHELF, sample)
+        self.store_rows(entry, WITHIN_WINDOW, within)
+        wait = started + self.config.window_wait_s - time.monotonic()
+        if wait > 0:
+            self.log(f"waiting {wait:.0f} s for the commit window to pass")
+            time.sleep(wait)
+        entry["window_wait_s"] = self.config.window_wait_s
+        first = self.run_reporting(plug.shelf_sync_reporting, target, "after-first")
+        first.extra["since_delta_s"] = round(time.monotonic() - started - first.wall_s, 1)
+        self.progress(f"idle after window {size}", SHELF, first)
+        self.store_rows(entry, FIRST_AFTER_WINDOW, [first])
+        after = []
+        for run in range(self.config.runs):
+            sample = self.run_reporting(plug.shelf_sync_reporting, target, f"after-{run}")
+            after.append(sample)
+            self.progress(f"idle settled {size} #{run + 1}", SHELF, sample)
+        self.store_rows(entry, AFTER_WINDOW, after)
+
+    def reconcile_unchanged(self, size: int, target: Target, entry: dict) -> None:
+        """`shelf-sync --reconcile` on a store that matches the server: lists every id, fetches nothing."""
+        samples = []
+        for run in range(self.config.runs):
+            sample = self.run_reporting(plug.shelf_reconcile, target, f"reconcile-{run}")
+            problems = late_commits.unchanged_problems(sample.extra["books"], size) if sample.ok else []
+            if problems:
+                fail(sample, "; ".join(problems))
+            samples.append(sample)
+            self.progress(f"reconcile {size} #{run + 1}", SHELF, sample)
+            self.log_reconciliation(sample)
+        self.store_rows(entry, RECONCILE_UNCHANGED, samples)
+
+    def reconcile_late(self, size: int, target: Target, entry: dict) -> None:
+        """50 books committed late, behind the device's cursor: a plain sync must not see
+        them, `--reconcile` must fetch every one."""
+        count = late_commits.LATE_RECORDS
+        parent = self.cluster.psql(
+            "SELECT parent_id || '|' || resource_name FROM objects WHERE resource_name = 'record' "
+            f"AND id = '{self.books[size][0]['id']}' AND parent_id LIKE '%/collections/books'").strip()
+        parent_id, _, resource_name = parent.partition("|")
+        newest = int(self.cluster.psql(
+            f"SELECT as_epoch(max(last_modified)) FROM objects WHERE parent_id = '{parent_id}' "
+            f"AND resource_name = '{resource_name}'").strip())
+        cursor = late_commits.device_cursor(target.home)
+        if cursor is None:  # a store without Shelf's sync_state (the harness's stand-in)
+            cursor = newest
+        books = late_commits.late_books(count, seed=size + count)
+        sql = late_commits.late_insert_sql(parent_id, resource_name, books, cursor - late_commits.LATE_BEHIND_MS)
+        inserted = late_commits.parse_inserted(self.cluster.psql(stdin=sql.encode()))
+        after = int(self.cluster.psql(
+            f"SELECT as_epoch(max(last_modified)) FROM objects WHERE parent_id = '{parent_id}' "
+            f"AND resource_name = '{resource_name}'").strip())
+        entry["late_insert"] = {"parent_id": parent_id, "device_cursor": cursor, "server_newest": newest,
+                                "server_newest_after": after, "inserted": len(inserted),
+                                "stamps": [min(inserted.values()), max(inserted.values())] if inserted else None}
+        self.log(f"wrote {len(inserted)} books into PostgreSQL stamped "
+                 f"{(cursor - max(inserted.values())) / 1000:.0f}–{(cursor - min(inserted.values())) / 1000:.0f} s "
+                 f"behind the device's cursor {cursor} (collection's newest {newest} → {after})" if inserted
+                 else "wrote no late books")
+        if len(inserted) != count or after != newest:
+            for name in (LATE_SYNC, LATE_RECONCILE):
+                entry["contenders"][name] = {"skipped": f"inserted {len(inserted)} of {count} late books, "
+                                                        f"collection's newest {newest} → {after}"}
+            return
+        ids = [book["id"] for book in books]
+
+        sample = self.run_reporting(plug.shelf_sync_reporting, target, "late-sync")
+        sample.extra["late_stored"] = late_commits.stored_ids(target.home, ids)
+        problems = late_commits.late_sync_problems(sample.extra["books"], sample.extra["late_stored"]) if sample.ok else []
+        if problems:
+            fail(sample, "; ".join(problems))
+        self.progress(f"sync, {count} late {size}", SHELF, sample)
+        self.store_rows(entry, LATE_SYNC, [sample])
+
+        sample = self.run_reporting(plug.shelf_reconcile, target, "late-reconcile")
+        sample.extra["late_stored"] = late_commits.stored_ids(target.home, ids)
+        problems = (late_commits.late_reconcile_problems(sample.extra["books"], sample.extra["late_stored"], count)
+                    if sample.ok else [])
+        if problems:
+            fail(sample, "; ".join(problems))
+        self.progress(f"reconcile, {count} late {size}", SHELF, sample)
+        self.log_reconciliation(sample)
+        self.store_rows(entry, LATE_RECONCILE, [sample])
+        if self.shelf_ok:
+            entry["checks"] = {"shelf_books": self.count_shelf_books(target, size + count)}
+
+    def log_reconciliation(self, sample: Sample) -> None:
+        rec = (sample.extra.get("books") or {}).get("reconciliation")
+        if rec:
+            self.log("    reconciliation: " + ", ".join(f"{k} {v}" for k, v in rec.items()))
 
     def forget(self, size: int) -> None:
         """Removes a size's stores once its scenarios are done (a 1M store is ~0.5 GB)."""
@@ -252,6 +425,9 @@ def scale_table(results: dict) -> str:
                            f"CPU {_ms(median_of(s, 'cpu_s'))}  RSS {_num((median_of(s, 'maxrss_kb') or 0) / 1024 or None, 'MB', 1)}"
                            f"{extra}")
     out.append("")
+    reconciliation = reconciliation_lines(results)
+    if reconciliation:
+        out += reconciliation + [""]
     for target in results.get("targets", []):
         state = {True: "MET", False: "MISSED", None: "not measured"}[target["met"]]
         out.append(f"target: {target['target']}: {target['text']} — {state}")
@@ -266,6 +442,71 @@ def scale_table(results: dict) -> str:
     for note in results.get("notes", []):
         out.append("note: " + note)
     return "\n".join(out)
+
+
+def reconciliation_lines(results: dict) -> list[str]:
+    """Shelf's idle runs around the commit window and its reconciliations, one row each:
+    medians of wall, client CPU, requests and bytes (the proxy's), the report's books
+    figures, the check, and the load average (1 min) the runs started at."""
+    header = ["records", "Shelf run", "wall", "CPU", "req", "KB down", "listed", "listed KB",
+              "fetched", "absent", "late", "runs", "load", "check"]
+    lines = [header]
+    for entry in results["scenarios"]:
+        if entry["scenario"] not in ("commit_window", "reconcile"):
+            continue
+        for name, row in entry["contenders"].items():
+            if "skipped" in row:
+                lines.append([size_label(entry["size"]), name, "skipped: " + row["skipped"]])
+                continue
+            s, figures = row["summary"], row.get("figures") or {}
+            rec = figures.get("reconciliation") or {}
+            errors = row.get("errors")
+            check = "ok" if not errors and not s.get("failed") else "FAILED: " + "; ".join(errors or ["see samples"])
+            load = row.get("load_1m")
+            lines.append([size_label(entry["size"]), name, _duration(median_of(s, "wall_s")),
+                          _duration(median_of(s, "cpu_s")),
+                          _num(median_of(s, "requests"), "", 0), _num((median_of(s, "bytes_down") or 0) / 1024 or None, "", 0),
+                          _int(rec.get("listed")), _num(rec["listed_bytes"] / 1024, "", 0) if rec.get("listed_bytes") is not None else "—",
+                          _int(rec.get("fetched")), _int(rec.get("absent")), _int(figures.get("late")),
+                          f"{s['runs'] - s.get('failed', 0)}/{s['runs']}",
+                          "—" if not load else (f"{load['min']:.1f}" if load["min"] == load["max"]
+                                                else f"{load['min']:.1f}–{load['max']:.1f}"), check])
+    if len(lines) == 1:
+        return []
+    measured = [line for line in lines if len(line) == len(header)]
+    widths = [max(len(line[i]) for line in (lines if i < 2 else measured)) for i in range(len(header))]
+    out = ["Shelf: idle runs around the commit window, and reconciliation (report figures are books')"]
+    for index, line in enumerate(lines):
+        if len(line) == len(header):
+            out.append("  ".join(c.ljust(widths[i]) for i, c in enumerate(line)).rstrip())
+        else:
+            out.append(f"{line[0].ljust(widths[0])}  {line[1].ljust(widths[1])}  {line[2]}")
+        if index == 0:
+            out.append("  ".join("-" * w for w in widths))
+    late = [e for e in results["scenarios"] if e["scenario"] == "reconcile" and e.get("late_insert")]
+    for entry in late:
+        info = entry["late_insert"]
+        if info.get("stamps"):
+            behind = [(info["device_cursor"] - stamp) / 1000 for stamp in info["stamps"]]
+            out.append(f"{size_label(entry['size'])}: {info['inserted']} books written into PostgreSQL stamped "
+                       f"{min(behind):.0f}–{max(behind):.0f} s behind the device's cursor; the collection's "
+                       f"newest stamp stayed {info['server_newest_after']}")
+        books = (entry.get("checks") or {}).get("shelf_books")
+        if books and books.get("checked"):
+            out.append(f"{size_label(entry['size'])}: `shelf --json books` lists {books['books']} books after the "
+                       f"reconciliation (expected {books['expected']}): {'ok' if books['ok'] else 'MISMATCH'}")
+    return out
+
+
+def _duration(value) -> str:
+    """Milliseconds below a second, seconds from there."""
+    if value is None:
+        return "—"
+    return f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s"
+
+
+def _int(value) -> str:
+    return "—" if value is None else f"{value:.0f}"
 
 
 def plot(results: dict) -> str:

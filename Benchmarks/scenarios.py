@@ -53,6 +53,9 @@ class Config:
     # gunicorn worker processes for Kinto (0: one `kinto start`), threads each.
     workers: int = 0
     threads: int = 2
+    # The scale curve's commit-window rows: how long after the last delta run the
+    # "after the window" idle runs start (Shelf's default window is 60 s).
+    window_wait_s: float = 61.0
     notes: list[str] = field(default_factory=list)
 
 

@@ -3,7 +3,10 @@
 
 Linked as `shelf-sync` it syncs like the real worker would from the harness's point
 of view (environment account, XDG store, push the outbox in batches of 25, pull every
-collection with `_since` and `If-None-Match`, exit 0). Linked as `shelf` it answers
+collection with `_since` and `If-None-Match`, exit 0); `--reconcile` also lists every
+collection's ids and versions and fetches by `in_id` what the store lacks, `--report
+FILE` writes the worker's report shape (pulled, late, reconciliation per collection),
+`--commit-window` is taken and ignored (the stand-in has no window). Linked as `shelf` it answers
 the commands the harness runs: `--version`, `books --search TEXT`, `--json books`,
 `books --help` (naming `--limit`), `[--quiet] book add --title T --author A`. Linked as `shelf-bench-local-edits` it
 queues a JSON file's books for the next push. Standard library only; not a benchmark
@@ -50,14 +53,64 @@ class Server:
         else:
             path = self.prefix + path
         all_headers = {"Authorization": self.auth, "Content-Type": "application/json", **(headers or {})}
+        self.requests = getattr(self, "requests", 0) + 1
         self.conn.request(method, path, body=None if body is None else json.dumps(body), headers=all_headers)
         response = self.conn.getresponse()
         payload = response.read()
         return response.status, {k.lower(): v for k, v in response.getheaders()}, payload
 
 
-def sync() -> int:
+def sync(args: list) -> int:
+    report_path = args[args.index("--report") + 1] if "--report" in args else None
     db, server = store(), Server()
+    server.requests = 0
+    collections = {}
+    status = pull_and_push(db, server, collections)
+    if status == 0 and "--reconcile" in args:
+        for bucket, name in COLLECTIONS:
+            collections.setdefault(name, {"pulled": 0, "late": 0})["reconciliation"] = reconcile(db, server, bucket, name)
+    if report_path:
+        account = {"account": os.environ["SHELF_USER"], "outcome": "synced" if status == 0 else "temporary_failure",
+                   "requests": server.requests, "collections": collections}
+        pathlib.Path(report_path).write_text(json.dumps({"exit_code": status, "accounts": [account]}))
+    return status
+
+
+def reconcile(db, server, bucket: str, name: str) -> dict:
+    """The ids and versions the server lists, against the store's; what differs, by id."""
+    key = f"{bucket}/{name}"
+    cursor = db.execute("SELECT etag FROM cursors WHERE collection = ?", (key,)).fetchone()
+    cursor = int(cursor[0]) if cursor and cursor[0] else 0
+    held = {rid: json.loads(data).get("last_modified", 0)
+            for rid, data in db.execute("SELECT id, json FROM records WHERE collection = ?", (key,))}
+    found = {"listed": 0, "listed_bytes": 0, "fetched": 0, "deleted": 0, "absent": 0, "requests": 0, "duration_ms": 0}
+    missing, matched = [], set()
+    path = (f"/buckets/{bucket}/collections/{name}/records?_since=0&_sort=last_modified&_limit=10000"
+            "&_fields=id,last_modified,deleted")
+    while path:
+        status, headers, payload = server.call("GET", path)
+        found["requests"] += 1
+        for entry in json.loads(payload)["data"]:
+            found["listed"] += 1
+            found["listed_bytes"] += len(json.dumps(entry, separators=(",", ":")))
+            if entry["id"] in held:
+                matched.add(entry["id"])
+            if entry["last_modified"] <= cursor and held.get(entry["id"], -1) < entry["last_modified"] \
+                    and not entry.get("deleted"):
+                missing.append(entry["id"])
+        path = headers.get("next-page")
+    found["absent"] = len(set(held) - matched)
+    for start in range(0, len(missing), 50):
+        ids = ",".join(missing[start:start + 50])
+        _, _, payload = server.call("GET", f"/buckets/{bucket}/collections/{name}/records?_since=0&in_id={ids}")
+        found["requests"] += 1
+        for record in json.loads(payload)["data"]:
+            db.execute("INSERT OR REPLACE INTO records VALUES (?, ?, ?)", (key, record["id"], json.dumps(record)))
+            found["fetched"] += 1
+    return found
+
+
+def pull_and_push(db, server, collections: dict) -> int:
     pending = db.execute("SELECT seq, id, json FROM outbox ORDER BY seq").fetchall()
     for start in range(0, len(pending), 25):
         chunk = pending[start:start + 25]
@@ -80,6 +133,7 @@ def sync() -> int:
         db.execute("BEGIN")
         while path:
             status, response_headers, payload = server.call("GET", path, headers=headers)
+            counts = collections.setdefault(name, {"pulled": 0, "late": 0})
             if status == 304:
                 break
             if status != 200:
@@ -87,6 +141,7 @@ def sync() -> int:
                 return 75
             etag = etag or response_headers.get("etag", "").strip('"')
             for record in json.loads(payload)["data"]:
+                counts["pulled"] += 1
                 if record.get("deleted"):
                     db.execute("DELETE FROM records WHERE collection = ? AND id = ?", (key, record["id"]))
                 else:
@@ -148,5 +203,5 @@ def local_edits(args: list) -> int:
 if __name__ == "__main__":
     name = pathlib.Path(sys.argv[0]).name
     if name == "shelf-sync":
-        sys.exit(sync())
+        sys.exit(sync(sys.argv[1:]))
     sys.exit(local_edits(sys.argv[1:]) if name == "shelf-bench-local-edits" else cli(sys.argv[1:]))

@@ -26,6 +26,7 @@ BENCH = HERE.parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
+import late_commits  # noqa: E402
 import scale  # noqa: E402
 import seeding  # noqa: E402
 import storage_race  # noqa: E402
@@ -173,6 +174,145 @@ class TargetTests(unittest.TestCase):
         self.assertIn("— MET", text)
 
 
+# MARK: - Reconciliation and late commits
+
+def shelf_report(books: dict, requests: int = 9) -> dict:
+    """A `shelf-sync --report` file's shape (Apps/shelf-sync/README.md)."""
+    return {"started_at": "2026-12-01T10:00:00Z", "exit_code": 0, "accounts": [
+        {"account": "bench-100000", "outcome": "synced", "requests": requests, "duration_ms": 100,
+         "collections": {"books": books, "notes": {"pulled": 0, "late": 0}}}]}
+
+
+def reconciled(**figures) -> dict:
+    found = {"listed": 100_000, "listed_bytes": 6_100_000, "fetched": 0, "deleted": 0, "absent": 0,
+             "requests": 11, "duration_ms": 900}
+    found.update(figures)
+    return {"pulled": found["fetched"], "late": found["fetched"], "deleted_locally": 0, "reconciliation": found}
+
+
+class LateCommitTests(unittest.TestCase):
+    def setUp(self):
+        self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="late-commits-test-"))
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def test_late_books_are_new_books_shaped_like_the_seeded_ones(self):
+        books = late_commits.late_books(50, seed=100_050)
+        self.assertEqual(len({b["id"] for b in books}), 50)
+        self.assertEqual(books, late_commits.late_books(50, seed=100_050))  # deterministic
+        seeded = {b["id"] for b in seeding.BookGenerator(seed=100_000).books(1000)}
+        self.assertFalse(seeded & {b["id"] for b in books})
+        self.assertEqual(set(books[0]), {"id", "title", "author_name", "finished", "description"})
+
+    def test_insert_script_keeps_explicit_stamps_behind_the_cursor(self):
+        books = [{"id": "a-1", "title": "It's", "author_name": "Ngũgĩ wa Thiong'o", "finished": False},
+                 {"id": "b'2", "title": "B", "author_name": "x", "finished": True}]
+        sql = late_commits.late_insert_sql("/buckets/abc/collections/books", "record", books, 1_700_000_000_000)
+        self.assertTrue(sql.startswith("BEGIN;\n") and sql.rstrip().endswith("COMMIT;"))
+        self.assertNotIn("session_replication_role", sql)  # the trigger runs, as for any write
+        self.assertIn("generate_series(1699999990000::bigint, 1700000000000::bigint)", sql)
+        self.assertIn("ORDER BY c DESC", sql)  # the newest free stamps at or before the bound
+        self.assertIn("o.parent_id = '/buckets/abc/collections/books' AND o.resource_name = 'record'", sql)
+        self.assertIn("(2, 'b''2', ", sql)  # quotes doubled
+        self.assertIn("Thiong''o", sql)
+        self.assertNotIn('"id"', sql)  # data holds the record without its id, as Kinto stores it
+        self.assertIn("RETURNING id, as_epoch(last_modified);", sql)
+        self.assertRaises(ValueError, late_commits.late_insert_sql, "/p", "record", [], 10 ** 12)
+        self.assertRaises(ValueError, late_commits.late_insert_sql, "/p", "record", books, 5)
+
+    def test_inserted_rows_are_read_from_psql(self):
+        self.assertEqual(late_commits.parse_inserted("a-1|1699999999999\nb|2|1699999999998\n\nnoise\n"),
+                         {"a-1": 1699999999999, "b|2": 1699999999998})
+        self.assertEqual(late_commits.parse_inserted(""), {})
+
+    def test_report_figures_of_one_collection(self):
+        figures = late_commits.collection_figures(shelf_report(reconciled(fetched=50)))
+        self.assertEqual(figures["reconciliation"]["fetched"], 50)
+        self.assertEqual(figures["late"], 50)
+        self.assertEqual(figures["run_requests"], 9)
+        self.assertNotIn("reconciliation", late_commits.collection_figures(shelf_report({"pulled": 3, "late": 0})))
+        for bad in (None, {}, {"accounts": []}, shelf_report({"pulled": 1})["accounts"][0] | {"collections": {}}):
+            self.assertIsNone(late_commits.collection_figures(bad))
+
+    def test_medians_over_runs(self):
+        runs = [late_commits.collection_figures(shelf_report(reconciled(duration_ms=d), requests=r))
+                for d, r in ((900, 9), (1200, 9), (1000, 12))]
+        merged = late_commits.median_figures(runs)
+        self.assertEqual(merged["reconciliation"]["duration_ms"], 1000)
+        self.assertEqual(merged["run_requests"], 9)
+        self.assertEqual(late_commits.median_figures([]), {})
+
+    def test_checks(self):
+        unchanged = late_commits.collection_figures(shelf_report(reconciled()))
+        self.assertEqual(late_commits.unchanged_problems(unchanged, 100_000), [])
+        self.assertEqual(late_commits.unchanged_problems(unchanged, 100_050), ["listed = 100000, expected 100050"])
+        absent = late_commits.collection_figures(shelf_report(reconciled(absent=2, fetched=1)))
+        self.assertEqual(late_commits.unchanged_problems(absent, 100_000),
+                         ["fetched = 1, expected 0", "absent = 2, expected 0"])
+        plain = late_commits.collection_figures(shelf_report({"pulled": 0, "late": 0}))
+        self.assertEqual(late_commits.unchanged_problems(plain, 1), ["the report has no reconciliation for books"])
+        self.assertEqual(late_commits.late_sync_problems(plain, 0), [])
+        self.assertEqual(late_commits.late_sync_problems(plain, 3), ["the store holds 3 of the late records, expected 0"])
+        self.assertEqual(late_commits.late_sync_problems(unchanged, 0), ["a plain sync reconciled"])
+        found = late_commits.collection_figures(shelf_report(reconciled(fetched=50)))
+        self.assertEqual(late_commits.late_reconcile_problems(found, 50, 50), [])
+        self.assertEqual(late_commits.late_reconcile_problems(found, 49, 50), ["the store holds 49 of the 50 late records"])
+        self.assertEqual(late_commits.late_reconcile_problems(unchanged, 0, 50),
+                         ["fetched = 0, expected 50", "the store holds 0 of the 50 late records"])
+
+    def test_the_devices_store_is_read_for_ids_and_cursor(self):
+        folder = self.tmp / "data" / "shelf"
+        self.assertIsNone(late_commits.stored_ids(self.tmp, ["a"]))
+        self.assertIsNone(late_commits.device_cursor(self.tmp))
+        folder.mkdir(parents=True)
+        db = sqlite3.connect(folder / "bench.sqlite")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("CREATE TABLE records (collection TEXT, id TEXT, json BLOB, last_modified INTEGER)")
+        db.execute("CREATE TABLE sync_state (collection TEXT PRIMARY KEY, cursor INTEGER)")
+        db.executemany("INSERT INTO records VALUES (?, ?, '{}', 1)", [("books", "a"), ("books", "b"), ("notes", "c")])
+        db.executemany("INSERT INTO sync_state VALUES (?, ?)", [("books", 1_700_000_000_123), ("notes", None)])
+        db.commit()
+        self.assertEqual(late_commits.stored_ids(self.tmp, ["a", "b", "c", "z"]), 2)
+        self.assertEqual(late_commits.device_cursor(self.tmp), 1_700_000_000_123)
+        self.assertIsNone(late_commits.device_cursor(self.tmp, "notes"))
+        db.close()
+
+    def test_table_rows_for_the_window_and_reconciliation(self):
+        results = synthetic_results()
+
+        def row(wall, requests, kb, figures, runs=3, errors=None):
+            summary = {"runs": runs, "failed": 1 if errors else 0, "wall_s": _one(wall), "cpu_s": _one(wall / 2),
+                       "requests": _one(requests), "bytes_down": _one(kb * 1024)}
+            found = {"summary": summary, "samples": [], "figures": figures, "load_1m": {"min": 6.2, "max": 8.0}}
+            if errors:
+                found["errors"] = errors
+            return found
+
+        results["scenarios"] += [
+            {"scenario": "commit_window", "label": "2b", "size": 1_000_000, "kind": "process", "contenders": {
+                scale.WITHIN_WINDOW: row(0.2, 1, 45, {"pulled": 0, "late": 0}),
+                scale.AFTER_WINDOW: row(0.05, 1, 3, {"pulled": 0, "late": 0})}},
+            {"scenario": "reconcile", "label": "5", "size": 1_000_000, "kind": "process", "contenders": {
+                scale.RECONCILE_UNCHANGED: row(30.0, 108, 62_000, late_commits.collection_figures(
+                    shelf_report(reconciled(listed=1_000_000, listed_bytes=61_000_000)))),
+                scale.LATE_SYNC: {"skipped": "inserted 0 of 50"},
+                scale.LATE_RECONCILE: row(31.0, 109, 62_100, late_commits.collection_figures(
+                    shelf_report(reconciled(fetched=50))), runs=1, errors=["fetched = 49, expected 50"])},
+             "late_insert": {"device_cursor": 1_700_000_600_000, "stamps": [1_699_999_999_951, 1_700_000_000_000],
+                             "inserted": 50, "server_newest_after": 1_700_000_600_000},
+             "checks": {"shelf_books": {"checked": True, "books": 1_000_050, "expected": 1_000_050, "ok": True}}},
+        ]
+        text = scale.scale_table(results)
+        self.assertRegex(text, r"1M\s+idle, within the window\s+200\.0 ms\s+100\.0 ms\s+1\s+45\s+—.*3/3\s+6\.2–8\.0\s+ok")
+        self.assertRegex(text, r"1M\s+reconcile, nothing changed\s+30\.00 s\s+15\.00 s\s+108\s+62000\s+1000000\s+59570\s+0\s+0\s+0")
+        self.assertRegex(text, r"sync after 50 late commits\s+skipped: inserted 0 of 50")
+        self.assertRegex(text, r"reconcile after 50 late commits .* 50 .*0/1 .* FAILED: fetched = 49, expected 50")
+        self.assertIn("1M: 50 books written into PostgreSQL stamped 600–600 s behind the device's cursor", text)
+        self.assertIn("lists 1000050 books after the reconciliation (expected 1000050): ok", text)
+        self.assertEqual(scale.reconciliation_lines(synthetic_results()), [])
+
+
 # MARK: - The storage race
 
 class StorageRaceTests(unittest.TestCase):
@@ -276,7 +416,8 @@ class ScaleRunTests(unittest.TestCase):
         results = self.tmp / "results"
         argv = [sys.executable, str(BENCH / "bench_scale.py"), "--sizes", "10000,20000", "--runs", "1",
                 "--read-runs", "2", "--shelf-sync", str(self.tmp / "shelf-sync"), "--shelf", str(self.tmp / "shelf"),
-                "--swift-json", str(BENCH / "json_throughput.py"), "--results", str(results), "--delta-records", "20"]
+                "--swift-json", str(BENCH / "json_throughput.py"), "--results", str(results), "--delta-records", "20",
+                "--window-wait", "1"]
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=900)
         self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
         data = json.loads((results / "scale-latest.json").read_text())
@@ -297,6 +438,27 @@ class ScaleRunTests(unittest.TestCase):
         search = [e for e in data["scenarios"] if e["scenario"] == "search" and e["size"] == 20_000][0]
         self.assertEqual(search["contenders"]["--limit 50"]["output_lines"], 50)  # the stand-in has --limit
         self.assertGreater(search["contenders"]["unlimited"]["output_lines"], 50)
+        for size in (10_000, 20_000):
+            window = [e for e in data["scenarios"] if e["scenario"] == "commit_window" and e["size"] == size][0]
+            self.assertEqual(list(window["contenders"]), [scale.WITHIN_WINDOW, scale.FIRST_AFTER_WINDOW, scale.AFTER_WINDOW])
+            for name, row in window["contenders"].items():
+                self.assertEqual(row["summary"]["failed"], 0, (size, name, row.get("errors")))
+                self.assertGreater(row["summary"]["requests"]["median"], 0)
+            rec = [e for e in data["scenarios"] if e["scenario"] == "reconcile" and e["size"] == size][0]
+            for name, row in rec["contenders"].items():
+                self.assertEqual(row["summary"]["failed"], 0, (size, name, row.get("errors")))
+            unchanged = rec["contenders"][scale.RECONCILE_UNCHANGED]["figures"]["reconciliation"]
+            self.assertEqual((unchanged["listed"], unchanged["fetched"], unchanged["absent"]), (size, 0, 0))
+            self.assertEqual(rec["contenders"][scale.LATE_SYNC]["samples"][0]["late_stored"], 0)
+            late = rec["contenders"][scale.LATE_RECONCILE]
+            self.assertEqual(late["figures"]["reconciliation"]["fetched"], 50)
+            self.assertEqual(late["samples"][0]["late_stored"], 50)
+            self.assertEqual(rec["late_insert"]["inserted"], 50)
+            self.assertEqual(rec["late_insert"]["server_newest"], rec["late_insert"]["server_newest_after"])
+            self.assertLessEqual(rec["late_insert"]["stamps"][1],
+                                 rec["late_insert"]["device_cursor"] - late_commits.LATE_BEHIND_MS)
+            self.assertTrue(rec["checks"]["shelf_books"]["ok"], rec["checks"])
+        self.assertIn("reconcile after 50 late commits", proc.stdout)
         self.assertEqual(len(data["targets"]), 3)
         json_entry = [e for e in data["scenarios"] if e["scenario"] == "json"][0]
         self.assertIn("mb_per_s", json_entry["contenders"]["python storage"])
