@@ -184,7 +184,9 @@ struct CommitWindowSyncTests {
         #expect(try device.ids() == ["b1", "b3"])
 
         // THEN a reconciliation lists ids and versions, fetches b2 by id and applies it
+        let asked = server.requests.count
         let report = await device.sync(reconcile: true)
+        #expect(report.requests == server.requests.count - asked, "each request counted once")
         #expect(report.outcome == .synced, "\(report.message)")
         #expect(try device.ids() == ["b1", "b2", "b3"])
         #expect(try device.title("b2") == "Slow")
