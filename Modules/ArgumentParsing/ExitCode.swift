@@ -17,9 +17,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case unavailable = 69
     /// An internal error (EX_SOFTWARE).
     case software = 70
-    /// Reading or writing a local file failed (EX_IOERR).
     /// An output file cannot be created (EX_CANTCREAT).
     case cannotCreate = 73
+    /// Reading or writing a local file failed (EX_IOERR).
     case ioError = 74
     /// Temporary failure; try again later (EX_TEMPFAIL): network down, server backoff.
     case temporaryFailure = 75
