@@ -79,7 +79,7 @@ public enum BookRemoval {
             throw RepositoryError.unreadableRecord(
                 UnreadableRecord(collection: collection, id: id, reason: "its stored JSON is not an object"))
         }
-        fields.removeValue(forKey: "last_modified")
+        ServerOwnedFields.removeStamp(from: &fields)
         fields[collection == .notes ? NoteDTO.bookIDField : ReadingSessionDTO.bookIDField] = .null
         try transaction.saveLocal(collection, id: id, json: try WireJSON.data(fields))
     }

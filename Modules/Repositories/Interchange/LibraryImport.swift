@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Storage
 
 // MARK: - LibraryImport
@@ -72,7 +73,7 @@ public enum LibraryImport {
                 var fields = item.fields
                 if let existing {
                     var current = try JSONDecoder().decode(JSONValue.self, from: existing.json).objectValue ?? [:]
-                    current.removeValue(forKey: "last_modified")
+                    ServerOwnedFields.removeStamp(from: &current)
                     fields = current.merging(item.fields) { _, new in new }
                     if fields == current {
                         counts.unchanged += 1

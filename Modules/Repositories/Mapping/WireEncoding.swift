@@ -23,7 +23,7 @@ enum WireEncoding {
         let owned = try dto.encodedData()
         guard let existing else { return owned }
         var fields = try object(existing, id: dto.id, collection: DTO.collection, what: "its stored JSON")
-        fields.removeValue(forKey: "last_modified")
+        ServerOwnedFields.removeStamp(from: &fields)
         fields.merge(try object(owned, id: dto.id, collection: DTO.collection, what: "its new JSON")) { _, new in new }
         // NB: kept fields go through `JSONValue`, whose numbers are `Double`: an integer
         // beyond 2^53 in a field Shelf does not know would lose precision. No field of

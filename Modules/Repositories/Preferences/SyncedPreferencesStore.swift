@@ -120,7 +120,7 @@ public final class SyncedPreferencesStore: PreferencesStore {
             }
             fields = object
         }
-        fields.removeValue(forKey: "last_modified")
+        ServerOwnedFields.removeStamp(from: &fields)
         let before = fields
         try change(&fields)
         guard fields != before || existing == nil && !fields.isEmpty else { return }

@@ -11,14 +11,11 @@ import Records
 /// One definition for the sync engine's pushes and the store's own queued requests, so
 /// that a request repeated or compared later is byte for byte the one first built.
 public enum PushBody {
-    /// Fields the server owns; they are never sent.
-    public static let serverFields: Set<String> = ["id", "last_modified", "deleted"]
-
     /// - Throws: `StorageError.invalidRecord` when `json` is not a JSON object.
     public static func of(_ json: Data, collection: CollectionName, id: String) throws(StorageError) -> Data {
         do {
             var fields = try WireJSON.fields(json)
-            for key in serverFields { fields.removeValue(forKey: key) }
+            ServerOwnedFields.removeAll(from: &fields)
             return try WireJSON.data(fields)
         } catch {
             throw .invalidRecord(collection: collection, id: id, reason: "not a JSON object: \(error)")
