@@ -3,14 +3,15 @@
 /// A table of aligned columns with a header row, as the CLI prints lists.
 ///
 /// Columns are two spaces apart and as wide as their widest cell (in terminal
-/// columns, see `TextWidth`), and no cell is wider than `maximumCellWidth`: a longer
-/// one is cut with "…", so one huge title can't pad every row of the table; numbers
-/// align right. No line ends in spaces (the last
+/// columns, see `TextWidth`); numbers align right. No line ends in spaces (the last
 /// column is not padded). Styles wrap the padded text, so colour never shifts a column.
 ///
 /// Given the terminal's width, the table fits it: the widest column gives up a column
 /// at a time (its cells cut with "…") until the lines fit, so a long title shrinks
-/// before a short id or a yes/no does; no line is ever wider than the terminal.
+/// before a short id or a yes/no does; no line is ever wider than the terminal, and a
+/// wide terminal shows long titles whole. Without one (a pipe), no cell is wider than
+/// `maximumCellWidth`, so one huge title can't pad every row of the table. Either way
+/// a cell is cut at `cellGuard` as it is made: no text from outside costs more than that.
 struct TextTable {
     enum Alignment {
         case left, right
@@ -35,21 +36,26 @@ struct TextTable {
         init(_ text: String, _ role: TextStyle.Role? = nil) {
             // NB: most cells are short printable ASCII, which needs neither escaping nor
             // cutting and is one column a byte: one pass over the bytes instead of four.
-            if text.utf8.count <= TextTable.maximumCellWidth, TextWidth.isPrintableASCII(text) {
+            if text.utf8.count <= TextTable.cellGuard, TextWidth.isPrintableASCII(text) {
                 self.text = text
                 self.width = text.utf8.count
             } else {
-                self.text = TextWidth.truncated(TextWidth.sanitized(text), limit: TextTable.maximumCellWidth)
+                self.text = TextWidth.truncated(TextWidth.sanitized(text), limit: TextTable.cellGuard)
                 self.width = TextWidth.of(self.text)
             }
             self.role = role
         }
     }
 
-    /// The widest a cell may be, in terminal columns: 60 holds a 36-character id, most
-    /// titles and names whole, and keeps a four-column table within 200 columns. (The
-    /// full text is in `show` and `--json`.)
+    /// The widest a cell may be without a terminal, in columns: 60 holds a 36-character
+    /// id, most titles and names whole, and keeps a four-column table within 200
+    /// columns. (The full text is in `show` and `--json`.)
     static let maximumCellWidth = 60
+
+    /// The widest a cell is ever kept, in columns: wider than any terminal, so a table
+    /// fitted to one is cut by the fitting, while a hostile megabyte of title is not
+    /// measured, escaped and padded whole.
+    static let cellGuard = 1_000
 
     let columns: [Column]
     private(set) var rows: [[Cell]] = []
@@ -81,6 +87,7 @@ struct TextTable {
         for row in rows {
             for (index, cell) in row.enumerated() where cell.width > natural[index] { natural[index] = cell.width }
         }
+        if width == nil { natural = natural.map { min($0, Self.maximumCellWidth) } }
         let widths = width.map { Self.fitted(natural, into: $0) } ?? natural
         let lineCapacity = widths.reduce(Self.gap * widths.count, +)
         func render(_ cells: [Cell]) -> String {

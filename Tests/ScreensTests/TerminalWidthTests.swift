@@ -43,9 +43,22 @@ struct TerminalWidthTests {
     }
 
     @Test func aWideTerminalShowsEveryCellWhole() async throws {
+        let long = "The Dispossessed: An Ambiguous Utopia, with an afterword and notes"
         let text = LibraryScreen(try await library()).renderText(RenderOptions(width: 200))
-        #expect(text == LibraryScreen(try await library()).renderText(.plain), "200 columns hold the unlimited table")
         #expect(text.contains("3f2b9c1e-5d4a-4e7b-9a1c-2b3c4d5e6f70"))
+        #expect(text.contains(long), "a 66-column title is whole on a 200-column terminal")
+        for line in text.split(separator: "\n") { #expect(TextWidth.of(String(line)) <= 200) }
+        // Without a terminal (a pipe), no cell is wider than 60 columns, as before.
+        let piped = LibraryScreen(try await library()).renderText(.plain)
+        #expect(!piped.contains(long))
+        #expect(piped.contains(String(long.prefix(TextTable.maximumCellWidth - 1)) + "…"))
+    }
+
+    @Test func aHugeCellIsCutAtTheGuardEvenOnAWideTerminal() {
+        var table = TextTable([TextTable.Column("TITLE")])
+        table.append(String(repeating: "x", count: 100_000))
+        let lines = table.lines(TextStyle(.plain), width: 5_000)
+        #expect(TextWidth.of(lines[1]) == TextTable.cellGuard)
     }
 
     @Test func theWidestColumnShrinksFirst() {
