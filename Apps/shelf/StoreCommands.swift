@@ -75,6 +75,6 @@ private func storeMaintenance(_ context: CommandContext) throws -> StoreMaintena
     } else {
         name = .localOnly
     }
-    context.output.note("store \(paths.dataDirectory.appendingPathComponent("\(name.rawValue).sqlite").path)")
+    context.output.note("store \(paths.storeFile(name).path)")
     return StoreMaintenance(account: name, paths: paths)
 }

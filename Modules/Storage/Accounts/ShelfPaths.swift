@@ -39,7 +39,17 @@ public struct ShelfPaths: Sendable, Equatable {
 
     /// The account's SQLite store.
     public func database(_ name: AccountName) -> StoreLocation {
-        .file(dataDirectory.appendingPathComponent("\(name.rawValue).sqlite"))
+        .file(storeFile(name))
+    }
+
+    /// The account's store file, `<data directory>/<account>.sqlite`: the one place its
+    /// name is made.
+    public func storeFile(_ name: AccountName) -> URL {
+        Self.storeFile(name, in: dataDirectory)
+    }
+
+    static func storeFile(_ name: AccountName, in dataDirectory: URL) -> URL {
+        dataDirectory.appendingPathComponent("\(name.rawValue).sqlite", isDirectory: false)
     }
 
     /// An empty file whose modification time is the last time the account's store

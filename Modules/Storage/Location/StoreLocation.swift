@@ -14,7 +14,7 @@ public enum StoreLocation: Hashable, Sendable, CustomStringConvertible {
     /// when `XDG_DATA_HOME` is unset, empty or relative (the XDG spec says to ignore
     /// a relative value).
     public static func account(_ name: AccountName, environment: [String: String] = ProcessInfo.processInfo.environment) -> StoreLocation {
-        .file(dataDirectory(environment: environment).appendingPathComponent("\(name.rawValue).sqlite", isDirectory: false))
+        .file(ShelfPaths.storeFile(name, in: dataDirectory(environment: environment)))
     }
 
     /// The folder holding every account's database: `$XDG_DATA_HOME/shelf`.

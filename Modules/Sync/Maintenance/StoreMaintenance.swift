@@ -15,7 +15,7 @@ public struct StoreMaintenance: Sendable {
     }
 
     /// The account's store file.
-    public var storeFile: URL { paths.dataDirectory.appendingPathComponent("\(account.rawValue).sqlite") }
+    public var storeFile: URL { paths.storeFile(account) }
 
     // MARK: Doctor
 
