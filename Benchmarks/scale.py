@@ -403,13 +403,7 @@ def scale_table(results: dict) -> str:
                           _x(r.get("wall_s_vs_floor")), _x(r.get("maxrss_kb_vs_peer"))])
     widths = [max(len(line[i]) for line in lines if len(line) == len(header)) for i in range(len(header))]
     out = []
-    for index, line in enumerate(lines):
-        if len(line) == len(header):
-            out.append("  ".join(c.ljust(widths[i]) for i, c in enumerate(line)).rstrip())
-        else:
-            out.append(f"{line[0].ljust(widths[0])}  {line[1].ljust(widths[1])}  {line[2]}")
-        if index == 0:
-            out.append("  ".join("-" * w for w in widths))
+    out += _aligned(lines, header, widths)
     out.append("")
     for entry in results["scenarios"]:
         if entry["scenario"] in ("no_change", "delta", "search"):
@@ -476,13 +470,7 @@ def reconciliation_lines(results: dict) -> list[str]:
     measured = [line for line in lines if len(line) == len(header)]
     widths = [max(len(line[i]) for line in (lines if i < 2 else measured)) for i in range(len(header))]
     out = ["Shelf: idle runs around the commit window, and reconciliation (report figures are books')"]
-    for index, line in enumerate(lines):
-        if len(line) == len(header):
-            out.append("  ".join(c.ljust(widths[i]) for i, c in enumerate(line)).rstrip())
-        else:
-            out.append(f"{line[0].ljust(widths[0])}  {line[1].ljust(widths[1])}  {line[2]}")
-        if index == 0:
-            out.append("  ".join("-" * w for w in widths))
+    out += _aligned(lines, header, widths)
     late = [e for e in results["scenarios"] if e["scenario"] == "reconcile" and e.get("late_insert")]
     for entry in late:
         info = entry["late_insert"]
@@ -522,6 +510,20 @@ def plot(results: dict) -> str:
                 panel.series.append(Series(NAMES[name], series))
     load = results["meta"]["machine"].get("load_average_at_start")
     return figure(f"Shelf scale curve (commit {results['meta']['machine'].get('commit')}, load {load})", panels)
+
+
+def _aligned(lines: list[list[str]], header: list[str], widths: list[int]) -> list[str]:
+    """A table's lines in columns `widths` wide, a rule under the first; a row with fewer
+    cells than the header is a note: its first two cells aligned, the third as it is."""
+    out = []
+    for index, line in enumerate(lines):
+        if len(line) == len(header):
+            out.append("  ".join(c.ljust(widths[i]) for i, c in enumerate(line)).rstrip())
+        else:
+            out.append(f"{line[0].ljust(widths[0])}  {line[1].ljust(widths[1])}  {line[2]}")
+        if index == 0:
+            out.append("  ".join("-" * w for w in widths))
+    return out
 
 
 def _num(value, unit: str, digits: int = 2) -> str:
