@@ -392,7 +392,8 @@ extension Migration {
     ///   based on, so that one another device's concurrent write replaced unseen is
     ///   queued again (`AcknowledgedWrite`).
     /// Stores from before have none: their next pull reaches back one window behind the
-    /// cursor, and their next run reconciles.
+    /// cursor, and their next run reconciles (a collection that has a cursor is marked
+    /// as last reconciled at 1970, so it is due), which finds what they already missed.
     static let v9CommitWindow = Migration(version: 9, summary: "settled cursor, server clock, reconciliation") {
         connection throws(StorageError) in
         try connection.execute("""
@@ -400,6 +401,7 @@ extension Migration {
             ALTER TABLE sync_state ADD COLUMN server_clock INTEGER;
             ALTER TABLE sync_state ADD COLUMN server_clock_at INTEGER;
             ALTER TABLE sync_state ADD COLUMN last_reconciled INTEGER;
+            UPDATE sync_state SET last_reconciled = 0 WHERE cursor IS NOT NULL;
             ALTER TABLE outbox ADD COLUMN server_tombstone INTEGER;
             CREATE TABLE acknowledged_writes (
                 collection TEXT NOT NULL,
