@@ -45,10 +45,15 @@ extension SyncRun {
     }
 
     /// Lists the collection's ids and versions, then pulls what differs.
+    ///
+    /// NB: the attempt is recorded before it starts: one that the run's budget cuts short
+    /// (a very large collection on a slow server) is tried again after the interval, not
+    /// at every run; what it applied stays applied.
     func reconcile(_ collection: CollectionName) async throws {
         let started = ContinuousClock.now
         let at = now
         guard let cursor = try store.read({ reader in try reader.syncState(collection).cursor }) else { return }
+        try store.write { tx in try tx.updateSyncState(collection) { $0.lastReconciled = at } }
         let service = KintoCollectionService(client: engine.client, collection: collection)
         var found = ReconciliationReport()
         var differing = ReconciliationDifferences()
@@ -81,7 +86,6 @@ extension SyncRun {
         }
         found.durationMilliseconds = milliseconds(since: started)
         // NB: the run's `requests` already counted each of them (`withRetries`).
-        try store.write { tx in try tx.updateSyncState(collection) { $0.lastReconciled = at } }
         collectionReport(collection) {
             $0.reconciliation = found
             $0.late += found.fetched + found.deleted

@@ -115,11 +115,10 @@ final class SyncRun {
         do {
             try checkStoredBackoff()
             try await withinBudget {
-                if self.options.pulls {
-                    try await self.pullAll()
-                    try await self.reconcileDue()
-                }
+                if self.options.pulls { try await self.pullAll() }
                 if self.options.pushes { try await self.pushAll() }
+                // NB: after the push, so a long reconciliation never holds local edits back.
+                if self.options.pulls { try await self.reconcileDue() }
             }
             try finishSuccessfully()
         } catch let error as StorageError where error.isCorruption {
