@@ -40,7 +40,7 @@ from kinto_server import KintoServer  # noqa: E402
 from postgres_cluster import PostgresCluster  # noqa: E402
 from proxy import CountingProxy  # noqa: E402
 from scenarios import Bench, Config  # noqa: E402
-from workspace import Workspace, sweep_abandoned  # noqa: E402
+from workspace import Workspace, exit_on_termination_signals, sweep_abandoned  # noqa: E402
 
 STARTED = time.monotonic()
 
@@ -214,11 +214,7 @@ def finish(bench: Bench, config: Config) -> dict:
 def main(argv: list[str]) -> int:
     config = parse_args(argv)
 
-    def terminate(signum, _frame):
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, terminate)
-    signal.signal(signal.SIGHUP, terminate)
+    exit_on_termination_signals()
     try:
         results = run(config)
     except KeyboardInterrupt:

@@ -66,7 +66,7 @@ from contenders import Target  # noqa: E402
 from kinto_api import Account, KintoAPI  # noqa: E402
 from kinto_server import KintoServer  # noqa: E402
 from postgres_cluster import PostgresCluster  # noqa: E402
-from workspace import Workspace, sweep_abandoned  # noqa: E402
+from workspace import Workspace, exit_on_termination_signals, sweep_abandoned  # noqa: E402
 
 # The reader's collections in the default bucket that shelf-sync pulls (its first sync asks
 # for these six and the shared shop/products).
@@ -613,11 +613,7 @@ def run(config: Config) -> dict:
 def main(argv: list[str]) -> int:
     config = parse_args(argv)
 
-    def terminate(signum, _frame):
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, terminate)
-    signal.signal(signal.SIGHUP, terminate)
+    exit_on_termination_signals()
     start_load = uptime()
     log(f"start: {start_load}")
     try:

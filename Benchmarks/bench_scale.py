@@ -22,7 +22,6 @@ import argparse
 import contextlib
 import os
 import pathlib
-import signal
 import sys
 import time
 
@@ -34,6 +33,7 @@ import report  # noqa: E402
 import scale  # noqa: E402
 from bench import STARTED, log, machine_facts, run, start_servers  # noqa: E402
 from scenarios import Config  # noqa: E402
+from workspace import exit_on_termination_signals  # noqa: E402
 
 DEFAULT_SIZES = [10_000, 100_000, 1_000_000]
 # From this size on a first sync is run `--large-runs` times per contender (a million
@@ -120,11 +120,7 @@ def run_scale(stack: contextlib.ExitStack, config: Config, large_runs: int) -> d
 def main(argv: list[str]) -> int:
     config, large_runs = parse_args(argv)
 
-    def terminate(signum, _frame):
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, terminate)
-    signal.signal(signal.SIGHUP, terminate)
+    exit_on_termination_signals()
     try:
         results = run(config, lambda stack, config: run_scale(stack, config, large_runs))
     except KeyboardInterrupt:

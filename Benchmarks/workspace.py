@@ -98,3 +98,13 @@ def _cmdline(pid: int) -> bytes:
         return pathlib.Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return b""
+
+
+def exit_on_termination_signals() -> None:
+    """SIGTERM and SIGHUP end a benchmark as an exception would (status 128 + signal), so
+    its `finally` blocks and context managers stop every server and client it started."""
+    def terminate(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGHUP, terminate)

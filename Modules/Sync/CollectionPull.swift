@@ -333,17 +333,15 @@ extension SyncRun {
                     incoming, behind: cursor, orPushedUpTo: stored.pushedTimestamp, in: collection, tx)
             }
             let alreadyHeld = remote.count - incoming.count
-            let overwritten = recovering ? [] : try OverwrittenWrites.reopen(incoming, in: collection, tx)
             let deleted = (recovering ? remote : incoming).filter(\.isDeleted).count
             if recovering {
-                let before = try tx.syncState(collection).cursorBeforeRecovery
                 incoming = try remote.filter { record in
                     try !tx.keepNewerLocalVersion(record, in: collection)
-                        && !tx.keepLocalDeletion(record, in: collection, cursorBefore: before)
+                        && !tx.keepLocalDeletion(record, in: collection, cursorBefore: stored.cursorBeforeRecovery)
                 }
             }
-            let held = try tx.applyRemote(incoming, to: collection, morePagesFollow: !isLast)
-            let merges = try Self.merge(held, in: collection, recovering: recovering, merger: merger, tx)
+            let (merges, overwritten) = try Self.applyPulled(
+                incoming, to: collection, morePagesFollow: !isLast, recovering: recovering, merger: merger, tx)
             let highest = pageHighest
             try tx.updateSyncState(collection) { state in
                 if let highest { state.cursor = max(state.cursor ?? highest, highest) }
@@ -387,6 +385,19 @@ extension SyncRun {
             $0.skipped += oversized.count
         }
         return PageCounts(applied: pulled - deleted, deleted: deleted, totalSoFar: pulledBefore + pulled)
+    }
+
+    /// Applies pulled records the store does not hold, in the caller's transaction:
+    /// acknowledged writes they replaced unseen are queued again first (not during a
+    /// recovery), then records without a waiting change are stored and the others merged.
+    /// - Returns: the merges, and the ids whose overwritten writes were queued again.
+    static func applyPulled(
+        _ incoming: [RawRecord], to collection: CollectionName, morePagesFollow: Bool = false, recovering: Bool,
+        merger: MergeApplier, _ tx: StoreTransaction
+    ) throws -> (merges: [(String, MergeApplier.Result)], overwritten: [String]) {
+        let overwritten = recovering ? [] : try OverwrittenWrites.reopen(incoming, in: collection, tx)
+        let held = try tx.applyRemote(incoming, to: collection, morePagesFollow: morePagesFollow)
+        return (try merge(held, in: collection, recovering: recovering, merger: merger, tx), overwritten)
     }
 
     /// Merges the pulled records that a waiting local change held back, three ways.

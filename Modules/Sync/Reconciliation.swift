@@ -103,10 +103,8 @@ extension SyncRun {
         let (merges, deleted, overwritten) = try store.write { tx in
             let cursor = try tx.syncState(collection).cursor ?? .max
             let incoming = try Self.droppingHeldVersions(records, behind: cursor, in: collection, tx).records
-            let overwritten = try OverwrittenWrites.reopen(incoming, in: collection, tx)
-            let held = try tx.applyRemote(incoming, to: collection)
-            return (try Self.merge(held, in: collection, recovering: false, merger: merger, tx), incoming.filter(\.isDeleted).count,
-                    overwritten)
+            let (merges, overwritten) = try Self.applyPulled(incoming, to: collection, recovering: false, merger: merger, tx)
+            return (merges, incoming.filter(\.isDeleted).count, overwritten)
         }
         noteOverwritten(overwritten, in: collection)
         record(merges, in: collection)

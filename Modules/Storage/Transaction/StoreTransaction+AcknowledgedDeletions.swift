@@ -28,23 +28,9 @@ extension StoreTransaction {
             [.text(collection.rawValue), .text(id), .text(revision), .date(now)],
             operation: "remember the deletion of \(collection.rawValue) record '\(id)'"
         )
-        try pruneAcknowledgedDeletions(now: now)
-    }
-
-    /// Drops entries older than `maximumAge`, then all but the newest `maximumCount`.
-    private func pruneAcknowledgedDeletions(now: Date) throws(StorageError) {
-        let oldest = now.addingTimeInterval(-AcknowledgedDeletions.maximumAge)
-        try db.run(
-            "DELETE FROM acknowledged_deletions WHERE deleted_at < ?", [.date(oldest)],
-            operation: "drop old acknowledged deletions"
-        )
-        try db.run(
-            """
-            DELETE FROM acknowledged_deletions WHERE (collection, id) IN (
-                SELECT collection, id FROM acknowledged_deletions ORDER BY deleted_at DESC LIMIT -1 OFFSET ?)
-            """,
-            [.integer(Int64(AcknowledgedDeletions.maximumCount))], operation: "cap acknowledged deletions"
-        )
+        try prune(
+            .acknowledgedDeletions, now: now, maximumAge: AcknowledgedDeletions.maximumAge,
+            maximumCount: AcknowledgedDeletions.maximumCount)
     }
 
     /// Forgets a collection's acknowledged deletions: the server forgot the collection,

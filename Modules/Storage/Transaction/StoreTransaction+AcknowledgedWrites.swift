@@ -25,15 +25,7 @@ extension StoreTransaction {
                 .blob(server.json), .integer(server.lastModified), .date(now),
             ],
             operation: "remember an acknowledged write of \(pushed.collection.rawValue) record '\(pushed.recordID)'")
-        try db.run(
-            "DELETE FROM acknowledged_writes WHERE acknowledged_at < ?", [.date(now.addingTimeInterval(-AcknowledgedWrite.maximumAge))],
-            operation: "drop old acknowledged writes")
-        try db.run(
-            """
-            DELETE FROM acknowledged_writes WHERE (collection, id) IN (
-                SELECT collection, id FROM acknowledged_writes ORDER BY acknowledged_at DESC LIMIT -1 OFFSET ?)
-            """,
-            [.integer(Int64(AcknowledgedWrite.maximumCount))], operation: "cap acknowledged writes")
+        try prune(.acknowledgedWrites, now: now, maximumAge: AcknowledgedWrite.maximumAge, maximumCount: AcknowledgedWrite.maximumCount)
     }
 
     /// Forgets a record's acknowledged write.
