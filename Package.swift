@@ -134,7 +134,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "shelf-json-throughput",
-            dependencies: ["Domain", "Records", "Services", "Storage"],
+            dependencies: ["Domain", "Records", "Services", "Storage", "Sync"],
             path: "Benchmarks/JSONThroughput",
             swiftSettings: swiftSettings
         ),
@@ -167,7 +167,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["Domain", "Presentation", "Repositories", "Services"],
+            dependencies: ["Domain", "Presentation", "Records", "Repositories", "Services", "Storage"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),

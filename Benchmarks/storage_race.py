@@ -369,7 +369,7 @@ def scan_page(text: str) -> list[tuple[dict, str]]:
     return records
 
 
-# MARK: - Applying a page (Shelf's CollectionPull.apply → StoreTransaction.applyRemote)
+# MARK: - Applying a page (Shelf's CollectionPull.apply → SyncRules.applyPulled → StoreTransaction.storePulled)
 
 UPSERT = """
     INSERT INTO records (collection, id, json, last_modified, deleted, sort_key, search_text, complete)

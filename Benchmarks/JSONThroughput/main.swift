@@ -3,6 +3,7 @@ import Foundation
 import Records
 import Services
 import Storage
+import Sync
 
 // MARK: - shelf-json-throughput
 //
@@ -23,7 +24,7 @@ import Storage
 // - JSONDecoder into BookDTOs: Foundation decoding the same page into `[BookDTO]`,
 //   what a client built on `Decodable` would do before it could store anything.
 // - bytes to stored records: the sync engine's path for one pulled page — scan into
-//   `RawRecord`s, and `applyRemote` of the whole page plus the cursor in
+//   `RawRecord`s, and `SyncRules.applyPulled` of the whole page plus the cursor in
 //   one write transaction of a fresh file store (WAL, `synchronous=NORMAL`), commit
 //   included. Opening the store is not timed: a sync opens it once for all its pages.
 //
@@ -127,7 +128,7 @@ final class ScratchStore {
 func storePage(_ bytes: Data, in store: ShelfStore) throws -> Int {
     let remote = try RecordPageScanner.scan(bytes, indexingFor: .books)
     return try store.write { tx in
-        let held = try tx.applyRemote(remote, to: .books)
+        let held = try SyncRules(tx).applyPulled(remote, to: .books)
         let highest = remote.map(\.lastModified).max()
         try tx.updateSyncState(.books) { state in
             if let highest { state.cursor = max(state.cursor ?? highest, highest) }

@@ -71,7 +71,7 @@ func run() throws {
     let records = (0..<count).map { book($0, using: &generator) }
     let start = ContinuousClock.now
     try store.write { tx in
-        _ = try tx.applyRemote(records, to: .books)
+        try tx.storePulled(records, in: .books)
     }
     let elapsed = ContinuousClock.now - start
     print("LocalLibrarySeed: \(count) books in \(store.location) (\(elapsed.formatted(.units(allowed: [.seconds, .milliseconds]))))")

@@ -28,7 +28,7 @@ func run() async throws {
     var generator = SeededGenerator(state: 42)
     let records = (0..<count).map { makeBook($0, using: &generator) }
     let store = try ShelfStore.inMemory()
-    try store.write { tx in _ = try tx.applyRemote(records, to: .books) }
+    try store.write { tx in try tx.storePulled(records, in: .books) }
     try store.write { tx in _ = try tx.updateSyncState(.books) { $0.lastSuccess = Date() } }
     print("RepositoriesBench: \(count) books in an in-memory store, synced just now (no refresh is due)")
 

@@ -336,8 +336,8 @@ extension SyncRun {
             let deleted = (recovering ? remote : incoming).filter(\.isDeleted).count
             if recovering {
                 incoming = try remote.filter { record in
-                    try !tx.keepNewerLocalVersion(record, in: collection)
-                        && !tx.keepLocalDeletion(record, in: collection, cursorBefore: stored.cursorBeforeRecovery)
+                    try !SyncRules(tx).keepNewerLocalVersion(record, in: collection)
+                        && !SyncRules(tx).keepLocalDeletion(record, in: collection, cursorBefore: stored.cursorBeforeRecovery)
                 }
             }
             let (merges, overwritten) = try Self.applyPulled(
@@ -363,7 +363,7 @@ extension SyncRun {
                     state.nextPage = page.next.url
                 }
             }
-            let requeued = recovering && isLast ? try tx.requeueRecordsMissing(from: collection, present: seen) : 0
+            let requeued = recovering && isLast ? try SyncRules(tx).requeueRecordsMissing(from: collection, present: seen) : 0
             return (merges, deleted, requeued, late, alreadyHeld, overwritten)
         }
         noteOverwritten(overwritten, in: collection)
@@ -396,21 +396,21 @@ extension SyncRun {
         merger: MergeApplier, _ tx: StoreTransaction
     ) throws -> (merges: [(String, MergeApplier.Result)], overwritten: [String]) {
         let overwritten = recovering ? [] : try OverwrittenWrites.reopen(incoming, in: collection, tx)
-        let held = try tx.applyRemote(incoming, to: collection, morePagesFollow: morePagesFollow)
+        let held = try SyncRules(tx).applyPulled(incoming, to: collection, morePagesFollow: morePagesFollow)
         return (try merge(held, in: collection, recovering: recovering, merger: merger, tx), overwritten)
     }
 
     /// Merges the pulled records that a waiting local change held back, three ways.
     static func merge(
-        _ held: [(record: RawRecord, waiting: OutboxEntry)], in collection: CollectionName, recovering: Bool,
+        _ held: [HeldRecord], in collection: CollectionName, recovering: Bool,
         merger: MergeApplier, _ tx: StoreTransaction
     ) throws -> [(String, MergeApplier.Result)] {
         var merges: [(String, MergeApplier.Result)] = []
-        for (record, waiting) in held {
+        for (record, waiting) in held.map({ ($0.record, $0.waiting) }) {
             if recovering, !record.isDeleted, let base = waiting.baseLastModified, record.lastModified < base {
                 // The server went back to a version older than the one this edit
                 // started from: what is here is newer on every field; push it over.
-                try tx.rebasePendingChange(collection, id: record.id, onto: record, merged: nil)
+                try SyncRules(tx).rebasePendingChange(collection, id: record.id, onto: record, merged: nil)
                 merges.append((record.id, .merged(discarded: nil)))
                 continue
             }

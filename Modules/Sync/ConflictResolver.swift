@@ -54,13 +54,13 @@ public struct ConflictResolver: Sendable {
         switch outcome {
         case .push(let content) where waiting != nil:
             let merged = try content.map { try RecordJSON.data($0, id: id) }
-            try tx.rebasePendingChange(collection, id: id, onto: remote, merged: merged)
+            try SyncRules(tx).rebasePendingChange(collection, id: id, onto: remote, merged: merged)
         case .conflict where waiting != nil:
             // NB: a policy other than manual never leaves a clash; keep the local side whole.
-            try tx.rebasePendingChange(collection, id: id, onto: remote, merged: nil)
+            try SyncRules(tx).rebasePendingChange(collection, id: id, onto: remote, merged: nil)
         case .alreadyEqual, .acceptRemote, .push, .conflict:
-            if waiting != nil { try tx.discardLocalChange(collection, id: id) }
-            _ = try tx.applyRemote(remote, to: collection)
+            if waiting != nil { try SyncRules(tx).discardLocalChange(collection, id: id) }
+            _ = try SyncRules(tx).applyPulled(remote, to: collection)
         }
         _ = try tx.removeConflict(collection, id: id)
     }

@@ -156,15 +156,15 @@ extension ConflictResolver {
                 throw FieldDecisionError.refusedByRules(error.description)
             }
             if waiting != nil {
-                try tx.rebasePendingChange(collection, id: id, onto: remote, merged: merged)
+                try SyncRules(tx).rebasePendingChange(collection, id: id, onto: remote, merged: merged)
             } else {
-                _ = try tx.applyRemote(remote, to: collection)
+                _ = try SyncRules(tx).applyPulled(remote, to: collection)
                 try tx.saveLocal(collection, id: id, json: merged)
             }
             queued = true
         case .alreadyEqual, .acceptRemote, .push(nil), .conflict:
-            if waiting != nil { try tx.discardLocalChange(collection, id: id) }
-            _ = try tx.applyRemote(remote, to: collection)
+            if waiting != nil { try SyncRules(tx).discardLocalChange(collection, id: id) }
+            _ = try SyncRules(tx).applyPulled(remote, to: collection)
         }
         _ = try tx.removeConflict(collection, id: id)
         return Resolution(collection: collection, recordID: id, fields: values.mapValues(\.taken), queued: queued)

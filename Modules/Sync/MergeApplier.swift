@@ -40,7 +40,7 @@ struct MergeApplier {
         let waiting = try tx.outboxEntry(collection, id: id)
         if let waiting, try Self.isEcho(of: waiting, remote) {
             let server = remote ?? Self.tombstone(id, waiting)
-            try tx.acknowledgePush(waiting, server: server)
+            try SyncRules(tx).acknowledgePush(waiting, server: server)
             _ = try tx.removeConflict(collection, id: id)
             return .acknowledged
         }
@@ -58,14 +58,14 @@ struct MergeApplier {
         switch outcome {
         case .alreadyEqual, .acceptRemote:
             let discarded = waiting == nil ? nil : try dropped(versions, local: localData, remote: remoteData)
-            if waiting != nil { try tx.discardLocalChange(collection, id: id) }
+            if waiting != nil { try SyncRules(tx).discardLocalChange(collection, id: id) }
             _ = try tx.removeConflict(collection, id: id)
-            _ = try tx.applyRemote(tombstone, to: collection)
+            _ = try SyncRules(tx).applyPulled(tombstone, to: collection)
             return .tookRemote(discarded: discarded)
         case .push(let content):
             let discarded = try dropped(versions, local: localData, remote: remoteData)
             let merged = try content.map { try RecordJSON.data($0, id: id) }
-            try tx.rebasePendingChange(collection, id: id, onto: tombstone, merged: merged)
+            try SyncRules(tx).rebasePendingChange(collection, id: id, onto: tombstone, merged: merged)
             _ = try tx.removeConflict(collection, id: id)
             return .merged(discarded: discarded)
         case .conflict(let conflict):

@@ -208,7 +208,7 @@ extension SyncRun {
             try zip(changes, bodies).compactMap { change, body in
                 guard !change.entry.isInFlight else { return change }
                 // NB: an entry edited since it was read is left for the next batch.
-                return try tx.markSent(change.entry, body: body).map { PendingChange(entry: $0, json: change.json) }
+                return try SyncRules(tx).markSent(change.entry, body: body).map { PendingChange(entry: $0, json: change.json) }
             }
         }
     }
@@ -255,7 +255,7 @@ extension SyncRun {
                 let id = entry.recordID
                 if result.isSuccess {
                     let server = try result.record()
-                    try tx.acknowledgePush(entry, server: server)
+                    try SyncRules(tx).acknowledgePush(entry, server: server)
                     summary.accepted[collection, default: 0] += 1
                     summary.highest[collection] = max(summary.highest[collection] ?? server.lastModified, server.lastModified)
                     continue
@@ -282,7 +282,7 @@ extension SyncRun {
                     let tombstone = RawRecord(
                         id: id, lastModified: entry.baseLastModified ?? 0, isDeleted: true,
                         json: Data(#"{"deleted":true}"#.utf8))
-                    try tx.acknowledgePush(entry, server: tombstone)
+                    try SyncRules(tx).acknowledgePush(entry, server: tombstone)
                     summary.accepted[collection, default: 0] += 1
                 case (404, _):
                     // The record went away on the server: an edit-versus-delete merge.
@@ -300,7 +300,7 @@ extension SyncRun {
                     // Refused for good (400 schema or size, 403 on this collection…): park it
                     // with the server's reason so the rest of the outbox goes through.
                     let reason = Self.reason(error, status: status)
-                    _ = try tx.moveToDeadLetters(entry, status: status, reason: reason)
+                    try SyncRules(tx).moveToDeadLetters(entry, status: status, reason: reason)
                     summary.deadLetters.append((collection, id, status, reason))
                 }
             }

@@ -15,7 +15,7 @@ import Storage
 /// concurrent batches kept only one device's change). The server's record then names
 /// the write's parent in its lineage (`RecordLineage`) but not the write itself: it
 /// descends from the version both were based on, not from this device's write. That
-/// write is queued again against its parent (`StoreTransaction.reopen`), so the record
+/// write is queued again against its parent (`SyncRules.reopen`), so the record
 /// is merged three ways like any pulled change under a waiting edit: fields only one
 /// side changed keep that change, a field both changed is a conflict.
 ///
@@ -37,7 +37,7 @@ enum OverwrittenWrites {
                 // NB: a change in flight that the record is the echo of was applied after
                 // the other write: nothing of this device's was lost.
                 if let waiting = try tx.outboxEntry(collection, id: record.id), try MergeApplier.isEcho(of: waiting, record) { continue }
-                if try tx.reopen(write) { reopened.append(record.id) }
+                if try SyncRules(tx).reopen(write) { reopened.append(record.id) }
             } else {
                 try tx.forgetWrite(collection, id: record.id)
             }

@@ -14,7 +14,7 @@ import Storage
 /// - the records' timestamp (the `_since` answer's ETag), which a restore puts behind
 ///   what this store saw the server reach (its cursor, or its own pushes' timestamps).
 /// A collection found so is pulled again from scratch, and local records the server no
-/// longer has are uploaded again (`StoreTransaction.startRecovery`).
+/// longer has are uploaded again (`SyncRules.startRecovery`).
 extension SyncRun {
     /// The collections checked for forgetting: those in the reader's own bucket (the
     /// shared catalog is read-only; nothing could be uploaded again).
@@ -48,7 +48,7 @@ extension SyncRun {
         guard !forgotten.isEmpty || !learned.isEmpty else { return [] }
         try store.write { tx in
             for (collection, _, current) in forgotten {
-                try tx.startRecovery(collection, collectionTimestamp: current)
+                try SyncRules(tx).startRecovery(collection, collectionTimestamp: current)
             }
             for (collection, timestamp) in learned {
                 try tx.updateSyncState(collection) { $0.collectionTimestamp = timestamp }

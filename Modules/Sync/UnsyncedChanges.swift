@@ -90,7 +90,7 @@ public struct UnsyncedChanges: Sendable {
             let references = try BookRemoval.references(to: id, in: tx)
             if !references.isEmpty { throw UndoError.referenced(reference, references) }
         }
-        try tx.discardLocalChange(collection, id: id)
+        try SyncRules(tx).discardLocalChange(collection, id: id)
         return UndoneChange(
             collection: collection, recordID: id, change: entry.kind, label: label,
             outcome: entry.kind == .create ? .removed : .restoredSyncedVersion)

@@ -48,10 +48,10 @@ enum Wire {
 // MARK: - Store helpers
 
 extension ShelfStore {
-    /// Applies pulled records the way the sync engine does, expecting none held back.
+    /// Stores pulled records as the server has them (`storePulled`), as a pull does
+    /// when no local change waits on them.
     func pull(_ records: [RawRecord], into collection: CollectionName) throws {
-        let held = try write { transaction in try transaction.applyRemote(records, to: collection).map(\.record.id) }
-        #expect(held.isEmpty)
+        try write { transaction in try transaction.storePulled(records, in: collection) }
     }
 
     /// Records that the sync engine (of any process) finished a collection at `date`.

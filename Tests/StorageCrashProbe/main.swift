@@ -49,7 +49,7 @@ func loadInBulk(_ store: ShelfStore, pages: Int) throws {
                       json: book("p-\(k)-\(i)", title: "Pulled \(k) \(i)", lastModified: Int64(k * bulkPageSize + i + 1)))
         }
         try store.write(bulkLoad: load) { tx in
-            _ = try tx.applyRemote(page, to: .books, morePagesFollow: true)
+            try tx.storePulled(page, in: .books, morePagesFollow: true)
         }
         report("committed \(k)")
     }
@@ -72,9 +72,7 @@ func run() throws {
         for n in 0..<syncedCount {
             let lastModified = Int64(1_000 + n)
             let remote = RawRecord(id: "r-\(n)", lastModified: lastModified, json: book("r-\(n)", title: "Synced \(n)", lastModified: lastModified))
-            guard case .applied = try tx.applyRemote(remote, to: .books) else {
-                throw StorageError.corruptValue(what: "probe seed", reason: "a fresh store had a pending change")
-            }
+            try tx.storePulled(remote, in: .books)
         }
     }
     report("ready")

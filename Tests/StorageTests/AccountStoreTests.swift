@@ -1,6 +1,7 @@
 import Foundation
 import Storage
 import Testing
+import TestSupport
 
 /// A throwaway XDG layout per test.
 private struct TemporaryHome {

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Records
 import Testing
+import TestSupport
 @testable import Storage
 
 @Suite("Bulk pulls and the listing index")
@@ -20,8 +21,7 @@ struct BulkPullTests {
     }
 
     private func apply(_ page: [RawRecord], to store: ShelfStore, morePagesFollow: Bool) throws {
-        let held = try store.write { tx in try tx.applyRemote(page, to: .books, morePagesFollow: morePagesFollow).count }
-        #expect(held == 0)
+        try store.write { tx in try tx.storePulled(page, in: .books, morePagesFollow: morePagesFollow) }
     }
 
     /// Searches, counts and listings — what the index serves — as the store answers them.
@@ -41,7 +41,7 @@ struct BulkPullTests {
         // GIVEN an empty store and the same books loaded page by page into a second one
         let bulk = try ShelfStore.testStore()
         let reference = try ShelfStore.testStore()
-        try reference.applyRemote(books(0..<3500), to: .books)
+        try reference.seed(books(0..<3500), to: .books)
 
         // WHEN a large first page arrives with more to come
         try apply(books(0..<2000), to: bulk, morePagesFollow: true)
@@ -69,7 +69,7 @@ struct BulkPullTests {
 
         // A large page into a store that holds more records than it brings.
         let full = try ShelfStore.testStore()
-        try full.applyRemote(books(0..<3000), to: .books)
+        try full.seed(books(0..<3000), to: .books)
         try apply(books(3000..<5000), to: full, morePagesFollow: true)
         #expect(try hasListingIndex(full))
 
@@ -84,7 +84,7 @@ struct BulkPullTests {
         var page = books(0..<2000)
         page.append(RawRecord(id: "broken", lastModified: 5000, json: Data("[1, 2]".utf8)))
         #expect(throws: StorageError.self) {
-            try store.write { tx in try tx.applyRemote(page, to: .books, morePagesFollow: true) }
+            try store.write { tx in try tx.storePulled(page, in: .books, morePagesFollow: true) }
         }
         // The drop was rolled back with the rest of the page.
         #expect(try hasListingIndex(store))
@@ -135,28 +135,9 @@ struct BulkPullTests {
     }
 
     @Test func keyOrderKeepsTheOrderOfAnIdGivenTwice() {
-        // A page Kinto never sends, but one `applyRemote` accepts: the later version wins.
+        // A page Kinto never sends, but one `storePulled` accepts: the later version wins.
         let page = [Wire.remoteBook("b", title: "Early", lastModified: 10), Wire.remoteBook("a", title: "A", lastModified: 11),
                     Wire.tombstone("b", lastModified: 12), Wire.remoteBook("b", title: "Late", lastModified: 13)]
         #expect(Array(StoreTransaction.inKeyOrder(page)).map(\.lastModified) == [11, 10, 12, 13])
-    }
-
-    @Test func aPageWithAWaitingChangeKeepsPageOrderAndHoldsThatRecord() throws {
-        // GIVEN a reader's edit waiting on one of the page's books
-        let store = try ShelfStore.testStore()
-        try store.write { tx in try tx.saveLocal(.books, id: "m", json: Data(#"{"id":"m","title":"Mine"}"#.utf8)) }
-        let page = ["z", "m", "a"].enumerated().map { offset, id in
-            Wire.remoteBook(id, title: "Book \(offset)", lastModified: Int64(3000 + offset))
-        }
-
-        // WHEN the page is applied
-        let held = try store.write { tx in try tx.applyRemote(page, to: .books).map(\.record.id) }
-
-        // THEN the waiting record is held, and the others went in in page order
-        #expect(held == ["m"])
-        let inserted = try store.read { reader in
-            try reader.db.query("SELECT id FROM records ORDER BY rowid", operation: "ids by rowid") { $0.text(0) }
-        }
-        #expect(inserted == ["m", "z", "a"])
     }
 }

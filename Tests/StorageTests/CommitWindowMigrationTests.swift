@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Testing
+import TestSupport
 @testable import Storage
 
 /// Schema v9: the state a pull that reaches back over the commit window keeps, and a

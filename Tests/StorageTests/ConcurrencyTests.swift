@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import Storage
 
 @Suite("Sharing a store")

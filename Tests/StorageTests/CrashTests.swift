@@ -138,7 +138,7 @@ struct CrashTests {
         let again = (0..<2_000).map { i in
             Wire.remoteBook("p-\(committed - 1)-\(i)", title: "Again", lastModified: Int64(9_000_000 + i))
         }
-        try store.write(bulkLoad: BulkLoad()) { tx in _ = try tx.applyRemote(again, to: .books, morePagesFollow: false) }
+        try store.write(bulkLoad: BulkLoad()) { tx in try tx.storePulled(again, in: .books, morePagesFollow: false) }
         #expect(try store.read { try $0.count(RecordQuery(.books)) } == committed * 2_000)
         #expect(try store.read { try $0.integrityCheck() } == ["ok"])
     }

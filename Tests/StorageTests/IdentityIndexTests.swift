@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Records
 import Testing
+import TestSupport
 @testable import Storage
 
 /// The records' id index (v8, `IdentityIndex`): a named unique index a first pull of a
@@ -28,10 +29,7 @@ struct IdentityIndexTests {
     }
 
     private func load(_ page: [RawRecord], into store: ShelfStore, _ bulk: BulkLoad, morePagesFollow: Bool) throws {
-        let held = try store.write(bulkLoad: bulk) { tx in
-            try tx.applyRemote(page, to: .books, morePagesFollow: morePagesFollow).count
-        }
-        #expect(held == 0)
+        try store.write(bulkLoad: bulk) { tx in try tx.storePulled(page, in: .books, morePagesFollow: morePagesFollow) }
     }
 
     private func rows(_ store: ShelfStore) throws -> [String] {
@@ -113,7 +111,7 @@ struct IdentityIndexTests {
         // GIVEN an empty store, and the same books upserted page by page into another
         let store = try ShelfStore.testStore()
         let reference = try ShelfStore.testStore()
-        for range in [0..<2000, 2000..<3000, 3000..<3500] { try reference.applyRemote(books(range), to: .books) }
+        for range in [0..<2000, 2000..<3000, 3000..<3500] { try reference.seed(books(range), to: .books) }
         let bulk = BulkLoad()
 
         // WHEN a large first page arrives with more to come
@@ -162,34 +160,6 @@ struct IdentityIndexTests {
         #expect(try store.read { try $0.integrityCheck() } == ["ok"])
     }
 
-    @Test func anEditDuringTheLoadBuildsTheIndexFirstAndTheLoadGoesOnWithUpserts() throws {
-        // GIVEN a load under way
-        let store = try ShelfStore.testStore()
-        let bulk = BulkLoad()
-        try load(books(0..<2000), into: store, bulk, morePagesFollow: true)
-        #expect(try !hasIdentityIndex(store))
-
-        // WHEN the reader edits a loaded book (a `shelf` command's write transaction)
-        try store.write { tx in try tx.saveLocal(.books, id: "b7", json: Data(#"{"id":"b7","title":"Mine"}"#.utf8)) }
-
-        // THEN the index was built for it, and the edit waits to be pushed
-        #expect(try hasIdentityIndex(store))
-        #expect(try store.read { try $0.pendingCount() } == 1)
-
-        // WHEN the next page brings that book too
-        var page = books(2000..<3000)
-        page.append(Wire.remoteBook("b7", title: "Server", lastModified: 9000))
-        let held = try store.write(bulkLoad: bulk) { tx in
-            try tx.applyRemote(page, to: .books, morePagesFollow: true).map(\.record.id)
-        }
-
-        // THEN it is held for the merge, not overwritten, and the load is over
-        #expect(held == ["b7"])
-        #expect(!bulk.isLoading)
-        #expect(try store.read { try $0.record(.books, id: "b7")?.json } == Data(#"{"id":"b7","title":"Mine"}"#.utf8))
-        #expect(try store.read { try $0.count(RecordQuery(.books)) } == 3000)
-    }
-
     @Test func aRolledBackPageForgetsItsIdsAndTheLoadGoesOnWhenItComesAgain() throws {
         // GIVEN a load under way, and a page that fails half-way (a record the store refuses)
         let store = try ShelfStore.testStore()
@@ -198,7 +168,7 @@ struct IdentityIndexTests {
         var broken = books(2000..<3000)
         broken.insert(RawRecord(id: "broken", lastModified: 5000, json: Data("[1, 2]".utf8)), at: 600)
         #expect(throws: StorageError.self) {
-            try store.write(bulkLoad: bulk) { tx in try tx.applyRemote(broken, to: .books, morePagesFollow: true) }
+            try store.write(bulkLoad: bulk) { tx in try tx.storePulled(broken, in: .books, morePagesFollow: true) }
         }
         #expect(bulk.isLoading)
 
@@ -226,7 +196,7 @@ struct IdentityIndexTests {
 
         // A collection that holds a record already (its id could come again).
         let holding = try ShelfStore.testStore()
-        try holding.applyRemote([Wire.remoteBook("b1", title: "Old", lastModified: 1)], to: .books)
+        try holding.seed([Wire.remoteBook("b1", title: "Old", lastModified: 1)], to: .books)
         try load(books(0..<2000), into: holding, BulkLoad(), morePagesFollow: true)
         #expect(try hasIdentityIndex(holding))
         #expect(try holding.read { try $0.record(.books, id: "b1")?.lastModified } == 1001)

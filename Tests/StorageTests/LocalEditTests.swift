@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Testing
+import TestSupport
 @testable import Storage
 
 @Suite("Local edits: record and outbox together")
@@ -8,7 +9,7 @@ struct LocalEditTests {
     /// A store with one synced book `b1` (server version 100).
     private func storeWithSyncedBook(faults: FaultInjection = FaultInjection(), clock: TestClock = TestClock()) throws -> ShelfStore {
         let store = try ShelfStore.testStore(clock: clock, faults: faults)
-        try store.applyRemote([Wire.remoteBook("b1", title: "Dune", lastModified: 100)], to: .books)
+        try store.seed([Wire.remoteBook("b1", title: "Dune", lastModified: 100)], to: .books)
         return store
     }
 

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Storage
 import Testing
+import TestSupport
 
 @Suite("Adopting the local-only store")
 struct LocalStoreAdoptionTests {

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Records
 import Testing
+import TestSupport
 @testable import Storage
 
 /// Notes of one book and products by price: filtered, sorted and cut in the query, not
@@ -14,13 +15,13 @@ struct MemberFilterTests {
             ("n-1", "b-2", "Walls"), ("n-2", nil, "Anarchy"), ("n-3", "b-1", "Spice"), ("n-4", "b-2", "Odo"),
             ("n-5", "b-1", "arrakis"),
         ]
-        try store.applyRemote(notes.enumerated().map { index, note in
+        try store.seed(notes.enumerated().map { index, note in
             let book = note.1.map { #""\#($0)""# } ?? "null"
             let json = #"{"id":"\#(note.0)","book_id":\#(book),"title":"\#(note.2)","body":"","last_modified":\#(index + 1)}"#
             return RawRecord(id: note.0, lastModified: Int64(index + 1), json: Data(json.utf8))
         }, to: .notes)
         let products: [(String, String, Int)] = [("p-1", "Bookmark", 350), ("p-2", "Tote", 1200), ("p-3", "Lamp", 900)]
-        try store.applyRemote(products.enumerated().map { index, product in
+        try store.seed(products.enumerated().map { index, product in
             let json = #"{"id":"\#(product.0)","name":"\#(product.1)","price_minor":\#(product.2),"currency":"EUR","last_modified":\#(index + 1)}"#
             return RawRecord(id: product.0, lastModified: Int64(index + 1), json: Data(json.utf8))
         }, to: .products)

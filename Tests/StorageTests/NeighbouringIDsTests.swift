@@ -15,7 +15,7 @@ struct NeighbouringIDsTests {
 
     private func store() throws -> ShelfStore {
         let store = try ShelfStore.testStore()
-        try store.applyRemote(
+        try store.seed(
             Self.stored.enumerated().map { offset, id in Wire.remoteBook(id, title: "Book \(offset)", lastModified: Int64(1000 + offset)) },
             to: .books)
         // A deletion waiting to be pushed still counts, as in the lookups one id at a time.

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Records
 import Testing
+import TestSupport
 @testable import Storage
 
 @Suite("Queries over records")
@@ -9,7 +10,7 @@ struct QueryTests {
     /// A store holding the 36 seed books of `Fixtures/seed/books.json`.
     private func seededStore() throws -> ShelfStore {
         let store = try ShelfStore.testStore()
-        try store.applyRemote(try Wire.seedBooks(), to: .books)
+        try store.seed(try Wire.seedBooks(), to: .books)
         return store
     }
 
@@ -50,7 +51,7 @@ struct QueryTests {
         // Kinto escapes every non-ASCII character as \uXXXX, surrogate pairs included.
         let store = try ShelfStore.testStore()
         let json = Data(#"{"id":"b1","title":"Caf\u00e9 \ud83d\udcda","author_name":"Zo\u00eb","finished":false,"last_modified":7}"#.utf8)
-        try store.applyRemote([try RawRecord(collection: .books, json: json)], to: .books)
+        try store.seed([try RawRecord(collection: .books, json: json)], to: .books)
 
         let found = try store.read { try $0.records(RecordQuery(.books, search: "CAFE 📚")) }
         #expect(found.map(\.id) == ["b1"])
@@ -90,7 +91,7 @@ struct QueryTests {
 
     @Test func listsAreSortedByFoldedTitleThenAuthorThenID() throws {
         let store = try ShelfStore.testStore()
-        try store.applyRemote([
+        try store.seed([
             Wire.remoteBook("b3", title: "émile", author: "B", lastModified: 1),
             Wire.remoteBook("b1", title: "Zed", author: "A", lastModified: 2),
             Wire.remoteBook("b2", title: "Dune Messiah", author: "A", lastModified: 3),
@@ -124,8 +125,8 @@ struct QueryTests {
             try tx.saveLocal(.tasks, id: "t2", json: Wire.task("t2", title: "aaa"))
             try tx.saveLocal(.cart, id: "prod-2", json: Data(#"{"id":"prod-2","product_id":"prod-2","quantity":1}"#.utf8))
             try tx.saveLocal(.cart, id: "prod-1", json: Data(#"{"id":"prod-1","product_id":"prod-1","quantity":3}"#.utf8))
-            _ = try tx.applyRemote(RawRecord(id: "p2", lastModified: 1, json: Data(#"{"id":"p2","name":"Bookmark"}"#.utf8)), to: .products)
-            _ = try tx.applyRemote(RawRecord(id: "p1", lastModified: 2, json: Data(#"{"id":"p1","name":"Pen"}"#.utf8)), to: .products)
+            try tx.storePulled(RawRecord(id: "p2", lastModified: 1, json: Data(#"{"id":"p2","name":"Bookmark"}"#.utf8)), in: .products)
+            try tx.storePulled(RawRecord(id: "p1", lastModified: 2, json: Data(#"{"id":"p1","name":"Pen"}"#.utf8)), in: .products)
         }
         #expect(try store.read { try $0.records(RecordQuery(.notes)) }.map(\.id) == ["n2", "n1"])
         #expect(try store.read { try $0.records(RecordQuery(.tasks)) }.map(\.id) == ["t2", "t1"])
@@ -209,7 +210,7 @@ struct QueryPlanTests {
     ])
     func listingsAndCountsUseTheListingIndex(_ query: RecordQuery) throws {
         let store = try ShelfStore.testStore()
-        try store.applyRemote(try Wire.seedBooks(), to: .books)
+        try store.seed(try Wire.seedBooks(), to: .books)
 
         let listing = try store.read { try $0.queryPlan(query, counting: false) }
         let counting = try store.read { try $0.queryPlan(query, counting: true) }
@@ -226,7 +227,7 @@ struct IDLookupPlanTests {
     /// `(collection, id)` index, never a scan of the collection.
     @Test func idPrefixesAndNeighboursAreIndexRangeSearches() throws {
         let store = try ShelfStore.testStore()
-        try store.applyRemote(try Wire.seedBooks(), to: .books)
+        try store.seed(try Wire.seedBooks(), to: .books)
 
         let plans = try store.read { try $0.idLookupPlans() }
 

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Testing
+import TestSupport
 @testable import Storage
 
 /// Schema v7 drops the records column's `json_valid` CHECK: Shelf validates every record

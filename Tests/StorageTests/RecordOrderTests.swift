@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Records
 import Testing
+import TestSupport
 @testable import Storage
 
 /// Listings sorted and cut by the query itself: `--sort` and `--limit` never load the
@@ -21,7 +22,7 @@ struct RecordOrderTests {
             let json = #"{"id":"\#(book.0)","title":"\#(book.1)","author_name":"\#(book.2)","finished":\#(book.3),"last_modified":\#(index + 1)}"#
             return RawRecord(id: book.0, lastModified: Int64(index + 1), json: Data(json.utf8))
         }
-        try store.applyRemote(records, to: .books)
+        try store.seed(records, to: .books)
         return store
     }
 

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Records
 import Testing
+import TestSupport
 @testable import Storage
 
 /// A pulled record carries the members its columns need, read by the page scanner; the
@@ -31,7 +32,7 @@ struct ScannedIndexingTests {
 
     private func store(_ records: [RawRecord], in collection: CollectionName) throws -> ShelfStore {
         let store = try ShelfStore.testStore()
-        _ = try store.write { tx in try tx.applyRemote(records, to: collection) }
+        try store.write { tx in try tx.storePulled(records, in: collection) }
         return store
     }
 

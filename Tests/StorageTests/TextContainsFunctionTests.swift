@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Storage
 
 @Suite("shelf_contains: instr(text, part) > 0 in one call")

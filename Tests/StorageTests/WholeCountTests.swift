@@ -11,11 +11,11 @@ struct WholeCountTests {
     /// book created locally (no server timestamp yet).
     private func store() throws -> ShelfStore {
         let store = try ShelfStore.testStore()
-        try store.applyRemote((0..<7).map { Wire.remoteBook("b-\($0)", title: "Book \($0)", lastModified: Int64(1000 + $0)) }, to: .books)
-        try store.applyRemote(
+        try store.seed((0..<7).map { Wire.remoteBook("b-\($0)", title: "Book \($0)", lastModified: Int64(1000 + $0)) }, to: .books)
+        try store.seed(
             (0..<4).map { RawRecord(id: "n-\($0)", lastModified: Int64(2000 + $0), json: Wire.note("n-\($0)", title: "Note \($0)")) },
             to: .notes)
-        try store.applyRemote([RawRecord(id: "t-0", lastModified: 3000, json: Wire.task("t-0", title: "Task"))], to: .tasks)
+        try store.seed([RawRecord(id: "t-0", lastModified: 3000, json: Wire.task("t-0", title: "Task"))], to: .tasks)
         try store.write { transaction in
             _ = try transaction.deleteLocal(.books, id: "b-3")
             _ = try transaction.deleteLocal(.notes, id: "n-1")

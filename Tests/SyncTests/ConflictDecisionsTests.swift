@@ -19,7 +19,7 @@ struct ConflictDecisionsTests {
     private func conflicted(local: String? = ConflictDecisionsTests.local, remote: String? = ConflictDecisionsTests.remote) throws -> ShelfStore {
         let store = try ShelfStore.inMemory()
         try store.write { tx in
-            _ = try tx.applyRemote(RawRecord(id: "b-1", lastModified: 1000, json: Data(Self.base.utf8)), to: .books)
+            _ = try SyncRules(tx).applyPulled(RawRecord(id: "b-1", lastModified: 1000, json: Data(Self.base.utf8)), to: .books)
             if let local {
                 try tx.saveLocal(.books, id: "b-1", json: Data(local.utf8))
             } else {

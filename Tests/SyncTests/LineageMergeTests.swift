@@ -38,11 +38,11 @@ struct LineageMergeTests {
     private func titleChangeInFlight() throws -> (ShelfStore, String) {
         let store = try ShelfStore.inMemory()
         try store.write { tx in
-            _ = try tx.applyRemote(try Self.remote(title: "X", lineage: ["x0"], lastModified: 100), to: .books)
+            _ = try SyncRules(tx).applyPulled(try Self.remote(title: "X", lineage: ["x0"], lastModified: 100), to: .books)
         }
         let sent = try store.write { tx in
             let entry = try tx.saveLocal(.books, id: "b1", json: try Self.book(title: "Y", lineage: ["x0"]))
-            return try #require(try tx.markSent(entry, body: try PushBody.of(Self.book(title: "Y"), collection: .books, id: "b1")))
+            return try #require(try SyncRules(tx).markSent(entry, body: try PushBody.of(Self.book(title: "Y"), collection: .books, id: "b1")))
         }
         return (store, try #require(sent.sentLineageID))
     }

@@ -41,7 +41,7 @@ struct PendingDecisionsTests {
         let store = try ShelfStore.inMemory()
         let letter = try store.write { tx in
             let entry = try tx.saveLocal(.books, id: "b-9", json: json(#"{"id":"b-9","title":"Solaris","author_name":"Lem","finished":false}"#))
-            return try tx.moveToDeadLetters(entry, status: 400, reason: "Invalid title")
+            return try SyncRules(tx).moveToDeadLetters(entry, status: 400, reason: "Invalid title")
         }
         let resolver = ConflictResolver(store: store)
 

@@ -22,7 +22,7 @@ struct UnsyncedChangesTests {
         configuration.clock = { clock.advance(by: .seconds(1)); return clock.now }
         let store = try ShelfStore.inMemory(configuration: configuration)
         try store.write { tx in
-            _ = try tx.applyRemote(RawRecord(id: "synced", lastModified: 1000, json: book("synced", "Synced title")), to: .books)
+            _ = try SyncRules(tx).applyPulled(RawRecord(id: "synced", lastModified: 1000, json: book("synced", "Synced title")), to: .books)
         }
         return store
     }
@@ -102,7 +102,7 @@ struct UnsyncedChangesTests {
     @Test func aSentChangeIsRefusedWithWhatToDoInstead() throws {
         let store = try store()
         let entry = try store.write { tx in try tx.saveLocal(.books, id: "synced", json: book("synced", "Edited")) }
-        _ = try store.write { tx in try tx.markSent(entry, body: Data(#"{"title":"Edited"}"#.utf8)) }
+        _ = try store.write { tx in try SyncRules(tx).markSent(entry, body: Data(#"{"title":"Edited"}"#.utf8)) }
         let changes = UnsyncedChanges(store: store)
         #expect(try changes.list().map(\.state) == [.sent])
 

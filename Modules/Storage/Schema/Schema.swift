@@ -421,7 +421,7 @@ extension Migration {
 }
 
 /// The listing index (v3), which a bulk pull may leave out while it loads
-/// (`StoreTransaction.applyRemote(_:to:morePagesFollow:)`).
+/// (`StoreTransaction.storePulled(_:in:morePagesFollow:mayLoadInBulk:)`).
 ///
 /// It only makes listings and searches fast; no query's result depends on it, and no
 /// constraint lives in it. Inserting 100,000 records at random places in it costs

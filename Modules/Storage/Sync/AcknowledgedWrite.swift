@@ -12,7 +12,7 @@ import Foundation
 /// earlier device's edit was acknowledged and is gone from the server. Such a record,
 /// when pulled, names the earlier write's parent in its lineage (`RecordLineage`) but
 /// not the write itself; the sync engine then queues the write again as a change
-/// against its parent (`reopen(_:)`), and merges it three ways with what the server has.
+/// against its parent (`SyncRules.reopen`), and merges it three ways with what the server has.
 public struct AcknowledgedWrite: Hashable, Sendable {
     public var collection: CollectionName
     public var recordID: String
@@ -26,6 +26,20 @@ public struct AcknowledgedWrite: Hashable, Sendable {
     /// The record as the server stored the write, and its timestamp.
     public var written: Data
     public var writtenLastModified: Int64
+
+    public init(
+        collection: CollectionName, recordID: String, revision: String, parent: String?, base: Data,
+        baseLastModified: Int64, written: Data, writtenLastModified: Int64
+    ) {
+        self.collection = collection
+        self.recordID = recordID
+        self.revision = revision
+        self.parent = parent
+        self.base = base
+        self.baseLastModified = baseLastModified
+        self.written = written
+        self.writtenLastModified = writtenLastModified
+    }
 
     /// Entries older than this are dropped: two writes that raced are pulled by the next
     /// syncs, not weeks later.

@@ -34,7 +34,7 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
     /// When the latest local edit folded into this entry.
     public var updatedAt: Date
     /// Bumped on every edit folded into the entry. A push remembers the revision it
-    /// sent; `StoreTransaction.acknowledgePush` uses it to tell "the server has what is
+    /// sent; `SyncRules.acknowledgePush` uses it to tell "the server has what is
     /// here" from "the reader edited again while the request was in flight".
     public var revision: Int64
     /// The revision that was sent, once the entry has been sent: from then on the entry

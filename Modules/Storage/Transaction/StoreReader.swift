@@ -172,6 +172,15 @@ public class StoreReader {
         )
     }
 
+    /// Whether any change of `collection` waits: one look per pulled page, so a page
+    /// needs no look-up per record when none does (every first sync, most pulls).
+    public func hasWaitingChanges(in collection: CollectionName) throws(StorageError) -> Bool {
+        try db.queryFirst(
+            "SELECT EXISTS (SELECT 1 FROM outbox WHERE collection = ?)", [.text(collection.rawValue)],
+            operation: "look for waiting \(collection.rawValue) changes"
+        ) { $0.bool(0) } ?? false
+    }
+
     /// Waiting changes in push order, with the content to push.
     /// - Parameters:
     ///   - collection: only this collection's changes; nil for all.

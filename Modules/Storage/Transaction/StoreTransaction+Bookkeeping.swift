@@ -69,14 +69,12 @@ extension StoreTransaction {
 // MARK: - Dead letters
 
 extension StoreTransaction {
-    /// Parks a change the server refused for good, so the rest of the outbox can sync.
-    ///
-    /// The refused content is kept in the dead letter, and the record goes back to the
-    /// server's version (as `discardLocalChange` does), so local state and outbox stay
-    /// in step. `requeueDeadLetter` applies the change again as a new local edit.
+    /// Keeps a change the server refused for good, with the record's content as it is
+    /// now; what else parking it does is the sync engine's rule
+    /// (`SyncRules.moveToDeadLetters`). `requeueDeadLetter` applies it again.
     /// - Parameters:
     ///   - status: the HTTP status of the refusal; `reason`: the server's message.
-    public func moveToDeadLetters(_ entry: OutboxEntry, status: Int, reason: String) throws(StorageError) -> DeadLetter {
+    public func addDeadLetter(_ entry: OutboxEntry, status: Int, reason: String) throws(StorageError) -> DeadLetter {
         let collection = entry.collection
         let id = entry.recordID
         guard let current = try outboxEntry(collection, id: id) else {
@@ -98,10 +96,8 @@ extension StoreTransaction {
             ],
             operation: "add dead letter"
         )
-        let letterID = try db.lastInsertRowID
-        try discardLocalChange(collection, id: id)
         return DeadLetter(
-            id: letterID, collection: collection, recordID: id, kind: current.kind,
+            id: try db.lastInsertRowID, collection: collection, recordID: id, kind: current.kind,
             baseLastModified: current.baseLastModified, json: row.json, status: status, reason: reason,
             queuedAt: current.createdAt, failedAt: Date(milliseconds: now.milliseconds)
         )

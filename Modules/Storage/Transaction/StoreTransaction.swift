@@ -9,8 +9,11 @@ import Records
 /// Grouped by who calls them:
 /// - local edits (repositories): `saveLocal`, `deleteLocal` — the record and its
 ///   outbox entry change together;
-/// - sync (the engine): `applyRemote`, `acknowledgePush`, `rebasePendingChange`,
-///   `discardLocalChange`, sync state, conflicts and dead letters.
+/// - the sync engine: plain row, base-snapshot and outbox writes (`writeRecord`,
+///   `storePulled`, `writeBase`, `writeOutbox`, `markSent`…), sync state, conflicts
+///   and dead letters. What those writes mean — when a change is acknowledged, how it
+///   is rebased — is decided by the engine's rules (`SyncRules` in Sync), which call
+///   them inside one transaction.
 /// It also answers every query of `StoreReader`, seeing its own uncommitted writes.
 public final class StoreTransaction: StoreReader {
     let clock: @Sendable () -> Date
@@ -171,127 +174,5 @@ public final class StoreTransaction: StoreReader {
             throw .invalidRecord(collection: collection, id: id, reason: "its JSON has no string 'id'")
         }
         return RecordIndexing(collection: collection, fields: fields, folder: &folder)
-    }
-}
-
-// MARK: - Row writes
-
-extension StoreTransaction {
-    func writeRecord(
-        _ collection: CollectionName, id: String, json: Data, lastModified: Int64?, deleted: Bool,
-        indexing: RecordIndexing, operation: @autoclosure () -> String
-    ) throws(StorageError) {
-        try db.run("""
-            INSERT INTO records (collection, id, json, last_modified, deleted, sort_key, search_text, complete)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (collection, id) DO UPDATE SET
-                json = excluded.json, last_modified = excluded.last_modified, deleted = excluded.deleted,
-                sort_key = excluded.sort_key, search_text = excluded.search_text, complete = excluded.complete
-            """,
-            [
-                .text(collection.rawValue), .text(id), .blob(json), .integer(lastModified), .bool(deleted),
-                .text(indexing.sortKey), .text(indexing.storedSearchText(collection)), .bool(indexing.complete),
-            ],
-            operation: operation()
-        )
-    }
-
-    /// Inserts a record the store does not have, without looking for one with its id:
-    /// a bulk load's insert (`BulkLoad`), made while the id index is out.
-    func insertRecord(
-        _ collection: CollectionName, id: String, json: Data, lastModified: Int64?, indexing: RecordIndexing,
-        operation: @autoclosure () -> String
-    ) throws(StorageError) {
-        try db.run("""
-            INSERT INTO records (collection, id, json, last_modified, deleted, sort_key, search_text, complete)
-            VALUES (?, ?, ?, ?, 0, ?, ?, ?)
-            """,
-            [
-                .text(collection.rawValue), .text(id), .blob(json), .integer(lastModified),
-                .text(indexing.sortKey), .text(indexing.storedSearchText(collection)), .bool(indexing.complete),
-            ],
-            operation: operation()
-        )
-    }
-
-    func markDeleted(_ collection: CollectionName, id: String) throws(StorageError) {
-        try db.run(
-            "UPDATE records SET deleted = 1 WHERE collection = ? AND id = ?",
-            [.text(collection.rawValue), .text(id)], operation: "mark \(collection.rawValue) record deleted"
-        )
-    }
-
-    func removeRecord(_ collection: CollectionName, id: String) throws(StorageError) {
-        try db.run(
-            "DELETE FROM base_snapshots WHERE collection = ? AND id = ?",
-            [.text(collection.rawValue), .text(id)], operation: "remove base snapshot"
-        )
-        try db.run(
-            "DELETE FROM records WHERE collection = ? AND id = ?",
-            [.text(collection.rawValue), .text(id)], operation: "remove \(collection.rawValue) record"
-        )
-    }
-
-    func writeBase(_ base: BaseSnapshot) throws(StorageError) {
-        try db.run(
-            "INSERT OR REPLACE INTO base_snapshots (collection, id, json, last_modified) VALUES (?, ?, ?, ?)",
-            [.text(base.collection.rawValue), .text(base.recordID), .blob(base.json), .integer(base.lastModified)],
-            operation: "write base snapshot"
-        )
-    }
-
-    func removeBase(_ collection: CollectionName, id: String) throws(StorageError) {
-        try db.run(
-            "DELETE FROM base_snapshots WHERE collection = ? AND id = ?",
-            [.text(collection.rawValue), .text(id)], operation: "remove base snapshot"
-        )
-    }
-
-    /// Inserts a new outbox entry, or folds the change into the waiting one (keeping its
-    /// position and first-change time, bumping its revision).
-    func writeOutbox(
-        _ collection: CollectionName, id: String, kind: OutboxEntry.Kind, base: Int64?, waiting: OutboxEntry?
-    ) throws(StorageError) -> OutboxEntry {
-        let now = clock()
-        if let waiting {
-            try db.run(
-                "UPDATE outbox SET kind = ?, base_last_modified = ?, updated_at = ?, revision = revision + 1 WHERE seq = ?",
-                [.text(kind.rawValue), .integer(base), .date(now), .integer(waiting.sequence)],
-                operation: "update outbox entry"
-            )
-            var entry = waiting
-            entry.kind = kind
-            entry.baseLastModified = base
-            entry.updatedAt = Date(milliseconds: now.milliseconds)
-            entry.revision += 1
-            return entry
-        }
-        try db.run(
-            """
-            INSERT INTO outbox (collection, record_id, kind, base_last_modified, created_at, updated_at, revision)
-            VALUES (?, ?, ?, ?, ?, ?, 1)
-            """,
-            [.text(collection.rawValue), .text(id), .text(kind.rawValue), .integer(base), .date(now), .date(now)],
-            operation: "append outbox entry"
-        )
-        let stamped = Date(milliseconds: now.milliseconds)
-        return OutboxEntry(
-            sequence: try db.lastInsertRowID, collection: collection, recordID: id, kind: kind,
-            baseLastModified: base, createdAt: stamped, updatedAt: stamped, revision: 1
-        )
-    }
-
-    /// Forgets that an entry was sent: its next push is built from the record again.
-    /// Only once the server's state is known (acknowledged, or merged onto the server's
-    /// current version, which the next push names in `If-Match`).
-    func clearSent(_ sequence: Int64) throws(StorageError) {
-        try db.run(
-            "UPDATE outbox SET sent_revision = NULL, sent_body = NULL, sent_lineage_id = NULL WHERE seq = ?", [.integer(sequence)],
-            operation: "clear sent outbox entry"
-        )
-    }
-
-    func removeOutbox(_ sequence: Int64) throws(StorageError) {
-        try db.run("DELETE FROM outbox WHERE seq = ?", [.integer(sequence)], operation: "remove outbox entry")
     }
 }

@@ -2,6 +2,8 @@ import Domain
 import Foundation
 import Testing
 @testable import Storage
+@testable import Sync
+import TestSupport
 
 /// An outbox entry that has been sent is in flight: the server may have applied it
 /// whatever happened to the reply. It is repeated as sent, never coalesced away, and
@@ -11,7 +13,7 @@ struct InFlightTests {
     private func sentCreate(_ store: ShelfStore, id: String = "b1") throws -> OutboxEntry {
         try store.write { tx in
             let entry = try tx.saveLocal(.books, id: id, json: Wire.book(id, title: "Dune", author: "Frank Herbert"))
-            return try #require(try tx.markSent(entry, body: Wire.book(id, title: "Dune", author: "Frank Herbert")))
+            return try #require(try SyncRules(tx).markSent(entry, body: Wire.book(id, title: "Dune", author: "Frank Herbert")))
         }
     }
 
@@ -42,10 +44,10 @@ struct InFlightTests {
 
     @Test func anEditAfterASentUpdateKeepsTheRequestAsSent() throws {
         let store = try ShelfStore.testStore()
-        try store.applyRemote([Wire.remoteBook("b1", title: "Dune", lastModified: 100)], to: .books)
+        try store.applyPulled([Wire.remoteBook("b1", title: "Dune", lastModified: 100)], to: .books)
         let sent = try store.write { tx in
             let entry = try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Dune Messiah", author: "Anon"))
-            return try #require(try tx.markSent(entry, body: Wire.book("b1", title: "Dune Messiah", author: "Anon")))
+            return try #require(try SyncRules(tx).markSent(entry, body: Wire.book("b1", title: "Dune Messiah", author: "Anon")))
         }
 
         let edited = try store.write { tx in try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Children of Dune", author: "Anon")) }
@@ -53,7 +55,7 @@ struct InFlightTests {
         #expect(edited.kind == .update && edited.baseLastModified == 100)
         #expect(edited.sentRevision == sent.revision && edited.revision == sent.revision + 1)
         // Marking it sent again changes nothing: the same request goes out again.
-        let again = try store.write { tx in try tx.markSent(edited, body: Wire.book("b1", title: "other", author: "x")) }
+        let again = try store.write { tx in try SyncRules(tx).markSent(edited, body: Wire.book("b1", title: "other", author: "x")) }
         #expect(again?.sentBody == sent.sentBody && again?.sentRevision == sent.revision)
     }
 
@@ -63,7 +65,7 @@ struct InFlightTests {
         _ = try store.write { tx in try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Dune 2", author: "A")) }
 
         // WHEN a push built from the first read marks it sent
-        let marked = try store.write { tx in try tx.markSent(read, body: Wire.book("b1", title: "Dune", author: "A")) }
+        let marked = try store.write { tx in try SyncRules(tx).markSent(read, body: Wire.book("b1", title: "Dune", author: "A")) }
 
         // THEN it is not: its body would say less than the store holds
         #expect(marked == nil)
@@ -77,7 +79,7 @@ struct InFlightTests {
         let sent = try sentCreate(store)
         _ = try store.write { tx in try tx.deleteLocal(.books, id: "b1") }
 
-        try store.write { tx in try tx.acknowledgePush(sent, server: Wire.remoteBook("b1", title: "Dune", lastModified: 500)) }
+        try store.write { tx in try SyncRules(tx).acknowledgePush(sent, server: Wire.remoteBook("b1", title: "Dune", lastModified: 500)) }
 
         let entry = try #require(try store.read { try $0.outboxEntry(.books, id: "b1") })
         #expect(entry.kind == .delete && entry.baseLastModified == 500 && !entry.isInFlight)
@@ -87,7 +89,7 @@ struct InFlightTests {
     @Test func acknowledgingWithoutLaterEditsLeavesTheServersVersion() throws {
         let store = try ShelfStore.testStore()
         let sent = try sentCreate(store)
-        try store.write { tx in try tx.acknowledgePush(sent, server: Wire.remoteBook("b1", title: "Dune", lastModified: 500)) }
+        try store.write { tx in try SyncRules(tx).acknowledgePush(sent, server: Wire.remoteBook("b1", title: "Dune", lastModified: 500)) }
         #expect(try store.outbox().isEmpty)
         #expect(try store.read { try $0.record(.books, id: "b1")?.lastModified } == 500)
     }
@@ -110,7 +112,7 @@ struct InFlightTests {
 
     @Test func aRecoveryRequeuesWhatTheServerLacksAndItsDeletionsAsTombstones() throws {
         let store = try ShelfStore.testStore()
-        try store.applyRemote([
+        try store.applyPulled([
             Wire.remoteBook("kept", title: "A", lastModified: 100),
             Wire.remoteBook("lost", title: "B", lastModified: 110),
             Wire.remoteBook("edited", title: "C", lastModified: 120),
@@ -120,12 +122,12 @@ struct InFlightTests {
             try tx.updateSyncState(.books) { $0.cursor = 130 }
             _ = try tx.saveLocal(.books, id: "edited", json: Wire.book("edited", title: "C2", author: "Anon"))
             _ = try tx.deleteLocal(.books, id: "gone")
-            try tx.startRecovery(.books, collectionTimestamp: 999)
+            try SyncRules(tx).startRecovery(.books, collectionTimestamp: 999)
         }
         let state = try store.read { try $0.syncState(.books) }
         #expect(state.recovering && state.cursor == nil && state.cursorBeforeRecovery == 130)
 
-        let requeued = try store.write { tx in try tx.requeueRecordsMissing(from: .books, present: ["kept"]) }
+        let requeued = try store.write { tx in try SyncRules(tx).requeueRecordsMissing(from: .books, present: ["kept"]) }
 
         #expect(requeued == 2)
         let entries = Dictionary(uniqueKeysWithValues: try store.outbox().map { ($0.recordID, $0) })

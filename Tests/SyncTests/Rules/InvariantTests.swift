@@ -3,56 +3,8 @@ import Foundation
 import Records
 import Testing
 @testable import Storage
-
-// MARK: - Store invariants
-
-/// What must hold between records, outbox and base snapshots after any committed
-/// transaction, whoever wrote it (local edits, the sync engine, a killed process).
-enum StoreInvariants {
-    /// - Returns: a description of each broken invariant; empty when the store is sound.
-    static func violations(in store: ShelfStore) throws -> [String] {
-        try store.read { reader in
-            var problems: [String] = []
-            if try reader.integrityCheck() != ["ok"] { problems.append("integrity_check failed") }
-            problems += try reader.foreignKeyViolations().map { "foreign key: \($0)" }
-
-            let rows = try reader.db.query(
-                "SELECT \(StoreReader.recordColumns) FROM records", operation: "test: all records", row: StoreReader.storedRecord
-            )
-            let entries = try reader.pendingChanges(skippingConflicts: false).map(\.entry)
-            let bases = try reader.db.query(
-                "SELECT collection, id, last_modified FROM base_snapshots", operation: "test: all bases"
-            ) { row in "\(row.text(0))/\(row.text(1))" }
-            let entryByKey = Dictionary(uniqueKeysWithValues: entries.map { ("\($0.collection.rawValue)/\($0.recordID)", $0) })
-            let rowByKey = Dictionary(uniqueKeysWithValues: rows.map { ("\($0.collection.rawValue)/\($0.id)", $0) })
-
-            for row in rows {
-                let key = "\(row.collection.rawValue)/\(row.id)"
-                let entry = entryByKey[key]
-                if row.lastModified == nil && entry?.kind != .create { problems.append("\(key): never synced but no create queued") }
-                if row.isDeleted && entry?.kind != .delete { problems.append("\(key): hidden but no delete queued") }
-            }
-            for entry in entries {
-                let key = "\(entry.collection.rawValue)/\(entry.recordID)"
-                guard let row = rowByKey[key] else { problems.append("\(key): entry without record"); continue }
-                let base = try reader.base(entry.collection, id: entry.recordID)
-                switch entry.kind {
-                case .create:
-                    if base != nil { problems.append("\(key): create with a base snapshot") }
-                    if row.lastModified != nil || row.isDeleted { problems.append("\(key): create of a synced or hidden row") }
-                case .update, .delete:
-                    if base?.lastModified != entry.baseLastModified { problems.append("\(key): base snapshot does not match the entry's base") }
-                    if row.lastModified != entry.baseLastModified { problems.append("\(key): row timestamp differs from the entry's base") }
-                    if row.isDeleted != (entry.kind == .delete) { problems.append("\(key): hidden flag differs from the entry kind") }
-                }
-            }
-            for key in bases where entryByKey[key].map({ $0.kind == .create }) ?? true {
-                problems.append("\(key): base snapshot without a waiting update or delete")
-            }
-            return problems
-        }
-    }
-}
+@testable import Sync
+import TestSupport
 
 // MARK: - Random operation sequences
 
@@ -108,13 +60,13 @@ struct InvariantTests {
                     if try tx.record(.books, id: id) != nil { try tx.deleteLocal(.books, id: id) }
                 case 3, 4:  // someone else changes or deletes it on the server; we pull
                     let remote = Bool.random(using: &random) ? server.store(id, title: title) : server.delete(id)
-                    if case .pendingLocalChange = try tx.applyRemote(remote, to: .books) {
+                    if case .pendingLocalChange = try SyncRules(tx).applyPulled(remote, to: .books) {
                         switch Int.random(in: 0..<3, using: &random) {
                         case 0:
-                            try tx.rebasePendingChange(.books, id: id, onto: remote, merged: nil)
+                            try SyncRules(tx).rebasePendingChange(.books, id: id, onto: remote, merged: nil)
                         case 1:
-                            try tx.discardLocalChange(.books, id: id)
-                            _ = try tx.applyRemote(remote, to: .books)
+                            try SyncRules(tx).discardLocalChange(.books, id: id)
+                            _ = try SyncRules(tx).applyPulled(remote, to: .books)
                         default:
                             try tx.recordConflict(Conflict(collection: .books, recordID: id, base: nil, local: nil, remote: remote.json,
                                                            remoteLastModified: remote.lastModified, detectedAt: Date()))
@@ -133,10 +85,10 @@ struct InvariantTests {
                     let answer = pushed.kind == .delete
                         ? server.delete(pushed.recordID)
                         : server.store(pushed.recordID, title: "pushed \(step)")
-                    try tx.acknowledgePush(pushed, server: answer)
+                    try SyncRules(tx).acknowledgePush(pushed, server: answer)
                 case 8:  // the server refuses the first waiting change for good
                     guard let change = try tx.pendingChanges(limit: 1).first else { return }
-                    _ = try tx.moveToDeadLetters(change.entry, status: 400, reason: "refused")
+                    _ = try SyncRules(tx).moveToDeadLetters(change.entry, status: 400, reason: "refused")
                 default:  // the reader retries a dead letter, or resolves a conflict
                     if let letter = try tx.deadLetters().first {
                         try tx.requeueDeadLetter(id: letter.id)

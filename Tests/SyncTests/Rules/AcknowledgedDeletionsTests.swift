@@ -3,6 +3,8 @@ import Foundation
 import Records
 import Testing
 @testable import Storage
+@testable import Sync
+import TestSupport
 
 /// A deletion the server acknowledged is remembered by the last lineage id of the
 /// version deleted, so a stale copy of that version pulled later is deleted again.
@@ -27,8 +29,8 @@ struct AcknowledgedDeletionsTests {
         let store = try ShelfStore.testStore()
         let stale = Self.book("x", lineage: ["r0", "r1"], lastModified: 20)
         try store.write { tx in
-            try tx.rememberDeletion(.books, id: "x", lastVersion: Self.book("x", lineage: ["r0", "r1"], lastModified: 10).json)
-            #expect(try tx.applyRemote([stale], to: .books).isEmpty)
+            try SyncRules(tx).rememberDeletion(.books, id: "x", lastVersion: Self.book("x", lineage: ["r0", "r1"], lastModified: 10).json)
+            #expect(try SyncRules(tx).applyPulled([stale], to: .books).isEmpty)
         }
         let entry = try #require(try store.read { try $0.outboxEntry(.books, id: "x") })
         #expect(entry.kind == .delete)
@@ -39,8 +41,8 @@ struct AcknowledgedDeletionsTests {
     @Test func anEditOfTheDeletedVersionOrAnotherRecordIsApplied() throws {
         let store = try ShelfStore.testStore()
         try store.write { tx in
-            try tx.rememberDeletion(.books, id: "x", lastVersion: Self.book("x", lineage: ["r0", "r1"], lastModified: 10).json)
-            _ = try tx.applyRemote([
+            try SyncRules(tx).rememberDeletion(.books, id: "x", lastVersion: Self.book("x", lineage: ["r0", "r1"], lastModified: 10).json)
+            _ = try SyncRules(tx).applyPulled([
                 Self.book("x", lineage: ["r0", "r1", "r2"], lastModified: 20),
                 Self.book("y", lineage: ["r0", "r1"], lastModified: 21),
             ], to: .books)
@@ -53,7 +55,7 @@ struct AcknowledgedDeletionsTests {
     @Test func aVersionWithoutLineageIsNotRemembered() throws {
         let store = try ShelfStore.testStore()
         try store.write { tx in
-            try tx.rememberDeletion(.books, id: "x", lastVersion: Wire.object(["id": "x", "title": "Dune"]))
+            try SyncRules(tx).rememberDeletion(.books, id: "x", lastVersion: Wire.object(["id": "x", "title": "Dune"]))
         }
         #expect(try Self.remembered(store) == 0)
     }
@@ -64,12 +66,12 @@ struct AcknowledgedDeletionsTests {
         let clock = TestClock()
         let store = try ShelfStore.testStore(clock: clock)
         let version = Self.book("x", lineage: ["r0"], lastModified: 10).json
-        try store.write { tx in try tx.rememberDeletion(.books, id: "old", lastVersion: version) }
+        try store.write { tx in try SyncRules(tx).rememberDeletion(.books, id: "old", lastVersion: version) }
         clock.advance(by: Int64(AcknowledgedDeletions.maximumAge * 1000) + 1)
         try store.write { tx in
             for index in 0...AcknowledgedDeletions.maximumCount {
                 clock.advance(by: 1)
-                try tx.rememberDeletion(.books, id: "b\(index)", lastVersion: version)
+                try SyncRules(tx).rememberDeletion(.books, id: "b\(index)", lastVersion: version)
             }
         }
         #expect(try Self.remembered(store) == AcknowledgedDeletions.maximumCount)
@@ -82,9 +84,9 @@ struct AcknowledgedDeletionsTests {
         let store = try ShelfStore.testStore()
         let version = Self.book("x", lineage: ["r0"], lastModified: 10).json
         try store.write { tx in
-            try tx.rememberDeletion(.books, id: "x", lastVersion: version)
-            try tx.rememberDeletion(.notes, id: "n", lastVersion: version)
-            try tx.startRecovery(.books, collectionTimestamp: 99)
+            try SyncRules(tx).rememberDeletion(.books, id: "x", lastVersion: version)
+            try SyncRules(tx).rememberDeletion(.notes, id: "n", lastVersion: version)
+            try SyncRules(tx).startRecovery(.books, collectionTimestamp: 99)
         }
         #expect(try store.read { try $0.acknowledgedDeletionRevision(.books, id: "x") } == nil)
         #expect(try store.read { try $0.acknowledgedDeletionRevision(.notes, id: "n") } == "r0")

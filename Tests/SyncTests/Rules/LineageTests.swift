@@ -3,6 +3,8 @@ import Foundation
 import Records
 import Testing
 @testable import Storage
+@testable import Sync
+import TestSupport
 
 /// A write carries its lineage (`_shelf_revs`): the last revision ids, its own appended
 /// to the list of the server version it was based on, made once when first sent.
@@ -66,10 +68,10 @@ struct LineageTests {
 
     @Test func anUpdateSentCarriesTheBasesLineageAndANewID() throws {
         let store = try ShelfStore.testStore()
-        try store.applyRemote([Self.remoteBook("b1", title: "Dune", lineage: ["x1", "x2"], lastModified: 100)], to: .books)
+        try store.applyPulled([Self.remoteBook("b1", title: "Dune", lineage: ["x1", "x2"], lastModified: 100)], to: .books)
         let sent = try store.write { tx in
             let entry = try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Dune Messiah", author: "Anon"))
-            return try #require(try tx.markSent(entry, body: Wire.book("b1", title: "Dune Messiah", author: "Anon")))
+            return try #require(try SyncRules(tx).markSent(entry, body: Wire.book("b1", title: "Dune Messiah", author: "Anon")))
         }
 
         let id = try #require(sent.sentLineageID)
@@ -82,16 +84,16 @@ struct LineageTests {
 
     @Test func aRepeatSendsTheSameID() throws {
         let store = try ShelfStore.testStore()
-        try store.applyRemote([Self.remoteBook("b1", title: "Dune", lineage: nil, lastModified: 100)], to: .books)
+        try store.applyPulled([Self.remoteBook("b1", title: "Dune", lineage: nil, lastModified: 100)], to: .books)
         let sent = try store.write { tx in
             let entry = try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Dune Messiah", author: "Anon"))
-            return try #require(try tx.markSent(entry, body: Wire.book("b1", title: "Dune Messiah", author: "Anon")))
+            return try #require(try SyncRules(tx).markSent(entry, body: Wire.book("b1", title: "Dune Messiah", author: "Anon")))
         }
         #expect(try Self.lineage(of: sent.sentBody) == [try #require(sent.sentLineageID)], "no lineage before: its own id alone")
 
         // WHEN the reader edits again and the push is repeated
         let edited = try store.write { tx in try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Children of Dune", author: "Anon")) }
-        let again = try store.write { tx in try tx.markSent(edited, body: Wire.book("b1", title: "Children of Dune", author: "Anon")) }
+        let again = try store.write { tx in try SyncRules(tx).markSent(edited, body: Wire.book("b1", title: "Children of Dune", author: "Anon")) }
 
         // THEN the same request goes out: same id, same body
         #expect(again?.sentLineageID == sent.sentLineageID)
@@ -100,10 +102,10 @@ struct LineageTests {
         // AND once acknowledged, the edit waiting behind it is a new write with a new id,
         // based on the lineage the server's record now carries
         let echo = RawRecord(id: "b1", lastModified: 200, json: try #require(sent.sentBody))
-        try store.write { tx in try tx.acknowledgePush(sent, server: echo) }
+        try store.write { tx in try SyncRules(tx).acknowledgePush(sent, server: echo) }
         let next = try #require(try store.read { try $0.outboxEntry(.books, id: "b1") })
         #expect(!next.isInFlight && next.sentLineageID == nil)
-        let resent = try #require(try store.write { tx in try tx.markSent(next, body: Wire.book("b1", title: "Children of Dune", author: "Anon")) })
+        let resent = try #require(try store.write { tx in try SyncRules(tx).markSent(next, body: Wire.book("b1", title: "Children of Dune", author: "Anon")) })
         let newID = try #require(resent.sentLineageID)
         #expect(newID != sent.sentLineageID)
         #expect(try Self.lineage(of: resent.sentBody) == [try #require(sent.sentLineageID), newID])
@@ -111,10 +113,10 @@ struct LineageTests {
 
     @Test func aDeletionCarriesNoLineage() throws {
         let store = try ShelfStore.testStore()
-        try store.applyRemote([Self.remoteBook("b1", title: "Dune", lineage: ["x1"], lastModified: 100)], to: .books)
+        try store.applyPulled([Self.remoteBook("b1", title: "Dune", lineage: ["x1"], lastModified: 100)], to: .books)
         let sent = try store.write { tx in
             let entry = try #require(try tx.deleteLocal(.books, id: "b1"))
-            return try #require(try tx.markSent(entry, body: nil))
+            return try #require(try SyncRules(tx).markSent(entry, body: nil))
         }
         #expect(sent.isInFlight && sent.sentBody == nil && sent.sentLineageID == nil)
     }

@@ -3,12 +3,14 @@ import Foundation
 import Records
 import Testing
 @testable import Storage
+@testable import Sync
+import TestSupport
 
 @Suite("Sync operations")
 struct SyncOperationTests {
     private func storeWithSyncedBook(clock: TestClock = TestClock()) throws -> ShelfStore {
         let store = try ShelfStore.testStore(clock: clock)
-        try store.applyRemote([Wire.remoteBook("b1", title: "Dune", lastModified: 100)], to: .books)
+        try store.applyPulled([Wire.remoteBook("b1", title: "Dune", lastModified: 100)], to: .books)
         return store
     }
 
@@ -16,11 +18,11 @@ struct SyncOperationTests {
 
     @Test func aPulledPageIsAppliedAndTombstonesRemoveRecords() throws {
         let store = try ShelfStore.testStore()
-        try store.applyRemote([
+        try store.applyPulled([
             Wire.remoteBook("b1", title: "Dune", lastModified: 100),
             Wire.remoteBook("b2", title: "Emma", lastModified: 101),
         ], to: .books)
-        try store.applyRemote([
+        try store.applyPulled([
             Wire.remoteBook("b1", title: "Dune (revised)", finished: true, lastModified: 102),
             Wire.tombstone("b2", lastModified: 103),
             Wire.tombstone("never-seen", lastModified: 104),
@@ -38,7 +40,7 @@ struct SyncOperationTests {
         try store.write { tx in try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Mine", author: "Me")) }
 
         let held = try store.write { tx in
-            try tx.applyRemote([Wire.remoteBook("b1", title: "Theirs", lastModified: 200), Wire.tombstone("b1", lastModified: 201)], to: .books)
+            try SyncRules(tx).applyPulled([Wire.remoteBook("b1", title: "Theirs", lastModified: 200), Wire.tombstone("b1", lastModified: 201)], to: .books)
         }
 
         #expect(held.map(\.record.lastModified) == [200, 201])
@@ -61,7 +63,7 @@ struct SyncOperationTests {
         let store = try ShelfStore.testStore()
         let entry = try store.write { tx in try tx.saveLocal(.books, id: "b2", json: Wire.book("b2", title: "Emma", author: "Austen")) }
 
-        try store.write { tx in try tx.acknowledgePush(entry, server: Wire.remoteBook("b2", title: "Emma", author: "Austen", lastModified: 300)) }
+        try store.write { tx in try SyncRules(tx).acknowledgePush(entry, server: Wire.remoteBook("b2", title: "Emma", author: "Austen", lastModified: 300)) }
 
         #expect(try store.outbox().isEmpty)
         #expect(try store.read { try $0.record(.books, id: "b2")?.lastModified } == 300)
@@ -73,7 +75,7 @@ struct SyncOperationTests {
         let entry = try store.write { tx in try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Dune!", author: "Anon")) }
         #expect(try store.read { try $0.base(.books, id: "b1") } != nil)
 
-        try store.write { tx in try tx.acknowledgePush(entry, server: Wire.remoteBook("b1", title: "Dune!", lastModified: 150)) }
+        try store.write { tx in try SyncRules(tx).acknowledgePush(entry, server: Wire.remoteBook("b1", title: "Dune!", lastModified: 150)) }
 
         #expect(try store.outbox().isEmpty)
         #expect(try store.read { try $0.base(.books, id: "b1") } == nil)
@@ -84,7 +86,7 @@ struct SyncOperationTests {
         let store = try storeWithSyncedBook()
         let entry = try #require(try store.write { tx in try tx.deleteLocal(.books, id: "b1") })
 
-        try store.write { tx in try tx.acknowledgePush(entry, server: Wire.tombstone("b1", lastModified: 150)) }
+        try store.write { tx in try SyncRules(tx).acknowledgePush(entry, server: Wire.tombstone("b1", lastModified: 150)) }
 
         #expect(try store.outbox().isEmpty)
         #expect(try store.read { try $0.record(.books, id: "b1", includingDeleted: true) } == nil)
@@ -98,7 +100,7 @@ struct SyncOperationTests {
         try store.write { tx in try tx.saveLocal(.books, id: "b2", json: Wire.book("b2", title: "Emma (annotated)", author: "Austen")) }
 
         let server = Wire.remoteBook("b2", title: "Emma", author: "Austen", lastModified: 300)
-        try store.write { tx in try tx.acknowledgePush(pushed, server: server) }
+        try store.write { tx in try SyncRules(tx).acknowledgePush(pushed, server: server) }
 
         let entry = try #require(try store.outbox().first)
         #expect(entry.kind == .update)
@@ -115,7 +117,7 @@ struct SyncOperationTests {
         let pushed = try store.write { tx in try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Dune!", author: "Anon")) }
         try store.write { tx in try tx.deleteLocal(.books, id: "b1") }
 
-        try store.write { tx in try tx.acknowledgePush(pushed, server: Wire.remoteBook("b1", title: "Dune!", lastModified: 150)) }
+        try store.write { tx in try SyncRules(tx).acknowledgePush(pushed, server: Wire.remoteBook("b1", title: "Dune!", lastModified: 150)) }
 
         let entry = try #require(try store.outbox().first)
         #expect(entry.kind == .delete)
@@ -127,7 +129,7 @@ struct SyncOperationTests {
         let pushed = try #require(try store.write { tx in try tx.deleteLocal(.books, id: "b1") })
         try store.write { tx in try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Dune, again", author: "Anon")) }
 
-        try store.write { tx in try tx.acknowledgePush(pushed, server: Wire.tombstone("b1", lastModified: 150)) }
+        try store.write { tx in try SyncRules(tx).acknowledgePush(pushed, server: Wire.tombstone("b1", lastModified: 150)) }
 
         let entry = try #require(try store.outbox().first)
         #expect(entry.kind == .create)
@@ -142,7 +144,7 @@ struct SyncOperationTests {
         try store.write { tx in try tx.deleteLocal(.books, id: "b2") }  // create + delete: nothing queued
         #expect(try store.outbox().isEmpty)
 
-        try store.write { tx in try tx.acknowledgePush(pushed, server: Wire.remoteBook("b2", title: "Emma", lastModified: 300)) }
+        try store.write { tx in try SyncRules(tx).acknowledgePush(pushed, server: Wire.remoteBook("b2", title: "Emma", lastModified: 300)) }
 
         let entry = try #require(try store.outbox().first)
         #expect(entry.kind == .delete)
@@ -158,7 +160,7 @@ struct SyncOperationTests {
         let recreated = try store.write { tx in try tx.saveLocal(.books, id: "b2", json: again) }
         #expect(recreated.revision == pushed.revision, "a new entry starts at the same revision")
 
-        try store.write { tx in try tx.acknowledgePush(pushed, server: Wire.remoteBook("b2", title: "Emma", author: "Austen", lastModified: 300)) }
+        try store.write { tx in try SyncRules(tx).acknowledgePush(pushed, server: Wire.remoteBook("b2", title: "Emma", author: "Austen", lastModified: 300)) }
 
         let entry = try #require(try store.outbox().first)
         #expect(entry.kind == .update)
@@ -174,7 +176,7 @@ struct SyncOperationTests {
         let remote = Wire.remoteBook("b1", title: "Dune", author: "Frank Herbert", lastModified: 200)
         let merged = Wire.book("b1", title: "Mine", author: "Frank Herbert")
 
-        let entry = try store.write { tx in try tx.rebasePendingChange(.books, id: "b1", onto: remote, merged: merged) }
+        let entry = try store.write { tx in try SyncRules(tx).rebasePendingChange(.books, id: "b1", onto: remote, merged: merged) }
 
         #expect(entry?.kind == .update)
         #expect(entry?.baseLastModified == 200)
@@ -187,7 +189,7 @@ struct SyncOperationTests {
         let store = try storeWithSyncedBook()
         try store.write { tx in try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Mine", author: "Anon")) }
 
-        let entry = try store.write { tx in try tx.rebasePendingChange(.books, id: "b1", onto: Wire.tombstone("b1", lastModified: 200), merged: nil) }
+        let entry = try store.write { tx in try SyncRules(tx).rebasePendingChange(.books, id: "b1", onto: Wire.tombstone("b1", lastModified: 200), merged: nil) }
 
         #expect(entry?.kind == .create)
         #expect(try store.read { try $0.base(.books, id: "b1") } == nil)
@@ -197,7 +199,7 @@ struct SyncOperationTests {
         let store = try storeWithSyncedBook()
         try store.write { tx in try tx.deleteLocal(.books, id: "b1") }
 
-        let entry = try store.write { tx in try tx.rebasePendingChange(.books, id: "b1", onto: Wire.tombstone("b1", lastModified: 200), merged: nil) }
+        let entry = try store.write { tx in try SyncRules(tx).rebasePendingChange(.books, id: "b1", onto: Wire.tombstone("b1", lastModified: 200), merged: nil) }
 
         #expect(entry == nil)
         #expect(try store.outbox().isEmpty)
@@ -211,15 +213,15 @@ struct SyncOperationTests {
         try store.write { tx in try tx.saveLocal(.books, id: "b9", json: Wire.book("b9", title: "New", author: "Anon")) }
 
         try store.write { tx in
-            try tx.discardLocalChange(.books, id: "b1")
-            try tx.discardLocalChange(.books, id: "b9")
+            try SyncRules(tx).discardLocalChange(.books, id: "b1")
+            try SyncRules(tx).discardLocalChange(.books, id: "b9")
         }
 
         #expect(try store.read { try $0.record(.books, id: "b1") } == original)
         #expect(try store.read { try $0.record(.books, id: "b9", includingDeleted: true) } == nil)
         #expect(try store.outbox().isEmpty)
         #expect(try store.read { try $0.base(.books, id: "b1") } == nil)
-        #expect(throws: StorageError.self) { try store.write { tx in try tx.discardLocalChange(.books, id: "b1") } }
+        #expect(throws: StorageError.self) { try store.write { tx in try SyncRules(tx).discardLocalChange(.books, id: "b1") } }
     }
 
     // MARK: - Conflicts
@@ -256,7 +258,7 @@ struct SyncOperationTests {
         let entry = try store.write { tx in try tx.saveLocal(.books, id: "b1", json: refusedJSON) }
         clock.advance()
 
-        let letter = try store.write { tx in try tx.moveToDeadLetters(entry, status: 400, reason: "Invalid title") }
+        let letter = try store.write { tx in try SyncRules(tx).moveToDeadLetters(entry, status: 400, reason: "Invalid title") }
 
         #expect(letter.kind == .update)
         #expect(letter.baseLastModified == 100)
@@ -274,7 +276,7 @@ struct SyncOperationTests {
         let store = try ShelfStore.testStore()
         let json = Wire.book("b2", title: "Emma", author: "Austen")
         let entry = try store.write { tx in try tx.saveLocal(.books, id: "b2", json: json) }
-        let letter = try store.write { tx in try tx.moveToDeadLetters(entry, status: 403, reason: "Forbidden") }
+        let letter = try store.write { tx in try SyncRules(tx).moveToDeadLetters(entry, status: 403, reason: "Forbidden") }
         #expect(try store.read { try $0.record(.books, id: "b2", includingDeleted: true) } == nil, "a refused create disappears")
 
         let requeued = try store.write { tx in try tx.requeueDeadLetter(id: letter.id) }
@@ -290,7 +292,7 @@ struct SyncOperationTests {
     @Test func aRefusedDeleteCanBeDiscarded() throws {
         let store = try storeWithSyncedBook()
         let entry = try #require(try store.write { tx in try tx.deleteLocal(.books, id: "b1") })
-        let letter = try store.write { tx in try tx.moveToDeadLetters(entry, status: 403, reason: "Forbidden") }
+        let letter = try store.write { tx in try SyncRules(tx).moveToDeadLetters(entry, status: 403, reason: "Forbidden") }
         #expect(letter.kind == .delete)
         #expect(try store.read { try $0.record(.books, id: "b1") } != nil, "the deletion is undone locally")
 
@@ -323,7 +325,7 @@ struct SyncOperationTests {
         try store.write { tx in
             try tx.saveLocal(.tasks, id: "t1", json: Wire.task("t1", title: "One"))
             let entry = try tx.saveLocal(.tasks, id: "t2", json: Wire.task("t2", title: "Two"))
-            _ = try tx.moveToDeadLetters(entry, status: 400, reason: "bad")
+            _ = try SyncRules(tx).moveToDeadLetters(entry, status: 400, reason: "bad")
             try tx.recordConflict(Conflict(collection: .books, recordID: "b1", base: nil, local: nil, remote: nil, remoteLastModified: nil, detectedAt: Date()))
             try tx.setSyncState(SyncState(collection: .books, lastSuccess: Date(milliseconds: 2000)))
             try tx.setSyncState(SyncState(collection: .tasks, backoffUntil: Date(milliseconds: 9000), lastSuccess: Date(milliseconds: 1000)))

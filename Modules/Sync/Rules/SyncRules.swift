@@ -1,0 +1,36 @@
+import Domain
+import Foundation
+import Records
+import Storage
+
+// MARK: - SyncRules
+
+/// The rules that decide what the server's answers and records do to the local store,
+/// all in one place: Sync decides, Storage stores.
+///
+/// Each rule runs inside the caller's `ShelfStore.write` transaction and uses only the
+/// store's plain primitives (`writeRecord`, `storePulled`, `writeBase`, `writeOutbox`,
+/// `markSent`, …), so a rule and its bookkeeping commit together or not at all.
+///
+/// | step | rule | file |
+/// |---|---|---|
+/// | a pulled record or page | `applyPulled` | SyncRules+Pulled.swift |
+/// | a change goes out | `markSent` | SyncRules+Sent.swift |
+/// | the server has a pushed change | `acknowledgePush` | SyncRules+Acknowledgement.swift |
+/// | a waiting change meets a newer server version | `rebasePendingChange`, `discardLocalChange` | SyncRules+Rebase.swift |
+/// | the server forgot records | `startRecovery`, `keepNewerLocalVersion`, `keepLocalDeletion`, `requeueRecordsMissing` | SyncRules+Recovery.swift |
+/// | a change refused for good | `moveToDeadLetters` | SyncRules+DeadLetters.swift |
+/// | a deletion the server acknowledged | `rememberDeletion`, `deleteAgainIfStale` | SyncRules+AcknowledgedDeletions.swift |
+/// | an update another device overwrote unseen | `rememberWrite`, `reopen` | SyncRules+AcknowledgedWrites.swift |
+///
+/// The merge itself (what a waiting change and a pulled version become) is
+/// `MergeApplier` and `ThreeWayMerge`; local edits (what an edit queues) stay with the
+/// store, which the repositories write through.
+public struct SyncRules {
+    let tx: StoreTransaction
+
+    /// The rules, applied in `tx`.
+    public init(_ tx: StoreTransaction) {
+        self.tx = tx
+    }
+}
