@@ -52,6 +52,11 @@ let package = Package(
             path: "Modules/CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CSodium",
+            path: "Modules/CSodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
         .target(
             name: "Records",
             dependencies: ["Domain"],
