@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
         .library(name: "Domain", targets: ["Domain"]),
+        .library(name: "Encryption", targets: ["Encryption"]),
         .library(name: "Presentation", targets: ["Presentation"]),
         .library(name: "Records", targets: ["Records"]),
         .library(name: "Repositories", targets: ["Repositories"]),
@@ -61,6 +62,15 @@ let package = Package(
             name: "Records",
             dependencies: ["Domain"],
             path: "Modules/Records",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        // NB: Records for the one encoding of a record's fields (`WireJSON`) and the one list
+        // of the fields the server owns (`ServerOwnedFields`), which stay outside a seal.
+        .target(
+            name: "Encryption",
+            dependencies: ["CSodium", "Domain", "Records"],
+            path: "Modules/Encryption",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
@@ -129,6 +139,12 @@ let package = Package(
             name: "BenchmarkSupport",
             dependencies: ["Records", "Storage"],
             path: "Benchmarks/BenchmarkSupport",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "shelf-bench-kdf",
+            dependencies: ["Encryption"],
+            path: "Benchmarks/KDFCost",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -204,6 +220,12 @@ let package = Package(
             name: "DomainTests",
             dependencies: ["Domain", "TestSupport"],
             path: "Tests/DomainTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EncryptionTests",
+            dependencies: ["Domain", "Encryption"],
+            path: "Tests/EncryptionTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
