@@ -45,7 +45,7 @@ public enum PassphraseSource: Hashable, Sendable {
     ///   too open (file) or too large source, `.emptyPassphrase` for an empty one.
     public func read() throws(EncryptionError) -> Passphrase {
         if case .systemdCredential(_, let name) = self, name.isEmpty || name.contains("/") || name == ".." {
-            throw .passphraseSource(source: description, problem: .missing)
+            throw .passphraseSource(source: description, problem: .unsafeDirectory(reason: "a credential's name must name a file inside it"))
         }
         let contents: SecretBytes?
         do {

@@ -33,12 +33,14 @@ public struct RecordSealer: Sendable {
 
     /// The record as the server should keep it: `id`, `last_modified` when present, and the
     /// envelope. A tombstone stays a tombstone (`id`, `last_modified`, `deleted: true`).
-    /// - Throws: `.malformed` for a record without a valid id.
+    /// - Throws: `.malformed` for a record without a valid id, or one already sealed
+    ///   (sealing twice would hide the first envelope inside the second).
     public func seal(_ record: [String: JSONValue], in collection: String) throws(EncryptionError) -> [String: JSONValue] {
         let address = try address(of: record, in: collection)
         if Self.isTombstone(record) {
             return record.filter { ServerOwnedFields.names.contains($0.key) }
         }
+        guard !SealedRecord.isSealed(record) else { throw .malformed(reason: "\(address) is sealed already") }
         var content = record
         ServerOwnedFields.removeAll(from: &content)
         let json: [UInt8]

@@ -66,6 +66,19 @@ struct LocalKeyStoreTests {
         #expect(throws: EncryptionError.keyFile(path: store.path, problem: .symbolicLink)) { try store.load() }
     }
 
+    /// A link planted where the key file goes is replaced, never written through.
+    @Test func aSaveNeverWritesThroughALink() throws {
+        defer { scratch.remove() }
+        let victim = try scratch.write("someone else's file", to: "victim", mode: 0o644)
+        try FileManager.default.createDirectory(atPath: scratch.path("keys"), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createSymbolicLink(atPath: store.path, withDestinationPath: victim)
+        try store.save(Keyring(current: try DataKey.generate()))
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "someone else's file")
+        #expect(try FileManager.default.attributesOfItem(atPath: store.path)[.type] as? FileAttributeType == .typeRegular)
+        #expect(try store.load() != nil)
+    }
+
     @Test func aFileOthersCanReadIsRefused() throws {
         defer { scratch.remove() }
         try store.save(Keyring(current: try DataKey.generate()))

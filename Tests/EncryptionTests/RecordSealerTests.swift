@@ -197,6 +197,13 @@ struct RecordSealerTests {
         #expect(throws: EncryptionError.unsupportedFormat(version: 2)) { try sealer.open(sealed, in: "books") }
     }
 
+    @Test func aSealedRecordIsNotSealedTwice() throws {
+        let sealed = try sealer.seal(Self.book, in: "books")
+        #expect(throws: EncryptionError.malformed(reason: "record books/gr-42 in bucket default is sealed already")) {
+            try sealer.seal(sealed, in: "books")
+        }
+    }
+
     // MARK: - Keyrings
 
     @Test func recordsSealedBeforeARotationStillOpen() throws {
@@ -207,6 +214,17 @@ struct RecordSealerTests {
         let resealed = try SealedRecord(fields: after.seal(Self.book, in: "books"))
         #expect(resealed.keyID == rotated.current.id)
         #expect(rotated.older.map(\.id) == [keyring.current.id])
+    }
+
+    /// `sodium_init()` runs once, whichever thread asks first.
+    @Test func keysMadeOnManyThreadsAtOnceAreAllDistinct() async throws {
+        let ids = try await withThrowingTaskGroup(of: KeyID.self) { group in
+            for _ in 0 ..< 32 {
+                group.addTask { try DataKey.generate().id }
+            }
+            return try await group.reduce(into: Set<KeyID>()) { $0.insert($1) }
+        }
+        #expect(ids.count == 32)
     }
 
     @Test func aKeyringKeepsEachKeyOnce() throws {
