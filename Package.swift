@@ -224,7 +224,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EncryptionTests",
-            dependencies: ["Domain", "Encryption"],
+            dependencies: ["Domain", "Encryption", "Records"],
             path: "Tests/EncryptionTests",
             swiftSettings: swiftSettings
         ),
