@@ -3,9 +3,9 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
-# openssl makes the tests' throw-away CA; postgresql runs the production config's test;
+# libsodium is Encryption's cryptography; openssl makes the tests' throw-away CA; postgresql runs the production config's test;
 # zsh and fish check the completion scripts Shelf writes for them.
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev openssl postgresql zsh fish
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libsodium-dev openssl postgresql zsh fish
 # The test build refuses imports of targets that are not declared dependencies.
 SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # Release apps carry the Swift runtime and Foundation inside: loading them as shared

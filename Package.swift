@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
         .library(name: "Domain", targets: ["Domain"]),
+        .library(name: "Encryption", targets: ["Encryption"]),
         .library(name: "Presentation", targets: ["Presentation"]),
         .library(name: "Records", targets: ["Records"]),
         .library(name: "Repositories", targets: ["Repositories"]),
@@ -52,10 +53,24 @@ let package = Package(
             path: "Modules/CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CSodium",
+            path: "Modules/CSodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
         .target(
             name: "Records",
             dependencies: ["Domain"],
             path: "Modules/Records",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        // NB: Records for the one encoding of a record's fields (`WireJSON`) and the one list
+        // of the fields the server owns (`ServerOwnedFields`), which stay outside a seal.
+        .target(
+            name: "Encryption",
+            dependencies: ["CSodium", "Domain", "Records"],
+            path: "Modules/Encryption",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
@@ -124,6 +139,12 @@ let package = Package(
             name: "BenchmarkSupport",
             dependencies: ["Records", "Storage"],
             path: "Benchmarks/BenchmarkSupport",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "shelf-bench-kdf",
+            dependencies: ["Encryption"],
+            path: "Benchmarks/KDFCost",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -199,6 +220,12 @@ let package = Package(
             name: "DomainTests",
             dependencies: ["Domain", "TestSupport"],
             path: "Tests/DomainTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EncryptionTests",
+            dependencies: ["Domain", "Encryption", "Records"],
+            path: "Tests/EncryptionTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -56,6 +56,36 @@ struct ModuleGraphTests {
         #expect(result.stderr.contains("Modules/Presentation/Model.swift:5: Presentation imports Storage: not allowed"))
     }
 
+    /// Key material has one way in: libsodium only through Encryption, and Encryption only
+    /// from Sync (and the apps, which may import any module), so no other layer can seal,
+    /// open or hold keys on its own.
+    @Test func encryptionKeepsItsNarrowBoundary() throws {
+        let rows = try allowList()
+        #expect(rows["Encryption"] == ["CSodium", "Domain", "Records"])
+        #expect(rows.filter { $0.value.contains("Encryption") }.keys.sorted() == ["Sync"])
+        #expect(rows.filter { $0.value.contains("CSodium") }.keys.sorted() == ["Encryption"])
+    }
+
+    /// README.md's table as the checker reads it (its `allow_list`): module → may import.
+    private func allowList() throws -> [String: [String]] {
+        let script = FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/check-module-graph.py").path
+        let readme = FixtureFiles.repositoryRoot.appendingPathComponent("README.md").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import importlib.util, json, pathlib, sys
+            spec = importlib.util.spec_from_file_location("graph", sys.argv[1])
+            graph = importlib.util.module_from_spec(spec); spec.loader.exec_module(graph)
+            print(json.dumps({k: sorted(v) for k, v in graph.allow_list(pathlib.Path(sys.argv[2])).items()}))
+            """, script, readme]
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        try process.run()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try JSONDecoder().decode([String: [String]].self, from: data)
+    }
+
     private func runChecker(_ arguments: String...) throws -> (status: Int32, stderr: String) {
         try run("/usr/bin/env", ["python3", FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/check-module-graph.py").path] + arguments)
     }

@@ -1,0 +1,20 @@
+// MARK: - AssociatedData
+
+/// The authenticated data of a seal: what the ciphertext is bound to without carrying it.
+///
+/// Each part is written with its length first (4 bytes, big-endian), so no two lists of
+/// parts give the same bytes: `("ab", "c")` and `("a", "bc")` differ, whatever the parts
+/// hold.
+enum AssociatedData {
+    static func of(_ parts: [String]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for part in parts {
+            let utf8 = Array(part.utf8)
+            let length = UInt32(truncatingIfNeeded: utf8.count)
+            // NB: truncation cannot happen: every part is a name, an id or a number.
+            bytes += [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)]
+            bytes += utf8
+        }
+        return bytes
+    }
+}

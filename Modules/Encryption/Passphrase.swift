@@ -1,0 +1,38 @@
+// MARK: - Passphrase
+
+/// A reader's passphrase, held in secure memory and never printed.
+///
+/// A `String` given to `init(_:)` stays wherever Swift put it; `PassphraseSource` reads a
+/// file's bytes straight into secure memory instead, so that path leaves no copy behind.
+public struct Passphrase: Sendable {
+    let bytes: SecretBytes
+
+    /// The longest passphrase accepted: long enough for any passphrase a person types or a
+    /// password manager makes, short enough to bound what a file may make Shelf read.
+    public static let maximumBytes = 1024
+
+    /// - Throws: `.emptyPassphrase`, `.passphraseTooLong`.
+    public init(_ text: String) throws(EncryptionError) {
+        let utf8 = Array(text.utf8)
+        try self.init(count: utf8.count) { start, count in start.update(from: utf8, count: count) }
+    }
+
+    init(bytes: SecretBytes) throws(EncryptionError) {
+        try Self.check(count: bytes.count)
+        self.bytes = bytes
+    }
+
+    private init(count: Int, fill: (UnsafeMutablePointer<UInt8>, Int) -> Void) throws(EncryptionError) {
+        try Self.check(count: count)
+        bytes = try SecretBytes.make(count: count) { start, count in fill(start, count) }
+    }
+
+    private static func check(count: Int) throws(EncryptionError) {
+        guard count > 0 else { throw .emptyPassphrase }
+        guard count <= maximumBytes else { throw .passphraseTooLong(maximum: maximumBytes) }
+    }
+}
+
+extension Passphrase: RedactedDescription {
+    public var redactedSummary: String { "Passphrase(hidden)" }
+}
