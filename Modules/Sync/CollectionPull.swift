@@ -125,26 +125,12 @@ extension SyncRun {
         // makes at most N + 1 requests.
         let ahead = PageFetchAhead(service: service, maximumRequests: max(0, options.maximumPages - pagesPulled))
         defer { ahead.stop() }
-        // A recovery (the server forgot records) pulls from scratch and notes every id
-        // the server still has; a recovery cut short starts again.
-        var present: Set<String>? = try restartRecovery(collection) ? [] : nil
-        let first = present == nil ? first : .request
+        // A recovery (the server forgot records) pulls from scratch; one cut short starts again.
+        var mode: PullMode = try restartRecovery(collection) ? .recovery(present: []) : .ordinary
         let start = try store.read { reader in try reader.syncState(collection) }
         let since = firstPageQuery(start, conditional: false).since.map(Int64.init)
-
-        var page: RecordPage
-        let answer: PageResult
-        let sentAt: Date
-        switch first {
-        case .arrived(let arrived, let at):
-            (answer, sentAt) = (.page(arrived), at)
-        case .request:
-            sentAt = now
-            answer = try await requestFirstPage(collection, service: service, ahead: ahead)
-        case .requested(let task, let at):
-            sentAt = at
-            answer = try await requested(task, collection, service: service)
-        }
+        let (answer, sentAt) = try await firstAnswer(
+            mode.isRecovery ? .request : first, of: collection, service: service, ahead: ahead)
         if let backoff = answer.backoff { noteBackoff(backoff) }
         onFirstAnswer()
         guard case .page(let firstPage) = answer else {
@@ -153,56 +139,85 @@ extension SyncRun {
             completed = true
             return
         }
-        page = firstPage
         let reading = PullReading(
             since: since,
             serverClock: options.commitWindow.serverClock(reported: answer.collectionTimestamp, previous: start.serverClock, sentAt: sentAt),
-            fromScratch: since == nil || present != nil)
+            fromScratch: since == nil || mode.isRecovery)
+        try await pullPages(from: firstPage, of: collection, reading: reading, mode: &mode, service: service, ahead: ahead)
+        completed = true
+    }
 
+    /// The pull's first answer, and this machine's time before its request left.
+    private func firstAnswer(
+        _ first: FirstPage, of collection: CollectionName, service: KintoCollectionService, ahead: PageFetchAhead
+    ) async throws -> (answer: PageResult, sentAt: Date) {
+        switch first {
+        case .arrived(let arrived, let sentAt):
+            return (.page(arrived), sentAt)
+        case .request:
+            let sentAt = now
+            return (try await requestFirstPage(collection, service: service, ahead: ahead), sentAt)
+        case .requested(let task, let sentAt):
+            return (try await requested(task, collection, service: service), sentAt)
+        }
+    }
+
+    /// Applies `first` and every page after it (`PullContinuation`).
+    private func pullPages(
+        from first: RecordPage, of collection: CollectionName, reading: PullReading, mode: inout PullMode,
+        service: KintoCollectionService, ahead: PageFetchAhead
+    ) async throws {
+        var page = first
         var pulled = 0
         // NB: a first pull of a large collection loads it without the id index (`BulkLoad`).
         let bulkLoad = BulkLoad()
         // NB: the guard starts where the list starts, which may be behind the cursor.
-        var guardrail = PagingGuard(collection: collection, cursor: since)
+        var guardrail = PagingGuard(collection: collection, cursor: reading.since)
         while true {
             noteBackoff(page.backoff)
             try guardrail.check(page)
             try countPage()
-            var prefetch: Task<RecordPage, any Error>?
-            if !stopsForBackoff, case .url(let next) = page.next {
-                prefetch = ahead.page(at: next)
-            }
+            let fetchedAhead = PullContinuation.fetchAhead(after: page.next, stopsForBackoff: stopsForBackoff)
+                .map { ahead.page(at: $0) }
             let counts: PageCounts
             do {
-                counts = try apply(page, to: collection, reading: reading, pulledBefore: pulled, present: &present, bulkLoad: bulkLoad)
+                counts = try apply(page, to: collection, reading: reading, pulledBefore: pulled, mode: &mode, bulkLoad: bulkLoad)
             } catch {
-                prefetch?.cancel()
+                fetchedAhead?.cancel()
                 throw error
             }
             pulled = counts.totalSoFar
             noteServerPageLimit(page)
             emit(.pageApplied(collection, counts))
             if stopsForBackoff {
-                prefetch?.cancel()
+                fetchedAhead?.cancel()
                 ahead.stop()
             }
             try honourBackoff()
-
-            if let prefetch {
-                report.requests += 1
-                do {
-                    page = try await prefetch.value
-                    continue
-                } catch let error as APIError where error.isTransient {
-                    // Ask again from the durable cursor, with the run's retries.
-                }
-            } else if page.next == .done {
-                break
-            }
-            guard let next = try await requestFromCursor(collection, service: service, ahead: ahead) else { break }
+            guard let next = try await nextPage(after: page, fetchedAhead: fetchedAhead, of: collection, service: service, ahead: ahead)
+            else { return }
             page = next
         }
-        completed = true
+    }
+
+    /// The page after `page`, nil when the list is complete.
+    private func nextPage(
+        after page: RecordPage, fetchedAhead: Task<RecordPage, any Error>?, of collection: CollectionName,
+        service: KintoCollectionService, ahead: PageFetchAhead
+    ) async throws -> RecordPage? {
+        var next = PullContinuation.afterApplying(page.next, fetchedAhead: fetchedAhead != nil)
+        if next == .awaitFetchedAhead, let fetchedAhead {
+            report.requests += 1
+            do {
+                return try await fetchedAhead.value
+            } catch {
+                guard let after = PullContinuation.afterFetchAheadFailure(error) else { throw error }
+                next = after
+            }
+        }
+        guard next == .requestFromCursor else { return nil }
+        let answer = try await requestFromCursor(collection, service: service, ahead: ahead)
+        return PullContinuation.continues(withAnswer: answer) ? answer : nil
     }
 
     /// Counts a page against the run's `maximumPages`.
@@ -300,91 +315,137 @@ extension SyncRun {
     /// back behind the cursor, `CommitWindow`) are left alone.
     /// - Parameters:
     ///   - reading: where the pull started and what it knows of the server's clock.
-    ///   - present: during a recovery, the ids the server has so far; the last page
-    ///     queues the local records it lacks.
+    ///   - mode: a recovery notes the ids the server has so far; its last page queues
+    ///     the local records it lacks.
     ///   - bulkLoad: the pull's bulk load, which a recovery never takes part in.
     private func apply(
         _ page: RecordPage, to collection: CollectionName, reading: PullReading, pulledBefore: Int,
-        present: inout Set<String>?, bulkLoad: BulkLoad
+        mode: inout PullMode, bulkLoad: BulkLoad
     ) throws -> PageCounts {
-        // NB: an oversized record is never stored, but the cursor still moves past it
-        // (`highest` below counts every record of the page), so it can't stall the pull.
-        let limit = options.maximumRecordBytes
-        let oversized = page.records.filter { $0.json.count > limit }
-        for record in oversized {
-            emit(.recordSkipped(collection, id: record.id, bytes: record.json.count, limit: limit))
-        }
-        let remote = oversized.isEmpty ? page.records : page.records.filter { $0.json.count <= limit }
-        let pageHighest = page.records.map(\.lastModified).max()
-        // NB: a skipped record is still one the server has: it is not uploaded again.
-        if present != nil { present?.formUnion(page.records.lazy.filter { !$0.isDeleted }.map(\.id)) }
+        let remote = withinSizeLimit(page.records, of: collection)
+        mode.note(page.records)
+        let recovering = mode.isRecovery
+        let present = mode.present
         let merger = MergeApplier(policy: options.policy, now: now)
-        let isLast = !page.next.morePagesFollow
-        let at = now
-        let recovering = present != nil
-        let seen = present ?? []
-        let window = options.commitWindow
-        let (merges, deleted, requeued, late, alreadyHeld, overwritten) = try store.write(bulkLoad: recovering ? nil : bulkLoad) { tx in
-            var incoming = remote
-            var late = 0
-            let stored = try tx.syncState(collection)
-            if !recovering, let cursor = stored.cursor {
-                (incoming, late) = try Self.droppingHeldVersions(
-                    incoming, behind: cursor, orPushedUpTo: stored.pushedTimestamp, in: collection, tx)
+        let stored = try store.write(bulkLoad: recovering ? nil : bulkLoad) { tx in
+            var stored = try Self.storePage(remote, of: collection, recovering: recovering, merger: merger, morePagesFollow: page.next.morePagesFollow, tx)
+            try advanceState(of: collection, after: page, reading: reading, tx)
+            if recovering, !page.next.morePagesFollow {
+                stored.requeued = try SyncRules(tx).requeueRecordsMissing(from: collection, present: present)
             }
-            let alreadyHeld = remote.count - incoming.count
-            let deleted = (recovering ? remote : incoming).filter(\.isDeleted).count
-            if recovering {
-                incoming = try remote.filter { record in
-                    try !SyncRules(tx).keepNewerLocalVersion(record, in: collection)
-                        && !SyncRules(tx).keepLocalDeletion(record, in: collection, cursorBefore: stored.cursorBeforeRecovery)
-                }
-            }
-            let (merges, overwritten) = try Self.applyPulled(
-                incoming, to: collection, morePagesFollow: !isLast, recovering: recovering, merger: merger, tx)
-            let highest = pageHighest
-            try tx.updateSyncState(collection) { state in
-                if let highest { state.cursor = max(state.cursor ?? highest, highest) }
-                state.settled = window.settled(since: reading.since, cursor: state.cursor, serverClock: reading.serverClock)
-                if let clock = reading.serverClock { state.serverClock = ServerClockReading(timestamp: clock, seenAt: at) }
-                // A complete pull of the whole list is as good as a reconciliation.
-                if isLast, reading.fromScratch { state.lastReconciled = at }
-                // NB: a complete pull leaves a cursor even when the server had nothing:
-                // without one the next pull is a plain list, which hides tombstones —
-                // and this store may hold records another device deletes meanwhile.
-                if isLast, state.cursor == nil { state.cursor = 0 }
-                if isLast {
-                    state.etag = page.etag?.headerValue
-                    state.lastSuccess = at
-                    state.lastError = nil
-                    state.lastErrorAt = nil
-                    state.nextPage = nil
-                } else {
-                    state.nextPage = page.next.url
-                }
-            }
-            let requeued = recovering && isLast ? try SyncRules(tx).requeueRecordsMissing(from: collection, present: seen) : 0
-            return (merges, deleted, requeued, late, alreadyHeld, overwritten)
+            return stored
         }
-        noteOverwritten(overwritten, in: collection)
-        if late > 0 {
-            emit(.lateRecords(collection, count: late))
-            collectionReport(collection) { $0.late += late }
-        }
-        if requeued > 0 {
-            emit(.reuploading(collection, count: requeued))
-            collectionReport(collection) { $0.reuploaded += requeued }
-        }
-        record(merges, in: collection)
+        reportStored(stored, of: collection)
         // NB: records the store already held are not counted as pulled: an idle run that
         // reaches back over them reports nothing pulled, as it did before.
-        let pulled = remote.count - alreadyHeld
+        let pulled = remote.count - stored.alreadyHeld
         collectionReport(collection) {
             $0.pulled += pulled
-            $0.deletedLocally += deleted
-            $0.skipped += oversized.count
+            $0.deletedLocally += stored.deleted
+            $0.skipped += page.records.count - remote.count
         }
-        return PageCounts(applied: pulled - deleted, deleted: deleted, totalSoFar: pulledBefore + pulled)
+        return PageCounts(applied: pulled - stored.deleted, deleted: stored.deleted, totalSoFar: pulledBefore + pulled)
+    }
+
+    /// A page's records without the oversized ones, each reported. An oversized record
+    /// is never stored, but the cursor still moves past it (`advanceState` counts every
+    /// record of the page), so it can't stall the pull.
+    private func withinSizeLimit(_ records: [RawRecord], of collection: CollectionName) -> [RawRecord] {
+        let limit = options.maximumRecordBytes
+        guard records.contains(where: { $0.json.count > limit }) else { return records }
+        for record in records where record.json.count > limit {
+            emit(.recordSkipped(collection, id: record.id, bytes: record.json.count, limit: limit))
+        }
+        return records.filter { $0.json.count <= limit }
+    }
+
+    /// What storing one page did.
+    struct StoredPage {
+        var merges: [MergedRecord] = []
+        /// Tombstones applied.
+        var deleted = 0
+        /// Local records queued again at the end of a recovery.
+        var requeued = 0
+        /// Records committed out of timestamp order (`CommitWindow`).
+        var late = 0
+        /// Records the store held in that version already.
+        var alreadyHeld = 0
+        /// Acknowledged writes queued again (`OverwrittenWrites`).
+        var overwritten: [String] = []
+    }
+
+    /// Stores a page's records in the caller's transaction: what the store holds already
+    /// is dropped, a recovery keeps newer local versions and local deletions, and the
+    /// rest is applied (`applyPulled`).
+    private static func storePage(
+        _ remote: [RawRecord], of collection: CollectionName, recovering: Bool, merger: MergeApplier, morePagesFollow: Bool,
+        _ tx: StoreTransaction
+    ) throws -> StoredPage {
+        var stored = StoredPage()
+        var incoming = remote
+        let state = try tx.syncState(collection)
+        if !recovering, let cursor = state.cursor {
+            let kept = try droppingHeldVersions(incoming, behind: cursor, orPushedUpTo: state.pushedTimestamp, in: collection, tx)
+            (incoming, stored.late) = (kept.records, kept.late)
+        }
+        stored.alreadyHeld = remote.count - incoming.count
+        stored.deleted = (recovering ? remote : incoming).filter(\.isDeleted).count
+        if recovering {
+            let rules = SyncRules(tx)
+            incoming = try remote.filter { record in
+                try !rules.keepNewerLocalVersion(record, in: collection)
+                    && !rules.keepLocalDeletion(record, in: collection, cursorBefore: state.cursorBeforeRecovery)
+            }
+        }
+        let applied = try applyPulled(
+            incoming, to: collection, morePagesFollow: morePagesFollow, recovering: recovering, merger: merger, tx)
+        (stored.merges, stored.overwritten) = (applied.merges, applied.overwritten)
+        return stored
+    }
+
+    /// Moves the cursor to the page's highest stamp (every record counts, a skipped one
+    /// too), and the settled stamp and the server's clock with it; the last page ends the
+    /// pull's bookkeeping.
+    private func advanceState(
+        of collection: CollectionName, after page: RecordPage, reading: PullReading, _ tx: StoreTransaction
+    ) throws {
+        let highest = page.records.map(\.lastModified).max()
+        let isLast = !page.next.morePagesFollow
+        let (at, window) = (now, options.commitWindow)
+        try tx.updateSyncState(collection) { state in
+            if let highest { state.cursor = max(state.cursor ?? highest, highest) }
+            state.settled = window.settled(since: reading.since, cursor: state.cursor, serverClock: reading.serverClock)
+            if let clock = reading.serverClock { state.serverClock = ServerClockReading(timestamp: clock, seenAt: at) }
+            guard isLast else {
+                state.nextPage = page.next.url
+                return
+            }
+            // A complete pull of the whole list is as good as a reconciliation.
+            if reading.fromScratch { state.lastReconciled = at }
+            // NB: a complete pull leaves a cursor even when the server had nothing:
+            // without one the next pull is a plain list, which hides tombstones — and
+            // this store may hold records another device deletes meanwhile.
+            if state.cursor == nil { state.cursor = 0 }
+            state.etag = page.etag?.headerValue
+            state.lastSuccess = at
+            state.lastError = nil
+            state.lastErrorAt = nil
+            state.nextPage = nil
+        }
+    }
+
+    /// Events and counts for a stored page.
+    private func reportStored(_ stored: StoredPage, of collection: CollectionName) {
+        noteOverwritten(stored.overwritten, in: collection)
+        if stored.late > 0 {
+            emit(.lateRecords(collection, count: stored.late))
+            collectionReport(collection) { $0.late += stored.late }
+        }
+        if stored.requeued > 0 {
+            emit(.reuploading(collection, count: stored.requeued))
+            collectionReport(collection) { $0.reuploaded += stored.requeued }
+        }
+        record(stored.merges, in: collection)
     }
 
     /// Applies pulled records the store does not hold, in the caller's transaction:
@@ -394,29 +455,34 @@ extension SyncRun {
     static func applyPulled(
         _ incoming: [RawRecord], to collection: CollectionName, morePagesFollow: Bool = false, recovering: Bool,
         merger: MergeApplier, _ tx: StoreTransaction
-    ) throws -> (merges: [(String, MergeApplier.Result)], overwritten: [String]) {
+    ) throws -> AppliedRecords {
         let overwritten = recovering ? [] : try OverwrittenWrites.reopen(incoming, in: collection, tx)
         let held = try SyncRules(tx).applyPulled(incoming, to: collection, morePagesFollow: morePagesFollow)
-        return (try merge(held, in: collection, recovering: recovering, merger: merger, tx), overwritten)
+        return AppliedRecords(merges: try merge(held, in: collection, recovering: recovering, merger: merger, tx), overwritten: overwritten)
+    }
+
+    /// What `applyPulled` did: the merges of records a waiting change held, and the ids
+    /// whose overwritten writes were queued again.
+    struct AppliedRecords {
+        let merges: [MergedRecord]
+        let overwritten: [String]
     }
 
     /// Merges the pulled records that a waiting local change held back, three ways.
     static func merge(
         _ held: [HeldRecord], in collection: CollectionName, recovering: Bool,
         merger: MergeApplier, _ tx: StoreTransaction
-    ) throws -> [(String, MergeApplier.Result)] {
-        var merges: [(String, MergeApplier.Result)] = []
-        for (record, waiting) in held.map({ ($0.record, $0.waiting) }) {
-            if recovering, !record.isDeleted, let base = waiting.baseLastModified, record.lastModified < base {
+    ) throws -> [MergedRecord] {
+        try held.map { held in
+            let record = held.record
+            if recovering, !record.isDeleted, let base = held.waiting.baseLastModified, record.lastModified < base {
                 // The server went back to a version older than the one this edit
                 // started from: what is here is newer on every field; push it over.
                 try SyncRules(tx).rebasePendingChange(collection, id: record.id, onto: record, merged: nil)
-                merges.append((record.id, .merged(discarded: nil)))
-                continue
+                return MergedRecord(id: record.id, result: .merged(discarded: nil))
             }
-            merges.append((record.id, try merger.apply(collection, id: record.id, remote: record, in: tx)))
+            return MergedRecord(id: record.id, result: try merger.apply(collection, id: record.id, remote: record, in: tx))
         }
-        return merges
     }
 
     /// The records of a page the store does not hold yet, and how many of them are
@@ -497,9 +563,10 @@ extension SyncRun {
     }
 
     /// Reports merges and conflicts as events and counts.
-    func record(_ merges: [(String, MergeApplier.Result)], in collection: CollectionName) {
-        for (id, result) in merges {
-            switch result {
+    func record(_ merges: [MergedRecord], in collection: CollectionName) {
+        for merge in merges {
+            let id = merge.id
+            switch merge.result {
             case .merged(let discarded):
                 emit(.merged(collection, id: id))
                 collectionReport(collection) { $0.merged += 1 }

@@ -7,11 +7,19 @@ import Storage
 // MARK: - Push
 
 extension SyncRun {
+    /// A change the server refused for good, parked as a dead letter.
+    private struct ParkedChange {
+        let collection: CollectionName
+        let id: String
+        let status: Int
+        let reason: String
+    }
+
     /// What the server said to one batch, once stored.
     private struct BatchSummary {
         var accepted: [CollectionName: Int] = [:]
-        var merges: [CollectionName: [(String, MergeApplier.Result)]] = [:]
-        var deadLetters: [(CollectionName, String, Int, String)] = []
+        var merges: [CollectionName: [MergedRecord]] = [:]
+        var deadLetters: [ParkedChange] = []
         /// Changes that failed transiently and stay queued for another attempt.
         var transient: [String] = []
         var authentication: String?
@@ -22,6 +30,22 @@ extension SyncRun {
 
         var madeProgress: Bool {
             !accepted.isEmpty || !merges.isEmpty || !deadLetters.isEmpty
+        }
+
+        /// The server has a change, stored at `stamp` when it said so.
+        mutating func accept(_ collection: CollectionName, stamp: Int64?) {
+            accepted[collection, default: 0] += 1
+            if let stamp { highest[collection] = max(highest[collection] ?? stamp, stamp) }
+        }
+
+        /// A change met a newer server version and was merged; an echo of what was sent
+        /// is its acknowledgement.
+        mutating func merged(_ collection: CollectionName, id: String, _ result: MergeApplier.Result, stamp: Int64?) {
+            if result == .acknowledged {
+                accept(collection, stamp: stamp)
+            } else {
+                merges[collection, default: []].append(MergedRecord(id: id, result: result))
+            }
         }
     }
 
@@ -65,94 +89,111 @@ extension SyncRun {
         }
         guard waiting > 0 else { return }
         let everyWritable = Set(collections) == Set(CollectionName.writable)
-        let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
         // Bounded: a change merged after a 412 is pushed again, but a server that keeps
         // changing under every attempt must not keep the run alive forever. Beyond the
         // batches the waiting changes need (one more per collection for its last, partial
         // batch), `max(64, 4 × attempts)` rounds are left for such repeats.
         let rounds = (waiting + options.batchSize - 1) / options.batchSize + collections.count
             + max(64, 4 * options.retry.maxAttempts)
+        var schedule = PushSchedule(
+            rounds: rounds, maximumInFlight: options.maximumBatchesInFlight, maximumFailedRounds: options.retry.maxAttempts)
         try await withThrowingTaskGroup(of: SentBatch.self) { group in
-            var roundsLeft = rounds
-            var busy: Set<CollectionName> = []
-            var inFlight = 0
-            var failedRounds = 0
-            var stop: (any Error)?
             while true {
-                // Send while a place is free.
-                while stop == nil, inFlight < max(1, options.maximumBatchesInFlight), roundsLeft > 0 {
-                    let pending = try nextChanges(collections, all: everyWritable, busy: busy)
-                    guard !pending.isEmpty else { break }
-                    roundsLeft -= 1
-                    let changes = try markSent(pending)
-                    guard !changes.isEmpty else { continue }  // all edited since read: read again
-                    let operations = try changes.map(operation(for:))
-                    busy.formUnion(changes.map(\.entry.collection))
-                    inFlight += 1
-                    let what = "push \(changes.count) change\(changes.count == 1 ? "" : "s")"
-                    let (policy, clock, onEvent) = (options.retry, engine.clock, onEvent)
-                    group.addTask {
-                        var attempts = 0
-                        do {
-                            let results = try await Self.retrying(
-                                what, policy: policy, clock: clock, onEvent: onEvent, countAttempt: { attempts += 1 }
-                            ) { try await batch.send(operations) }
-                            return SentBatch(changes: changes, answer: .success(results), attempts: attempts)
-                        } catch {
-                            return SentBatch(changes: changes, answer: .failure(error), attempts: attempts)
-                        }
-                    }
-                }
-                guard inFlight > 0, let sent = try await group.next() else { break }
-
-                // Store the answer that came.
-                inFlight -= 1
-                busy.subtract(sent.changes.map(\.entry.collection))
-                report.requests += sent.attempts
-                let results: [BatchResult]
-                switch sent.answer {
-                case .success(let answered):
-                    results = answered
-                case .failure(let error):
-                    stop = stop ?? error
-                    continue
-                }
-                let summary = try store(results, for: sent.changes)
-                for (collection, count) in summary.accepted.sorted(by: { $0.key < $1.key }) {
-                    emit(.pushed(collection, count: count))
-                    collectionReport(collection) { $0.pushed += count }
-                }
-                for (collection, ids) in summary.overwritten { noteOverwritten(ids, in: collection) }
-                for (collection, merges) in summary.merges { record(merges, in: collection) }
-                for (collection, id, status, reason) in summary.deadLetters {
-                    emit(.deadLettered(collection, id: id, status: status, reason: reason))
-                    collectionReport(collection) { $0.deadLetters += 1 }
-                }
-                if let message = summary.authentication {
-                    stop = stop ?? SyncStop.authentication(message)
-                    continue
-                }
-                do { try honourBackoff() } catch { stop = stop ?? error }
-                guard stop == nil else { continue }
-
-                if summary.madeProgress {
-                    failedRounds = 0
-                } else {
-                    failedRounds += 1
-                    let reason = summary.transient.first ?? "the server did not accept the changes"
-                    guard failedRounds < options.retry.maxAttempts else {
-                        stop = SyncStop.temporary("push: \(reason) (gave up after \(failedRounds) attempts)")
+                switch schedule.next() {
+                case .sendNextBatch:
+                    let pending = try nextChanges(collections, all: everyWritable, busy: schedule.busy)
+                    guard !pending.isEmpty else {
+                        schedule.nothingToSend()
                         continue
                     }
-                    let delay = options.retry.delay(beforeRetry: failedRounds, using: &randomness)
-                    emit(.retrying(attempt: failedRounds + 1, delay: delay, reason: "push: \(reason)"))
-                    try await engine.clock.sleep(delay)
+                    schedule.batchRead()
+                    let changes = try markSent(pending)
+                    guard !changes.isEmpty else { continue }  // all edited since read: read again
+                    group.addTask(operation: try sending(changes))
+                    schedule.sent(to: Set(changes.map(\.entry.collection)))
+                case .awaitAnswer:
+                    guard let sent = try await group.next() else { return }
+                    schedule.answered(Set(sent.changes.map(\.entry.collection)))
+                    try await take(sent, into: &schedule)
+                case .finish(let roundsSpent):
+                    if roundsSpent, try !nextChanges(collections, all: everyWritable, busy: []).isEmpty {
+                        throw SyncStop.temporary("push: the server kept changing the same records; the rest waits for the next run")
+                    }
+                    return
+                case .fail:
+                    if let stop = schedule.stop { throw stop }
+                    return
                 }
             }
-            if let stop { throw stop }
-            if roundsLeft == 0, try !nextChanges(collections, all: everyWritable, busy: []).isEmpty {
-                throw SyncStop.temporary("push: the server kept changing the same records; the rest waits for the next run")
+        }
+    }
+
+    /// The request of one batch of changes already marked sent, for a task of its own.
+    private func sending(_ changes: [PendingChange]) throws -> @Sendable () async -> SentBatch {
+        let operations = try changes.map(operation(for:))
+        let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
+        let what = "push \(changes.count) change\(changes.count == 1 ? "" : "s")"
+        let (policy, clock, onEvent) = (options.retry, engine.clock, onEvent)
+        return {
+            var attempts = 0
+            do {
+                let results = try await Self.retrying(
+                    what, policy: policy, clock: clock, onEvent: onEvent, countAttempt: { attempts += 1 }
+                ) { try await batch.send(operations) }
+                return SentBatch(changes: changes, answer: .success(results), attempts: attempts)
+            } catch {
+                return SentBatch(changes: changes, answer: .failure(error), attempts: attempts)
             }
+        }
+    }
+
+    /// Stores a batch's answer and reports it; tells the schedule what it leads to, and
+    /// waits before the next round when the round made no progress.
+    private func take(_ sent: SentBatch, into schedule: inout PushSchedule) async throws {
+        report.requests += sent.attempts
+        let results: [BatchResult]
+        switch sent.answer {
+        case .success(let answered):
+            results = answered
+        case .failure(let error):
+            schedule.stopping(error)
+            return
+        }
+        let summary = try storeAnswers(results, for: sent.changes)
+        reportStored(summary)
+        if let message = summary.authentication {
+            schedule.stopping(SyncStop.authentication(message))
+            return
+        }
+        do { try honourBackoff() } catch {
+            schedule.stopping(error)
+            return
+        }
+        guard schedule.stop == nil else { return }
+        let reason = summary.transient.first ?? "the server did not accept the changes"
+        switch schedule.stored(madeProgress: summary.madeProgress) {
+        case .carryOn:
+            break
+        case .retry(let attempt):
+            let delay = options.retry.delay(beforeRetry: attempt, using: &randomness)
+            emit(.retrying(attempt: attempt + 1, delay: delay, reason: "push: \(reason)"))
+            try await engine.clock.sleep(delay)
+        case .gaveUp(let attempts):
+            schedule.stopping(SyncStop.temporary("push: \(reason) (gave up after \(attempts) attempts)"))
+        }
+    }
+
+    /// Events and counts for a stored batch's answers.
+    private func reportStored(_ summary: BatchSummary) {
+        for (collection, count) in summary.accepted.sorted(by: { $0.key < $1.key }) {
+            emit(.pushed(collection, count: count))
+            collectionReport(collection) { $0.pushed += count }
+        }
+        for (collection, ids) in summary.overwritten { noteOverwritten(ids, in: collection) }
+        for (collection, merges) in summary.merges { record(merges, in: collection) }
+        for letter in summary.deadLetters {
+            emit(.deadLettered(letter.collection, id: letter.id, status: letter.status, reason: letter.reason))
+            collectionReport(letter.collection) { $0.deadLetters += 1 }
         }
     }
 
@@ -238,7 +279,7 @@ extension SyncRun {
     /// 978 writes answered 201, 788 stored). So every change of the batch stays in
     /// flight and is sent again as it was: one that did land comes back as a 412
     /// carrying exactly what was sent, its acknowledgement.
-    private func store(_ results: [BatchResult], for changes: [PendingChange]) throws -> BatchSummary {
+    private func storeAnswers(_ results: [BatchResult], for changes: [PendingChange]) throws -> BatchSummary {
         for result in results { noteBackoff(result.backoff) }
         if let clash = results.first(where: { $0.status == 409 }) {
             var summary = BatchSummary()
@@ -250,59 +291,7 @@ extension SyncRun {
         return try store.write { tx in
             var summary = BatchSummary()
             for (change, result) in zip(changes, results) {
-                let entry = change.entry
-                let collection = entry.collection
-                let id = entry.recordID
-                if result.isSuccess {
-                    let server = try result.record()
-                    try SyncRules(tx).acknowledgePush(entry, server: server)
-                    summary.accepted[collection, default: 0] += 1
-                    summary.highest[collection] = max(summary.highest[collection] ?? server.lastModified, server.lastModified)
-                    continue
-                }
-                switch (result.status, result.error) {
-                case (412, .preconditionFailed(_, let existing)?):
-                    // NB: what was sent, already applied (a retry after a lost reply),
-                    // comes back as a 412 whose existing record is what was sent.
-                    let remote = existing
-                    if let remote {
-                        summary.overwritten[collection, default: []] += try OverwrittenWrites.reopen([remote], in: collection, tx)
-                    }
-                    let merged = try merger.apply(collection, id: id, remote: remote, in: tx)
-                    if merged == .acknowledged {
-                        summary.accepted[collection, default: 0] += 1
-                        if let stamp = remote?.lastModified {
-                            summary.highest[collection] = max(summary.highest[collection] ?? stamp, stamp)
-                        }
-                    } else {
-                        summary.merges[collection, default: []].append((id, merged))
-                    }
-                case (404, _) where entry.kind == .delete:
-                    // Already gone on the server: the deletion is done.
-                    let tombstone = RawRecord(
-                        id: id, lastModified: entry.baseLastModified ?? 0, isDeleted: true,
-                        json: Data(#"{"deleted":true}"#.utf8))
-                    try SyncRules(tx).acknowledgePush(entry, server: tombstone)
-                    summary.accepted[collection, default: 0] += 1
-                case (404, _):
-                    // The record went away on the server: an edit-versus-delete merge.
-                    let merged = try merger.apply(collection, id: id, remote: nil, in: tx)
-                    if merged == .acknowledged {
-                        summary.accepted[collection, default: 0] += 1
-                    } else {
-                        summary.merges[collection, default: []].append((id, merged))
-                    }
-                case (401, let error):
-                    summary.authentication = error?.description ?? "authentication failed (401)"
-                case (let status, let error) where status == 408 || status == 429 || status >= 500:
-                    summary.transient.append(error?.description ?? "HTTP \(status)")
-                case (let status, let error):
-                    // Refused for good (400 schema or size, 403 on this collection…): park it
-                    // with the server's reason so the rest of the outbox goes through.
-                    let reason = Self.reason(error, status: status)
-                    try SyncRules(tx).moveToDeadLetters(entry, status: status, reason: reason)
-                    summary.deadLetters.append((collection, id, status, reason))
-                }
+                try storeAnswer(result, for: change.entry, merger: merger, into: &summary, tx)
             }
             for (collection, highest) in summary.highest {
                 try tx.updateSyncState(collection) { state in
@@ -310,6 +299,48 @@ extension SyncRun {
                 }
             }
             return summary
+        }
+    }
+
+    /// Stores the server's answer to one change, in the batch's transaction.
+    private func storeAnswer(
+        _ result: BatchResult, for entry: OutboxEntry, merger: MergeApplier, into summary: inout BatchSummary,
+        _ tx: StoreTransaction
+    ) throws {
+        let (collection, id) = (entry.collection, entry.recordID)
+        if result.isSuccess {
+            let server = try result.record()
+            try SyncRules(tx).acknowledgePush(entry, server: server)
+            summary.accept(collection, stamp: server.lastModified)
+            return
+        }
+        switch (result.status, result.error) {
+        case (412, .preconditionFailed(_, let existing)?):
+            // NB: what was sent, already applied (a retry after a lost reply), comes back
+            // as a 412 whose existing record is what was sent.
+            if let existing {
+                summary.overwritten[collection, default: []] += try OverwrittenWrites.reopen([existing], in: collection, tx)
+            }
+            summary.merged(collection, id: id, try merger.apply(collection, id: id, remote: existing, in: tx), stamp: existing?.lastModified)
+        case (404, _) where entry.kind == .delete:
+            // Already gone on the server: the deletion is done.
+            let tombstone = RawRecord(
+                id: id, lastModified: entry.baseLastModified ?? 0, isDeleted: true, json: Data(#"{"deleted":true}"#.utf8))
+            try SyncRules(tx).acknowledgePush(entry, server: tombstone)
+            summary.accept(collection, stamp: nil)
+        case (404, _):
+            // The record went away on the server: an edit-versus-delete merge.
+            summary.merged(collection, id: id, try merger.apply(collection, id: id, remote: nil, in: tx), stamp: nil)
+        case (401, let error):
+            summary.authentication = error?.description ?? "authentication failed (401)"
+        case (let status, let error) where status == 408 || status == 429 || status >= 500:
+            summary.transient.append(error?.description ?? "HTTP \(status)")
+        case (let status, let error):
+            // Refused for good (400 schema or size, 403 on this collection…): park it with
+            // the server's reason so the rest of the outbox goes through.
+            let reason = Self.reason(error, status: status)
+            try SyncRules(tx).moveToDeadLetters(entry, status: status, reason: reason)
+            summary.deadLetters.append(ParkedChange(collection: collection, id: id, status: status, reason: reason))
         }
     }
 

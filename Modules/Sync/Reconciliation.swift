@@ -100,14 +100,14 @@ extension SyncRun {
     private func applyReconciled(_ records: [RawRecord], to collection: CollectionName) throws -> Int {
         guard !records.isEmpty else { return 0 }
         let merger = MergeApplier(policy: options.policy, now: now)
-        let (merges, deleted, overwritten) = try store.write { tx in
+        let (applied, deleted) = try store.write { tx in
             let cursor = try tx.syncState(collection).cursor ?? .max
             let incoming = try Self.droppingHeldVersions(records, behind: cursor, in: collection, tx).records
-            let (merges, overwritten) = try Self.applyPulled(incoming, to: collection, recovering: false, merger: merger, tx)
-            return (merges, incoming.filter(\.isDeleted).count, overwritten)
+            let applied = try Self.applyPulled(incoming, to: collection, recovering: false, merger: merger, tx)
+            return (applied: applied, deleted: incoming.filter(\.isDeleted).count)
         }
-        noteOverwritten(overwritten, in: collection)
-        record(merges, in: collection)
+        noteOverwritten(applied.overwritten, in: collection)
+        record(applied.merges, in: collection)
         return deleted
     }
 
