@@ -84,6 +84,17 @@ public struct AccountSync: Sendable {
             onEvent(.runFinished(report))
             return report
         }
+        let report = await runShapedByCapabilities(onEvent: onEvent)
+        if report.outcome == .localStoreFailure {
+            // Whatever failed, the next run checks the store before trusting it again.
+            unlink(healthGate.mark.path)
+        }
+        return report
+    }
+
+    /// The run under the lock, shaped by what is known of the server's capabilities and
+    /// made once more when it shows they changed.
+    private func runShapedByCapabilities(onEvent: @escaping @Sendable (SyncEvent) -> Void) async -> RunReport {
         // NB: `SyncOptions.budget` bounds everything done under the lock — capability
         // reads and a run made again included — not each engine run on its own.
         let budget = RunBudget(engine.options.budget)
@@ -117,18 +128,17 @@ public struct AccountSync: Sendable {
             capabilities = await fetchCapabilities(within: budget)
             if let refusal = refusal(capabilities, spent: spent + report.requests) { return refusal }
         }
-        if let limit = report.serverPageLimit, var known = capabilities, known.paginateBy != limit {
-            // Kinto does not publish `paginate_by`: a page cut short shows it; later
-            // runs ask for pages of that size.
-            known.paginateBy = limit
-            try? capabilitiesCache.save(known, for: account.name, server: account.server)
-        }
+        learnPageLimit(report.serverPageLimit, capabilities)
         report.requests += spent
-        if report.outcome == .localStoreFailure {
-            // Whatever failed, the next run checks the store before trusting it again.
-            unlink(healthGate.mark.path)
-        }
         return report
+    }
+
+    /// Kinto does not publish `paginate_by`: a page cut short shows it; later runs ask
+    /// for pages of that size.
+    private func learnPageLimit(_ limit: Int?, _ capabilities: ServerCapabilities?) {
+        guard let limit, var known = capabilities, known.paginateBy != limit else { return }
+        known.paginateBy = limit
+        try? capabilitiesCache.save(known, for: account.name, server: account.server)
     }
 
     // MARK: Capabilities
