@@ -19,9 +19,34 @@ public enum WireJSON {
         try encoder().encode(fields)
     }
 
-    /// The top-level fields of a record's bytes.
-    /// - Throws: `DecodingError` when the bytes are not one JSON object.
-    public static func fields(_ json: Data) throws -> [String: JSONValue] {
-        try JSONDecoder().decode([String: JSONValue].self, from: json)
+    /// The top-level fields of a record's bytes: the one way Shelf reads JSON into
+    /// fields, for merges, edits, imports and exports alike.
+    /// - Throws: `WireJSONError.notJSON` (with the decoder's words) or `.notAnObject`.
+    public static func fields(_ json: Data) throws(WireJSONError) -> [String: JSONValue] {
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: json)
+        } catch {
+            throw .notJSON(reason: DecodingErrorText.message(for: error))
+        }
+        guard case .object(let fields) = value else { throw .notAnObject }
+        return fields
+    }
+}
+
+// MARK: - WireJSONError
+
+/// Why bytes are not a record's fields.
+public enum WireJSONError: Error, Equatable, CustomStringConvertible {
+    /// They are not JSON at all.
+    case notJSON(reason: String)
+    /// They are JSON, but not one object.
+    case notAnObject
+
+    public var description: String {
+        switch self {
+        case .notJSON(let reason): "not JSON: \(reason)"
+        case .notAnObject: "not a JSON object"
+        }
     }
 }

@@ -75,7 +75,7 @@ public enum BookRemoval {
     /// Sets the record's `book_id` to null, keeping every other field.
     private static func detach(_ collection: CollectionName, id: String, in transaction: StoreTransaction) throws {
         guard let record = try transaction.record(collection, id: id) else { return }
-        guard var fields = try JSONDecoder().decode(JSONValue.self, from: record.json).objectValue else {
+        guard var fields = try? WireJSON.fields(record.json) else {
             throw RepositoryError.unreadableRecord(
                 UnreadableRecord(collection: collection, id: id, reason: "its stored JSON is not an object"))
         }

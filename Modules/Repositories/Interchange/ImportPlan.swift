@@ -100,7 +100,7 @@ enum WireFieldsEncoding {
     /// A DTO's fields as a dictionary, to add fields the DTO does not own.
     static func fields<DTO: WritableRecordDTO>(_ dto: DTO) throws -> [String: JSONValue] {
         let data = try dto.encodedData()
-        return try JSONDecoder().decode(JSONValue.self, from: data).objectValue ?? [:]
+        return try WireJSON.fields(data)
     }
 
     /// The stored JSON of fields: keys sorted, slashes as they are.

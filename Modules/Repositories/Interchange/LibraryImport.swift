@@ -72,7 +72,7 @@ public enum LibraryImport {
                 let existing = try reader.record(item.collection, id: item.id)
                 var fields = item.fields
                 if let existing {
-                    var current = try JSONDecoder().decode(JSONValue.self, from: existing.json).objectValue ?? [:]
+                    var current = try WireJSON.fields(existing.json)
                     ServerOwnedFields.removeStamp(from: &current)
                     fields = current.merging(item.fields) { _, new in new }
                     if fields == current {

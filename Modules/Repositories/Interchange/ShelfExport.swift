@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Storage
 
 // MARK: - ShelfExport
@@ -187,12 +188,9 @@ public enum ShelfExport {
             }
             let fields: [String: JSONValue]
             do {
-                guard let object = try JSONDecoder().decode(JSONValue.self, from: Data(record.fields[2].utf8)).objectValue else {
-                    throw Malformed(location: location, reason: "the record is not a JSON object")
-                }
-                fields = object
-            } catch let error as Malformed {
-                throw error
+                fields = try WireJSON.fields(Data(record.fields[2].utf8))
+            } catch .notAnObject {
+                throw Malformed(location: location, reason: "the record is not a JSON object")
             } catch {
                 throw Malformed(location: location, reason: "the record is not JSON")
             }

@@ -32,17 +32,10 @@ enum WireEncoding {
     }
 
     private static func object(_ json: Data, id: String, collection: CollectionName, what: String) throws -> [String: JSONValue] {
-        let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: json)
+            return try WireJSON.fields(json)
         } catch {
-            throw RepositoryError.unreadableRecord(
-                UnreadableRecord(collection: collection, id: id, reason: "\(what) is not JSON: \(error)"))
+            throw RepositoryError.unreadableRecord(UnreadableRecord(collection: collection, id: id, reason: "\(what) is \(error)"))
         }
-        guard let fields = value.objectValue else {
-            throw RepositoryError.unreadableRecord(
-                UnreadableRecord(collection: collection, id: id, reason: "\(what) is not a JSON object"))
-        }
-        return fields
     }
 }

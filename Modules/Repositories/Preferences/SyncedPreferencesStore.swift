@@ -36,7 +36,7 @@ public final class SyncedPreferencesStore: PreferencesStore {
         try carryOverIfNeeded()
         return try store.read { reader in
             guard let record = try reader.record(.preferences, id: ReaderPreferences.recordID) else { return [] }
-            guard let fields = try? JSONDecoder().decode(JSONValue.self, from: record.json).objectValue else {
+            guard let fields = try? WireJSON.fields(record.json) else {
                 throw RepositoryError.unreadableRecord(
                     UnreadableRecord(collection: .preferences, id: record.id, reason: "its stored JSON is not an object"))
             }
@@ -114,7 +114,7 @@ public final class SyncedPreferencesStore: PreferencesStore {
         let existing = try transaction.record(.preferences, id: id)
         var fields: [String: JSONValue] = [:]
         if let existing {
-            guard let object = try JSONDecoder().decode(JSONValue.self, from: existing.json).objectValue else {
+            guard let object = try? WireJSON.fields(existing.json) else {
                 throw RepositoryError.unreadableRecord(
                     UnreadableRecord(collection: .preferences, id: id, reason: "its stored JSON is not an object"))
             }
@@ -156,7 +156,7 @@ public final class SyncedPreferencesStore: PreferencesStore {
     /// Whether `bookID` is a favorite, read leniently from the stored record.
     static func isFavorite(_ bookID: Book.ID, in reader: StoreReader) throws -> Bool {
         guard let record = try reader.record(.preferences, id: ReaderPreferences.recordID),
-              let fields = try? JSONDecoder().decode(JSONValue.self, from: record.json).objectValue
+              let fields = try? WireJSON.fields(record.json)
         else { return false }
         return fields[ReaderPreferencesDTO.favoriteField(bookID)] == .bool(true)
     }

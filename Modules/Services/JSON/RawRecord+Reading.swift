@@ -24,12 +24,13 @@ extension RawRecord {
 
     /// The record's fields as `JSONValue`s, for field-by-field work (three-way merges).
     ///
-    /// Uses `JSONDecoder`: this is the per-record merge path, not the per-page sync path.
+    /// Uses `JSONDecoder` (`WireJSON.fields`): this is the per-record merge path, not the
+    /// per-page sync path.
     public func fields() throws(APIError) -> [String: JSONValue] {
         do {
-            return try JSONDecoder().decode([String: JSONValue].self, from: json)
+            return try WireJSON.fields(json)
         } catch {
-            throw .decoding(DecodingFailure(path: "record \(id)", message: DecodingErrorText.message(for: error)))
+            throw .decoding(DecodingFailure(path: "record \(id)", message: error.description))
         }
     }
 }

@@ -18,7 +18,7 @@ public enum PushBody {
             ServerOwnedFields.removeAll(from: &fields)
             return try WireJSON.data(fields)
         } catch {
-            throw .invalidRecord(collection: collection, id: id, reason: "not a JSON object: \(error)")
+            throw .invalidRecord(collection: collection, id: id, reason: "\(error)")
         }
     }
 
@@ -30,7 +30,7 @@ public enum PushBody {
             fields[RecordLineage.field] = .array(lineage.map(JSONValue.string))
             return try WireJSON.data(fields)
         } catch {
-            throw .invalidRecord(collection: collection, id: id, reason: "not a JSON object: \(error)")
+            throw .invalidRecord(collection: collection, id: id, reason: "\(error)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 
 // MARK: - RecordLineage
 
@@ -49,7 +50,7 @@ public enum RecordLineage {
 
     /// The ids in a record's JSON; empty when it has none or is not a JSON object.
     public static func ids(in json: Data?) -> [String] {
-        guard let json, let fields = try? JSONDecoder().decode([String: JSONValue].self, from: json) else { return [] }
+        guard let json, let fields = try? WireJSON.fields(json) else { return [] }
         return ids(in: fields)
     }
 
