@@ -29,7 +29,7 @@ extension SyncRun {
             return
         }
         var operations = states.map { state in
-            BatchOperation.list(in: KintoCollectionPath(state.collection), query: firstPageQuery(state, conditional: false))
+            KintoRequest.list(in: KintoCollectionPath(state.collection), query: firstPageQuery(state, conditional: false))
         }
         // NB: last, so that it sees collections the GETs before it recreated.
         let checksMemory = checksServerMemory(states)

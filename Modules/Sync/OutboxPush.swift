@@ -255,18 +255,18 @@ extension SyncRun {
     }
 
     /// The request of an entry in flight: its kind, base and body as sent.
-    private func operation(for change: PendingChange) throws -> BatchOperation {
+    private func operation(for change: PendingChange) throws -> KintoRequest {
         let entry = change.entry
         let path = KintoCollectionPath(entry.collection)
         let base = entry.baseLastModified.map(Int.init)
         let body = try entry.sentBody ?? RecordJSON.pushBody(change.json, collection: entry.collection, id: entry.recordID)
         switch entry.kind {
         case .create:
-            return try BatchOperation.create(in: path, id: entry.recordID, data: body)
+            return try KintoRequest.create(in: path, id: entry.recordID, data: body)
         case .update:
-            return try BatchOperation.update(in: path, id: entry.recordID, data: body, ifMatch: base)
+            return try KintoRequest.update(in: path, id: entry.recordID, data: body, ifMatch: base)
         case .delete:
-            return try BatchOperation.delete(in: path, id: entry.recordID, ifMatch: base)
+            return try KintoRequest.delete(in: path, id: entry.recordID, ifMatch: base)
         }
     }
 

@@ -173,11 +173,11 @@ struct KintoRecordsTests {
         // A second batch mixes outcomes: updates, a stale update, a delete, a missing delete.
         let path = KintoCollectionPath(.books)
         var operations = try (0..<26).map { index in
-            try BatchOperation.update(in: path, id: seeded[index].id, data: Data(#"{"title":"Revised \#(index)","author_name":"A","finished":true}"#.utf8), ifMatch: Int(seeded[index].lastModified))
+            try KintoRequest.update(in: path, id: seeded[index].id, data: Data(#"{"title":"Revised \#(index)","author_name":"A","finished":true}"#.utf8), ifMatch: Int(seeded[index].lastModified))
         }
-        operations.append(try BatchOperation.update(in: path, id: seeded[26].id, data: Data("{}".utf8), ifMatch: 1))
-        operations.append(try BatchOperation.delete(in: path, id: seeded[27].id, ifMatch: Int(seeded[27].lastModified)))
-        operations.append(try BatchOperation.delete(in: path, id: "book-missing", ifMatch: nil))
+        operations.append(try KintoRequest.update(in: path, id: seeded[26].id, data: Data("{}".utf8), ifMatch: 1))
+        operations.append(try KintoRequest.delete(in: path, id: seeded[27].id, ifMatch: Int(seeded[27].lastModified)))
+        operations.append(try KintoRequest.delete(in: path, id: "book-missing", ifMatch: nil))
         let results = try await account.collection(.books).batch(operations)
         #expect(results.map(\.status) == Array(repeating: 200, count: 26) + [412, 200, 404])
         #expect(results[26].error?.existingRecord?.id == seeded[26].id)

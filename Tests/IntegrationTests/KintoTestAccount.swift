@@ -56,7 +56,7 @@ struct KintoTestAccount {
     func seedBooks(_ count: Int, prefix: String = "book") async throws -> [RawRecord] {
         let path = KintoCollectionPath(.books)
         let operations = try (0..<count).map { index in
-            try BatchOperation.create(
+            try KintoRequest.create(
                 in: path, id: String(format: "\(prefix)-%03d", index),
                 data: Data(#"{"title":"Book \#(index)","author_name":"Author \#(index % 3)","finished":false}"#.utf8))
         }

@@ -11,17 +11,17 @@ struct BatchListAnswerTests {
 
     @Test func aListOperationsPathComesFromItsQuery() {
         let query = ListQuery(since: 42, limit: 1000, sort: ["last_modified"])
-        let operation = BatchOperation.list(in: books, query: query)
+        let operation = KintoRequest.list(in: books, query: query)
         #expect(operation.method == .get)
         #expect(operation.path == "/buckets/default/collections/books/records?_since=42&_limit=1000&_sort=last_modified")
         #expect(operation.precondition == nil)
-        #expect(BatchOperation.list(in: books, query: ListQuery()).path == "/buckets/default/collections/books/records")
+        #expect(KintoRequest.list(in: books, query: ListQuery()).path == "/buckets/default/collections/books/records")
         // A sort field is percent-encoded like any query value.
         #expect(ListQuery(sort: ["-title", "a b"]).path(in: books).hasSuffix("?_sort=-title,a%20b"))
         // An ETag becomes the sub-request's If-None-Match.
-        let conditional = BatchOperation.list(in: books, query: ListQuery(ifNoneMatch: ETag(timestamp: 7)))
+        let conditional = KintoRequest.list(in: books, query: ListQuery(ifNoneMatch: ETag(timestamp: 7)))
         #expect(conditional.precondition == .ifNoneMatch(ETag(timestamp: 7)))
-        #expect(BatchOperation.listCollections(inBucket: "default").path == "/buckets/default/collections")
+        #expect(KintoRequest.listCollections(inBucket: "default").path == "/buckets/default/collections")
     }
 
     @Test func aSubResponseWithMoreToComeContinuesByCursor() throws {

@@ -25,10 +25,10 @@ struct KintoBatchTests {
         let requests: [Sub]
     }
 
-    func operations(_ count: Int) throws -> [BatchOperation] {
+    func operations(_ count: Int) throws -> [KintoRequest] {
         let books = KintoCollectionPath(.books)
         return try (0..<count).map { index in
-            try BatchOperation.create(in: books, id: "book-\(index)", data: Data(json: #"{"title":"T\#(index)"}"#))
+            try KintoRequest.create(in: books, id: "book-\(index)", data: Data(json: #"{"title":"T\#(index)"}"#))
         }
     }
 
@@ -59,9 +59,9 @@ struct KintoBatchTests {
         let transport = Self.batchEndpoint()
         let books = KintoCollectionPath(.books)
         let ops = [
-            try BatchOperation.create(in: books, id: "a", data: Data(json: #"{"title":"é \"q\""}"#)),
-            try BatchOperation.update(in: books, id: "b", data: Data(json: #"{"title":"B"}"#), ifMatch: 17),
-            try BatchOperation.delete(in: books, id: "c", ifMatch: 18),
+            try KintoRequest.create(in: books, id: "a", data: Data(json: #"{"title":"é \"q\""}"#)),
+            try KintoRequest.update(in: books, id: "b", data: Data(json: #"{"title":"B"}"#), ifMatch: 17),
+            try KintoRequest.delete(in: books, id: "c", ifMatch: 18),
         ]
         _ = try await KintoBatchService(client: client(transport)).send(ops)
         let sent = try JSONDecoder().decode(BatchBody.self, from: try #require(transport.requests.first?.body)).requests
@@ -75,11 +75,11 @@ struct KintoBatchTests {
         let tasks = KintoCollectionPath(.tasks)
         let catalog = KintoCollectionPath(.products)
         let ops = [
-            try BatchOperation.create(in: tasks, id: "task-003", data: Data(json: "{}")),
-            try BatchOperation.update(in: tasks, id: "task-001", data: Data(json: "{}"), ifMatch: nil),
-            try BatchOperation.update(in: tasks, id: "task-002", data: Data(json: "{}"), ifMatch: 1),
-            try BatchOperation.delete(in: tasks, id: "task-404", ifMatch: nil),
-            try BatchOperation.update(in: catalog, id: "prod-001", data: Data(json: "{}"), ifMatch: nil),
+            try KintoRequest.create(in: tasks, id: "task-003", data: Data(json: "{}")),
+            try KintoRequest.update(in: tasks, id: "task-001", data: Data(json: "{}"), ifMatch: nil),
+            try KintoRequest.update(in: tasks, id: "task-002", data: Data(json: "{}"), ifMatch: 1),
+            try KintoRequest.delete(in: tasks, id: "task-404", ifMatch: nil),
+            try KintoRequest.update(in: catalog, id: "prod-001", data: Data(json: "{}"), ifMatch: nil),
         ]
         let transport = FakeHTTPTransport(status: 200, body: try RecordedResponses.body("batch-response"))
         let results = try await KintoBatchService(client: client(transport)).send(ops)
@@ -102,7 +102,7 @@ struct KintoBatchTests {
     }
 
     @Test func aBodyThatIsNotAnObjectIsRefusedBeforeSending() throws {
-        #expect(throws: APIError.self) { try BatchOperation.create(in: KintoCollectionPath(.books), id: "a", data: Data(json: "[1]")) }
-        #expect(throws: APIError.self) { try BatchOperation.create(in: KintoCollectionPath(.books), id: "a/b", data: Data(json: "{}")) }
+        #expect(throws: APIError.self) { try KintoRequest.create(in: KintoCollectionPath(.books), id: "a", data: Data(json: "[1]")) }
+        #expect(throws: APIError.self) { try KintoRequest.create(in: KintoCollectionPath(.books), id: "a/b", data: Data(json: "{}")) }
     }
 }

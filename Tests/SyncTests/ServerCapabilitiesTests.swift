@@ -106,7 +106,7 @@ struct ServerCapabilitiesTests {
         // GIVEN 12 books on the server, pulled with the default page size (10,000)
         let writer = APIClient(configuration: .init(baseURL: kinto.baseURL, credentials: .init(user: user.name, password: user.password)))
         let operations = try (0..<12).map { index in
-            try BatchOperation.create(in: KintoCollectionPath(.books), id: "pg-\(index)",
+            try KintoRequest.create(in: KintoCollectionPath(.books), id: "pg-\(index)",
                                       data: Data(#"{"title":"Page \#(index)","author_name":"A","finished":false}"#.utf8))
         }
         _ = try await KintoBatchService(client: writer, maximumRequests: 10).send(operations)

@@ -30,7 +30,7 @@ struct StoreBackupTests {
     @Test func aBackupTakenWhileASyncWritesRestoresToEqualData() async throws {
         let client = APIClient(configuration: .init(baseURL: server.baseURL, credentials: .init(user: user.name, password: user.password)))
         let operations = try (0..<300).map { index in
-            try BatchOperation.create(
+            try KintoRequest.create(
                 in: KintoCollectionPath(.books), id: String(format: "b-%03d", index),
                 data: Data(#"{"title":"Book \#(index)","author_name":"Author","finished":false}"#.utf8))
         }

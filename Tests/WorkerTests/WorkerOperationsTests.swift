@@ -23,7 +23,7 @@ struct WorkerOperationsTests {
 
     private func seedBooks(_ count: Int, for user: TestUser) async throws {
         let operations = try (0..<count).map { index in
-            try BatchOperation.create(
+            try KintoRequest.create(
                 in: KintoCollectionPath(.books), id: String(format: "b-%03d", index),
                 data: Data(#"{"title":"Book \#(index)","author_name":"Author \#(index % 7)","finished":false}"#.utf8))
         }

@@ -26,7 +26,7 @@ struct WorkerSyncTests {
     private func seedBooks(_ count: Int) async throws {
         let path = KintoCollectionPath(.books)
         let operations = try (0..<count).map { index in
-            try BatchOperation.create(
+            try KintoRequest.create(
                 in: path, id: String(format: "b-%03d", index),
                 data: Data(#"{"title":"Book \#(index)","author_name":"Author \#(index % 7)","finished":false}"#.utf8))
         }

@@ -2,55 +2,6 @@ import Domain
 import Foundation
 import Records
 
-// MARK: - BatchOperation
-
-/// One sub-request of `POST /batch`.
-public struct BatchOperation: Sendable, Hashable {
-    public var method: HTTPMethod
-    /// Relative to the API root, e.g. `/buckets/default/collections/books/records/b1`.
-    public var path: String
-    /// The sub-request's whole JSON body (`{"data": {…}}`), if any.
-    public var body: Data?
-    public var precondition: Precondition?
-
-    public init(method: HTTPMethod, path: String, body: Data? = nil, precondition: Precondition? = nil) {
-        self.method = method
-        self.path = path
-        self.body = body
-        self.precondition = precondition
-    }
-
-    /// Create `id` with `If-None-Match: *`; `data` is the record's JSON object.
-    public static func create(in collection: KintoCollectionPath, id: String, data: Data) throws(APIError) -> BatchOperation {
-        BatchOperation(method: .put, path: try collection.recordPath(id), body: try KintoBody.envelope(data), precondition: .ifNoneMatchAny)
-    }
-
-    /// Replace `id`, with `If-Match: "<lastModified>"` unless it is nil.
-    public static func update(in collection: KintoCollectionPath, id: String, data: Data, ifMatch lastModified: Int?) throws(APIError) -> BatchOperation {
-        BatchOperation(
-            method: .put, path: try collection.recordPath(id), body: try KintoBody.envelope(data),
-            precondition: lastModified.map { .ifMatch(lastModified: $0) })
-    }
-
-    /// A GET of `collection`'s record list as `query` describes it (`ListQuery.path(in:)`),
-    /// with its `If-None-Match` when it has one. Its answer reads as a page
-    /// (`BatchResult.page()`).
-    public static func list(in collection: KintoCollectionPath, query: ListQuery) -> BatchOperation {
-        BatchOperation(method: .get, path: query.path(in: collection), precondition: query.ifNoneMatch.map { .ifNoneMatch($0) })
-    }
-
-    /// A GET of a bucket's collection objects; its answer reads as each collection's
-    /// timestamp (`BatchResult.collectionTimestamps()`).
-    public static func listCollections(inBucket bucket: String) -> BatchOperation {
-        BatchOperation(method: .get, path: KintoCollectionPath.collectionsPath(inBucket: bucket))
-    }
-
-    /// Delete `id`, with `If-Match: "<lastModified>"` unless it is nil.
-    public static func delete(in collection: KintoCollectionPath, id: String, ifMatch lastModified: Int?) throws(APIError) -> BatchOperation {
-        BatchOperation(method: .delete, path: try collection.recordPath(id), precondition: lastModified.map { .ifMatch(lastModified: $0) })
-    }
-}
-
 // MARK: - BatchResult
 
 /// One sub-response of `POST /batch`: the batch itself answers 200 around per-request statuses.
@@ -82,7 +33,7 @@ public struct BatchResult: Sendable, Hashable {
     /// `Backoff`, in seconds, when the server asked clients to slow down.
     public var backoff: TimeInterval? { HeaderValues.backoff(headers["Backoff"]) }
 
-    /// The answer to a list GET (`BatchOperation.list`) as a page: `.notModified` for a
+    /// The answer to a list GET (`KintoRequest.list`) as a page: `.notModified` for a
     /// 304, else the records, the `ETag` and where the rest is.
     ///
     /// NB: a sub-response's `Next-Page` names the batch's own host and path, not the
@@ -105,7 +56,7 @@ public struct BatchResult: Sendable, Hashable {
         return .page(RecordPage(records: records, next: headers["Next-Page"] == nil ? .done : .byCursor, etag: etag, backoff: backoff))
     }
 
-    /// The answer to a collections GET (`BatchOperation.listCollections`): each
+    /// The answer to a collections GET (`KintoRequest.listCollections`): each
     /// collection's own `last_modified` by id; nil when it failed or does not read.
     public func collectionTimestamps() -> [String: Int64]? {
         isSuccess ? KintoCollectionObjects.timestamps(in: body) : nil
@@ -141,7 +92,7 @@ public struct KintoBatchService: Sendable {
     /// outbox entries leave in one transaction per call) sends chunks of `maximumRequests` itself.
     /// - Returns: one result per operation, in the operations' order.
     /// - Throws: the first call's failure (`APIError`); earlier calls' writes stay applied.
-    public func send(_ operations: [BatchOperation]) async throws -> [BatchResult] {
+    public func send(_ operations: [KintoRequest]) async throws -> [BatchResult] {
         var results: [BatchResult] = []
         results.reserveCapacity(operations.count)
         for start in stride(from: 0, to: operations.count, by: maximumRequests) {
@@ -152,7 +103,7 @@ public struct KintoBatchService: Sendable {
     }
 
     /// One `POST /batch` call.
-    private func sendOne(_ operations: [BatchOperation]) async throws -> [BatchResult] {
+    private func sendOne(_ operations: [KintoRequest]) async throws -> [BatchResult] {
         let response = try await client.send(.post, "/batch", body: try Self.requestBody(operations))
         do {
             return try Self.results(from: response.value, for: operations)
@@ -163,7 +114,7 @@ public struct KintoBatchService: Sendable {
     }
 
     /// `{"requests": [{"method", "path", "headers", "body"}, …]}`, record bodies copied byte for byte.
-    static func requestBody(_ operations: [BatchOperation]) throws(APIError) -> Data {
+    static func requestBody(_ operations: [KintoRequest]) throws(APIError) -> Data {
         var body = Data("{\"requests\":[".utf8)
         for (index, operation) in operations.enumerated() {
             guard operation.path.hasPrefix("/") else { throw .invalidRequest("batch path '\(operation.path)' must start with '/'") }
@@ -185,7 +136,7 @@ public struct KintoBatchService: Sendable {
     }
 
     /// Reads `{"responses": [{"status", "path", "headers", "body"}, …]}`.
-    static func results(from body: Data, for operations: [BatchOperation]) throws(APIError) -> [BatchResult] {
+    static func results(from body: Data, for operations: [KintoRequest]) throws(APIError) -> [BatchResult] {
         let results: [BatchResult]
         do throws(JSONScanError) {
             results = try JSONByteScanner.withScanner(over: body) { (scanner) throws(JSONScanError) in

@@ -4,9 +4,9 @@ import Records
 
 // MARK: - KintoCollectionService
 
-/// One Kinto collection at the record level: lists page by page, reads, conditional
-/// writes and batches, all on raw record bytes (`RawRecord`) — what the sync engine
-/// stores and pushes without re-encoding.
+/// One Kinto collection at the record level: lists page by page and reads, on raw record
+/// bytes (`RawRecord`) — what the sync engine stores without re-encoding. Writes are
+/// request values (`KintoRequest`), sent in a batch or alone (`APIClient.write`).
 ///
 /// The server decides what is allowed: a write to the read-only catalog comes back as
 /// `APIError.forbidden`. Records become Domain values through their DTOs
@@ -103,77 +103,5 @@ public struct KintoCollectionService: Sendable {
     public func record(id: String) async throws -> RawRecord {
         let response = try await client.send(.get, try path.recordPath(id))
         return try KintoBody.record(in: response.value, url: response.url)
-    }
-
-    // MARK: Writes
-
-    /// Creates a record with `If-None-Match: *`, so an existing one is never overwritten.
-    /// - Parameters:
-    ///   - id: the new record's id; nil lets the server pick one.
-    ///   - data: the record as a JSON object (its `id` and `last_modified`, if present,
-    ///     are the server's business).
-    /// - Returns: the record as stored, with its `last_modified`.
-    /// - Throws: `APIError.preconditionFailed` carrying the existing record when `id` is taken.
-    public func create(id: String?, data: Data) async throws -> RawRecord {
-        let body = try KintoBody.envelope(data)
-        let response: Response<Data>
-        if let id {
-            response = try await client.send(.put, try path.recordPath(id), body: body, precondition: .ifNoneMatchAny)
-        } else {
-            response = try await client.send(.post, path.recordsPath, body: body)
-        }
-        return try KintoBody.record(in: response.value, url: response.url)
-    }
-
-    /// Replaces a record (PUT).
-    /// - Parameter lastModified: the version the change is based on, sent as
-    ///   `If-Match: "<ts>"`; nil writes unconditionally.
-    /// - Throws: `APIError.preconditionFailed` with the server's current record (nil if
-    ///   it was deleted) when the record changed since `lastModified`.
-    public func update(id: String, data: Data, ifMatch lastModified: Int?) async throws -> RawRecord {
-        let response = try await client.send(
-            .put, try path.recordPath(id), body: try KintoBody.envelope(data),
-            precondition: lastModified.map { .ifMatch(lastModified: $0) })
-        return try KintoBody.record(in: response.value, url: response.url)
-    }
-
-    /// Deletes a record.
-    /// - Returns: the tombstone (`deleted == true`) with the deletion's timestamp.
-    public func delete(id: String, ifMatch lastModified: Int?) async throws -> RawRecord {
-        let response = try await client.send(
-            .delete, try path.recordPath(id), precondition: lastModified.map { .ifMatch(lastModified: $0) })
-        return try KintoBody.record(in: response.value, url: response.url)
-    }
-
-    // MARK: Batch
-
-    /// Sends `operations` through `POST /batch`, 25 per call; results come back in order.
-    public func batch(_ operations: [BatchOperation]) async throws -> [BatchResult] {
-        try await KintoBatchService(client: client).send(operations)
-    }
-}
-
-// MARK: - JSONValue bodies
-
-extension KintoCollectionService {
-    /// `create(id:data:)` with the record's fields as `JSONValue`s.
-    public func create(id: String?, fields: [String: JSONValue]) async throws -> RawRecord {
-        try await create(id: id, data: try JSONValueEncoding.data(fields))
-    }
-
-    /// `update(id:data:ifMatch:)` with the record's fields as `JSONValue`s.
-    public func update(id: String, fields: [String: JSONValue], ifMatch lastModified: Int?) async throws -> RawRecord {
-        try await update(id: id, data: try JSONValueEncoding.data(fields), ifMatch: lastModified)
-    }
-}
-
-/// `JSONValue` → JSON bytes, for bodies built from fields.
-enum JSONValueEncoding {
-    static func data(_ fields: [String: JSONValue]) throws(APIError) -> Data {
-        do {
-            return try WireJSON.data(fields)
-        } catch {
-            throw .invalidRequest("record fields cannot be written as JSON: \(error)")
-        }
     }
 }
