@@ -97,7 +97,7 @@ let package = Package(
         ),
         .target(
             name: "Sync",
-            dependencies: ["Domain", "Records", "Repositories", "Services", "Storage"],
+            dependencies: ["Domain", "Encryption", "Records", "Repositories", "Services", "Storage"],
             path: "Modules/Sync",
             exclude: ["README.md"],
             swiftSettings: swiftSettings

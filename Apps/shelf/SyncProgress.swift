@@ -62,14 +62,14 @@ final class SyncProgress {
             activity = "\(collection.rawValue): unavailable"
         case .reconciled(let collection, _):
             activity = "\(collection.rawValue): compared with the server"
-        case .merged, .conflict, .deadLettered, .collectionFinished, .discardedLocalChange, .serverForgot, .reuploading, .recordSkipped,
+        case .merged, .conflict, .deadLettered, .collectionFinished, .discardedLocalChange, .serverForgot, .reuploading, .recordSkipped, .recordRefused,
              .lateRecords, .writeOverwritten:
             break
         }
         switch event {
         case .runFinished:
             break
-        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .discardedLocalChange, .serverForgot, .recordSkipped:
+        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .discardedLocalChange, .serverForgot, .recordSkipped, .recordRefused:
             line(event.summary, always: true)
         default:
             line(event.summary)

@@ -42,6 +42,8 @@ public struct AccountSync: Sendable {
                 credentials: .init(user: account.credentials.user, password: account.credentials.password),
                 timeouts: timeouts),
             transport: transport ?? CurlTransport.trusting(caFile: account.caFile))
+        var options = options
+        if options.keyFile == nil { options.keyFile = paths.keyFile(account.name) }
         engine = SyncEngine(account: account.name.rawValue, store: store, client: client, options: options)
         lockFile = paths.syncLock(account.name)
         healthGate = StoreHealthGate(mark: paths.integrityMark(account.name))

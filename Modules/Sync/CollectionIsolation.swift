@@ -22,16 +22,22 @@ extension SyncRun {
     func isolating(_ collection: CollectionName, _ step: () async throws -> Void) async throws {
         do {
             try await step()
+        } catch let held as CollectionHeld {
+            try hold(collection, reason: held.reason)
         } catch {
             guard let failure = Self.collectionFailure(error) else { throw error }
             try markUnavailable(collection, failure)
         }
     }
 
-    /// Records that the server refused `collection` this run: in the report, as an
-    /// event, and in that collection's sync state only (the others keep theirs).
+    /// Records that the server refused `collection` this run.
     func markUnavailable(_ collection: CollectionName, _ failure: APIError) throws {
-        let reason = Self.unavailableReason(collection, failure, optional: options.optionalCollections.contains(collection))
+        try hold(collection, reason: Self.unavailableReason(collection, failure, optional: options.optionalCollections.contains(collection)))
+    }
+
+    /// Leaves `collection` alone for the rest of the run, saying why: in the report, as
+    /// an event, and in that collection's sync state only (the others keep theirs).
+    func hold(_ collection: CollectionName, reason: String) throws {
         unavailable[collection] = reason
         report.unavailable[collection.rawValue] = reason
         let at = now

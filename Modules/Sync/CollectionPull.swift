@@ -22,7 +22,10 @@ extension SyncRun {
     /// only (`isolating`): the others are pulled all the same. A read-only server gets
     /// no batch (it refuses every POST), only GETs.
     func pullAll() async throws {
-        let states = try store.read { reader in try options.collections.map { try reader.syncState($0) } }
+        // NB: a collection left alone from the start (no key for an encrypted account) is not asked for.
+        let collections = options.collections.filter { unavailable[$0] == nil }
+        guard !collections.isEmpty else { return }
+        let states = try store.read { reader in try collections.map { try reader.syncState($0) } }
         guard states.count > 1, states.allSatisfy({ $0.lastSuccess != nil }), !options.serverIsReadOnly else {
             try await pullOneByOne(states)
             await learnCollectionTimestamps(states)
@@ -322,7 +325,8 @@ extension SyncRun {
         _ page: RecordPage, to collection: CollectionName, reading: PullReading, pulledBefore: Int,
         mode: inout PullMode, bulkLoad: BulkLoad
     ) throws -> PageCounts {
-        let remote = withinSizeLimit(page.records, of: collection)
+        let readable = try opened(page.records, of: collection)
+        let remote = withinSizeLimit(readable, of: collection)
         mode.note(page.records)
         let recovering = mode.isRecovery
         let present = mode.present
@@ -342,7 +346,7 @@ extension SyncRun {
         collectionReport(collection) {
             $0.pulled += pulled
             $0.deletedLocally += stored.deleted
-            $0.skipped += page.records.count - remote.count
+            $0.skipped += readable.count - remote.count
         }
         return PageCounts(applied: pulled - stored.deleted, deleted: stored.deleted, totalSoFar: pulledBefore + pulled)
     }

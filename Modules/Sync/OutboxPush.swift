@@ -259,7 +259,10 @@ extension SyncRun {
         let entry = change.entry
         let path = KintoCollectionPath(entry.collection)
         let base = entry.baseLastModified.map(Int.init)
-        let body = try entry.sentBody ?? RecordJSON.pushBody(change.json, collection: entry.collection, id: entry.recordID)
+        let plain = try entry.sentBody ?? RecordJSON.pushBody(change.json, collection: entry.collection, id: entry.recordID)
+        // NB: sealed as it leaves, with a fresh nonce each time: a repeat carries the same
+        // fields, which is what an echo is recognised by once opened.
+        let body = try sealing.sealed(body: plain, in: entry.collection, id: entry.recordID)
         switch entry.kind {
         case .create:
             return try KintoRequest.create(in: path, id: entry.recordID, data: body)
@@ -309,15 +312,24 @@ extension SyncRun {
     ) throws {
         let (collection, id) = (entry.collection, entry.recordID)
         if result.isSuccess {
-            let server = try result.record()
+            let server = try storedVersion(of: entry, answer: try result.record())
             try SyncRules(tx).acknowledgePush(entry, server: server)
             summary.accept(collection, stamp: server.lastModified)
             return
         }
         switch (result.status, result.error) {
-        case (412, .preconditionFailed(_, let existing)?):
+        case (412, .preconditionFailed(_, let sealedExisting)?):
             // NB: what was sent, already applied (a retry after a lost reply), comes back
             // as a 412 whose existing record is what was sent.
+            let existing: RawRecord?
+            switch readable(sealedExisting, of: collection) {
+            case .success(let opened): existing = opened
+            case .failure(let refusal):
+                // Nothing to merge with: the change stays in flight, as it was.
+                emit(.recordRefused(collection, id: id, reason: refusal.reason))
+                summary.transient.append("\(collection.rawValue)/\(id): the server's version was refused: \(refusal.reason)")
+                return
+            }
             if let existing {
                 summary.overwritten[collection, default: []] += try OverwrittenWrites.reopen([existing], in: collection, tx)
             }
@@ -342,6 +354,30 @@ extension SyncRun {
             try SyncRules(tx).moveToDeadLetters(entry, status: status, reason: reason)
             summary.deadLetters.append(ParkedChange(collection: collection, id: id, status: status, reason: reason))
         }
+    }
+
+    /// The server's version of a write it acknowledged, as the store keeps it. For a
+    /// sealed write the answer carries only ciphertext, and what it seals is exactly
+    /// what was sent: that, in the clear, with the server's stamp.
+    private func storedVersion(of entry: OutboxEntry, answer: RawRecord) throws -> RawRecord {
+        guard case .sealed = sealing, WireSealing.seals(entry.collection), !answer.isDeleted, let body = entry.sentBody else {
+            return answer
+        }
+        var fields = try WireJSON.fields(body)
+        fields["id"] = .string(entry.recordID)
+        fields["last_modified"] = .number(Double(answer.lastModified))
+        return RawRecord(id: entry.recordID, lastModified: answer.lastModified, json: try WireJSON.data(fields))
+    }
+
+    /// A 412's existing record, opened; nil stays nil (the record was deleted).
+    private func readable(_ record: RawRecord?, of collection: CollectionName) -> Result<RawRecord?, RefusedRecord> {
+        guard let record else { return .success(nil) }
+        let opened = sealing.opened([record], in: collection)
+        if opened.metSealedRecords {
+            return .failure(RefusedRecord(id: record.id, reason: WireSealing.lockedReason))
+        }
+        if let refusal = opened.refused.first { return .failure(refusal) }
+        return .success(opened.records.first)
     }
 
     /// The server's own words when it gave them (`message`, plus `details` for schema errors).

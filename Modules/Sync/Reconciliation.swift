@@ -80,7 +80,7 @@ extension SyncRun {
             let fetched = try await withRetries("reconcile \(collection.rawValue)") { try await service.firstPage(fetchQuery).page }
             found.requests += 1
             // NB: a record changed since it was listed is past the cursor: the next pull's.
-            let behind = (fetched?.records ?? []).filter { $0.lastModified <= cursor }
+            let behind = try opened(fetched?.records ?? [], of: collection).filter { $0.lastModified <= cursor }
             found.fetched += behind.count
             found.deleted += try applyReconciled(behind, to: collection)
         }

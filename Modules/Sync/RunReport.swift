@@ -26,6 +26,9 @@ public struct CollectionReport: Sendable, Equatable, Codable {
     /// This device's acknowledged updates that another device's concurrent write replaced
     /// on the server, queued again and merged (`OverwrittenWrites`).
     public var overwritten = 0
+    /// Records from the server not applied because they did not open: altered, moved,
+    /// sealed with an unknown key, or plaintext in an encrypted collection (`WireSealing`).
+    public var refused = 0
     /// When the run compared the collection with the server's whole list: what it found.
     public var reconciliation: ReconciliationReport?
     public var durationMilliseconds = 0
@@ -33,7 +36,7 @@ public struct CollectionReport: Sendable, Equatable, Codable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case pulled, pushed, merged, conflicts, reuploaded, skipped, late, overwritten, reconciliation
+        case pulled, pushed, merged, conflicts, reuploaded, skipped, late, overwritten, refused, reconciliation
         case deletedLocally = "deleted_locally"
         case deadLetters = "dead_letters"
         case discardedLocal = "discarded_local"

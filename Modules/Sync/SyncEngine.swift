@@ -96,6 +96,8 @@ final class SyncRun {
     var unavailable: [CollectionName: String] = [:]
     /// Local changes left unsent because the server is read-only.
     var waitingForWritableServer = 0
+    /// How the reader's records cross the wire this run (`WireSealing`), read at its start.
+    var sealing = WireSealing.plaintext
 
     var store: ShelfStore { engine.store }
     var options: SyncOptions { engine.options }
@@ -114,6 +116,7 @@ final class SyncRun {
         emit(.runStarted(collections: options.collections))
         do {
             try checkStoredBackoff()
+            try resolveSealing()
             try await withinBudget {
                 if self.options.pulls { try await self.pullAll() }
                 if self.options.pushes { try await self.pushAll() }

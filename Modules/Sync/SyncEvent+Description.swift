@@ -18,6 +18,7 @@ extension SyncEvent {
         case .serverForgot: "server_forgot"
         case .reuploading: "reuploading"
         case .recordSkipped: "record_skipped"
+        case .recordRefused: "record_refused"
         case .lateRecords: "late_records"
         case .reconciled: "reconciled"
         case .writeOverwritten: "write_overwritten"
@@ -58,6 +59,8 @@ extension SyncEvent {
         case .recordSkipped(let collection, let id, let bytes, let limit):
             return [("collection", .string(collection.rawValue)), ("id", .string(id)),
                     ("bytes", .number(bytes)), ("limit", .number(limit))]
+        case .recordRefused(let collection, let id, let reason):
+            return [("collection", .string(collection.rawValue)), ("id", .string(id)), ("reason", .string(reason))]
         case .lateRecords(let collection, let count):
             return [("collection", .string(collection.rawValue)), ("count", .number(count))]
         case .writeOverwritten(let collection, let id):
@@ -113,6 +116,8 @@ extension SyncEvent {
             return "\(collection.rawValue): uploading \(count) record\(count == 1 ? "" : "s") the server no longer has"
         case .recordSkipped(let collection, let id, let bytes, let limit):
             return "\(collection.rawValue)/\(id): skipped, \(bytes) bytes is over the \(limit)-byte limit for one record (not stored)"
+        case .recordRefused(let collection, let id, let reason):
+            return "\(collection.rawValue)/\(id): refused, \(reason) (not applied; the local record is kept)"
         case .lateRecords(let collection, let count):
             return "\(collection.rawValue): \(count) record\(count == 1 ? "" : "s") committed on the server after later ones; pulled now"
         case .writeOverwritten(let collection, let id):

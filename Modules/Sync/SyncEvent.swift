@@ -31,6 +31,9 @@ public enum SyncEvent: Sendable, Equatable {
     /// A pulled record longer than `SyncOptions.maximumRecordBytes`: not stored, counted
     /// in the report; the pull goes on past it.
     case recordSkipped(CollectionName, id: String, bytes: Int, limit: Int)
+    /// A record from the server that did not open (`WireSealing`): not applied, the local
+    /// record kept; the pull goes on past it.
+    case recordRefused(CollectionName, id: String, reason: String)
     /// Pulled records stamped behind the cursor that the store did not hold: their
     /// writes committed after later ones (`CommitWindow`); applied like any pulled change.
     case lateRecords(CollectionName, count: Int)

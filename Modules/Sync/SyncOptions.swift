@@ -56,6 +56,10 @@ public struct SyncOptions: Sendable, Equatable {
     public var reconciliationInterval: TimeInterval? = 86_400
     /// Reconcile every collection in this run (`--reconcile`), due or not.
     public var reconcilesNow = false
+    /// The account's keyring file (`ShelfPaths.keyFile`): where a run of an encrypted
+    /// account finds its keys (`WireSealing`). Nil: this engine holds no key, and a store
+    /// that knows its account is encrypted leaves the reader's collections alone.
+    public var keyFile: URL?
 
     /// The options with the server's capabilities applied: batches as large as it
     /// allows, pages no larger than it serves, read-only mode.

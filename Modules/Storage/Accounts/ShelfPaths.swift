@@ -62,4 +62,14 @@ public struct ShelfPaths: Sendable, Equatable {
     public func syncLock(_ name: AccountName) -> URL {
         dataDirectory.appendingPathComponent("\(name.rawValue).lock")
     }
+
+    /// The folder of the accounts' unwrapped encryption keys, `<data directory>/keys`:
+    /// a folder of its own, so it can be 0700 whatever the data directory's mode.
+    public var keysDirectory: URL { dataDirectory.appendingPathComponent("keys", isDirectory: true) }
+
+    /// The account's keyring file (`LocalKeyStore`), read by every run of an encrypted
+    /// account and removed by `shelf encryption lock`.
+    public func keyFile(_ name: AccountName) -> URL {
+        keysDirectory.appendingPathComponent("\(name.rawValue).key", isDirectory: false)
+    }
 }

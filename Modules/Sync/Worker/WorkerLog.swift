@@ -76,7 +76,7 @@ public final class WorkerLog: Sendable {
             .info
         case .reconciled(_, let found):
             found.absent > 0 ? .warning : .info
-        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .discardedLocalChange, .serverForgot, .recordSkipped:
+        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .discardedLocalChange, .serverForgot, .recordSkipped, .recordRefused:
             .warning
         case .runFinished(let report):
             switch report.outcome {
