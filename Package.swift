@@ -272,7 +272,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncTests",
-            dependencies: ["Domain", "Records", "Repositories", "Services", "Storage", "Sync", "TestSupport"],
+            dependencies: ["Domain", "Encryption", "Records", "Repositories", "Services", "Storage", "Sync", "TestSupport"],
             path: "Tests/SyncTests",
             swiftSettings: swiftSettings
         ),

@@ -93,6 +93,8 @@ def main():
     parser.add_argument("--log", default=os.devnull)
     parser.add_argument("--fast-password-hashing", action="store_true")
     parser.add_argument("--postgresql", action="store_true")
+    parser.add_argument("--postgresql-url-file", metavar="PATH",
+                        help="with --postgresql: write the cluster's URL here (for tests that read Kinto's tables)")
     parser.add_argument("--workers", type=int, default=0, metavar="N",
                         help="run under gunicorn with N worker processes (needs --postgresql)")
     parser.add_argument("--threads", type=int, default=2, metavar="T",
@@ -123,6 +125,8 @@ def main():
     cluster = None
     if args.postgresql:
         cluster = start_postgresql(env)
+        if args.postgresql_url_file:
+            pathlib.Path(args.postgresql_url_file).write_text(cluster.url)
         # Throwaway secrets for a throwaway server, unless the caller gave its own.
         env.setdefault("KINTO_USERID_HMAC_SECRET", os.urandom(16).hex())
         env.setdefault("KINTO_DEFAULT_BUCKET_HMAC_SECRET", os.urandom(16).hex())

@@ -13,6 +13,8 @@ public struct AccountSync: Sendable {
     public let store: ShelfStore
     public let engine: SyncEngine
     public let lockFile: URL
+    /// The account's keyring file, when it is encrypted (`ShelfPaths.keyFile`).
+    public let keyFile: URL
     /// When the store was last checked, and whether this run must check it first.
     public let healthGate: StoreHealthGate
     /// Where the server's capabilities are kept between runs.
@@ -43,7 +45,8 @@ public struct AccountSync: Sendable {
                 timeouts: timeouts),
             transport: transport ?? CurlTransport.trusting(caFile: account.caFile))
         var options = options
-        if options.keyFile == nil { options.keyFile = paths.keyFile(account.name) }
+        keyFile = options.keyFile ?? paths.keyFile(account.name)
+        options.keyFile = keyFile
         engine = SyncEngine(account: account.name.rawValue, store: store, client: client, options: options)
         lockFile = paths.syncLock(account.name)
         healthGate = StoreHealthGate(mark: paths.integrityMark(account.name))

@@ -41,13 +41,18 @@ public final class KintoServer: Sendable {
     /// The API root, `http://127.0.0.1:<port>/v1`.
     public var baseURL: String { "\(origin)/v1" }
 
+    /// The URL of the PostgreSQL cluster behind a `postgresql` server
+    /// (`postgresql://postgres@127.0.0.1:<port>/kinto`), for tests that read Kinto's tables.
+    public let postgresqlURL: String?
+
     private let process: ReadyProcess
 
-    private init(auth: Auth, workers: Int, process: ReadyProcess) {
+    private init(auth: Auth, workers: Int, process: ReadyProcess, postgresqlURL: String? = nil) {
         self.port = process.port
         self.auth = auth
         self.workers = workers
         self.process = process
+        self.postgresqlURL = postgresqlURL
     }
 
     public enum LaunchError: Error, CustomStringConvertible {
@@ -95,9 +100,15 @@ public final class KintoServer: Sendable {
             "--fast-password-hashing",
         ]
         if seedCatalog { arguments.append("--seed-catalog") }
-        if postgresql { arguments.append("--postgresql") }
+        let urlFile = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-kinto-pg-\(UUID().uuidString).url")
+        if postgresql { arguments += ["--postgresql", "--postgresql-url-file", urlFile.path] }
         if workers > 0 { arguments += ["--workers", String(workers)] }
-        return try launch(arguments, settings: settings, auth: auth, workers: workers)
+        let server = try launch(arguments, settings: settings, auth: auth, workers: workers)
+        guard postgresql else { return server }
+        defer { try? FileManager.default.removeItem(at: urlFile) }
+        return KintoServer(
+            auth: auth, workers: workers, process: server.process,
+            postgresqlURL: (try? String(contentsOf: urlFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Starts a new server whose storage can be backed up and restored

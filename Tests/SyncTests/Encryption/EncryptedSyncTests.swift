@@ -1,0 +1,197 @@
+import Domain
+import Encryption
+import Foundation
+import Records
+import Services
+import Storage
+import Sync
+import TestSupport
+import Testing
+
+/// End-to-end encryption against a real Kinto: the server keeps sealed records only,
+/// devices that hold the key merge field by field as before, and one that does not
+/// leaves the account's collections alone.
+@Suite("Encrypted accounts (real Kinto)")
+struct EncryptedSyncTests {
+    let server: KintoServer
+    let user: TestUser
+
+    init() async throws {
+        server = try KintoServer.shared()
+        user = try await server.newUser(prefix: "sealed")
+    }
+
+    /// Two devices holding b1 and b2 in the clear, then `a` turns encryption on and syncs.
+    private func encryptedPair() async throws -> (EncryptedDevice, EncryptedDevice) {
+        let a = try EncryptedDevice(user: user, server: server)
+        let b = try EncryptedDevice(user: user, server: server)
+        try a.device.saveBook("b1", title: "Dune")
+        try a.device.saveBook("b2", title: "Solaris", author: "Stanisław Lem")
+        #expect(await a.device.sync().outcome == .synced)
+        #expect(await b.device.sync().outcome == .synced)
+        #expect(try await a.enable("correct horse") == 2)
+        #expect(await a.device.sync().outcome == .synced)
+        return (a, b)
+    }
+
+    @Test func enablingSealsEveryRecordOnTheServerAndADeviceWithoutTheKeyLeavesThemAlone() async throws {
+        let (a, b) = try await encryptedPair()
+
+        // The server holds no title, author or lineage in the clear.
+        for id in ["b1", "b2"] {
+            let raw = try await a.device.rawServerBook(id)
+            #expect(Set(raw.keys) == ["id", "last_modified", "shelf_enc"])
+        }
+        // Device b, not joined: nothing applied, nothing pushed over them, a clear message.
+        try b.device.editBook("b1") { $0["finished"] = .bool(true) }
+        let held = await b.device.sync()
+        #expect(held.outcome == .needsAttention)
+        #expect(held.message.contains("shelf encryption join"))
+        #expect(try b.device.title("b1") == "Dune")
+        #expect(try b.device.store.pendingCount() == 1)
+        #expect(try await a.device.rawServerBook("b1")["shelf_enc"] != nil)
+        #expect(try b.device.store.read { try $0.encryptionState().isEnabled })
+    }
+
+    @Test func aJoinedDeviceMergesFieldByFieldThroughSealedRecords() async throws {
+        let (a, b) = try await encryptedPair()
+        try b.device.editBook("b1") { $0["finished"] = .bool(true) }
+        try await b.join("correct horse")
+        #expect(await b.device.sync().outcome == .synced)
+
+        try a.device.editBook("b1") { $0["title"] = .string("Dune Messiah") }
+        try b.device.editBook("b2") { $0["title"] = .string("Solaris (2nd ed.)") }
+        #expect(await a.device.sync().outcome == .synced)
+        #expect(await b.device.sync().outcome == .synced)
+        #expect(await a.device.sync().outcome == .synced)
+
+        for device in [a.device, b.device] {
+            #expect(try device.title("b1") == "Dune Messiah")
+            #expect(try device.bookFields("b1")?["finished"] == .bool(true))
+            #expect(try device.title("b2") == "Solaris (2nd ed.)")
+        }
+        let raw = try await a.device.rawServerBook("b1")
+        #expect(raw["title"] == nil && raw["shelf_enc"] != nil)
+    }
+
+    @Test func aWrongPassphraseJoinsNothingAndWritesNothing() async throws {
+        let (_, b) = try await encryptedPair()
+        await #expect(throws: EncryptionError.wrongPassphrase) { try await b.join("wrong horse") }
+        #expect(try b.encryption.status().holdsKey == false)
+        #expect(try b.device.store.read { try $0.encryptionState() } == .off)
+    }
+
+    @Test func anAlteredCiphertextIsRefusedAndTheLocalRecordKept() async throws {
+        let (a, b) = try await encryptedPair()
+        try await b.join("correct horse")
+        #expect(await b.device.sync().outcome == .synced)
+
+        var raw = try await a.device.rawServerBook("b1")
+        guard case .object(var envelope)? = raw["shelf_enc"], let ciphertext = envelope["c"]?.stringValue else {
+            Issue.record("no envelope: \(raw)")
+            return
+        }
+        var bytes = try #require(Data(base64Encoded: ciphertext))
+        bytes[bytes.count / 2] ^= 0x01
+        envelope["c"] = .string(bytes.base64EncodedString())
+        raw["shelf_enc"] = .object(envelope)
+        try await a.device.writeRawServerBook("b1", raw)
+
+        let report = await b.device.sync()
+        #expect(report.collections["books"]?.refused == 1)
+        #expect(try b.device.title("b1") == "Dune")
+    }
+
+    @Test func aCiphertextSwappedBetweenTwoRecordsIsRefused() async throws {
+        let (a, b) = try await encryptedPair()
+        try await b.join("correct horse")
+        #expect(await b.device.sync().outcome == .synced)
+
+        let first = try await a.device.rawServerBook("b1")
+        let second = try await a.device.rawServerBook("b2")
+        try await a.device.writeRawServerBook("b1", ["shelf_enc": try #require(second["shelf_enc"])])
+        try await a.device.writeRawServerBook("b2", ["shelf_enc": try #require(first["shelf_enc"])])
+
+        let report = await b.device.sync()
+        #expect(report.collections["books"]?.refused == 2)
+        #expect(try b.device.title("b1") == "Dune")
+        #expect(try b.device.title("b2") == "Solaris")
+    }
+
+    @Test func aPlaintextRecordInAnEncryptedCollectionIsRefused() async throws {
+        let (a, b) = try await encryptedPair()
+        try await b.join("correct horse")
+        #expect(await b.device.sync().outcome == .synced)
+
+        try await a.device.writeRawServerBook("b9", ["title": .string("Planted"), "author_name": .string("Server"), "finished": .bool(false)])
+        let report = await b.device.sync()
+        #expect(report.collections["books"]?.refused == 1)
+        #expect(try b.device.title("b9") == nil)
+    }
+
+    @Test func aWrappedKeyReplacedByTheServerIsRefusedAndTheKeyHeldStaysInUse() async throws {
+        let (a, b) = try await encryptedPair()
+        // The server swaps in a key of its own, wrapped under a passphrase it chose.
+        let impostor = try WrappedKey.wrap(try DataKey.generate(), passphrase: try Passphrase("server's own"), parameters: EncryptedDevice.cheap)
+        var keyring = try await ServerKeyringProbe.fetch(a.device.client)
+        keyring["current"] = .string(impostor.keyID.rawValue)
+        keyring["keys"] = .object([impostor.keyID.rawValue: .object(impostor.fields)])
+        try await ServerKeyringProbe.replace(a.device.client, with: keyring)
+
+        await #expect(throws: EncryptionError.wrongPassphrase) { try await b.join("correct horse") }
+        // Device a never reads the keyring to sync: it keeps sealing with its own key.
+        try a.device.editBook("b1") { $0["title"] = .string("Dune (kept)") }
+        #expect(await a.device.sync().outcome == .synced)
+        let status = try a.encryption.status()
+        #expect(status.keyID != impostor.keyID.rawValue)
+    }
+
+    @Test func aRotatedKeySealsEverythingAgainAndAJoinedDeviceCatchesUp() async throws {
+        let (a, b) = try await encryptedPair()
+        try await b.join("correct horse")
+        #expect(await b.device.sync().outcome == .synced)
+        let before = try #require(try a.encryption.status().keyID)
+
+        #expect(try await a.encryption.rotate(passphrase: try Passphrase("correct horse")) == 2)
+        #expect(await a.device.sync().outcome == .synced)
+        let after = try #require(try a.encryption.status().keyID)
+        #expect(after != before)
+
+        try a.device.editBook("b2") { $0["finished"] = .bool(true) }
+        #expect(await a.device.sync().outcome == .synced)
+        // b holds only the old key until it joins again; then it catches up.
+        _ = await b.device.sync()
+        try await b.join("correct horse")
+        #expect(await b.device.sync().outcome == .synced)
+        #expect(try b.device.bookFields("b2")?["finished"] == .bool(true))
+    }
+
+    @Test func changingThePassphraseSealsNothingAgain() async throws {
+        let (a, b) = try await encryptedPair()
+        let sealedBefore = try await a.device.rawServerBook("b1")
+        try await a.encryption.changePassphrase(
+            from: try Passphrase("correct horse"), to: try Passphrase("battery staple"), parameters: EncryptedDevice.cheap)
+        #expect(try await a.device.rawServerBook("b1") == sealedBefore)
+        await #expect(throws: EncryptionError.wrongPassphrase) { try await b.join("correct horse") }
+        try await b.join("battery staple")
+        #expect(await b.device.sync().outcome == .synced)
+        #expect(try b.device.title("b1") == "Dune")
+    }
+}
+
+// MARK: - The keyring, raw
+
+/// The server's keyring record as bytes, for tests that play a hostile server.
+enum ServerKeyringProbe {
+    static let path = try! KintoCollectionPath(bucket: "default", collection: "shelf-keys")  // NB: literals of Kinto's alphabet
+
+    static func fetch(_ client: APIClient) async throws -> [String: JSONValue] {
+        try await KintoCollectionService(client: client, path: path).record(id: "keyring").fields()
+    }
+
+    static func replace(_ client: APIClient, with fields: [String: JSONValue]) async throws {
+        var body = fields
+        ServerOwnedFields.removeAll(from: &body)
+        _ = try await client.write(try .update(in: path, id: "keyring", data: try WireJSON.data(body), ifMatch: nil))
+    }
+}
