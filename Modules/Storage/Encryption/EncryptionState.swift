@@ -17,11 +17,14 @@ public struct EncryptionState: Codable, Sendable, Equatable {
     /// The server's timestamp of the keyring when encryption was turned on: a plaintext
     /// record stamped after it was written by something other than Shelf, and refused.
     public var enabledAt: Int64?
+    /// The key imported records' ids are keyed with, kept through rotations.
+    public var identityKeyID: String?
 
-    public init(isEnabled: Bool, currentKeyID: String? = nil, enabledAt: Int64? = nil) {
+    public init(isEnabled: Bool, currentKeyID: String? = nil, enabledAt: Int64? = nil, identityKeyID: String? = nil) {
         self.isEnabled = isEnabled
         self.currentKeyID = currentKeyID
         self.enabledAt = enabledAt
+        self.identityKeyID = identityKeyID
     }
 
     /// A store that has never heard of encryption.

@@ -176,7 +176,9 @@ public struct AccountEncryption: Sendable {
     /// reader's collections the server has is queued, in one transaction.
     private func markEncrypted(_ keyring: ServerKeyring, requeue: Bool, reconcile: Bool = false) throws -> Int {
         try store.write { tx in
-            try tx.setEncryptionState(EncryptionState(isEnabled: true, currentKeyID: keyring.current.rawValue, enabledAt: keyring.enabledAt))
+            try tx.setEncryptionState(EncryptionState(
+                isEnabled: true, currentKeyID: keyring.current.rawValue, enabledAt: keyring.enabledAt,
+                identityKeyID: keyring.identity.rawValue))
             var queued = 0
             for collection in CollectionName.allCases where WireSealing.seals(collection) {
                 if reconcile { _ = try tx.updateSyncState(collection) { $0.lastReconciled = Date(timeIntervalSince1970: 0) } }
@@ -207,6 +209,8 @@ public enum AccountEncryptionError: Error, Equatable, Sendable, CustomStringConv
     case alreadyEncrypted
     /// The account is not encrypted (no keyring on the server).
     case notEncrypted
+    /// The account is encrypted and this device holds no key.
+    case locked
     case syncRunning(account: String, pid: Int32?)
 
     public var description: String {
@@ -215,6 +219,8 @@ public enum AccountEncryptionError: Error, Equatable, Sendable, CustomStringConv
             "the account is encrypted already (by another device): run 'shelf encryption join' to sync here"
         case .notEncrypted:
             "the account is not encrypted: turn it on with 'shelf encryption enable'"
+        case .locked:
+            "the account is encrypted and this device holds no key: run 'shelf encryption join' first"
         case .syncRunning(let account, let pid):
             "a sync of account '\(account)' is running\(pid.map { " (pid \($0))" } ?? ""); try again when it has finished"
         }
@@ -229,5 +235,27 @@ extension AccountSync {
         AccountEncryption(
             account: account.name.rawValue, store: store, client: engine.client,
             keyFile: keyFile, lockFile: lockFile)
+    }
+}
+
+// MARK: - Keyed ids
+
+extension AccountEncryption {
+    /// The function that names imported records on this account (`ImportPlan.keyingIDs`):
+    /// keyed under the account's first key while it is encrypted, so ids reveal nothing
+    /// and a second import finds the first one's records; nil when it is not encrypted.
+    ///
+    /// NB: the keyring's identity key (its first), not the current one: ids must stay the same across rotations,
+    /// or importing the same file after a rotation would add every book again.
+    /// - Throws: `AccountEncryptionError.locked` when the account is encrypted and this
+    ///   device holds no key: an import then would name its records in the clear.
+    public func importIDs() throws -> (@Sendable (String, CollectionName) -> String)? {
+        let state = try store.read { try $0.encryptionState() }
+        guard state.isEnabled else { return nil }
+        guard let keyring = try keys.load() else { throw AccountEncryptionError.locked }
+        let identity = try state.identityKeyID.map { name throws(EncryptionError) in try KeyID(name) } ?? keyring.current.id
+        guard let key = keyring.key(for: identity) else { throw AccountEncryptionError.locked }
+        let identifier = try KeyedIdentifier(key: key)
+        return { id, collection in identifier.id(for: id, in: collection.rawValue) }
     }
 }

@@ -16,7 +16,7 @@ import Services
 /// win, and a rotation never loses another device's.
 ///
 /// ```json
-/// {"id": "keyring", "format": 1, "current": "3f9c0d2a7b1e4c55", "enabled_at": 1700000000000,
+/// {"id": "keyring", "format": 1, "current": "3f9c0d2a7b1e4c55", "identity": "3f9c0d2a7b1e4c55", "enabled_at": 1700000000000,
 ///  "keys": {"3f9c0d2a7b1e4c55": {"format": 1, "kid": …, "kdf": …, "salt": …, "nonce": …, "ciphertext": …}}}
 /// ```
 struct ServerKeyring {
@@ -26,6 +26,9 @@ struct ServerKeyring {
     static let path = try! KintoCollectionPath(bucket: KintoCollectionPath.userBucket, collection: "shelf-keys")
 
     var current: KeyID
+    /// The key imported records' ids are keyed with (`KeyedIdentifier`): the first one,
+    /// kept through rotations so a second import of a file finds the first one's records.
+    var identity: KeyID
     var keys: [KeyID: WrappedKey]
     /// The keyring's server timestamp when encryption began (nil until it is known).
     var enabledAt: Int64?
@@ -48,8 +51,9 @@ struct ServerKeyring {
         }
     }
 
-    init(current: KeyID, keys: [KeyID: WrappedKey], enabledAt: Int64? = nil, lastModified: Int64? = nil) {
+    init(current: KeyID, identity: KeyID? = nil, keys: [KeyID: WrappedKey], enabledAt: Int64? = nil, lastModified: Int64? = nil) {
         self.current = current
+        self.identity = identity ?? current
         self.keys = keys
         self.enabledAt = enabledAt
         self.lastModified = lastModified
@@ -72,8 +76,10 @@ struct ServerKeyring {
         }
         let currentID = try KeyID(current)
         guard keys[currentID] != nil else { throw EncryptionError.malformed(reason: "the keyring's current key \(current) is not among its keys") }
+        let identity = try fields["identity"]?.stringValue.map { name throws(EncryptionError) in try KeyID(name) } ?? currentID
+        guard keys[identity] != nil else { throw EncryptionError.malformed(reason: "the keyring's identity key \(identity) is not among its keys") }
         self.init(
-            current: currentID, keys: keys, enabledAt: fields["enabled_at"]?.intValue.map { Int64($0) },
+            current: currentID, identity: identity, keys: keys, enabledAt: fields["enabled_at"]?.intValue.map { Int64($0) },
             lastModified: record.lastModified)
     }
 
@@ -84,7 +90,8 @@ struct ServerKeyring {
         var wrapped: [String: JSONValue] = [:]
         for (id, key) in keys { wrapped[id.rawValue] = .object(key.fields) }
         var fields: [String: JSONValue] = [
-            "format": .number(Double(Self.format)), "current": .string(current.rawValue), "keys": .object(wrapped),
+            "format": .number(Double(Self.format)), "current": .string(current.rawValue),
+            "identity": .string(identity.rawValue), "keys": .object(wrapped),
         ]
         if let enabledAt { fields["enabled_at"] = .number(Double(enabledAt)) }
         return try WireJSON.data(fields)

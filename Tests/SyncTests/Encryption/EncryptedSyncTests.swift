@@ -2,6 +2,7 @@ import Domain
 import Encryption
 import Foundation
 import Records
+import Repositories
 import Services
 import Storage
 import Sync
@@ -135,6 +136,7 @@ struct EncryptedSyncTests {
         let impostor = try WrappedKey.wrap(try DataKey.generate(), passphrase: try Passphrase("server's own"), parameters: EncryptedDevice.cheap)
         var keyring = try await ServerKeyringProbe.fetch(a.device.client)
         keyring["current"] = .string(impostor.keyID.rawValue)
+        keyring["identity"] = .string(impostor.keyID.rawValue)
         keyring["keys"] = .object([impostor.keyID.rawValue: .object(impostor.fields)])
         try await ServerKeyringProbe.replace(a.device.client, with: keyring)
 
@@ -164,6 +166,30 @@ struct EncryptedSyncTests {
         try await b.join("correct horse")
         #expect(await b.device.sync().outcome == .synced)
         #expect(try b.device.bookFields("b2")?["finished"] == .bool(true))
+    }
+
+    @Test func importedIdsAreKeyedSoTheyRevealNothingAndASecondImportAddsNothing() async throws {
+        let (a, _) = try await encryptedPair()
+        let csv = """
+            Book Id,Title,Author,Exclusive Shelf,My Review
+            4981,Slaughterhouse-Five,Kurt Vonnegut,read,So it goes.
+            """
+        let keyed = try #require(try a.encryption.importIDs())
+        let plan = try LibraryImport.plan(Data(csv.utf8), format: .goodreads, file: "goodreads.csv").keyingIDs(keyed)
+        let ids = plan.items.map(\.id)
+        #expect(ids.count == 2 && ids.allSatisfy { !$0.contains("4981") && !$0.hasPrefix("gr-") })
+        let note = try #require(plan.items.first { $0.collection == .notes })
+        #expect(note.fields["book_id"] == .string(try #require(plan.items.first { $0.collection == .books }).id))
+
+        let first = try LibraryImport.apply(plan, to: a.device.store, file: "goodreads.csv", dryRun: false)
+        #expect(first.collections["books"]?.added == 1)
+        // After a rotation the ids stay the same: the second import finds the first's records.
+        _ = try await a.encryption.rotate(passphrase: try Passphrase("correct horse"))
+        let again = try LibraryImport.plan(Data(csv.utf8), format: .goodreads, file: "goodreads.csv")
+            .keyingIDs(try #require(try a.encryption.importIDs()))
+        #expect(again.items.map(\.id) == ids)
+        let second = try LibraryImport.apply(again, to: a.device.store, file: "goodreads.csv", dryRun: false)
+        #expect(second.collections["books"]?.added == 0)
     }
 
     @Test func changingThePassphraseSealsNothingAgain() async throws {
