@@ -4,8 +4,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
 # libsodium is Encryption's cryptography; openssl makes the tests' throw-away CA; postgresql runs the production config's test;
-# zsh and fish check the completion scripts Shelf writes for them.
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libsodium-dev openssl postgresql zsh fish
+# zsh and fish check the completion scripts Shelf writes for them; tmux is the terminal the full-screen tests drive.
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libsodium-dev openssl postgresql zsh fish tmux
 # The test build refuses imports of targets that are not declared dependencies.
 SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # Release apps carry the Swift runtime and Foundation inside: loading them as shared

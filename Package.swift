@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "Services", targets: ["Services"]),
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "Sync", targets: ["Sync"]),
+        .library(name: "Terminal", targets: ["Terminal"]),
     ],
     targets: [
         // MARK: - Modules
@@ -116,6 +117,15 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
+        // NB: Screens for Shelf's one display-width rule (`DisplayWidth`) and the CLI's colour
+        // rule (`ColorChoice`, `OutputPolicy`); nothing of the view models.
+        .target(
+            name: "Terminal",
+            dependencies: ["Screens"],
+            path: "Modules/Terminal",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: - Apps
 
@@ -190,6 +200,13 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["Domain", "Presentation", "Records", "Repositories", "Services", "Storage"],
             path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        // A frame that echoes keys, for TerminalTests to drive under tmux.
+        .executableTarget(
+            name: "shelf-terminal-demo",
+            dependencies: ["Terminal"],
+            path: "Tests/TerminalDemo",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -274,6 +291,12 @@ let package = Package(
             name: "SyncTests",
             dependencies: ["Domain", "Encryption", "Records", "Repositories", "Services", "Storage", "Sync", "TestSupport"],
             path: "Tests/SyncTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TerminalTests",
+            dependencies: ["Screens", "Terminal", "TestSupport", "shelf-terminal-demo"],
+            path: "Tests/TerminalTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

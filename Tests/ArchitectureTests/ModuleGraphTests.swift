@@ -66,6 +66,14 @@ struct ModuleGraphTests {
         #expect(rows.filter { $0.value.contains("CSodium") }.keys.sorted() == ["Encryption"])
     }
 
+    /// The terminal layer knows no view model and no store: it may import Screens alone
+    /// (for the display-width and colour rules), and no module imports it (the apps do).
+    @Test func terminalStaysBelowTheInterface() throws {
+        let rows = try allowList()
+        #expect(rows["Terminal"] == ["Screens"])
+        #expect(rows.filter { $0.value.contains("Terminal") }.isEmpty)
+    }
+
     /// README.md's table as the checker reads it (its `allow_list`): module → may import.
     private func allowList() throws -> [String: [String]] {
         let script = FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/check-module-graph.py").path
