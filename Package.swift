@@ -36,6 +36,7 @@ let package = Package(
         ),
         .target(
             name: "ArgumentParsing",
+            dependencies: ["Domain"],
             path: "Modules/ArgumentParsing",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -179,7 +180,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchitectureTests",
-            dependencies: ["TestSupport"],
+            dependencies: ["Domain", "Sync", "TestSupport"],
             path: "Tests/ArchitectureTests",
             swiftSettings: swiftSettings
         ),

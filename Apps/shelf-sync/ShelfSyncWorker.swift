@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Domain
 import Foundation
 import Storage
 import Sync
@@ -14,29 +15,29 @@ struct ShelfSyncWorker {
     private static let parser = CommandLineParser(root: WorkerCommand.self)
     private static let help = HelpRenderer(parser: parser)
 
-    func run() async -> Int32 {
+    func run() async -> ExitCode {
         let command: WorkerCommand
         do throws(ParseError) {
             let parsed = try Self.parser.parse(arguments)
             if parsed.wantsHelp {
                 print(Self.help.help(for: parsed.path), terminator: "")
-                return 0
+                return .success
             }
             // NB: the root is the only command, so every accepted line makes it.
             command = parsed.command(WorkerCommand.self) ?? WorkerCommand()
         } catch {
             FileHandle.standardError.write(Data(Self.help.usageError(error, path: ["shelf-sync"]).utf8))
-            return WorkerExitStatus.usage
+            return .usage
         }
         if command.version {
             print("shelf-sync \(WorkerCommand.version)")
-            return 0
+            return .success
         }
         if command.generateMan {
             let date = ManPage.date(environment: environment, now: Int64(Date().timeIntervalSince1970))
             print(ManPage(parser: Self.parser, source: "shelf-sync \(WorkerCommand.version)", date: date, seeAlso: ["shelf(1)"]).render(),
                   terminator: "")
-            return 0
+            return .success
         }
 
         let sink: @Sendable (String) -> Void
@@ -73,7 +74,7 @@ struct ShelfSyncWorker {
 
     // MARK: Rounds
 
-    private func runOnce(_ command: WorkerCommand, round: WorkerRound) async -> Int32 {
+    private func runOnce(_ command: WorkerCommand, round: WorkerRound) async -> ExitCode {
         let result: WorkerResult
         do throws(WorkerConfigurationError) {
             let accounts = try WorkerAccounts.select(
@@ -88,14 +89,16 @@ struct ShelfSyncWorker {
             try result.report.write(to: path)
         } catch {
             round.log.note("could not write the report: \(error)", account: nil, level: .error, event: "report_failed")
-            return max(result.exitStatus, RunOutcome.localStoreFailure.exitStatus)
+            // NB: the higher status wins, as it always has: 74 unless the run said 75, 77 or 78.
+            let unwritten = RunOutcome.localStoreFailure.exitStatus
+            return result.exitStatus.rawValue > unwritten.rawValue ? result.exitStatus : unwritten
         }
         return result.exitStatus
     }
 
     /// Rounds every `interval` until SIGTERM or SIGINT, which cancel the round in
     /// progress (or the wait) and end with one last line and status 0.
-    private func runRepeatedly(every interval: Duration, _ command: WorkerCommand, round: WorkerRound, log: WorkerLog) async -> Int32 {
+    private func runRepeatedly(every interval: Duration, _ command: WorkerCommand, round: WorkerRound, log: WorkerLog) async -> ExitCode {
         let loop = Task {
             while !Task.isCancelled {
                 _ = await runOnce(command, round: round)
@@ -106,6 +109,6 @@ struct ShelfSyncWorker {
         await loop.value
         let reason = trap.firstSignal.map(SignalTrap.name) ?? "cancellation"
         log.note("stopped on \(reason); the next run continues where this one ended", account: nil, event: "stopped")
-        return 0
+        return .success
     }
 }

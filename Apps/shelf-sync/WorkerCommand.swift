@@ -30,7 +30,7 @@ struct WorkerCommand: ParsableCommand {
         ],
         sections: [
             .exitCodes(
-                WorkerExitStatus.rows.map { HelpSection.Entry("\($0.code)", $0.meaning) },
+                WorkerExitStatus.codes,
                 lines: ["", "With --all-accounts the status is the worst of the accounts'."]),
             .environment([
                 .init("SHELF_SERVER, SHELF_USER, SHELF_PASSWORD or SHELF_PASSWORD_FILE, SHELF_ACCOUNT",

@@ -6,4 +6,4 @@ let status = await ShelfSyncWorker(
     arguments: Array(CommandLine.arguments.dropFirst()),
     environment: ProcessInfo.processInfo.environment
 ).run()
-exit(status)
+exit(status.rawValue)

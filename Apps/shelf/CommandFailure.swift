@@ -71,7 +71,7 @@ extension ExitCode {
             case .noStore, .noBackup: .ioError
             case .syncRunning: .temporaryFailure
             }
-        case let error as AccountVerificationError: ExitCode(rawValue: error.exitStatus) ?? .software
+        case let error as AccountVerificationError: error.exitStatus
         default: .software
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Domain
 import Screens
 
 // MARK: - shelf

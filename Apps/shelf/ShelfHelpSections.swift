@@ -1,24 +1,16 @@
 import ArgumentParsing
+import Domain
 
 // MARK: - The root's help sections
 
 /// What ends `shelf --help` and fills the man page's EXIT STATUS, ENVIRONMENT and
 /// FILES: one list each, so the two never disagree.
 extension Shelf {
+    /// The statuses `shelf` documents: every one but an internal error's (70).
+    static let exitCodes: [ExitCode] = ExitCode.allCases.filter { $0 != .software }
+
     static let helpSections: [HelpSection] = [
-        .exitCodes([
-            .init("0", "success (also a sync that finds no shop catalog on the server; it warns)"),
-            .init("1", "not found, or finished with conflicts, failed changes, or a collection the server refuses (the others synced); a book others refer to (book rm)"),
-            .init("64", "usage error (a wrong command line; an id prefix shorter than 4 characters or one several records share — the candidates are listed)"),
-            .init("65", "invalid data (e.g. an empty title, a daily goal out of range, a malformed import file, an empty note body)"),
-            .init("66", "an input file cannot be read (import); a link to a record that is not there (open)"),
-            .init("69", "no server set up for a command that needs one; no sign-up on the server"),
-            .init("73", "an output file cannot be written (export --output)"),
-            .init("74", "the local store cannot be read or written, or is damaged ('shelf doctor')"),
-            .init("75", "temporary failure: network, server, the server asked to wait (backoff), or a read-only server holds local changes back"),
-            .init("77", "the server refused the credentials"),
-            .init("78", "configuration error (unknown account, unsafe password file, a server Shelf cannot use, a TLS certificate that does not verify)"),
-        ]),
+        .exitCodes(exitCodes),
         .environment([
             .init("SHELF_SERVER, SHELF_USER, SHELF_PASSWORD or SHELF_PASSWORD_FILE, SHELF_ACCOUNT",
                   "an account from the environment instead of an account file"),

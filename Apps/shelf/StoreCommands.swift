@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Domain
 import Foundation
 import Screens
 import Storage

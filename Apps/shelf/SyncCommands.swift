@@ -70,7 +70,7 @@ struct SyncCommand: ShelfCommand {
         case .backoff, .temporaryFailure, .authenticationFailed, .localStoreFailure, .configurationError:
             try context.output.showFailure(SyncRunScreen(report))
         }
-        return ExitCode(rawValue: report.outcome.exitStatus) ?? .software
+        return report.outcome.exitStatus
     }
 }
 
