@@ -22,8 +22,10 @@ let package = Package(
         .library(name: "Repositories", targets: ["Repositories"]),
         .library(name: "Screens", targets: ["Screens"]),
         .library(name: "Services", targets: ["Services"]),
+        .library(name: "ShelfCommands", targets: ["ShelfCommands"]),
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "Sync", targets: ["Sync"]),
+        .library(name: "WorkerCommands", targets: ["WorkerCommands"]),
     ],
     targets: [
         // MARK: - Modules
@@ -103,17 +105,33 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "ShelfCommands",
+            dependencies: ["ArgumentParsing", "Domain", "Presentation", "Repositories", "Screens", "Services", "Storage", "Sync"],
+            path: "Modules/ShelfCommands",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WorkerCommands",
+            dependencies: ["ArgumentParsing", "Domain", "Storage", "Sync"],
+            path: "Modules/WorkerCommands",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - Apps
 
+        // NB: each app is its main.swift, which calls its commands library.
         .executableTarget(
             name: "shelf",
-            dependencies: ["ArgumentParsing", "Domain", "Presentation", "Repositories", "Screens", "Services", "Storage", "Sync"],
+            dependencies: ["ShelfCommands"],
             path: "Apps/shelf",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "shelf-sync",
-            dependencies: ["ArgumentParsing", "Domain", "Storage", "Sync"],
+            dependencies: ["WorkerCommands"],
             path: "Apps/shelf-sync",
             exclude: ["README.md", "systemd"],
             swiftSettings: swiftSettings

@@ -3,21 +3,26 @@ import Foundation
 
 // MARK: - CommandContext
 
-/// What a command runs with: the options every command accepts, the environment, the
-/// output, and the account session, opened the first time a command asks for it
-/// (account management and help never open a store).
+/// What a command runs with: the options every command accepts, the program's context
+/// (environment, working directory, console, clock), the output, and the account
+/// session, opened the first time a command asks for it (account management and help
+/// never open a store).
 @MainActor
 final class CommandContext {
     /// The root's options (`--account`, `--json`, …), as given on this command line.
     let global: Shelf
-    let environment: [String: String]
+    let program: ProgramContext
     let output: Output
     private(set) var openedSession: AccountSession?
 
-    init(global: Shelf, environment: [String: String]) {
+    nonisolated var environment: [String: String] { program.environment }
+    nonisolated var console: Console { program.console }
+
+    init(global: Shelf, program: ProgramContext) {
         self.global = global
-        self.environment = environment
-        let terminal = Terminal(environment: environment, color: global.noColor ? .never : global.color ?? .auto)
+        self.program = program
+        let environment = program.environment
+        let terminal = Terminal(console: program.console, environment: environment, color: global.noColor ? .never : global.color ?? .auto)
         output = Output(
             terminal: terminal, format: global.json ? .json : .text, quiet: global.quiet, verbose: global.verbose,
             unreadable: UnreadableLog(), noPager: global.noPager)

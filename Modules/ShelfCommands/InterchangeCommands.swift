@@ -33,7 +33,7 @@ struct ImportCommand: ShelfCommand {
     func run(_ context: CommandContext) async throws -> ExitCode {
         let plan: ImportPlan
         do {
-            plan = try LibraryImport.plan(fileAt: URL(fileURLWithPath: file), format: format)
+            plan = try LibraryImport.plan(fileAt: URL(fileURLWithPath: context.program.absolutePath(file)), format: format)
         } catch {
             throw CommandFailure(error.kind == .unreadable ? .noInput : .dataError, error.description)
         }
@@ -79,11 +79,11 @@ struct ExportCommand: ShelfCommand {
         let session = try context.session()
         let (data, summary) = try ShelfExport.export(collections, from: session.store, format: format)
         guard let output else {
-            FileHandle.standardOutput.write(data)
+            context.console.write([UInt8](data), .output)
             return .success
         }
         do {
-            try ShelfExport.write(data, to: URL(fileURLWithPath: output))
+            try ShelfExport.write(data, to: URL(fileURLWithPath: context.program.absolutePath(output)))
         } catch {
             throw CommandFailure(.cannotCreate, error.description)
         }

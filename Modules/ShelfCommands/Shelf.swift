@@ -7,8 +7,9 @@ import Screens
 /// The root of `shelf`'s command tree: the options every command accepts, the
 /// subcommands, and the help that ends the root's `--help` (exit codes, environment).
 /// The names are fixed: scripts rely on them.
-struct Shelf: ParsableCommand {
+struct Shelf: ProgramCommand {
     static let version = "0.1.0"
+    static let relatedManPages = ["shelf-sync(1)"]
 
     static let configuration = CommandConfiguration(
         name: "shelf",
@@ -56,6 +57,9 @@ struct Shelf: ParsableCommand {
     var version = false
     @Flag(help: "Print the man page, shelf(1), written from these declarations.", standalone: true, hidden: true)
     var generateMan = false
+
+    var asksForVersion: Bool { version }
+    var asksForManPage: Bool { generateMan }
 
     func validate() throws(ParseError) {
         if noColor, let color, color != .never {

@@ -4,54 +4,55 @@ import Foundation
 import Storage
 import Sync
 
+// MARK: - WorkerProgram
+
+/// `shelf-sync`: one worker run. `Apps/shelf-sync/main.swift` calls `main`; tests call
+/// `run` in-process with their own console, environment and clock.
+public enum WorkerProgram {
+    /// Runs `context.arguments` and returns the status to exit with.
+    public static func run(_ context: ProgramContext) async -> ExitCode {
+        await ShelfSyncWorker(program: context).run()
+    }
+
+    /// Runs the process's command line on its own streams, and exits with the status.
+    public static func main() async -> Never {
+        let status = await run(.live())
+        exit(status.rawValue)
+    }
+}
+
 // MARK: - ShelfSyncWorker
 
 /// Wires the worker: parse, pick the log and the accounts, run rounds (Sync's
 /// `WorkerRound`), write the report, exit with the worst status.
 struct ShelfSyncWorker {
-    let arguments: [String]
-    let environment: [String: String]
+    let program: ProgramContext
 
-    private static let parser = CommandLineParser(root: WorkerCommand.self)
-    private static let help = HelpRenderer(parser: parser)
+    private var environment: [String: String] { program.environment }
+
+    private static let commandLine = CommandLineProgram<WorkerCommand>()
 
     func run() async -> ExitCode {
         let command: WorkerCommand
-        do throws(ParseError) {
-            let parsed = try Self.parser.parse(arguments)
-            if parsed.wantsHelp {
-                print(Self.help.help(for: parsed.path), terminator: "")
-                return .success
-            }
-            // NB: the root is the only command, so every accepted line makes it.
-            command = parsed.command(WorkerCommand.self) ?? WorkerCommand()
-        } catch {
-            FileHandle.standardError.write(Data(Self.help.usageError(error, path: ["shelf-sync"]).utf8))
-            return .usage
-        }
-        if command.version {
-            print("shelf-sync \(WorkerCommand.version)")
-            return .success
-        }
-        if command.generateMan {
-            let date = ManPage.date(environment: environment, now: Int64(Date().timeIntervalSince1970))
-            print(ManPage(parser: Self.parser, source: "shelf-sync \(WorkerCommand.version)", date: date, seeAlso: ["shelf(1)"]).render(),
-                  terminator: "")
-            return .success
+        switch Self.commandLine.start(program) {
+        case .finished(let status): return status
+        // NB: the root is the only command, so the root is the command to run.
+        case .run(_, let root): command = root
         }
 
         let sink: @Sendable (String) -> Void
         var journal = false
         if let path = command.logFile {
             do {
-                let file = try LogFile(path: path)
+                let file = try LogFile(path: program.absolutePath(path))
                 sink = { file.write($0) }
             } catch {
-                FileHandle.standardError.write(Data("shelf-sync: cannot write the log: \(error)\n".utf8))
+                program.console.standardError("shelf-sync: cannot write the log: \(error)\n")
                 return RunOutcome.localStoreFailure.exitStatus
             }
         } else {
-            sink = LogDestination.standardError
+            let console = program.console
+            sink = { console.standardError($0) }
             journal = LogDestination.standardErrorIsJournal(environment: environment)
         }
         let log = WorkerLog(format: command.logFormat, threshold: command.logLevel, priorityPrefixes: journal, sink: sink)
@@ -86,7 +87,7 @@ struct ShelfSyncWorker {
         }
         guard let path = command.report else { return result.exitStatus }
         do {
-            try result.report.write(to: path)
+            try result.report.write(to: program.absolutePath(path))
         } catch {
             round.log.note("could not write the report: \(error)", account: nil, level: .error, event: "report_failed")
             // NB: the higher status wins, as it always has: 74 unless the run said 75, 77 or 78.

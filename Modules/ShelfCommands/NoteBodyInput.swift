@@ -33,7 +33,7 @@ struct NoteBodyInput {
             if context.output.terminal.stdinIsTerminal {
                 context.output.terminal.writeErr("Type the note's body; end it with Ctrl-D on a line of its own.\n")
             }
-            let text = try StandardInputText.read(limit: limit)
+            let text = try context.console.readInput(limit)
             if TextDecoding.isBlank(text) { throw TextInputError.empty(what: "the note's body from standard input") }
             return NoteBodyInput(text: text, edited: nil)
         } catch let error as TextInputError {

@@ -88,7 +88,7 @@ struct StatusCommand: ShelfCommand {
         if case .localOnly = session.selection {
             context.output.warn("no server configured: local changes wait in \(session.store.location) until an account is added")
         }
-        return try context.output.present(SyncStatusScreen(model, now: Date()), loaded: model.state, listsUnreadable: false)
+        return try context.output.present(SyncStatusScreen(model, now: context.program.now()), loaded: model.state, listsUnreadable: false)
     }
 }
 

@@ -1,12 +1,14 @@
 import ArgumentParsing
+import Domain
 import Sync
 
 // MARK: - The worker's command line
 
 /// `shelf-sync`: its options, help and exit codes, declared once; the worker's
 /// settings are these properties, typed (`ShelfSyncWorker` runs them).
-struct WorkerCommand: ParsableCommand {
+struct WorkerCommand: ProgramCommand {
     static let version = "0.1.0"
+    static let relatedManPages = ["shelf(1)"]
 
     static let configuration = CommandConfiguration(
         name: "shelf-sync",
@@ -87,6 +89,9 @@ struct WorkerCommand: ParsableCommand {
     var version = false
     @Flag(help: "Print the man page, shelf-sync(1), written from these declarations.", standalone: true, hidden: true)
     var generateMan = false
+
+    var asksForVersion: Bool { version }
+    var asksForManPage: Bool { generateMan }
 
     func validate() throws(ParseError) {
         if account != nil && allAccounts { throw .invalid("Use either '--account' or '--all-accounts', not both") }

@@ -7,10 +7,10 @@ import Glibc
 
 /// Asks for a password on the controlling terminal with echo turned off (termios), as
 /// `ssh` and `sudo` do: the password is never shown, never in argv, never in history.
-enum PasswordPrompt {
+public enum PasswordPrompt {
     /// - Returns: the line typed, without its newline; nil when there is no terminal
     ///   to ask on or the input ended.
-    static func read(prompt: String) -> String? {
+    public static func read(prompt: String) -> String? {
         let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard tty >= 0 else { return nil }
         defer { close(tty) }

@@ -36,7 +36,7 @@ struct BackupCommand: ShelfCommand {
     var file: String
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        let summary = try storeMaintenance(context).backup(to: URL(fileURLWithPath: file))
+        let summary = try storeMaintenance(context).backup(to: URL(fileURLWithPath: context.program.absolutePath(file)))
         try context.output.confirm(StoreBackupScreen(summary))
         return .success
     }
@@ -55,7 +55,7 @@ struct RestoreCommand: ShelfCommand {
     var file: String
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        let summary = try storeMaintenance(context).restore(from: URL(fileURLWithPath: file))
+        let summary = try storeMaintenance(context).restore(from: URL(fileURLWithPath: context.program.absolutePath(file)))
         try context.output.confirm(StoreRestoreScreen(summary))
         return .success
     }

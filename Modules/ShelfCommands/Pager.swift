@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ import Glibc
 /// `OutputPolicy.pager`'s decision.
 ///
 /// A pager that quits before reading everything (`q`) closes the pipe: the write fails
-/// with EPIPE (SIGPIPE is ignored, see `Terminal.ignoreBrokenPipes`), the rest is dropped,
+/// with EPIPE (SIGPIPE is ignored, see `Console.ignoreBrokenPipes`), the rest is dropped,
 /// and shelf exits as the command would have — a reader who stopped reading is no error.
 enum Pager {
     /// Pages `text`, waiting for the pager to exit.
@@ -55,7 +56,7 @@ enum Pager {
             close(writeEnd)
             return false
         }
-        Terminal.write(text, to: writeEnd)
+        FileDescriptorText.write(Array(text.utf8), to: writeEnd)
         close(writeEnd)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}

@@ -85,7 +85,7 @@ extension AccountCommand {
             let config: AccountConfig
             let password: String
             if let file = passwordFile ?? passwordFileFromEnvironment(context) {
-                let path = absolutePath(file)
+                let path = context.program.absolutePath(file)
                 // NB: read now so an unsafe, missing or empty file is refused before anything is written.
                 password = try SecretFile.read(path)
                 config = try AccountConfig(server: server, user: user, passwordFile: path, caFile: caFile)
@@ -134,7 +134,7 @@ extension AccountCommand {
         /// `--ca-file` or `SHELF_CA_FILE`, as an absolute path to a readable file.
         private func trustedCAFile(_ context: CommandContext) throws -> String? {
             guard let raw = caFile ?? context.environment["SHELF_CA_FILE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
-            let path = absolutePath(raw)
+            let path = context.program.absolutePath(raw)
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw CommandFailure(.configuration, "cannot read the CA file \(path)")
             }
@@ -152,7 +152,7 @@ extension AccountCommand {
                 guard !password.isEmpty else { throw AccountConfigError.emptyPassword(source: "SHELF_PASSWORD") }
                 return password
             }
-            guard context.output.terminal.stdinIsTerminal, let typed = PasswordPrompt.read(prompt: "Password for \(user) @ \(server): ") else {
+            guard context.output.terminal.stdinIsTerminal, let typed = context.console.readSecret("Password for \(user) @ \(server): ") else {
                 throw CommandFailure(.configuration, """
                     no password: set SHELF_PASSWORD or SHELF_PASSWORD_FILE, give --password-file PATH (mode 600), \
                     or run on a terminal to be asked
@@ -160,13 +160,6 @@ extension AccountCommand {
             }
             guard !typed.isEmpty else { throw AccountConfigError.emptyPassword(source: "the prompt") }
             return typed
-        }
-
-        /// A password file's path as the account file keeps it: absolute, so it still points
-        /// to the same file from any working directory.
-        private func absolutePath(_ path: String) -> String {
-            guard !path.hasPrefix("/") else { return path }
-            return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path).standardized.path
         }
     }
 }
