@@ -186,7 +186,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["Domain", "Presentation", "Repositories", "Services"],
+            dependencies: ["ArgumentParsing", "Domain", "Presentation", "Repositories", "Services"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -258,7 +258,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShelfCLITests",
-            dependencies: ["shelf", "TestSupport"],
+            dependencies: ["ArgumentParsing", "ShelfCommands", "TestSupport", "shelf"],
             path: "Tests/ShelfCLITests",
             swiftSettings: swiftSettings
         ),
@@ -270,7 +270,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkerTests",
-            dependencies: ["Domain", "Records", "Services", "Storage", "TestSupport", "shelf-sync"],
+            dependencies: ["ArgumentParsing", "Domain", "Records", "Services", "ShelfCommands", "Storage", "TestSupport", "WorkerCommands", "shelf", "shelf-sync"],
             path: "Tests/WorkerTests",
             swiftSettings: swiftSettings
         ),
