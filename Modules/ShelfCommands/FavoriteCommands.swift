@@ -18,19 +18,16 @@ struct FavoritesCommand: ShelfCommand {
             Example("The first five favorites by author", "shelf favorites --sort author --limit 5"),
         ])
 
-    @Option(value: "n", help: "List at most N favorites.", expecting: ListLimit.expectation, transform: ListLimit.parse)
-    var limit: Int?
-    @Option(value: "field", help: "Sort by title (the default), author, finished or id; '-field' for descending.")
-    var sort: ListOrder<BookSortField>?
-    @Flag(help: "Sort descending.")
-    var reverse = false
+    @OptionGroup
+    var list = ListOptions<BookSortField>(
+        noun: "favorites", sortHelp: "Sort by title (the default), author, finished or id; '-field' for descending.")
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         await session.repositories.refreshPreferencesIfStale()
         let favorites = FavoritesViewModel(preferences: session.preferences)
         let books = FavoriteBooksModel(service: session.repositories.books)
-        await books.load(ids: favorites.favoriteIDs, order: .asked(sort, reverse: reverse), limit: limit)
+        await books.load(ids: favorites.favoriteIDs, order: list.order(), limit: list.limit)
         let shortIDs = await context.shortIDs([(.books, favorites.sortedIDs)])
         return try context.output.present(
             FavoritesScreen(favorites: favorites, books: books, shortIDs: shortIDs), loaded: books.state)

@@ -79,7 +79,7 @@ struct ExportCommand: ShelfCommand {
         let session = try context.session()
         let (data, summary) = try ShelfExport.export(collections, from: session.store, format: format)
         guard let output else {
-            context.console.write([UInt8](data), .output)
+            _ = context.console.write([UInt8](data), .output)
             return .success
         }
         do {

@@ -27,21 +27,18 @@ struct BooksCommand: ShelfCommand {
     var search: String?
     @Flag(help: "Only books not finished yet.")
     var unfinished = false
-    @Option(value: "n", help: "List at most N books.", expecting: ListLimit.expectation, transform: ListLimit.parse)
-    var limit: Int?
-    @Option(value: "field", help: "Sort by title (the default), author, finished or id; '-field' for descending.",
-            completion: ListOrder<BookSortField>.completionWords)
-    var sort: ListOrder<BookSortField>?
-    @Flag(help: "Sort descending.")
-    var reverse = false
+    @OptionGroup
+    var list = ListOptions<BookSortField>(
+        noun: "books", sortHelp: "Sort by title (the default), author, finished or id; '-field' for descending.",
+        completesFields: true)
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let settings = ReadingSettingsModel(preferences: session.preferences)
         let model = BookSearchModel(service: session.repositories.books)
         await model.search(
-            search ?? "", unfinishedOnly: unfinished || !settings.showFinished, limit: limit,
-            order: .asked(sort, reverse: reverse), counting: limit == nil)
+            search ?? "", unfinishedOnly: unfinished || !settings.showFinished, limit: list.limit,
+            order: list.order(), counting: list.limit == nil)
         let shortIDs = await context.shortIDs([(.books, model.books.map(\.id))])
         return try context.output.present(LibraryScreen(model, shortIDs: shortIDs), loaded: model.state)
     }

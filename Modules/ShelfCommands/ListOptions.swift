@@ -37,11 +37,34 @@ extension ListOrder: ExpressibleByArgument {
     }
 }
 
-extension ListOrder {
-    /// The order a list command asked for: `--sort` (else the list's own), turned round by
-    /// `--reverse`.
-    static func asked(_ sort: ListOrder?, reverse: Bool) -> ListOrder {
-        let order = sort ?? .standard
+// MARK: - ListOptions
+
+/// `--limit N`, `--sort FIELD` and `--reverse`: the options of every list, declared once
+/// and held by each list command as an `@OptionGroup`, with the words of its own help.
+struct ListOptions<Field: ListSortField>: ParsableArguments {
+    @Option(value: "n", help: "List at most N items.", expecting: ListLimit.expectation, transform: ListLimit.parse)
+    var limit: Int?
+    @Option(value: "field", help: "Sort by a field; '-field' for descending.")
+    var sort: ListOrder<Field>?
+    @Flag(help: "Sort descending.")
+    var reverse = false
+
+    init() {}
+
+    /// - Parameters:
+    ///   - noun: what the list holds, for `--limit`'s help ("List at most N books.").
+    ///   - sortHelp: `--sort`'s help: the fields, and which is the default.
+    ///   - reverseHelp: `--reverse`'s help, for a list whose own order is not ascending.
+    ///   - completesFields: shell completion offers the field names after `--sort`.
+    init(noun: String, sortHelp: String, reverseHelp: String = "Sort descending.", completesFields: Bool = false) {
+        _limit = Option(value: "n", help: "List at most N \(noun).", expecting: ListLimit.expectation, transform: ListLimit.parse)
+        _sort = Option(value: "field", help: sortHelp, completion: completesFields ? ListOrder<Field>.completionWords : nil)
+        _reverse = Flag(help: reverseHelp)
+    }
+
+    /// The order asked for: `--sort` (else the list's own), turned round by `--reverse`.
+    func order(standard: ListOrder<Field> = .standard) -> ListOrder<Field> {
+        let order = sort ?? standard
         return reverse ? order.reversed : order
     }
 }

@@ -24,19 +24,16 @@ struct NotesCommand: ShelfCommand {
     var search: String?
     @Option(value: "id", help: "Only notes about this book (its id, a unique prefix of it, or its title).", completion: .ids(.books))
     var book: String?
-    @Option(value: "n", help: "List at most N notes.", expecting: ListLimit.expectation, transform: ListLimit.parse)
-    var limit: Int?
-    @Option(value: "field", help: "Sort by title (the default), book or id; '-field' for descending.")
-    var sort: ListOrder<NoteSortField>?
-    @Flag(help: "Sort descending.")
-    var reverse = false
+    @OptionGroup
+    var list = ListOptions<NoteSortField>(
+        noun: "notes", sortHelp: "Sort by title (the default), book or id; '-field' for descending.")
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = NotesViewModel(service: session.repositories.notes)
         model.search(search ?? "")
         if let book { model.filter(book: try await context.resolveID(book, in: .books)) }
-        await model.load(order: .asked(sort, reverse: reverse), limit: limit)
+        await model.load(order: list.order(), limit: list.limit)
         let bookIDs = model.visibleNotes.compactMap(\.bookID)
         let shortIDs = await context.shortIDs([(.notes, model.visibleNotes.map(\.id)), (.books, bookIDs)])
         let screen = NotesScreen(model, shortIDs: shortIDs, bookTitles: await context.bookTitles(bookIDs))

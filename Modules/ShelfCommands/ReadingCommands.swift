@@ -73,20 +73,17 @@ struct LogCommand: ShelfCommand {
         value: "n", help: "The last N days, today included (default 7, at most 3660).",
         expecting: "1...3660", transform: { Int($0).flatMap { (1...3660).contains($0) ? $0 : nil } })
     var days: Int?
-    @Option(value: "n", help: "List at most N days.", expecting: ListLimit.expectation, transform: ListLimit.parse)
-    var limit: Int?
-    @Option(value: "field", help: "Sort by day (the default, newest first), minutes or sessions; '-field' for descending.",
-            completion: ListOrder<LogSortField>.completionWords)
-    var sort: ListOrder<LogSortField>?
-    @Flag(help: "Turn the order round.")
-    var reverse = false
+    @OptionGroup
+    var list = ListOptions<LogSortField>(
+        noun: "days", sortHelp: "Sort by day (the default, newest first), minutes or sessions; '-field' for descending.",
+        reverseHelp: "Turn the order round.", completesFields: true)
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = await ReadingLog.progressModel(context, session)
         await model.load()
-        let order = sort ?? ListOrder(.day, descending: true)
-        let screen = ReadingLogScreen(model, days: days ?? 7, order: reverse ? order.reversed : order, limit: limit)
+                let order = list.order(standard: ListOrder(.day, descending: true))
+        let screen = ReadingLogScreen(model, days: days ?? 7, order: order, limit: list.limit)
         return try context.output.present(screen, loaded: model.state)
     }
 }

@@ -20,18 +20,15 @@ struct ProductsCommand: ShelfCommand {
 
     @Option(value: "text", help: "Only products whose name contains the text.")
     var search: String?
-    @Option(value: "n", help: "List at most N products.", expecting: ListLimit.expectation, transform: ListLimit.parse)
-    var limit: Int?
-    @Option(value: "field", help: "Sort by name (the default), price or id; '-field' for descending.")
-    var sort: ListOrder<ProductSortField>?
-    @Flag(help: "Sort descending.")
-    var reverse = false
+    @OptionGroup
+    var list = ListOptions<ProductSortField>(
+        noun: "products", sortHelp: "Sort by name (the default), price or id; '-field' for descending.")
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = ProductViewModel(service: session.repositories.catalog)
         model.search(search ?? "")
-        await model.load(order: .asked(sort, reverse: reverse), limit: limit)
+        await model.load(order: list.order(), limit: list.limit)
         let shortIDs = await context.shortIDs([(.products, model.visibleProducts.map(\.id))])
         return try context.output.present(ProductsScreen(model, shortIDs: shortIDs), loaded: model.state)
     }

@@ -18,18 +18,14 @@ struct TasksCommand: ShelfCommand {
             Example("The five open tasks that come first by title", "shelf tasks --sort done --limit 5"),
         ])
 
-    @Option(value: "n", help: "List at most N tasks.", expecting: ListLimit.expectation, transform: ListLimit.parse)
-    var limit: Int?
-    @Option(value: "field", help: "Sort by title (the default), done or id; '-field' for descending.",
-            completion: ListOrder<TaskSortField>.completionWords)
-    var sort: ListOrder<TaskSortField>?
-    @Flag(help: "Sort descending.")
-    var reverse = false
+    @OptionGroup
+    var list = ListOptions<TaskSortField>(
+        noun: "tasks", sortHelp: "Sort by title (the default), done or id; '-field' for descending.", completesFields: true)
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = TaskListViewModel(service: session.repositories.tasks)
-        await model.load(order: .asked(sort, reverse: reverse), limit: limit)
+        await model.load(order: list.order(), limit: list.limit)
         let shortIDs = await context.shortIDs([(.tasks, model.tasks.map(\.id))])
         return try context.output.present(TaskListScreen(model, shortIDs: shortIDs), loaded: model.state)
     }
