@@ -27,9 +27,8 @@ extension AccountCommand {
     ///
     /// The password comes from `--password-file` (kept as a path: the secret stays where
     /// the operator put it), `SHELF_PASSWORD`, `SHELF_PASSWORD_FILE`, or a prompt without
-    /// echo on a terminal — never from an argument. Unless `--no-verify`, the server and
-    /// the credentials are checked first (`AccountVerification`), after signing up with
-    /// `--create`; nothing is saved when they fail.
+    /// echo on a terminal — never from an argument. What is done with them (verifying,
+    /// signing up with `--create`, saving, adopting local work) is Sync's `AccountAddition`.
     struct Add: ShelfCommand {
         static let configuration = CommandConfiguration(
             name: "add", abstract: "Add an account.",
@@ -70,10 +69,7 @@ extension AccountCommand {
         var noVerify = false
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let accounts = accountStore(context)
-            let name = try AccountName.checked(name)
-            guard !accounts.exists(name) else { throw AccountConfigError.alreadyExists(name.rawValue) }
-            let server = try AccountConfig.normalizedServer(server)
+            let addition = try AccountAddition(name: name, server: server, accounts: accountStore(context))
             let caFile = try trustedCAFile(context)
             // NB: offline (`--offline`, `SHELF_OFFLINE`) never touches the network: the
             // account is saved as with `--no-verify`, and `--create` can't be done.
@@ -81,55 +77,33 @@ extension AccountCommand {
             if create && !verifies {
                 throw ParseError.invalid("Use either '--create' or '--no-verify' (or --offline), not both")
             }
-
-            let config: AccountConfig
-            let password: String
+            let password: AccountAddition.Password
             if let file = passwordFile ?? passwordFileFromEnvironment(context) {
-                let path = context.program.absolutePath(file)
-                // NB: read now so an unsafe, missing or empty file is refused before anything is written.
-                password = try SecretFile.read(path)
-                config = try AccountConfig(server: server, user: user, passwordFile: path, caFile: caFile)
+                password = .file(path: context.program.absolutePath(file))
             } else {
-                password = try Self.password(context, user: user, server: server)
-                config = try AccountConfig(server: server, user: user, password: password, caFile: caFile)
+                password = .given(try Self.password(context, user: user, server: addition.server))
             }
-            if let warning = AccountVerification.cleartextWarning(server: server) { context.output.warn(warning) }
 
-            var capabilities: ServerCapabilities?
-            if verifies {
-                let verification = AccountVerification(
-                    server: server, credentials: Credentials(user: user, password: password), caFile: caFile)
-                if create {
-                    if try await verification.signUp() == .alreadyExists {
-                        context.output.note("user \(user) already has an account on \(server); checking its password")
+            let output = context.output
+            let added = try await addition.add(
+                user: user, password: password, caFile: caFile, verification: verifies ? (create ? .signUpAndVerify : .verify) : .none,
+                notify: { notice in
+                    switch notice {
+                    case .warning(let warning): output.warn(warning)
+                    case .note(let note): output.note(note)
                     }
-                }
-                let verified = try await verification.verify()
-                for warning in verified.warnings { context.output.warn(warning) }
-                context.output.note("verified \(server): Kinto API \(verified.capabilities.httpAPIVersion), user id \(verified.userID)")
-                capabilities = verified.capabilities
-            }
-            try accounts.add(name, config)
-            if let capabilities {
-                // A cache: a failed write only costs the first sync one more request.
-                try? ServerCapabilitiesCache(paths: accounts.paths).save(capabilities, for: name, server: server)
-            }
-            // Work done before there was any account moves to the new one, to be synced.
-            let adopted = try LocalStoreAdoption.adopt(into: name, paths: accounts.paths)
-
-            let current = accounts.currentAccount()
-            if current == nil || !accounts.exists(current ?? name) { try accounts.setCurrentAccount(name) }
+                })
             let entry = AccountsScreen.Entry(
-                name: name.rawValue, user: user, server: server, isCurrent: accounts.currentAccount() == name)
-            try context.output.confirm(ChangeScreen.accountAdded(entry))
-            if let adopted {
-                try context.output.confirm(ChangeScreen.localWorkAdopted(
-                    account: name.rawValue, records: adopted.records, pendingChanges: adopted.pendingChanges))
+                name: added.name.rawValue, user: added.user, server: added.server, isCurrent: added.isCurrent)
+            try output.confirm(ChangeScreen.accountAdded(entry))
+            if let adopted = added.adopted {
+                try output.confirm(ChangeScreen.localWorkAdopted(
+                    account: added.name.rawValue, records: adopted.records, pendingChanges: adopted.pendingChanges))
             }
             return .success
         }
 
-        // MARK: Helpers
+        // MARK: The person's inputs
 
         /// `--ca-file` or `SHELF_CA_FILE`, as an absolute path to a readable file.
         private func trustedCAFile(_ context: CommandContext) throws -> String? {

@@ -115,7 +115,7 @@ struct NoteTextInputTests {
         let empty = try await sandbox.run(["note", "edit", id, "--edit", "--title", "Renamed"], environment: ["EDITOR": clear])
         #expect(empty.status == 65, "\(empty)")
         #expect(empty.stderr == "Error: the note's body is empty; nothing was written\n")
-        let note = try await #require(try await notes().first)
+        let note = try #require(try await notes().first)
         #expect(note["body"] as? String == "Fish, and the sea")
         #expect(note["title"] as? String == "Takver")
         #expect(leftovers.isEmpty)

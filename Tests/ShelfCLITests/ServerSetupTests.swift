@@ -100,9 +100,9 @@ struct ServerSetupTests {
         #expect(books.map { $0["title"] as? String } == ["Piranesi"])
 
         // AND signing up again keeps the existing account
-        let again = try await add(try await ShelfSandbox(), server: kinto.baseURL, user: user, "--create")
+        let again = try await add(try ShelfSandbox(), server: kinto.baseURL, user: user, "--create")
         #expect(again.status == 0, "\(again)")
-        let taken = try await add(try await ShelfSandbox(), server: kinto.baseURL, user: user, password: typo, "--create")
+        let taken = try await add(try ShelfSandbox(), server: kinto.baseURL, user: user, password: typo, "--create")
         #expect(taken.status == 77, "\(taken)")
     }
 
@@ -134,7 +134,7 @@ struct ServerSetupTests {
         let run = try await add(sandbox, server: "http://192.0.2.10:8888", user: TestUser(prefix: "lan"), "--no-verify")
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains("is plain http:// to another machine: the password travels in clear; use https://"), "\(run)")
-        let local = try await add(try await ShelfSandbox(), server: "http://localhost:9/v1", user: TestUser(prefix: "lan"), "--no-verify")
+        let local = try await add(try ShelfSandbox(), server: "http://localhost:9/v1", user: TestUser(prefix: "lan"), "--no-verify")
         #expect(!local.stderr.contains("in clear"), "\(local)")
     }
 
@@ -164,10 +164,10 @@ struct ServerSetupTests {
         let user = TestUser(prefix: "tls")
 
         // A certificate from an unknown CA: refused, whatever the system trusts.
-        let unknown = try await add(try await ShelfSandbox(), server: front.baseURL, user: user, "--create")
+        let unknown = try await add(try ShelfSandbox(), server: front.baseURL, user: user, "--create")
         #expect(unknown.status == 78, "\(unknown)")
         #expect(unknown.stderr.contains("the TLS certificate of \(front.baseURL) did not verify"), "\(unknown)")
-        let wrongCA = try await add(try await ShelfSandbox(), server: front.baseURL, user: user, "--create", "--ca-file", front.otherCAFile)
+        let wrongCA = try await add(try ShelfSandbox(), server: front.baseURL, user: user, "--create", "--ca-file", front.otherCAFile)
         #expect(wrongCA.status == 78, "\(wrongCA)")
         #expect(wrongCA.stderr.contains("did not verify"))
 
@@ -196,7 +196,7 @@ struct ServerSetupTests {
         let kinto = try KintoServer.shared()
         let front = try TLSFront.start(upstreamPort: kinto.port, subjectAltNames: "DNS:kinto.elsewhere.invalid")
         defer { front.stop() }
-        let run = try await add(try await ShelfSandbox(), server: front.baseURL, user: TestUser(prefix: "tls"), "--create", "--ca-file", front.caFile)
+        let run = try await add(try ShelfSandbox(), server: front.baseURL, user: TestUser(prefix: "tls"), "--create", "--ca-file", front.caFile)
         #expect(run.status == 78, "\(run)")
         #expect(run.stderr.contains("did not verify"), "\(run)")
     }
