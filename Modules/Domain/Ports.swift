@@ -35,6 +35,14 @@ extension BookService {
     }
 }
 
+/// Removes a book with what refers to it, as one change (notes, reading sessions, its
+/// favorite): a change across collections, so not one collection's `BookService`.
+public protocol BookRemoving: Sendable {
+    /// - Throws: when references are found and `mode` does not say what to do with them
+    ///   (Repositories' `BookRemovalError` names how many).
+    func removeBook(id: Book.ID, mode: BookRemovalMode) async throws -> BookRemovalResult
+}
+
 /// Finds the reader's books with the local store's indexes, one page at a time: for
 /// libraries too large to load whole (a search over 100,000 books must not decode them all).
 public protocol BookSearching: Sendable {

@@ -47,7 +47,7 @@ public struct FavoritesScreen: RenderableScreen, Hashable {
     /// then — when the list was not cut — the favorites the library does not have, by
     /// id, all cut at the model's limit.
     @MainActor
-    public init(favorites model: FavoritesViewModel, books: FavoriteBooksModel, shortIDs: ShortIDs = .full) {
+    public init(favorites model: FavoritesViewModel, books: FavoriteBooksViewModel, shortIDs: ShortIDs = .full) {
         self.shortIDs = shortIDs
         let slice = books.state.value
         let found = books.books.map { Entry(id: $0.id, book: BookView($0)) }

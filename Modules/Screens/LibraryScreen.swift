@@ -40,7 +40,7 @@ public struct LibraryScreen: RenderableScreen, Hashable {
     /// The library as a search through the store's indexes found it: the page of
     /// matches, counted against the whole library.
     @MainActor
-    public init(_ model: BookSearchModel, shortIDs: ShortIDs = .full) {
+    public init(_ model: BookSearchViewModel, shortIDs: ShortIDs = .full) {
         self.shortIDs = shortIDs
         state = ScreenStatus(model.state)
         books = model.books.map(BookView.init)

@@ -26,7 +26,7 @@ struct FavoritesCommand: ShelfCommand {
         let session = try context.session()
         await session.repositories.refreshPreferencesIfStale()
         let favorites = FavoritesViewModel(preferences: session.preferences)
-        let books = FavoriteBooksModel(service: session.repositories.books)
+        let books = FavoriteBooksViewModel(service: session.repositories.books)
         await books.load(ids: favorites.favoriteIDs, order: list.order(), limit: list.limit)
         let shortIDs = await context.shortIDs([(.books, favorites.sortedIDs)])
         return try context.output.present(

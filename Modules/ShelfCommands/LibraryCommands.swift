@@ -34,8 +34,8 @@ struct BooksCommand: ShelfCommand {
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
-        let settings = ReadingSettingsModel(preferences: session.preferences)
-        let model = BookSearchModel(service: session.repositories.books)
+        let settings = ReadingSettingsViewModel(preferences: session.preferences)
+        let model = BookSearchViewModel(service: session.repositories.books)
         await model.search(
             search ?? "", unfinishedOnly: unfinished || !settings.showFinished, limit: list.limit,
             order: list.order(), counting: list.limit == nil)
@@ -63,12 +63,17 @@ struct BookCommand: ParsableCommand {
     }
 
     @MainActor static func setFinished(_ id: String, _ finished: Bool, _ context: CommandContext) async throws -> ExitCode {
-        let session = try context.session()
-        var book = try await existingBook(id, context)
-        book.isFinished = finished
-        try await session.repositories.books.updateBook(book)
+        let model = try viewModel(context)
+        model.show(try await existingBook(id, context))
+        let book = try outcome(await model.setFinished(finished), failure: model.failure)
         try context.output.confirm(ChangeScreen.bookFinished(book))
         return .success
+    }
+
+    /// The view model every book write goes through.
+    @MainActor static func viewModel(_ context: CommandContext) throws -> BookViewModel {
+        let session = try context.session()
+        return BookViewModel(service: session.repositories.books, removal: session.repositories)
     }
 }
 
@@ -104,8 +109,8 @@ extension BookCommand {
         var author: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let session = try context.session()
-            let book = try await session.repositories.books.addBook(title: title, author: author)
+            let model = try viewModel(context)
+            let book = try outcome(await model.add(title: title, author: author), failure: model.failure)
             try context.output.confirm(ChangeScreen.book(.added, book))
             return .success
         }
@@ -128,11 +133,9 @@ extension BookCommand {
         }
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let session = try context.session()
-            var book = try await existingBook(id, context)
-            if let title { try book.rename(to: title) }
-            if let author { try book.setAuthor(author) }
-            try await session.repositories.books.updateBook(book)
+            let model = try viewModel(context)
+            model.show(try await existingBook(id, context))
+            let book = try outcome(await model.edit(title: title, author: author), failure: model.failure)
             try context.output.confirm(ChangeScreen.book(.updated, book))
             return .success
         }
@@ -190,12 +193,12 @@ extension BookCommand {
         }
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let session = try context.session()
+            let model = try viewModel(context)
             let mode: BookRemovalMode = cascade ? .cascade : keepNotes ? .keepNotes : .refuseIfReferenced
             let bookID = try await context.resolveID(id, in: .books)
             let result: BookRemovalResult
             do {
-                result = try await session.repositories.removeBook(id: bookID, mode: mode)
+                result = try outcome(await model.remove(id: bookID, mode: mode), failure: model.failure)
             } catch let refused as BookRemovalError {
                 throw CommandFailure(.failure, """
                     \(refused.description); use --cascade to remove them too, or --keep-notes to keep the notes \

@@ -103,7 +103,7 @@ extension NoteCommand {
         }
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let session = try context.session()
+            let model = NoteViewModel(service: try context.session().repositories.notes)
             // NB: the title and the book are checked before the editor opens: nothing
             // typed is refused afterwards for a reason known before.
             _ = try TitleRule.validate(title)
@@ -111,7 +111,7 @@ extension NoteCommand {
             if let book { bookID = try await BookCommand.existingBook(book, context).id }
             let input = try NoteBodyInput.read(option: body, edit: edit, current: nil, context: context)
             let note = try await NoteBodyInput.writing(input) {
-                try await session.repositories.notes.addNote(title: title, body: input?.text ?? "", bookID: bookID)
+                try outcome(await model.add(title: title, body: input?.text ?? "", bookID: bookID), failure: model.failure)
             }
             try context.output.confirm(ChangeScreen.note(.added, note))
             return .success
@@ -146,15 +146,16 @@ extension NoteCommand {
         }
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let session = try context.session()
-            var note = try await existingNote(id, context)
-            if let title { try note.rename(to: title) }
+            let model = NoteViewModel(service: try context.session().repositories.notes)
+            let note = try await existingNote(id, context)
+            // NB: a title a rule refuses is refused before the editor opens.
+            if let title { _ = try TitleRule.validate(title) }
             let input = try NoteBodyInput.read(option: body, edit: edit, current: note.body, context: context)
-            if let input { note.body = input.text }
-            try await NoteBodyInput.writing(input) {
-                try await session.repositories.notes.updateNote(note)
+            model.show(note)
+            let saved = try await NoteBodyInput.writing(input) {
+                try outcome(await model.edit(title: title, body: input?.text), failure: model.failure)
             }
-            try context.output.confirm(ChangeScreen.note(.updated, note))
+            try context.output.confirm(ChangeScreen.note(.updated, saved))
             return .success
         }
     }
@@ -167,9 +168,9 @@ extension NoteCommand {
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let session = try context.session()
+            let model = NoteViewModel(service: try context.session().repositories.notes)
             let noteID = try await context.resolveID(id, in: .notes)
-            try await session.repositories.notes.deleteNote(id: noteID)
+            try outcome(await model.remove(id: noteID), failure: model.failure)
             try context.output.confirm(ChangeScreen.removed(.notes, id: noteID))
             return .success
         }

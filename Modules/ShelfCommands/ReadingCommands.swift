@@ -34,7 +34,7 @@ struct ReadCommand: ShelfCommand {
         var bookID: Book.ID?
         if let book { bookID = try await BookCommand.existingBook(book, context).id }
         // NB: logging needs no goal, so the preferences are not refreshed for it.
-        let model = ReadingProgressModel(service: session.repositories.readingLog, goal: .default)
+        let model = ReadingProgressViewModel(service: session.repositories.readingLog, goal: .default)
         guard let logged = await model.log(minutes: minutes, bookID: bookID, on: day) else {
             throw ReadingLog.refusal(minutes: minutes, day: day, model)
         }
@@ -95,15 +95,15 @@ private enum ReadingLog {
     /// The model over the account's reading log, measured against the reader's goal.
     /// Settings that cannot be read (a goal another client broke) leave the default goal
     /// and a warning: the log itself is still there to show.
-    static func progressModel(_ context: CommandContext, _ session: AccountSession) async -> ReadingProgressModel {
+    static func progressModel(_ context: CommandContext, _ session: AccountSession) async -> ReadingProgressViewModel {
         await session.repositories.refreshPreferencesIfStale()
-        let settings = ReadingSettingsModel(preferences: session.preferences)
+        let settings = ReadingSettingsViewModel(preferences: session.preferences)
         if let message = settings.errorMessage { context.output.warn("\(message); measuring against the default goal") }
-        return ReadingProgressModel(service: session.repositories.readingLog, goal: settings.settings.dailyGoal)
+        return ReadingProgressViewModel(service: session.repositories.readingLog, goal: settings.settings.dailyGoal)
     }
 
     /// A refused session is the reader's input (65); anything else is the store (74).
-    static func refusal(minutes: Int, day: ReadingDay?, _ model: ReadingProgressModel) -> CommandFailure {
+    static func refusal(minutes: Int, day: ReadingDay?, _ model: ReadingProgressViewModel) -> CommandFailure {
         let message = model.errorMessage ?? "the session was not logged"
         let refused = !ReadingSession.minutesRange.contains(minutes) || day.map { $0 > model.today } == true
         return CommandFailure(refused ? .dataError : .ioError, message)

@@ -28,7 +28,7 @@ struct SettingsCommand: ShelfCommand {
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         await session.repositories.refreshPreferencesIfStale()
-        let model = ReadingSettingsModel(preferences: session.preferences)
+        let model = ReadingSettingsViewModel(preferences: session.preferences)
         let goal = try dailyGoal.map { minutes in try DailyGoal(minutes: minutes) }
         guard showFinished != nil || goal != nil else {
             try context.output.show(SettingsScreen(model))
@@ -41,7 +41,7 @@ struct SettingsCommand: ShelfCommand {
     }
 
     /// The values were checked, so what is left is the store failing to save them.
-    @MainActor private func failure(_ model: ReadingSettingsModel) -> CommandFailure {
+    @MainActor private func failure(_ model: ReadingSettingsViewModel) -> CommandFailure {
         CommandFailure(.ioError, model.errorMessage ?? "the settings were not saved")
     }
 }

@@ -83,7 +83,7 @@ struct StatusCommand: ShelfCommand {
 
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
-        let model = SyncStatusModel(provider: session.repositories.syncStatus)
+        let model = SyncStatusViewModel(provider: session.repositories.syncStatus)
         await model.refresh()
         if case .localOnly = session.selection {
             context.output.warn("no server configured: local changes wait in \(session.store.location) until an account is added")

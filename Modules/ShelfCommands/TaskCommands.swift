@@ -41,13 +41,14 @@ struct TaskCommand: ParsableCommand {
 
     @MainActor static func setDone(_ reference: String, _ done: Bool, _ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
+        let model = TaskViewModel(service: session.repositories.tasks)
         let id = try await context.resolveID(reference, in: .tasks)
-        guard var task = try await session.repositories.tasks.task(id: id) else {
+        guard let task = try await session.repositories.tasks.task(id: id) else {
             throw RepositoryError.notFound(.tasks, id: id)
         }
-        task.isDone = done
-        try await session.repositories.tasks.updateTask(task)
-        try context.output.confirm(ChangeScreen.taskDone(task))
+        model.show(task)
+        let saved = try outcome(await model.setDone(done), failure: model.failure)
+        try context.output.confirm(ChangeScreen.taskDone(saved))
         return .success
     }
 }
@@ -61,8 +62,8 @@ extension TaskCommand {
         var title: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let session = try context.session()
-            let task = try await session.repositories.tasks.addTask(title: title)
+            let model = TaskViewModel(service: try context.session().repositories.tasks)
+            let task = try outcome(await model.add(title: title), failure: model.failure)
             try context.output.confirm(ChangeScreen.task(.added, task))
             return .success
         }
@@ -100,9 +101,9 @@ extension TaskCommand {
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let session = try context.session()
+            let model = TaskViewModel(service: try context.session().repositories.tasks)
             let taskID = try await context.resolveID(id, in: .tasks)
-            try await session.repositories.tasks.deleteTask(id: taskID)
+            try outcome(await model.remove(id: taskID), failure: model.failure)
             try context.output.confirm(ChangeScreen.removed(.tasks, id: taskID))
             return .success
         }

@@ -70,7 +70,7 @@ struct StoreBackupTests {
         let aside = try FileManager.default.contentsOfDirectory(atPath: home.paths.dataDirectory.path)
             .filter { $0.hasPrefix("default.sqlite.replaced-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
         #expect(aside.count == 1)
-        let kept = try await books(in: home.paths.dataDirectory.appendingPathComponent(try await #require(aside.first)))
+        let kept = try await books(in: home.paths.dataDirectory.appendingPathComponent(try #require(aside.first)))
         #expect(kept.count == 301)
         #expect(restore.stdout.contains("The replaced store was kept as"))
 

@@ -80,7 +80,4 @@ public final class FavoritesViewModel {
         return true
     }
 
-    public func dismissError() {
-        errorMessage = nil
-    }
 }

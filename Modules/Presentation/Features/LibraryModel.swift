@@ -5,7 +5,7 @@ import Observation
 
 /// The reader's shelf: the books, the search over them, and whether finished books show.
 ///
-/// `showFinished` belongs to the reader's settings (`ReadingSettingsModel` writes it);
+/// `showFinished` belongs to the reader's settings (`ReadingSettingsViewModel` writes it);
 /// the library reads it from the `PreferencesStore` when it is created and follows
 /// `settingsDidChange(_:)` afterwards, so the setting has one owner.
 @MainActor
@@ -80,13 +80,9 @@ public final class LibraryModel {
         searchText = text
     }
 
-    /// Follows a change of the reader's settings (made through `ReadingSettingsModel`).
+    /// Follows a change of the reader's settings (made through `ReadingSettingsViewModel`).
     public func settingsDidChange(_ settings: ReadingSettings) {
         showFinished = settings.showFinished
-    }
-
-    public func dismissError() {
-        content.dismissError()
     }
 
     // MARK: Intents

@@ -109,10 +109,6 @@ public final class NotesViewModel {
         bookID = book
     }
 
-    public func dismissError() {
-        content.dismissError()
-    }
-
     // MARK: Intents
 
     /// Adds a note; the title is trimmed and must not be empty.

@@ -92,7 +92,4 @@ public final class ProductViewModel {
         self.query = query
     }
 
-    public func dismissError() {
-        content.dismissError()
-    }
 }

@@ -54,10 +54,6 @@ public final class TaskListViewModel {
         content.cancel()
     }
 
-    public func dismissError() {
-        content.dismissError()
-    }
-
     // MARK: Intents
 
     /// Adds a task. The title is trimmed; an empty title sets `errorMessage` and adds

@@ -17,6 +17,9 @@ final class ContentController<Value> {
     private(set) var state: LoadingState<Value> = .idle
     /// The last failure of a load or an intent; cleared by the next success.
     private(set) var errorMessage: String?
+    /// The error behind `errorMessage`, for a front that tells failures apart by kind
+    /// (the CLI's exit statuses and its `Error: …` line).
+    private(set) var failure: (any Error)?
 
     @ObservationIgnored private let tasks = ModelTasks()
     /// The ticket of the newest load; a load publishes only while it holds it.
@@ -76,8 +79,10 @@ final class ContentController<Value> {
         case .success(let value):
             state = .loaded(value)
             errorMessage = nil
+            failure = nil
         case .failure(let error):
             fail(FailureMessage.make(action, error))
+            failure = error
         }
     }
 
@@ -100,9 +105,11 @@ final class ContentController<Value> {
         switch await tasks.attempt(call) {
         case .success(let value):
             errorMessage = nil
+            failure = nil
             return value
         case .failure(let error):
             errorMessage = FailureMessage.make(action, error)
+            failure = error
             return nil
         case .cancelled:
             return nil
@@ -113,6 +120,12 @@ final class ContentController<Value> {
     /// - Returns: whether it succeeded and may be published.
     func attempt(_ action: String, _ call: @escaping @MainActor () async throws -> Void) async -> Bool {
         await attempt(action, { try await call(); return true }) ?? false
+    }
+
+    /// Shows `value` as the content, as read or written elsewhere (a record a detail
+    /// screen was opened on).
+    func show(_ value: Value) {
+        state = .loaded(value)
     }
 
     /// Applies a local change to the content on screen.
@@ -129,9 +142,7 @@ final class ContentController<Value> {
     /// Publishes why an intent was refused, without touching the content.
     func refuse(_ action: String, _ error: any Error) {
         errorMessage = FailureMessage.make(action, error)
+        failure = error
     }
 
-    func dismissError() {
-        errorMessage = nil
-    }
 }

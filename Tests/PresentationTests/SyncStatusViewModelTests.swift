@@ -6,11 +6,11 @@ import TestSupport
 
 @MainActor
 @Suite("Sync status model")
-struct SyncStatusModelTests {
+struct SyncStatusViewModelTests {
     let provider = FakeSyncStatusProvider(status: SampleShelf.busySyncStatus)
 
     @Test func readsTheStatus() async {
-        let model = SyncStatusModel(provider: provider)
+        let model = SyncStatusViewModel(provider: provider)
 
         await model.refresh()
 
@@ -22,7 +22,7 @@ struct SyncStatusModelTests {
 
     @Test func aQuietStatusNeedsNoAttention() async {
         await provider.setStatus(SyncStatus(lastSuccess: SampleShelf.now))
-        let model = SyncStatusModel(provider: provider)
+        let model = SyncStatusViewModel(provider: provider)
 
         await model.refresh()
 
@@ -31,7 +31,7 @@ struct SyncStatusModelTests {
     }
 
     @Test func aFailedReadKeepsTheLastStatus() async {
-        let model = SyncStatusModel(provider: provider)
+        let model = SyncStatusViewModel(provider: provider)
         await model.refresh()
         await provider.enqueue(.failure(FakeError("database is locked")))
 
@@ -42,7 +42,7 @@ struct SyncStatusModelTests {
     }
 
     @Test func twoRefreshesInFlightReadOnce() async {
-        let model = SyncStatusModel(provider: provider)
+        let model = SyncStatusViewModel(provider: provider)
         let gate = SuspensionGate<SyncStatus>()
         await provider.enqueue(.gate(gate))
         let first = Task { await model.refresh() }

@@ -5,13 +5,13 @@ import TestSupport
 
 @MainActor
 @Suite("Book search model")
-struct BookSearchModelTests {
+struct BookSearchViewModelTests {
     let service: FakeBookService
-    let model: BookSearchModel
+    let model: BookSearchViewModel
 
     init() throws {
         service = FakeBookService(books: try SampleShelf.books())
-        model = BookSearchModel(service: service)
+        model = BookSearchViewModel(service: service)
     }
 
     @Test func aSearchAsksThePortForTheMatchesOnly() async {

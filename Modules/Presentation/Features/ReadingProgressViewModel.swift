@@ -2,18 +2,18 @@ import Domain
 import Foundation
 import Observation
 
-// MARK: - ReadingProgressModel
+// MARK: - ReadingProgressViewModel
 
 /// The reading log: today's minutes against the daily goal, the streak of days that met
 /// it, the sessions by day, and logging a new session.
 ///
 /// Sessions come from the injected `ReadingLogService` (every device's sessions once
-/// synced). The goal is the reader's setting; `ReadingSettingsModel` owns it and this
+/// synced). The goal is the reader's setting; `ReadingSettingsViewModel` owns it and this
 /// model follows it through `setGoal`. "Today" is the reader's calendar day, injected
 /// so tests and the CLI agree on it.
 @MainActor
 @Observable
-public final class ReadingProgressModel {
+public final class ReadingProgressViewModel {
     // MARK: State
 
     public var state: LoadingState<[ReadingSession]> { content.state }
@@ -77,13 +77,9 @@ public final class ReadingProgressModel {
         content.cancel()
     }
 
-    public func dismissError() {
-        content.dismissError()
-    }
-
     // MARK: Intents
 
-    /// Follows the reader's goal (from `ReadingSettingsModel.onChange`).
+    /// Follows the reader's goal (from `ReadingSettingsViewModel.onChange`).
     public func setGoal(_ goal: DailyGoal) {
         self.goal = goal
     }

@@ -6,11 +6,11 @@ import TestSupport
 
 @MainActor
 @Suite("Reading progress model")
-struct ReadingProgressModelTests {
+struct ReadingProgressViewModelTests {
     nonisolated static let today = ReadingDay(Date(timeIntervalSince1970: 1_796_126_400), in: TimeZone(identifier: "UTC") ?? .gmt)
 
     let service: FakeReadingLogService
-    let model: ReadingProgressModel
+    let model: ReadingProgressViewModel
 
     init() throws {
         service = FakeReadingLogService(sessions: [
@@ -20,7 +20,7 @@ struct ReadingProgressModelTests {
             try Self.session("s4", 10, "2026-12-01"),
         ])
         #expect(Self.today.description == "2026-12-01")
-        model = ReadingProgressModel(service: service, goal: try DailyGoal(minutes: 30), today: { Self.today })
+        model = ReadingProgressViewModel(service: service, goal: try DailyGoal(minutes: 30), today: { Self.today })
     }
 
     static func session(_ id: String, _ minutes: Int, _ day: String, book: String? = nil) throws -> ReadingSession {

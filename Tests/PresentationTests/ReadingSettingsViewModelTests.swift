@@ -5,14 +5,14 @@ import TestSupport
 
 @MainActor
 @Suite("Reading settings model")
-struct ReadingSettingsModelTests {
+struct ReadingSettingsViewModelTests {
     let file = FakePreferencesStore.Storage()
 
     @Test func startsFromTheSavedSettings() throws {
         try FakePreferencesStore(storage: file)
             .setReadingSettings(ReadingSettings(showFinished: false, dailyGoal: DailyGoal(minutes: 45)))
 
-        let model = ReadingSettingsModel(preferences: FakePreferencesStore(storage: file))
+        let model = ReadingSettingsViewModel(preferences: FakePreferencesStore(storage: file))
 
         #expect(model.showFinished == false)
         #expect(model.dailyGoalMinutes == 45)
@@ -20,18 +20,18 @@ struct ReadingSettingsModelTests {
 
     @Test(arguments: [5, 60, 120])
     func aGoalInRangeIsSavedAndSurvivesARestart(minutes: Int) {
-        let model = ReadingSettingsModel(preferences: FakePreferencesStore(storage: file))
+        let model = ReadingSettingsViewModel(preferences: FakePreferencesStore(storage: file))
 
         #expect(model.setDailyGoal(minutes: minutes))
 
         #expect(model.dailyGoalMinutes == minutes)
-        #expect(ReadingSettingsModel(preferences: FakePreferencesStore(storage: file)).dailyGoalMinutes == minutes)
+        #expect(ReadingSettingsViewModel(preferences: FakePreferencesStore(storage: file)).dailyGoalMinutes == minutes)
     }
 
     @Test(arguments: [0, 4, 7, 121, 125, -5])
     func anInvalidGoalSetsAnErrorAndChangesNothing(minutes: Int) {
         let store = FakePreferencesStore(storage: file)
-        let model = ReadingSettingsModel(preferences: store)
+        let model = ReadingSettingsViewModel(preferences: store)
 
         #expect(model.setDailyGoal(minutes: minutes) == false)
 
@@ -42,7 +42,7 @@ struct ReadingSettingsModelTests {
     }
 
     @Test func aValidChangeClearsTheError() {
-        let model = ReadingSettingsModel(preferences: FakePreferencesStore(storage: file))
+        let model = ReadingSettingsViewModel(preferences: FakePreferencesStore(storage: file))
         model.setDailyGoal(minutes: 3)
         #expect(model.errorMessage != nil)
 
@@ -53,7 +53,7 @@ struct ReadingSettingsModelTests {
 
     @Test func showFinishedIsSavedAndReported() {
         var reported: [ReadingSettings] = []
-        let model = ReadingSettingsModel(preferences: FakePreferencesStore(storage: file)) { reported.append($0) }
+        let model = ReadingSettingsViewModel(preferences: FakePreferencesStore(storage: file)) { reported.append($0) }
 
         #expect(model.setShowFinished(false))
 
@@ -65,7 +65,7 @@ struct ReadingSettingsModelTests {
     @Test func aFailedSaveChangesNothingAndIsNotReported() {
         var reported: [ReadingSettings] = []
         let store = FakePreferencesStore(storage: file)
-        let model = ReadingSettingsModel(preferences: store) { reported.append($0) }
+        let model = ReadingSettingsViewModel(preferences: store) { reported.append($0) }
         store.failWrites(with: FakeError("read-only file system"))
 
         #expect(model.setShowFinished(false) == false)
@@ -76,8 +76,8 @@ struct ReadingSettingsModelTests {
     }
 
     @Test func offersEveryStepOfTheRange() {
-        #expect(ReadingSettingsModel.dailyGoalChoices.first == 5)
-        #expect(ReadingSettingsModel.dailyGoalChoices.last == 120)
-        #expect(ReadingSettingsModel.dailyGoalChoices.count == 24)
+        #expect(ReadingSettingsViewModel.dailyGoalChoices.first == 5)
+        #expect(ReadingSettingsViewModel.dailyGoalChoices.last == 120)
+        #expect(ReadingSettingsViewModel.dailyGoalChoices.count == 24)
     }
 }

@@ -2,13 +2,13 @@ import Domain
 import Foundation
 import Observation
 
-// MARK: - SyncStatusModel
+// MARK: - SyncStatusViewModel
 
 /// What the sync engine last did, for the status screen: last success, changes
 /// waiting, conflicts, dead letters and the server's backoff.
 @MainActor
 @Observable
-public final class SyncStatusModel {
+public final class SyncStatusViewModel {
     // MARK: State
 
     public var state: LoadingState<SyncStatus> { content.state }
@@ -57,7 +57,4 @@ public final class SyncStatusModel {
         content.cancel()
     }
 
-    public func dismissError() {
-        content.dismissError()
-    }
 }

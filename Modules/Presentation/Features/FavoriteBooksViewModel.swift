@@ -1,13 +1,13 @@
 import Domain
 import Observation
 
-// MARK: - FavoriteBooksModel
+// MARK: - FavoriteBooksViewModel
 
 /// The favorite books as the library has them, found by id in the store's query — the
 /// library is never loaded whole to show a handful of favorites.
 @MainActor
 @Observable
-public final class FavoriteBooksModel {
+public final class FavoriteBooksViewModel {
     // MARK: State
 
     public var state: LoadingState<ListSlice<Book>> { content.state }

@@ -1,7 +1,7 @@
 import Domain
 import Observation
 
-// MARK: - BookSearchModel
+// MARK: - BookSearchViewModel
 
 /// The library searched through the store's indexes, for libraries too large to load
 /// whole: `LibraryModel` loads every book and filters in memory, this model asks the
@@ -12,7 +12,7 @@ import Observation
 /// search publishes nothing; a failed search keeps the last results on screen.
 @MainActor
 @Observable
-public final class BookSearchModel {
+public final class BookSearchViewModel {
     // MARK: State
 
     public var state: LoadingState<BookSearchPage> { content.state }
@@ -69,7 +69,4 @@ public final class BookSearchModel {
         content.cancel()
     }
 
-    public func dismissError() {
-        content.dismissError()
-    }
 }

@@ -1,7 +1,7 @@
 import Domain
 import Observation
 
-// MARK: - ReadingSettingsModel
+// MARK: - ReadingSettingsViewModel
 
 /// The reader's settings — show finished books, the daily reading goal — saved in the
 /// `PreferencesStore` so they hold across launches. This model is the settings' one
@@ -12,7 +12,7 @@ import Observation
 /// and changes nothing.
 @MainActor
 @Observable
-public final class ReadingSettingsModel {
+public final class ReadingSettingsViewModel {
     // MARK: State
 
     public private(set) var settings: ReadingSettings
@@ -71,10 +71,6 @@ public final class ReadingSettingsModel {
             return false
         }
         return save(updated, action: action)
-    }
-
-    public func dismissError() {
-        errorMessage = nil
     }
 
     // MARK: Saving
