@@ -32,7 +32,7 @@ public struct FavoritesScreen: RenderableScreen, Hashable {
     private let shortIDs: ShortIDs
 
     @MainActor
-    public init(favorites model: FavoritesViewModel, library: LibraryModel, shortIDs: ShortIDs = .full) {
+    public init(favorites model: FavoritesViewModel, library: LibraryViewModel, shortIDs: ShortIDs = .full) {
         self.shortIDs = shortIDs
         let inLibrary = model.favorites(in: library.books)
         let known = Set(inLibrary.map(\.id))

@@ -24,7 +24,7 @@ public struct LibraryScreen: RenderableScreen, Hashable {
     private let hasMore: Bool
 
     @MainActor
-    public init(_ model: LibraryModel, shortIDs: ShortIDs = .full) {
+    public init(_ model: LibraryViewModel, shortIDs: ShortIDs = .full) {
         self.shortIDs = shortIDs
         state = ScreenStatus(model.state)
         books = model.visibleBooks.map(BookView.init)

@@ -36,7 +36,7 @@ struct LoadingStateTests {
 struct ObservationTests {
     /// Views re-render through Observation; a published change must reach them.
     @Test func aLoadNotifiesObserversOfTheModelsState() async throws {
-        let model = LibraryModel(service: FakeBookService(books: try SampleShelf.books()), preferences: FakePreferencesStore())
+        let model = LibraryViewModel(service: FakeBookService(books: try SampleShelf.books()), preferences: FakePreferencesStore())
         let changes = ChangeCounter()
         withObservationTracking { _ = model.visibleBooks } onChange: { changes.count() }
 
@@ -46,7 +46,7 @@ struct ObservationTests {
     }
 
     @Test func searchNotifiesObserversOfVisibleBooks() async throws {
-        let model = LibraryModel(service: FakeBookService(books: try SampleShelf.books()), preferences: FakePreferencesStore())
+        let model = LibraryViewModel(service: FakeBookService(books: try SampleShelf.books()), preferences: FakePreferencesStore())
         await model.refresh()
         let changes = ChangeCounter()
         withObservationTracking { _ = model.visibleBooks } onChange: { changes.count() }

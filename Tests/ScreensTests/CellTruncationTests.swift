@@ -19,7 +19,7 @@ struct CellTruncationTests {
     ])
     func aLongCellIsCut(_ title: String, _ shown: String) async throws {
         let book = try Book(id: "b-1", title: title, author: "Someone")
-        let model = LibraryModel(service: FakeBookService(books: [book]), preferences: FakePreferencesStore())
+        let model = LibraryViewModel(service: FakeBookService(books: [book]), preferences: FakePreferencesStore())
         await model.refresh()
 
         let lines = LibraryScreen(model).renderText(.plain).split(separator: "\n")

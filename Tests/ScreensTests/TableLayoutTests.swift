@@ -15,7 +15,7 @@ struct TableLayoutTests {
             try Book(id: "b-22", title: "森の生活", author: "Thoreau"),
             try Book(id: "b-333", title: "Café\tcrème and a rather long title", author: "Zoë"),
         ]
-        let model = LibraryModel(service: FakeBookService(books: books), preferences: FakePreferencesStore())
+        let model = LibraryViewModel(service: FakeBookService(books: books), preferences: FakePreferencesStore())
         await model.refresh()
         return LibraryScreen(model)
     }

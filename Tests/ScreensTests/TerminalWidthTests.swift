@@ -23,8 +23,8 @@ struct TerminalWidthTests {
         ]
     }
 
-    func library() async throws -> LibraryModel {
-        let model = LibraryModel(service: FakeBookService(books: try Self.awkwardBooks()), preferences: FakePreferencesStore())
+    func library() async throws -> LibraryViewModel {
+        let model = LibraryViewModel(service: FakeBookService(books: try Self.awkwardBooks()), preferences: FakePreferencesStore())
         await model.refresh()
         return model
     }

@@ -7,8 +7,8 @@ import TestSupport
 @MainActor
 @Suite("Rendering: text rules")
 struct TextRenderingTests {
-    func fullLibrary() async throws -> LibraryModel {
-        let model = LibraryModel(service: FakeBookService(books: try SampleShelf.books()), preferences: FakePreferencesStore())
+    func fullLibrary() async throws -> LibraryViewModel {
+        let model = LibraryViewModel(service: FakeBookService(books: try SampleShelf.books()), preferences: FakePreferencesStore())
         await model.refresh()
         return model
     }
@@ -25,7 +25,7 @@ struct TextRenderingTests {
 
     @Test func colourOffHasNoEscapeCodesEvenForHostileData() async throws {
         let hostile = try Book(id: "evil", title: "Title\u{1B}[31m red\u{07}", author: "Tab\there\nnewline")
-        let model = LibraryModel(service: FakeBookService(books: [hostile]), preferences: FakePreferencesStore())
+        let model = LibraryViewModel(service: FakeBookService(books: [hostile]), preferences: FakePreferencesStore())
         await model.refresh()
 
         let text = LibraryScreen(model).renderText(.plain)
@@ -38,7 +38,7 @@ struct TextRenderingTests {
     @Test func anErrorIsRedOnlyWithColour() async throws {
         let service = FakeBookService()
         await service.enqueueLoad(.failure(FakeError("offline")))
-        let model = LibraryModel(service: service, preferences: FakePreferencesStore())
+        let model = LibraryViewModel(service: service, preferences: FakePreferencesStore())
         await model.refresh()
         let screen = LibraryScreen(model)
 
@@ -51,7 +51,7 @@ struct TextRenderingTests {
             try Book(id: "b-1", title: "ノルウェイの森", author: "村上春樹"),
             try Book(id: "b-2", title: "Dune", author: "Frank Herbert"),
         ]
-        let model = LibraryModel(service: FakeBookService(books: books), preferences: FakePreferencesStore())
+        let model = LibraryViewModel(service: FakeBookService(books: books), preferences: FakePreferencesStore())
         await model.refresh()
 
         let lines = LibraryScreen(model).renderText(.plain).split(separator: "\n").map(String.init)
@@ -68,7 +68,7 @@ struct TextRenderingTests {
 
     @Test func aRefreshInFlightShowsTheBooksAndSaysSo() async throws {
         let service = FakeBookService(books: try SampleShelf.books())
-        let model = LibraryModel(service: service, preferences: FakePreferencesStore())
+        let model = LibraryViewModel(service: service, preferences: FakePreferencesStore())
         await model.refresh()
         let gate = SuspensionGate<[Book]>()
         await service.enqueueLoad(.gate(gate))

@@ -4,7 +4,7 @@ import Observation
 // MARK: - BookSearchViewModel
 
 /// The library searched through the store's indexes, for libraries too large to load
-/// whole: `LibraryModel` loads every book and filters in memory, this model asks the
+/// whole: `LibraryViewModel` loads every book and filters in memory, this model asks the
 /// `BookSearching` port for the matching page only (100,000 books, one search, a few
 /// milliseconds).
 ///

@@ -5,14 +5,14 @@ import TestSupport
 
 @MainActor
 @Suite("Library model")
-struct LibraryModelTests {
+struct LibraryViewModelTests {
     let service: FakeBookService
     let preferences = FakePreferencesStore()
-    let model: LibraryModel
+    let model: LibraryViewModel
 
     init() throws {
         service = FakeBookService(books: try SampleShelf.books())
-        model = LibraryModel(service: service, preferences: preferences)
+        model = LibraryViewModel(service: service, preferences: preferences)
     }
 
     // MARK: Loading
@@ -119,7 +119,7 @@ struct LibraryModelTests {
 
     @Test func showFinishedComesFromThePreferencesAndFollowsSettings() async throws {
         try preferences.setReadingSettings(ReadingSettings(showFinished: false))
-        let hiding = LibraryModel(service: service, preferences: preferences)
+        let hiding = LibraryViewModel(service: service, preferences: preferences)
         await hiding.refresh()
         #expect(hiding.showFinished == false)
         #expect(hiding.visibleBooks.map(\.id) == ["book-003", "book-005"])
@@ -131,7 +131,7 @@ struct LibraryModelTests {
 
     @Test func searchAndShowFinishedCombine() async throws {
         try preferences.setReadingSettings(ReadingSettings(showFinished: false))
-        let hiding = LibraryModel(service: service, preferences: preferences)
+        let hiding = LibraryViewModel(service: service, preferences: preferences)
         await hiding.refresh()
 
         hiding.search("a")
@@ -143,7 +143,7 @@ struct LibraryModelTests {
     @Test func unreadableSettingsFallBackToDefaultsWithAMessage() {
         preferences.failReads(with: FakeError("database is locked"))
 
-        let library = LibraryModel(service: service, preferences: preferences)
+        let library = LibraryViewModel(service: service, preferences: preferences)
 
         #expect(library.showFinished == ReadingSettings.default.showFinished)
         #expect(library.errorMessage == "Could not read the reading settings: database is locked")
@@ -151,82 +151,4 @@ struct LibraryModelTests {
 
     // MARK: Intents
 
-    @Test func addTrimsAndAppends() async throws {
-        await model.refresh()
-
-        let book = try #require(await model.addBook(title: "  Solaris ", author: " Stanisław Lem "))
-
-        #expect(book.title == "Solaris")
-        #expect(book.author == "Stanisław Lem")
-        #expect(model.books.last == book)
-        #expect(await service.writes == ["add Solaris"])
-    }
-
-    @Test(arguments: [("  ", "Author", "title must not be empty"), ("Title", "", "author must not be empty")])
-    func addWithAnEmptyFieldIsRefused(title: String, author: String, reason: String) async {
-        await model.refresh()
-
-        #expect(await model.addBook(title: title, author: author) == nil)
-
-        #expect(model.errorMessage == "Could not add the book: \(reason)")
-        #expect(model.books.count == 4)
-        #expect(await service.writes.isEmpty)
-    }
-
-    @Test func renameUsesTheDomainRule() async {
-        await model.refresh()
-
-        #expect(await model.renameBook(id: "book-001", to: "  Dune Messiah  "))
-        #expect(model.book(id: "book-001")?.title == "Dune Messiah")
-
-        #expect(await model.renameBook(id: "book-001", to: "   ") == false)
-        #expect(model.book(id: "book-001")?.title == "Dune Messiah")
-        #expect(model.errorMessage == "Could not rename the book: title must not be empty")
-        #expect(await service.writes == ["update book-001"])
-    }
-
-    @Test func finishAndUnfinish() async {
-        await model.refresh()
-
-        #expect(await model.finishBook(id: "book-003"))
-        #expect(model.book(id: "book-003")?.isFinished == true)
-        #expect(await model.unfinishBook(id: "book-003"))
-        #expect(model.book(id: "book-003")?.isFinished == false)
-        #expect(await service.shelf.first { $0.id == "book-003" }?.isFinished == false)
-    }
-
-    @Test func aFailedUpdateChangesNothingAndSaysWhy() async {
-        await model.refresh()
-        await service.enqueueWrite(.failure(FakeError("HTTP 412: the book changed on the server")))
-
-        #expect(await model.finishBook(id: "book-003") == false)
-
-        #expect(model.book(id: "book-003")?.isFinished == false)
-        #expect(model.errorMessage == "Could not mark the book finished: HTTP 412: the book changed on the server")
-    }
-
-    @Test func deleteRemovesTheBookAndUnknownIDsAreRefused() async {
-        await model.refresh()
-
-        #expect(await model.deleteBook(id: "book-001"))
-        #expect(model.book(id: "book-001") == nil)
-        #expect(await model.deleteBook(id: "book-001") == false)
-        #expect(model.errorMessage == "Could not delete the book: no book with id 'book-001'")
-        #expect(await service.writes == ["delete book-001"])
-    }
-
-    @Test func anIntentCancelledInFlightPublishesNothing() async {
-        await model.refresh()
-        let gate = SuspensionGate<Void>(honoursCancellation: false)
-        await service.enqueueWrite(.gate(gate))
-        let add = Task { await model.addBook(title: "Kindred", author: "Octavia E. Butler") }
-        await gate.arrival()
-
-        model.cancel()
-        await gate.open(with: ())
-
-        #expect(await add.value == nil)
-        #expect(model.books.count == 4)
-        #expect(model.errorMessage == nil)
-    }
 }
