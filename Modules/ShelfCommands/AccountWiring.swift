@@ -67,6 +67,11 @@ final class AccountSession: Sendable {
     }
 
     var preferences: any PreferencesStore { repositories.preferences }
+    /// The ports of the decisions a sync leaves to the reader (conflicts, refused and
+    /// waiting changes).
+    var decisions: StoreDecisions { StoreDecisions(store: store) }
+    /// The port imports are written through.
+    var importer: AccountImport { AccountImport(store: store, repositories: repositories) }
 
     /// Waits for refreshes still running behind a read (none outlive the read budget),
     /// then warns about failed ones — saying so when a collection has nothing local yet.

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Domain
+import Presentation
 import Screens
 import Sync
 
@@ -27,7 +28,9 @@ extension ConflictsCommand {
             examples: [Example("The conflicts ('shelf conflicts' alone does the same)", "shelf conflicts list")])
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let conflicts = try ConflictResolver(store: context.session().store).conflicts()
+            let model = ConflictsViewModel(service: try context.session().decisions)
+            await model.load()
+            let conflicts = try loaded(model.state, failure: model.failure)
             let shortIDs = await context.shortIDs(ConflictsScreen.idsShown(by: conflicts))
             try context.output.show(ConflictsScreen(conflicts, shortIDs: shortIDs))
             return .success
@@ -52,9 +55,9 @@ extension ConflictsCommand {
         var record: RecordReference
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let resolver = ConflictResolver(store: try context.session().store)
-            let (collection, id) = try resolver.locate(record.id, in: record.collection)
-            try context.output.show(ConflictDetailScreen(try resolver.detail(collection, id: id)))
+            let model = ConflictsViewModel(service: try context.session().decisions)
+            try outcome(await model.open(record.id, in: record.collection), failure: model.failure)
+            try context.output.show(ConflictDetailScreen(try outcome(model.detail, failure: model.failure)))
             return .success
         }
     }
@@ -114,28 +117,27 @@ struct ResolveCommand: ShelfCommand {
     }
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        let resolver = ConflictResolver(store: try context.session().store)
-        let (collection, id) = try resolver.locate(record.id, in: record.collection)
+        let model = ConflictsViewModel(service: try context.session().decisions)
+        try outcome(await model.open(record.id, in: record.collection), failure: model.failure)
         let decisions: ConflictDecisions
         if edit {
-            decisions = try decisionsFromEditor(resolver, collection, id, context)
+            decisions = try decisionsFromEditor(model, context)
         } else {
             var choices: [String: ConflictDecisions.Choice] = [:]
             for choice in field { choices[choice.name] = .keep(choice.side) }
             for choice in values { choices[choice.name] = .written(choice.text) }
             decisions = ConflictDecisions(others: keep, fields: choices)
         }
-        let resolution = try resolver.resolve(collection, id: id, decisions)
+        let resolution = try outcome(await model.resolve(decisions), failure: model.failure)
         try context.output.confirm(ResolutionScreen(resolution))
         return .success
     }
 
     /// The form filled in by the reader; the file is removed once its decisions read,
     /// and kept (its path in the message) when they do not, so no typing is lost.
-    private func decisionsFromEditor(
-        _ resolver: ConflictResolver, _ collection: CollectionName, _ id: String, _ context: CommandContext
-    ) throws -> ConflictDecisions {
-        let form = ConflictEditForm(try resolver.detail(collection, id: id))
+    @MainActor private func decisionsFromEditor(_ model: ConflictsViewModel<StoreDecisions>, _ context: CommandContext) throws -> ConflictDecisions {
+        let (collection, id) = try outcome(model.opened, failure: model.failure)
+        let form = ConflictEditForm(try outcome(model.detail, failure: model.failure))
         guard !form.detail.clashingFields.isEmpty else {
             throw CommandFailure(.dataError, "no field of \(collection.rawValue)/\(id) clashes on its own (a deletion is settled whole): use --keep local|remote")
         }
@@ -166,7 +168,9 @@ struct FailedCommand: ShelfCommand {
         examples: [Example("The refused changes and why", "shelf failed")])
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        try context.output.show(FailedChangesScreen(try ConflictResolver(store: context.session().store).failedChanges()))
+        let model = FailedChangesViewModel(service: try context.session().decisions)
+        await model.load()
+        try context.output.show(FailedChangesScreen(try loaded(model.state, failure: model.failure)))
         return .success
     }
 }
@@ -180,7 +184,8 @@ struct RetryCommand: ShelfCommand {
     var id: FailedChangeID
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        try ConflictResolver(store: context.session().store).retry(deadLetter: id.value)
+        let model = FailedChangesViewModel(service: try context.session().decisions)
+        try outcome(await model.retry(id.value), failure: model.failure)
         try context.output.confirm(ChangeScreen.retried(failedChange: id.value))
         return .success
     }
@@ -195,7 +200,8 @@ struct DiscardCommand: ShelfCommand {
     var id: FailedChangeID
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        try ConflictResolver(store: context.session().store).discard(deadLetter: id.value)
+        let model = FailedChangesViewModel(service: try context.session().decisions)
+        try outcome(await model.discard(id.value), failure: model.failure)
         try context.output.confirm(ChangeScreen.discarded(failedChange: id.value))
         return .success
     }

@@ -1,4 +1,5 @@
 import Domain
+import Presentation
 
 // MARK: - Intent outcomes
 
@@ -16,4 +17,9 @@ func outcome<Value>(_ value: Value?, failure: (any Error)?) throws -> Value {
 /// As `outcome(_:failure:)`, for an intent that says only whether it succeeded.
 func outcome(_ succeeded: Bool, failure: (any Error)?) throws {
     _ = try outcome(succeeded ? () : nil, failure: failure)
+}
+
+/// What a view model's load gave, or the error it failed with, thrown as it came.
+func loaded<Value>(_ state: LoadingState<Value>, failure: (any Error)?) throws -> Value {
+    try outcome(failure == nil ? state.value : nil, failure: failure)
 }

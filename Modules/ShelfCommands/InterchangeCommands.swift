@@ -37,12 +37,11 @@ struct ImportCommand: ShelfCommand {
         } catch {
             throw CommandFailure(error.kind == .unreadable ? .noInput : .dataError, error.description)
         }
-        let session = try context.session()
+        let model = ImportViewModel(service: try context.session().importer)
         let progress = ImportProgress(output: context.output, total: plan.items.count)
-        let report = try LibraryImport.apply(
-            plan, to: session.store, file: file, dryRun: dryRun, progress: { done, total in progress.draw(done, total) })
+        let imported = await model.importLibrary(plan, file: file, dryRun: dryRun, progress: { done, total in progress.draw(done, total) })
         progress.finish()
-        if !dryRun { await session.repositories.invalidateAll() }
+        let report = try outcome(imported, failure: model.failure)
         try context.output.show(ImportReportScreen(report))
         return .success
     }

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Domain
+import Presentation
 import Screens
 import Sync
 
@@ -23,7 +24,9 @@ struct PendingCommand: ShelfCommand {
         ])
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        let changes = try UnsyncedChanges(store: context.session().store).list()
+        let model = PendingChangesViewModel(service: try context.session().decisions)
+        await model.load()
+        let changes = try loaded(model.state, failure: model.failure)
         let shortIDs = await context.shortIDs(PendingChangesScreen.idsShown(by: changes))
         try context.output.show(PendingChangesScreen(changes, shortIDs: shortIDs))
         return .success
@@ -49,12 +52,8 @@ struct UndoCommand: ShelfCommand {
     var record: RecordReference?
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        let changes = UnsyncedChanges(store: try context.session().store)
-        let undone = if let record {
-            try changes.undo(record.collection, id: record.id)
-        } else {
-            try changes.undoLatest()
-        }
+        let model = PendingChangesViewModel(service: try context.session().decisions)
+        let undone = try outcome(await model.undo(record?.collection, id: record?.id), failure: model.failure)
         try context.output.confirm(UndoScreen(undone))
         return .success
     }
