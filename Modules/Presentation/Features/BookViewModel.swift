@@ -50,24 +50,25 @@ public final class BookViewModel {
     /// - Returns: the new book, or nil when it was refused (see `failure`).
     public func add(title: String, author: String) async -> Book? {
         let service = self.service
-        guard let book = await content.attempt("add the book", { try await service.addBook(title: title, author: author) })
-        else { return nil }
-        content.show(book)
-        return book
+        return await content.write("add the book") { try await service.addBook(title: title, author: author) }
     }
 
     /// Changes the shown book's title, author or both.
     /// - Returns: the book as saved, or nil when a rule refused it or the write failed.
     public func edit(title: String?, author: String?) async -> Book? {
-        await change("edit the book") { book throws(DomainError) in
+        let service = self.service
+        return await content.change("edit the book", "book", { book in
             if let title { try book.rename(to: title) }
             if let author { try book.setAuthor(author) }
-        }
+        }, save: { try await service.updateBook($0) })
     }
 
     /// Marks the shown book finished, or not finished.
     public func setFinished(_ finished: Bool) async -> Book? {
-        await change(finished ? "mark the book finished" : "mark the book unfinished") { $0.isFinished = finished }
+        let service = self.service
+        return await content.change(finished ? "mark the book finished" : "mark the book unfinished", "book", {
+            $0.isFinished = finished
+        }, save: { try await service.updateBook($0) })
     }
 
     /// Removes a book and, as `mode` says, what refers to it.
@@ -75,26 +76,5 @@ public final class BookViewModel {
     public func remove(id: Book.ID, mode: BookRemovalMode) async -> BookRemovalResult? {
         let removal = self.removal
         return await content.attempt("remove the book", { try await removal.removeBook(id: id, mode: mode) })
-    }
-
-    // MARK: Plumbing
-
-    /// Changes the shown book under a Domain rule, saves it, then shows the change.
-    private func change(_ action: String, _ change: (inout Book) throws(DomainError) -> Void) async -> Book? {
-        guard var book else {
-            content.refuse(action, FeatureError.notLoaded("book"))
-            return nil
-        }
-        do {
-            try change(&book)
-        } catch {
-            content.refuse(action, error)
-            return nil
-        }
-        let changed = book
-        let service = self.service
-        guard await content.attempt(action, { try await service.updateBook(changed) }) else { return nil }
-        content.show(changed)
-        return changed
     }
 }

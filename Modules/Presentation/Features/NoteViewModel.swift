@@ -44,32 +44,17 @@ public final class NoteViewModel {
     /// - Returns: the new note, or nil when it was refused (see `failure`).
     public func add(title: String, body: String, bookID: Book.ID?) async -> Note? {
         let service = self.service
-        guard let note = await content.attempt("add the note", { try await service.addNote(title: title, body: body, bookID: bookID) })
-        else { return nil }
-        content.show(note)
-        return note
+        return await content.write("add the note") { try await service.addNote(title: title, body: body, bookID: bookID) }
     }
 
     /// Changes the shown note's title, body or both.
     /// - Returns: the note as saved, or nil when a rule refused it or the write failed.
     public func edit(title: String?, body: String?) async -> Note? {
-        let action = "edit the note"
-        guard var note else {
-            content.refuse(action, FeatureError.notLoaded("note"))
-            return nil
-        }
-        do {
-            if let title { try note.rename(to: title) }
-        } catch {
-            content.refuse(action, error)
-            return nil
-        }
-        if let body { note.body = body }
-        let changed = note
         let service = self.service
-        guard await content.attempt(action, { try await service.updateNote(changed) }) else { return nil }
-        content.show(changed)
-        return changed
+        return await content.change("edit the note", "note", { note in
+            if let title { try note.rename(to: title) }
+            if let body { note.body = body }
+        }, save: { try await service.updateNote($0) })
     }
 
     /// Removes a note.

@@ -45,25 +45,14 @@ public final class TaskViewModel {
     /// - Returns: the new task, or nil when it was refused (see `failure`).
     public func add(title: String) async -> ReadingTask? {
         let service = self.service
-        guard let task = await content.attempt("add the task", { try await service.addTask(title: title) }) else { return nil }
-        content.show(task)
-        return task
+        return await content.write("add the task") { try await service.addTask(title: title) }
     }
 
     /// Marks the shown task done, or not done.
     /// - Returns: the task as saved, or nil when the write failed.
     public func setDone(_ done: Bool) async -> ReadingTask? {
-        let action = "update the task"
-        guard var task else {
-            content.refuse(action, FeatureError.notLoaded("task"))
-            return nil
-        }
-        task.isDone = done
-        let changed = task
         let service = self.service
-        guard await content.attempt(action, { try await service.updateTask(changed) }) else { return nil }
-        content.show(changed)
-        return changed
+        return await content.change("update the task", "task", { $0.isDone = done }, save: { try await service.updateTask($0) })
     }
 
     /// Removes a task.

@@ -122,6 +122,35 @@ final class ContentController<Value> {
         await attempt(action, { try await call(); return true }) ?? false
     }
 
+    /// Runs an intent's call that writes the content, and shows what it wrote.
+    /// - Returns: the value written, or nil when the call failed or was cancelled.
+    func write(_ action: String, _ call: @escaping @MainActor () async throws -> Value) async -> Value? {
+        guard let value = await attempt(action, call) else { return nil }
+        show(value)
+        return value
+    }
+
+    /// Changes the content shown under a rule, has `save` write the change, then shows it.
+    /// Nothing shown, or a change the rule refuses, is refused without a write.
+    /// - Returns: the value as saved, or nil.
+    func change(
+        _ action: String, _ what: String, _ change: (inout Value) throws -> Void,
+        save: @escaping @MainActor (Value) async throws -> Void
+    ) async -> Value? {
+        guard var value = state.value else {
+            refuse(action, FeatureError.notLoaded(what))
+            return nil
+        }
+        do {
+            try change(&value)
+        } catch {
+            refuse(action, error)
+            return nil
+        }
+        let changed = value
+        return await write(action) { try await save(changed); return changed }
+    }
+
     /// Shows `value` as the content, as read or written elsewhere (a record a detail
     /// screen was opened on).
     func show(_ value: Value) {
