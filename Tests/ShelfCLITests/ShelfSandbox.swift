@@ -45,14 +45,16 @@ final class ShelfSandbox {
     /// - Parameters:
     ///   - input: what standard input holds; nothing when nil.
     ///   - terminals: the streams that answer `isatty` with yes.
+    ///   - size: the terminal's size the console reports.
+    ///   - now: the program's clock.
     func run(
         _ arguments: [String], environment extra: [String: String] = [:], input: String? = nil,
-        terminals: Set<Console.Stream> = [], size: (columns: Int, rows: Int)? = nil
+        terminals: Set<Console.Stream> = [], size: (columns: Int, rows: Int)? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> ShelfRun {
         let captured = CapturedConsole(input: input, terminals: terminals, size: size)
         let context = ProgramContext(
             arguments: arguments, environment: environment.merging(extra) { _, new in new }, workingDirectory: root.path,
-            console: captured.console)
+            console: captured.console, now: now)
         let status = await ShelfProgram.run(context)
         return ShelfRun(arguments: arguments, status: status.rawValue, stdout: captured.standardOutput, stderr: captured.standardError)
     }
