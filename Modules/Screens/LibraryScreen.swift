@@ -23,20 +23,6 @@ public struct LibraryScreen: RenderableScreen, Hashable {
     /// More books match than the list shows (`--limit` cut it).
     private let hasMore: Bool
 
-    @MainActor
-    public init(_ model: LibraryViewModel, shortIDs: ShortIDs = .full) {
-        self.shortIDs = shortIDs
-        state = ScreenStatus(model.state)
-        books = model.visibleBooks.map(BookView.init)
-        totalCount = model.books.count
-        query = model.searchText
-        showFinished = model.showFinished
-        error = model.errorMessage ?? model.state.failureMessage
-        hasValue = model.state.hasValue
-        matchCount = nil
-        hasMore = false
-    }
-
     /// The library as a search through the store's indexes found it: the page of
     /// matches, counted against the whole library.
     @MainActor

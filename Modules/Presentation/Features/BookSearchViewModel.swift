@@ -3,10 +3,10 @@ import Observation
 
 // MARK: - BookSearchViewModel
 
-/// The library searched through the store's indexes, for libraries too large to load
-/// whole: `LibraryViewModel` loads every book and filters in memory, this model asks the
-/// `BookSearching` port for the matching page only (100,000 books, one search, a few
-/// milliseconds).
+/// The library searched through the store's indexes, so a library too large to load
+/// whole is never loaded whole: this model asks the `BookSearching` port for the
+/// matching page only (100,000 books, one search, a few milliseconds). A book is changed
+/// through `BookViewModel`.
 ///
 /// A newer search wins over an older one whatever order they finish in; a cancelled
 /// search publishes nothing; a failed search keeps the last results on screen.
