@@ -68,5 +68,4 @@ public final class BookSearchViewModel {
     public func cancel() {
         content.cancel()
     }
-
 }

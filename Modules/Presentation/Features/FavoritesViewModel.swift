@@ -79,5 +79,4 @@ public final class FavoritesViewModel {
         errorMessage = nil
         return true
     }
-
 }

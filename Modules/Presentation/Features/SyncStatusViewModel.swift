@@ -56,5 +56,4 @@ public final class SyncStatusViewModel {
     public func cancel() {
         content.cancel()
     }
-
 }

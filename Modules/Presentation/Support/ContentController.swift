@@ -173,5 +173,4 @@ final class ContentController<Value> {
         errorMessage = FailureMessage.make(action, error)
         failure = error
     }
-
 }
