@@ -235,3 +235,16 @@ public protocol ReadingLogService: Sendable {
     /// - Throws: `DomainError` for minutes outside 1...1440 or a malformed book id.
     func logSession(minutes: Int, day: ReadingDay, bookID: Book.ID?) async throws -> ReadingSession
 }
+
+// MARK: - Sync runs
+
+/// One sync run of the account, now: pull, merge, push, with progress as it goes. The
+/// run's events and report are the sync engine's own, so the port names them as
+/// associated types. A run never throws: whatever went wrong is in its report.
+public protocol SyncRunning: Sendable {
+    associatedtype Event: Sendable
+    associatedtype Report: Sendable
+
+    /// - Parameter onEvent: told each step as it happens (from the engine's task).
+    func runNow(onEvent: @escaping @Sendable (Event) -> Void) async -> Report
+}

@@ -53,10 +53,11 @@ struct SyncCommand: ShelfCommand {
         limited.maximumRecordBytes = limits.maximumRecordBytes
         let sync = try AccountSync(account: account, paths: paths, options: limited, transport: limits.transport(caFile: account.caFile))
 
+        let model = SyncRunViewModel(service: AccountSyncRun(sync: sync))
         let progress = SyncProgress(output: context.output)
         let (events, continuation) = AsyncStream<SyncEvent>.makeStream(bufferingPolicy: .unbounded)
         let run = Task {
-            let report = await sync.runLocked { continuation.yield($0) }
+            let report = await model.sync { continuation.yield($0) }
             continuation.finish()
             return report
         }

@@ -3,6 +3,11 @@ import Repositories
 import Storage
 import Sync
 
+// MARK: - One account's ports
+//
+// What the view models of decisions, imports and sync runs are built on, wired to one
+// account's store, repositories and engine: one call each, no rule of their own.
+
 // MARK: - StoreDecisions
 
 /// Sync's decisions over one account's store (`ConflictResolver`, `UnsyncedChanges`), as
@@ -67,5 +72,17 @@ struct AccountImport: LibraryImporting {
         let report = try LibraryImport.apply(plan, to: store, file: file, dryRun: dryRun, progress: progress)
         if !dryRun { await repositories.invalidateAll() }
         return report
+    }
+}
+
+// MARK: - AccountSyncRun
+
+/// Sync's run of one account under its lock (`AccountSync.runLocked`), as the port
+/// `SyncRunViewModel` is built on.
+struct AccountSyncRun: SyncRunning {
+    let sync: AccountSync
+
+    func runNow(onEvent: @escaping @Sendable (SyncEvent) -> Void) async -> RunReport {
+        await sync.runLocked(onEvent: onEvent)
     }
 }
