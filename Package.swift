@@ -23,9 +23,11 @@ let package = Package(
         .library(name: "Repositories", targets: ["Repositories"]),
         .library(name: "Screens", targets: ["Screens"]),
         .library(name: "Services", targets: ["Services"]),
+        .library(name: "ShelfCommands", targets: ["ShelfCommands"]),
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "Sync", targets: ["Sync"]),
         .library(name: "Terminal", targets: ["Terminal"]),
+        .library(name: "WorkerCommands", targets: ["WorkerCommands"]),
     ],
     targets: [
         // MARK: - Modules
@@ -38,6 +40,7 @@ let package = Package(
         ),
         .target(
             name: "ArgumentParsing",
+            dependencies: ["Domain"],
             path: "Modules/ArgumentParsing",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -127,17 +130,33 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "ShelfCommands",
+            dependencies: ["ArgumentParsing", "Domain", "Presentation", "Repositories", "Screens", "Services", "Storage", "Sync"],
+            path: "Modules/ShelfCommands",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WorkerCommands",
+            dependencies: ["ArgumentParsing", "Domain", "Storage", "Sync"],
+            path: "Modules/WorkerCommands",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - Apps
 
+        // NB: each app is its main.swift, which calls its commands library.
         .executableTarget(
             name: "shelf",
-            dependencies: ["ArgumentParsing", "Domain", "Presentation", "Repositories", "Screens", "Services", "Storage", "Sync"],
+            dependencies: ["ShelfCommands"],
             path: "Apps/shelf",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "shelf-sync",
-            dependencies: ["ArgumentParsing", "Domain", "Storage", "Sync"],
+            dependencies: ["WorkerCommands"],
             path: "Apps/shelf-sync",
             exclude: ["README.md", "systemd"],
             swiftSettings: swiftSettings
@@ -198,7 +217,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["Domain", "Presentation", "Records", "Repositories", "Services", "Storage"],
+            dependencies: ["ArgumentParsing", "Domain", "Presentation", "Records", "Repositories", "Services", "Storage"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -217,7 +236,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchitectureTests",
-            dependencies: ["TestSupport"],
+            dependencies: ["Domain", "Sync", "TestSupport"],
             path: "Tests/ArchitectureTests",
             swiftSettings: swiftSettings
         ),
@@ -283,7 +302,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShelfCLITests",
-            dependencies: ["shelf", "TestSupport"],
+            dependencies: ["ArgumentParsing", "ShelfCommands", "TestSupport", "shelf"],
             path: "Tests/ShelfCLITests",
             swiftSettings: swiftSettings
         ),
@@ -301,7 +320,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkerTests",
-            dependencies: ["Domain", "Records", "Services", "Storage", "TestSupport", "shelf-sync"],
+            dependencies: ["ArgumentParsing", "Domain", "Records", "Services", "ShelfCommands", "Storage", "TestSupport", "WorkerCommands", "shelf", "shelf-sync"],
             path: "Tests/WorkerTests",
             swiftSettings: swiftSettings
         ),

@@ -4,9 +4,10 @@
 The allow-list is written down once, in the "Module graph" table of README.md, and
 read from there. Targets are classified by where they live:
   Modules/<X>    a module: may depend only on the modules its README row names
-  Apps/<x>       an app: may depend on any module; nothing may depend on an app, except
-                 an end-to-end test target that builds it to run it as a process
-                 (it must never import it)
+  Apps/<x>       an app: a main.swift that calls its commands library, so it may depend
+                 only on modules named `…Commands` (which may import what their README
+                 rows allow); nothing may depend on an app, except an end-to-end test
+                 target that builds it to run it as a process (it must never import it)
   Tests/<X>, Benchmarks/<X>
                  tests, test support and benchmarks: any module (apps: see above)
 A module missing from the table is an error too: a new module needs a row first.
@@ -126,6 +127,8 @@ def violations(dump, allowed, root=ROOT, sources=True):
             elif kind == "module" and dep not in allowed[name]:
                 ok = ", ".join(sorted(allowed[name])) or "nothing of ours"
                 yield f"{name} -> {dep}: not allowed ({name} may import: {ok})"
+            elif kind == "app" and not dep.endswith("Commands"):
+                yield f"{name} -> {dep}: an app depends only on its commands library (a module named …Commands)"
     if sources:
         yield from import_violations(targets, kinds, allowed, root)
 

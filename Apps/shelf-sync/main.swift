@@ -1,9 +1,8 @@
-import Foundation
+import WorkerCommands
 
-// shelf-sync: the headless worker cron runs. Everything it does is wired in
-// ShelfSyncWorker; the rules live in the Sync and Storage modules.
-let status = await ShelfSyncWorker(
-    arguments: Array(CommandLine.arguments.dropFirst()),
-    environment: ProcessInfo.processInfo.environment
-).run()
-exit(status)
+// MARK: - shelf-sync
+//
+// The headless worker cron runs. Everything it does is in Modules/WorkerCommands,
+// which wires Sync's worker parts; this runs it on the process.
+
+await WorkerProgram.main()

@@ -38,9 +38,22 @@ public struct CommandSpec: Sendable {
 
         var arguments: [ArgumentSpec] = []
         var options: [OptionSpec] = []
-        // NB: the declaration's properties in the order they are written: help lists
-        // options and binds positional arguments in that order.
-        for child in Mirror(reflecting: type.init()).children {
+        Self.readParameters(of: type.init(), arguments: &arguments, options: &options)
+        self.arguments = arguments
+        self.options = options
+    }
+
+    /// The parameters a declaration holds, its option groups' included where the group
+    /// is declared.
+    ///
+    /// NB: the declaration's properties in the order they are written: help lists
+    /// options and binds positional arguments in that order.
+    private static func readParameters(of declaration: Any, arguments: inout [ArgumentSpec], options: inout [OptionSpec]) {
+        for child in Mirror(reflecting: declaration).children {
+            if let group = child.value as? any DeclaredGroup {
+                readParameters(of: group.declaredGroup, arguments: &arguments, options: &options)
+                continue
+            }
             guard let label = child.label, let parameter = child.value as? any DeclaredParameter else { continue }
             let property = label.hasPrefix("_") ? String(label.dropFirst()) : label
             switch parameter.declaration(property: property) {
@@ -48,8 +61,6 @@ public struct CommandSpec: Sendable {
             case .argument(let argument): arguments.append(argument)
             }
         }
-        self.arguments = arguments
-        self.options = options
     }
 
     // MARK: - Subcommands

@@ -1,3 +1,5 @@
+import Domain
+
 // MARK: - HelpSection
 
 /// A section at the end of a command's help (`EXIT CODES:`, `ENVIRONMENT:`), kept as
@@ -41,6 +43,12 @@ public struct HelpSection: Sendable, Equatable {
     /// `EXIT CODES:` with a row per status.
     public static func exitCodes(_ entries: [Entry], lines: [String] = []) -> HelpSection {
         HelpSection(title: "EXIT CODES", role: .exitStatus, entries: entries, lines: lines)
+    }
+
+    /// `EXIT CODES:` with a row per status, each with its one meaning (`ExitCode.meaning`),
+    /// so a program's help, its man page and the documents never disagree.
+    public static func exitCodes(_ codes: [ExitCode], lines: [String] = []) -> HelpSection {
+        exitCodes(codes.map { Entry("\($0.rawValue)", $0.meaning) }, lines: lines)
     }
 
     public static func environment(_ entries: [Entry], lines: [String] = []) -> HelpSection {

@@ -41,6 +41,12 @@ private struct ParameterContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func contains(_ key: Key) -> Bool { values[key.stringValue] != nil }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        // An option group is made from the same values: its parameters share the
+        // command's namespace.
+        if let group = T.self as? any DeclaredGroup.Type {
+            guard let made = try group.init(parsedValues: values) as? T else { throw NotFromCommandLine() }
+            return made
+        }
         guard let parameter = T.self as? any DeclaredParameter.Type, let value = values[key.stringValue] else {
             throw NotFromCommandLine()
         }

@@ -22,7 +22,7 @@
 ///   `Mirror`; only values the parser made (`CommandLineParser.parse`) are meant to be
 ///   run. `Decodable` is how the parser fills the properties in (see `ParameterDecoder`);
 ///   the conformance is synthesized and needs nothing from the command.
-public protocol ParsableCommand: Decodable, Sendable {
+public protocol ParsableCommand: ParsableArguments {
     static var configuration: CommandConfiguration { get }
 
     /// The declaration: every property keeps the definition it was written with.

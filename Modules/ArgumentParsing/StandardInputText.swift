@@ -14,6 +14,12 @@ public enum StandardInputText {
         let bytes = try BoundedRead.all(from: descriptor, limit: limit, source: "standard input")
         return try TextDecoding.text(bytes, source: "standard input")
     }
+
+    /// The same rules for bytes a console holds already (a test's standard input).
+    public static func text(of bytes: [UInt8], limit: Int) throws(TextInputError) -> String {
+        guard bytes.count <= limit else { throw .tooLarge(source: "standard input", limit: limit) }
+        return try TextDecoding.text(bytes, source: "standard input")
+    }
 }
 
 // MARK: - Reading

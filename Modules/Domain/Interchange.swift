@@ -97,3 +97,19 @@ public struct ExportSummary: Hashable, Sendable, Codable {
         self.bytes = bytes
     }
 }
+
+// MARK: - LibraryImporting
+
+/// Writes an import into the account's store: all of a file's records or none, or, for
+/// a dry run, only says what would change. The plan is read from the file beforehand
+/// (Repositories' `ImportPlan`), so the port names it as an associated type.
+public protocol LibraryImporting: Sendable {
+    associatedtype Plan: Sendable
+
+    /// - Parameters:
+    ///   - file: the file's name as the reader gave it, for the report.
+    ///   - progress: told `(done, total)` as records are written.
+    func importLibrary(
+        _ plan: Plan, file: String, dryRun: Bool, progress: @escaping @Sendable (Int, Int) -> Void
+    ) async throws -> ImportReport
+}

@@ -35,6 +35,14 @@ extension BookService {
     }
 }
 
+/// Removes a book with what refers to it, as one change (notes, reading sessions, its
+/// favorite): a change across collections, so not one collection's `BookService`.
+public protocol BookRemoving: Sendable {
+    /// - Throws: when references are found and `mode` does not say what to do with them
+    ///   (Repositories' `BookRemovalError` names how many).
+    func removeBook(id: Book.ID, mode: BookRemovalMode) async throws -> BookRemovalResult
+}
+
 /// Finds the reader's books with the local store's indexes, one page at a time: for
 /// libraries too large to load whole (a search over 100,000 books must not decode them all).
 public protocol BookSearching: Sendable {
@@ -226,4 +234,17 @@ public protocol ReadingLogService: Sendable {
     /// Adds a session.
     /// - Throws: `DomainError` for minutes outside 1...1440 or a malformed book id.
     func logSession(minutes: Int, day: ReadingDay, bookID: Book.ID?) async throws -> ReadingSession
+}
+
+// MARK: - Sync runs
+
+/// One sync run of the account, now: pull, merge, push, with progress as it goes. The
+/// run's events and report are the sync engine's own, so the port names them as
+/// associated types. A run never throws: whatever went wrong is in its report.
+public protocol SyncRunning: Sendable {
+    associatedtype Event: Sendable
+    associatedtype Report: Sendable
+
+    /// - Parameter onEvent: told each step as it happens (from the engine's task).
+    func runNow(onEvent: @escaping @Sendable (Event) -> Void) async -> Report
 }

@@ -22,7 +22,7 @@ public struct FavoritesScreen: RenderableScreen, Hashable {
     }
 
     public let state: ScreenStatus
-    /// Favorites in library order, then those the library does not have, by id.
+    /// The favorite books in the order asked for, then those the library does not have, by id.
     public let favorites: [Entry]
     public let error: String?
     private let hasValue: Bool
@@ -31,23 +31,11 @@ public struct FavoritesScreen: RenderableScreen, Hashable {
     /// The id prefixes the table shows (JSON keeps full ids).
     private let shortIDs: ShortIDs
 
-    @MainActor
-    public init(favorites model: FavoritesViewModel, library: LibraryModel, shortIDs: ShortIDs = .full) {
-        self.shortIDs = shortIDs
-        let inLibrary = model.favorites(in: library.books)
-        let known = Set(inLibrary.map(\.id))
-        state = ScreenStatus(library.state)
-        favorites = inLibrary.map { Entry(id: $0.id, book: BookView($0)) }
-            + model.sortedIDs.filter { !known.contains($0) }.map { Entry(id: $0, book: nil) }
-        error = model.errorMessage ?? library.errorMessage ?? library.state.failureMessage
-        hasValue = library.state.hasValue
-    }
-
     /// The favorites as the store found them by id: the books in the order asked for,
     /// then — when the list was not cut — the favorites the library does not have, by
     /// id, all cut at the model's limit.
     @MainActor
-    public init(favorites model: FavoritesViewModel, books: FavoriteBooksModel, shortIDs: ShortIDs = .full) {
+    public init(favorites model: FavoritesViewModel, books: FavoriteBooksViewModel, shortIDs: ShortIDs = .full) {
         self.shortIDs = shortIDs
         let slice = books.state.value
         let found = books.books.map { Entry(id: $0.id, book: BookView($0)) }

@@ -23,24 +23,10 @@ public struct LibraryScreen: RenderableScreen, Hashable {
     /// More books match than the list shows (`--limit` cut it).
     private let hasMore: Bool
 
-    @MainActor
-    public init(_ model: LibraryModel, shortIDs: ShortIDs = .full) {
-        self.shortIDs = shortIDs
-        state = ScreenStatus(model.state)
-        books = model.visibleBooks.map(BookView.init)
-        totalCount = model.books.count
-        query = model.searchText
-        showFinished = model.showFinished
-        error = model.errorMessage ?? model.state.failureMessage
-        hasValue = model.state.hasValue
-        matchCount = nil
-        hasMore = false
-    }
-
     /// The library as a search through the store's indexes found it: the page of
     /// matches, counted against the whole library.
     @MainActor
-    public init(_ model: BookSearchModel, shortIDs: ShortIDs = .full) {
+    public init(_ model: BookSearchViewModel, shortIDs: ShortIDs = .full) {
         self.shortIDs = shortIDs
         state = ScreenStatus(model.state)
         books = model.books.map(BookView.init)

@@ -13,7 +13,7 @@ public struct ReadingTodayScreen: RenderableScreen, Hashable {
     public let error: String?
 
     @MainActor
-    public init(_ model: ReadingProgressModel) {
+    public init(_ model: ReadingProgressViewModel) {
         state = ScreenStatus(model.state)
         progress = model.progress
         error = model.errorMessage
@@ -71,7 +71,7 @@ public struct ReadingLogScreen: RenderableScreen, Hashable {
 
     @MainActor
     public init(
-        _ model: ReadingProgressModel, days dayCount: Int,
+        _ model: ReadingProgressViewModel, days dayCount: Int,
         order: ListOrder<LogSortField> = .init(.day, descending: true), limit: Int? = nil
     ) {
         state = ScreenStatus(model.state)

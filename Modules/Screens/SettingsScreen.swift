@@ -11,7 +11,7 @@ public struct SettingsScreen: RenderableScreen, Hashable {
     public let error: String?
 
     @MainActor
-    public init(_ model: ReadingSettingsModel) {
+    public init(_ model: ReadingSettingsViewModel) {
         showFinished = model.showFinished
         dailyGoalMinutes = model.dailyGoalMinutes
         error = model.errorMessage

@@ -61,7 +61,7 @@ public struct SyncStatusScreen: RenderableScreen, Hashable {
     public let error: String?
 
     @MainActor
-    public init(_ model: SyncStatusModel, now: Date) {
+    public init(_ model: SyncStatusViewModel, now: Date) {
         state = ScreenStatus(model.state)
         sync = model.status.map { Sync($0, now: now) }
         error = model.errorMessage ?? model.state.failureMessage

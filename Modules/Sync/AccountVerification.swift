@@ -193,12 +193,12 @@ public enum AccountVerificationError: Error, Equatable, Sendable, CustomStringCo
 
     /// The sysexits-style status: 77 credentials refused, 75 unreachable (try again),
     /// 69 no sign-up offered, 78 anything about the server's configuration or trust.
-    public var exitStatus: Int32 {
+    public var exitStatus: ExitCode {
         switch self {
-        case .credentialsRefused: 77
-        case .unreachable: 75
-        case .signUpUnavailable: 69
-        case .certificateNotVerified, .notKinto, .incompatibleVersion, .noDefaultBucket: 78
+        case .credentialsRefused: .noPermission
+        case .unreachable: .temporaryFailure
+        case .signUpUnavailable: .unavailable
+        case .certificateNotVerified, .notKinto, .incompatibleVersion, .noDefaultBucket: .configuration
         }
     }
 }

@@ -23,6 +23,7 @@ struct ModuleGraphTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("Storage -> Services: not allowed (Storage may import: CSQLite, Domain, Records)"))
         #expect(result.stderr.contains("Presentation -> shelf: nothing may depend on an app"))
+        #expect(result.stderr.contains("shelf -> Services: an app depends only on its commands library (a module named …Commands)"))
         #expect(result.stderr.contains("TestSupport -> shelf: nothing may depend on an app"))
         #expect(result.stderr.contains("ImportingTests -> shelf: a test may run an app as a process, never import it"))
         #expect(result.stderr.contains("Presentation -> TestSupport: only tests may depend on test support"))

@@ -36,22 +36,22 @@ struct LoadingStateTests {
 struct ObservationTests {
     /// Views re-render through Observation; a published change must reach them.
     @Test func aLoadNotifiesObserversOfTheModelsState() async throws {
-        let model = LibraryModel(service: FakeBookService(books: try SampleShelf.books()), preferences: FakePreferencesStore())
+        let model = BookSearchViewModel(service: FakeBookService(books: try SampleShelf.books()))
         let changes = ChangeCounter()
-        withObservationTracking { _ = model.visibleBooks } onChange: { changes.count() }
+        withObservationTracking { _ = model.books } onChange: { changes.count() }
 
-        await model.refresh()
+        await model.search("", unfinishedOnly: false)
 
         #expect(changes.value >= 1)
     }
 
-    @Test func searchNotifiesObserversOfVisibleBooks() async throws {
-        let model = LibraryModel(service: FakeBookService(books: try SampleShelf.books()), preferences: FakePreferencesStore())
-        await model.refresh()
+    @Test func searchNotifiesObserversOfTheBooksShown() async throws {
+        let model = BookSearchViewModel(service: FakeBookService(books: try SampleShelf.books()))
+        await model.search("", unfinishedOnly: false)
         let changes = ChangeCounter()
-        withObservationTracking { _ = model.visibleBooks } onChange: { changes.count() }
+        withObservationTracking { _ = model.books } onChange: { changes.count() }
 
-        model.search("dune")
+        await model.search("dune", unfinishedOnly: false)
 
         #expect(changes.value == 1)
     }

@@ -18,7 +18,7 @@ struct BackoffStatusTests {
     func aDeadlineIsShownADayAwayAtMost(_ until: TimeInterval, _ secondsLeft: Int) async throws {
         let now = SampleShelf.now
         let deadline = until > 1e9 ? Date(timeIntervalSince1970: until) : now.addingTimeInterval(until)
-        let model = SyncStatusModel(provider: FakeSyncStatusProvider(status: SyncStatus(backoffUntil: deadline)))
+        let model = SyncStatusViewModel(provider: FakeSyncStatusProvider(status: SyncStatus(backoffUntil: deadline)))
         await model.refresh()
 
         let json = try JSONSerialization.jsonObject(with: Data(try SyncStatusScreen(model, now: now).renderJSON().utf8)) as? [String: Any]

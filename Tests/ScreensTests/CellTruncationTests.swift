@@ -19,8 +19,8 @@ struct CellTruncationTests {
     ])
     func aLongCellIsCut(_ title: String, _ shown: String) async throws {
         let book = try Book(id: "b-1", title: title, author: "Someone")
-        let model = LibraryModel(service: FakeBookService(books: [book]), preferences: FakePreferencesStore())
-        await model.refresh()
+        let model = BookSearchViewModel(service: FakeBookService(books: [book]))
+        await model.search("", unfinishedOnly: false)
 
         let lines = LibraryScreen(model).renderText(.plain).split(separator: "\n")
         #expect(lines.count == 3, "a header, one row and the summary")

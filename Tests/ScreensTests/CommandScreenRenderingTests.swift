@@ -17,7 +17,7 @@ struct CommandScreenRenderingTests {
     // MARK: Library through the search port
 
     @Test func librarySearched() async throws {
-        let model = BookSearchModel(service: FakeBookService(books: try SampleShelf.books()))
+        let model = BookSearchViewModel(service: FakeBookService(books: try SampleShelf.books()))
         await model.search("garcia", unfinishedOnly: false)
         try RenderingFixture.expect(LibraryScreen(model), matches: "library-search")
         await model.search("", unfinishedOnly: true)
@@ -42,7 +42,7 @@ struct CommandScreenRenderingTests {
             try Book(id: "3f2b1c9a-0d4e-4c1b-9a7e-5e1f2a3b4c5d", title: "The Dispossessed", author: "Ursula K. Le Guin"),
             try Book(id: "3f2b1c9f-77aa-4b0c-8d21-0a9b8c7d6e5f", title: "Dune", author: "Frank Herbert"),
         ]
-        let model = BookSearchModel(service: FakeBookService(books: books))
+        let model = BookSearchViewModel(service: FakeBookService(books: books))
         await model.search("", unfinishedOnly: false)
         let shortIDs = ShortIDs([.books: [books[0].id: "3f2b1c9a", books[1].id: "3f2b1c9f"]])
         try RenderingFixture.expect(LibraryScreen(model, shortIDs: shortIDs), matches: "library-short-ids")

@@ -12,57 +12,52 @@ import TestSupport
 struct ListScreenRenderingTests {
     // MARK: Library
 
+    /// The library as `shelf books` fills it: a search through the store's indexes.
+    private func searched(_ service: FakeBookService, _ text: String = "", unfinishedOnly: Bool = false) async -> BookSearchViewModel {
+        let model = BookSearchViewModel(service: service)
+        await model.search(text, unfinishedOnly: unfinishedOnly)
+        return model
+    }
+
     @Test func libraryEmpty() async throws {
-        let model = LibraryModel(service: FakeBookService(), preferences: FakePreferencesStore())
-        await model.refresh()
-        try RenderingFixture.expect(LibraryScreen(model), matches: "library-empty")
+        try RenderingFixture.expect(LibraryScreen(await searched(FakeBookService())), matches: "library-empty")
     }
 
     @Test func libraryLoading() async throws {
         let service = FakeBookService()
-        let model = LibraryModel(service: service, preferences: FakePreferencesStore())
-        let gate = SuspensionGate<[Book]>()
-        await service.enqueueLoad(.gate(gate))
-        let load = Task { await model.refresh() }
+        let model = BookSearchViewModel(service: service)
+        let gate = SuspensionGate<BookSearchPage>()
+        await service.enqueueSearch(.gate(gate))
+        let load = Task { await model.search("", unfinishedOnly: false) }
         await gate.arrival()
 
         try RenderingFixture.expect(LibraryScreen(model), matches: "library-loading")
-        await gate.open(with: [])
+        await gate.open(with: BookSearchPage(books: [], totalMatches: 0, totalBooks: 0, offset: 0))
         await load.value
     }
 
     @Test func libraryFailed() async throws {
         let service = FakeBookService()
-        await service.enqueueLoad(.failure(FakeError("could not connect to 127.0.0.1:8888 (connection refused)")))
-        let model = LibraryModel(service: service, preferences: FakePreferencesStore())
-        await model.refresh()
-        try RenderingFixture.expect(LibraryScreen(model), matches: "library-failed")
+        await service.enqueueSearch(.failure(FakeError("could not connect to 127.0.0.1:8888 (connection refused)")))
+        try RenderingFixture.expect(LibraryScreen(await searched(service)), matches: "library-failed")
     }
 
     @Test func libraryFull() async throws {
-        let model = LibraryModel(service: FakeBookService(books: try SampleShelf.books()), preferences: FakePreferencesStore())
-        await model.refresh()
-        try RenderingFixture.expect(LibraryScreen(model), matches: "library-full")
+        try RenderingFixture.expect(LibraryScreen(await searched(FakeBookService(books: try SampleShelf.books()))), matches: "library-full")
     }
 
     @Test func libraryRefreshFailedKeepsTheBooks() async throws {
         let service = FakeBookService(books: try SampleShelf.books())
-        let model = LibraryModel(service: service, preferences: FakePreferencesStore())
-        await model.refresh()
-        await service.enqueueLoad(.failure(FakeError("the server did not answer in 30 s")))
-        await model.refresh(force: true)
+        let model = await searched(service)
+        await service.enqueueSearch(.failure(FakeError("the server did not answer in 30 s")))
+        await model.search("", unfinishedOnly: false)
         try RenderingFixture.expect(LibraryScreen(model), matches: "library-refresh-failed")
     }
 
     @Test func libraryFiltered() async throws {
-        let preferences = FakePreferencesStore()
-        try preferences.setReadingSettings(ReadingSettings(showFinished: false))
-        let model = LibraryModel(service: FakeBookService(books: try SampleShelf.books()), preferences: preferences)
-        await model.refresh()
-        model.search("EARTHSEA")
-        try RenderingFixture.expect(LibraryScreen(model), matches: "library-filtered")
-        model.search("dune")
-        try RenderingFixture.expect(LibraryScreen(model), matches: "library-filtered-none")
+        let service = FakeBookService(books: try SampleShelf.books())
+        try RenderingFixture.expect(LibraryScreen(await searched(service, "EARTHSEA", unfinishedOnly: true)), matches: "library-filtered")
+        try RenderingFixture.expect(LibraryScreen(await searched(service, "dune", unfinishedOnly: true)), matches: "library-filtered-none")
     }
 
     // MARK: Notes
@@ -145,33 +140,32 @@ struct ListScreenRenderingTests {
         try RenderingFixture.expect(TaskListScreen(model), matches: "tasks-full")
     }
 
-    @Test func tasksAfterARefusedAdd() async throws {
-        let model = TaskListViewModel(service: FakeTaskService(tasks: try SampleShelf.tasks()))
-        await model.load()
-        await model.add(title: "   ")
-        try RenderingFixture.expect(TaskListScreen(model), matches: "tasks-refused-add")
-    }
-
     // MARK: Favorites
 
+    /// The favorite books as `shelf favorites` finds them: by id, through the store.
+    private func favoriteBooks(_ service: FakeBookService, _ favorites: FavoritesViewModel) async -> FavoriteBooksViewModel {
+        let books = FavoriteBooksViewModel(service: service)
+        await books.load(ids: favorites.favoriteIDs)
+        return books
+    }
+
     @Test func favoritesEmpty() async throws {
-        let library = LibraryModel(service: FakeBookService(books: try SampleShelf.books()), preferences: FakePreferencesStore())
-        await library.refresh()
         let favorites = FavoritesViewModel(preferences: FakePreferencesStore())
-        try RenderingFixture.expect(FavoritesScreen(favorites: favorites, library: library), matches: "favorites-empty")
+        let books = await favoriteBooks(FakeBookService(books: try SampleShelf.books()), favorites)
+        try RenderingFixture.expect(FavoritesScreen(favorites: favorites, books: books), matches: "favorites-empty")
     }
 
     @Test func favoritesLoading() async throws {
         let service = FakeBookService()
-        let library = LibraryModel(service: service, preferences: FakePreferencesStore())
-        let gate = SuspensionGate<[Book]>()
-        await service.enqueueLoad(.gate(gate))
-        let load = Task { await library.refresh() }
-        await gate.arrival()
         let favorites = FavoritesViewModel(preferences: FakePreferencesStore())
         favorites.toggle("book-001")
+        let books = FavoriteBooksViewModel(service: service)
+        let gate = SuspensionGate<[Book]>()
+        await service.enqueueLoad(.gate(gate))
+        let load = Task { await books.load(ids: favorites.favoriteIDs) }
+        await gate.arrival()
 
-        try RenderingFixture.expect(FavoritesScreen(favorites: favorites, library: library), matches: "favorites-loading")
+        try RenderingFixture.expect(FavoritesScreen(favorites: favorites, books: books), matches: "favorites-loading")
         await gate.open(with: [])
         await load.value
     }
@@ -179,21 +173,19 @@ struct ListScreenRenderingTests {
     @Test func favoritesFailed() async throws {
         let service = FakeBookService()
         await service.enqueueLoad(.failure(FakeError("HTTP 503: service unavailable, retry after 3 s")))
-        let library = LibraryModel(service: service, preferences: FakePreferencesStore())
-        await library.refresh()
         let favorites = FavoritesViewModel(preferences: FakePreferencesStore())
         favorites.toggle("book-001")
-        try RenderingFixture.expect(FavoritesScreen(favorites: favorites, library: library), matches: "favorites-failed")
+        let books = await favoriteBooks(service, favorites)
+        try RenderingFixture.expect(FavoritesScreen(favorites: favorites, books: books), matches: "favorites-failed")
     }
 
     @Test func favoritesFull() async throws {
-        let library = LibraryModel(service: FakeBookService(books: try SampleShelf.books()), preferences: FakePreferencesStore())
-        await library.refresh()
         let favorites = FavoritesViewModel(preferences: FakePreferencesStore())
         favorites.toggle("book-005")
         favorites.toggle("book-gone")
         favorites.toggle("book-001")
-        try RenderingFixture.expect(FavoritesScreen(favorites: favorites, library: library), matches: "favorites-full")
+        let books = await favoriteBooks(FakeBookService(books: try SampleShelf.books()), favorites)
+        try RenderingFixture.expect(FavoritesScreen(favorites: favorites, books: books), matches: "favorites-full")
     }
 
     // MARK: Products

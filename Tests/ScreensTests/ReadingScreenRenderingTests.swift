@@ -11,11 +11,11 @@ import TestSupport
 struct ReadingScreenRenderingTests {
     nonisolated static let today = ReadingDay(Date(timeIntervalSince1970: 1_796_126_400), in: TimeZone(identifier: "UTC") ?? .gmt)
 
-    private func model(_ sessions: [(String, Int, String, String?)]) async throws -> ReadingProgressModel {
+    private func model(_ sessions: [(String, Int, String, String?)]) async throws -> ReadingProgressViewModel {
         let service = FakeReadingLogService(sessions: try sessions.map { id, minutes, day, book in
             try ReadingSession(id: id, minutes: minutes, day: ReadingDay(day), bookID: book)
         })
-        let model = ReadingProgressModel(service: service, goal: try DailyGoal(minutes: 30), today: { Self.today })
+        let model = ReadingProgressViewModel(service: service, goal: try DailyGoal(minutes: 30), today: { Self.today })
         await model.load()
         return model
     }

@@ -13,19 +13,19 @@ struct StatusScreenRenderingTests {
     // MARK: Settings (read synchronously: no loading state)
 
     @Test func settingsDefault() throws {
-        let model = ReadingSettingsModel(preferences: FakePreferencesStore())
+        let model = ReadingSettingsViewModel(preferences: FakePreferencesStore())
         try RenderingFixture.expect(SettingsScreen(model), matches: "settings-default")
     }
 
     @Test func settingsChanged() throws {
-        let model = ReadingSettingsModel(preferences: FakePreferencesStore())
+        let model = ReadingSettingsViewModel(preferences: FakePreferencesStore())
         model.setShowFinished(false)
         model.setDailyGoal(minutes: 45)
         try RenderingFixture.expect(SettingsScreen(model), matches: "settings-changed")
     }
 
     @Test func settingsRefusedGoal() throws {
-        let model = ReadingSettingsModel(preferences: FakePreferencesStore())
+        let model = ReadingSettingsViewModel(preferences: FakePreferencesStore())
         model.setDailyGoal(minutes: 300)
         try RenderingFixture.expect(SettingsScreen(model), matches: "settings-failed")
     }
@@ -33,14 +33,14 @@ struct StatusScreenRenderingTests {
     // MARK: Sync status
 
     @Test func syncStatusNeverSynced() async throws {
-        let model = SyncStatusModel(provider: FakeSyncStatusProvider())
+        let model = SyncStatusViewModel(provider: FakeSyncStatusProvider())
         await model.refresh()
         try RenderingFixture.expect(SyncStatusScreen(model, now: SampleShelf.now), matches: "sync-status-empty")
     }
 
     @Test func syncStatusLoading() async throws {
         let provider = FakeSyncStatusProvider()
-        let model = SyncStatusModel(provider: provider)
+        let model = SyncStatusViewModel(provider: provider)
         let gate = SuspensionGate<SyncStatus>()
         await provider.enqueue(.gate(gate))
         let load = Task { await model.refresh() }
@@ -54,13 +54,13 @@ struct StatusScreenRenderingTests {
     @Test func syncStatusFailed() async throws {
         let provider = FakeSyncStatusProvider()
         await provider.enqueue(.failure(FakeError("no local store for account 'ana': run 'shelf sync' first")))
-        let model = SyncStatusModel(provider: provider)
+        let model = SyncStatusViewModel(provider: provider)
         await model.refresh()
         try RenderingFixture.expect(SyncStatusScreen(model, now: SampleShelf.now), matches: "sync-status-failed")
     }
 
     @Test func syncStatusFull() async throws {
-        let model = SyncStatusModel(provider: FakeSyncStatusProvider(status: SampleShelf.busySyncStatus))
+        let model = SyncStatusViewModel(provider: FakeSyncStatusProvider(status: SampleShelf.busySyncStatus))
         await model.refresh()
         try RenderingFixture.expect(SyncStatusScreen(model, now: SampleShelf.now), matches: "sync-status-full")
     }

@@ -15,8 +15,8 @@ struct TableLayoutTests {
             try Book(id: "b-22", title: "森の生活", author: "Thoreau"),
             try Book(id: "b-333", title: "Café\tcrème and a rather long title", author: "Zoë"),
         ]
-        let model = LibraryModel(service: FakeBookService(books: books), preferences: FakePreferencesStore())
-        await model.refresh()
+        let model = BookSearchViewModel(service: FakeBookService(books: books))
+        await model.search("", unfinishedOnly: false)
         return LibraryScreen(model)
     }
 

@@ -23,9 +23,9 @@ struct TerminalWidthTests {
         ]
     }
 
-    func library() async throws -> LibraryModel {
-        let model = LibraryModel(service: FakeBookService(books: try Self.awkwardBooks()), preferences: FakePreferencesStore())
-        await model.refresh()
+    func library() async throws -> BookSearchViewModel {
+        let model = BookSearchViewModel(service: FakeBookService(books: try Self.awkwardBooks()))
+        await model.search("", unfinishedOnly: false)
         return model
     }
 

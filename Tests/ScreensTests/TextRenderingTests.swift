@@ -7,9 +7,14 @@ import TestSupport
 @MainActor
 @Suite("Rendering: text rules")
 struct TextRenderingTests {
-    func fullLibrary() async throws -> LibraryModel {
-        let model = LibraryModel(service: FakeBookService(books: try SampleShelf.books()), preferences: FakePreferencesStore())
-        await model.refresh()
+    func fullLibrary() async throws -> BookSearchViewModel {
+        try await library(SampleShelf.books())
+    }
+
+    /// The library as `shelf books` fills it: a search through the store's indexes.
+    func library(_ books: [Book], service: FakeBookService? = nil) async throws -> BookSearchViewModel {
+        let model = BookSearchViewModel(service: service ?? FakeBookService(books: books))
+        await model.search("", unfinishedOnly: false)
         return model
     }
 
@@ -25,8 +30,7 @@ struct TextRenderingTests {
 
     @Test func colourOffHasNoEscapeCodesEvenForHostileData() async throws {
         let hostile = try Book(id: "evil", title: "Title\u{1B}[31m red\u{07}", author: "Tab\there\nnewline")
-        let model = LibraryModel(service: FakeBookService(books: [hostile]), preferences: FakePreferencesStore())
-        await model.refresh()
+        let model = try await library([hostile])
 
         let text = LibraryScreen(model).renderText(.plain)
 
@@ -37,13 +41,11 @@ struct TextRenderingTests {
 
     @Test func anErrorIsRedOnlyWithColour() async throws {
         let service = FakeBookService()
-        await service.enqueueLoad(.failure(FakeError("offline")))
-        let model = LibraryModel(service: service, preferences: FakePreferencesStore())
-        await model.refresh()
-        let screen = LibraryScreen(model)
+        await service.enqueueSearch(.failure(FakeError("offline")))
+        let screen = LibraryScreen(try await library([], service: service))
 
-        #expect(screen.renderText(RenderOptions(color: true)) == "\u{1B}[31mError: Could not load books: offline\u{1B}[0m\n")
-        #expect(screen.renderText(.plain) == "Error: Could not load books: offline\n")
+        #expect(screen.renderText(RenderOptions(color: true)) == "\u{1B}[31mError: Could not search the books: offline\u{1B}[0m\n")
+        #expect(screen.renderText(.plain) == "Error: Could not search the books: offline\n")
     }
 
     @Test func wideCharactersKeepColumnsAligned() async throws {
@@ -51,8 +53,7 @@ struct TextRenderingTests {
             try Book(id: "b-1", title: "ノルウェイの森", author: "村上春樹"),
             try Book(id: "b-2", title: "Dune", author: "Frank Herbert"),
         ]
-        let model = LibraryModel(service: FakeBookService(books: books), preferences: FakePreferencesStore())
-        await model.refresh()
+        let model = try await library(books)
 
         let lines = LibraryScreen(model).renderText(.plain).split(separator: "\n").map(String.init)
 
@@ -68,17 +69,16 @@ struct TextRenderingTests {
 
     @Test func aRefreshInFlightShowsTheBooksAndSaysSo() async throws {
         let service = FakeBookService(books: try SampleShelf.books())
-        let model = LibraryModel(service: service, preferences: FakePreferencesStore())
-        await model.refresh()
-        let gate = SuspensionGate<[Book]>()
-        await service.enqueueLoad(.gate(gate))
-        let refresh = Task { await model.refresh(force: true) }
+        let model = try await library([], service: service)
+        let gate = SuspensionGate<BookSearchPage>()
+        await service.enqueueSearch(.gate(gate))
+        let refresh = Task { await model.search("", unfinishedOnly: false) }
         await gate.arrival()
 
         let text = LibraryScreen(model).renderText(.plain)
 
         #expect(text.hasSuffix("4 books\nRefreshing books...\n"))
-        await gate.open(with: [])
+        await gate.open(with: BookSearchPage(books: [], totalMatches: 0, totalBooks: 0, offset: 0))
         await refresh.value
     }
 

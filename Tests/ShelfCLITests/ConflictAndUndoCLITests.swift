@@ -15,17 +15,17 @@ struct ConflictAndUndoCLITests {
         let bookID: String
     }
 
-    private func devices(server: String, user: TestUser) throws -> Devices {
+    private func devices(server: String, user: TestUser) async throws -> Devices {
         let laptop = try ShelfSandbox(), phone = try ShelfSandbox()
         for device in [laptop, phone] {
-            let added = try device.run(
+            let added = try await device.run(
                 ["account", "add", "reader", "--server", server, "--user", user.name], environment: ["SHELF_PASSWORD": user.password])
             #expect(added.status == 0, "\(added)")
         }
-        let book = try laptop.run("--json", "book", "add", "--title", "Dispossessed", "--author", "Ursula Le Guin")
+        let book = try await laptop.run("--json", "book", "add", "--title", "Dispossessed", "--author", "Ursula Le Guin")
         let bookID = try #require(try book.json()["id"] as? String)
-        #expect(try laptop.run("sync").status == 0)
-        #expect(try phone.run("sync").status == 0)
+        #expect(try await laptop.run("sync").status == 0)
+        #expect(try await phone.run("sync").status == 0)
         return Devices(laptop: laptop, phone: phone, bookID: bookID)
     }
 
@@ -33,19 +33,19 @@ struct ConflictAndUndoCLITests {
     /// sync, the phone holds a conflict on the title.
     private func titleClash() async throws -> Devices {
         let kinto = try KintoServer.shared()
-        let devices = try devices(server: kinto.baseURL, user: try await kinto.newUser(prefix: "judge-cli"))
+        let devices = try await devices(server: kinto.baseURL, user: try await kinto.newUser(prefix: "judge-cli"))
         let id = devices.bookID
-        #expect(try devices.laptop.run("book", "edit", id, "--title", "The Dispossessed", "--author", "Ursula K. Le Guin").status == 0)
-        #expect(try devices.phone.run("book", "edit", id, "--title", "The Dispossessed: An Ambiguous Utopia").status == 0)
-        #expect(try devices.phone.run("book", "finish", id).status == 0)
-        #expect(try devices.laptop.run("sync").status == 0)
-        let clash = try devices.phone.run("sync")
+        #expect(try await devices.laptop.run("book", "edit", id, "--title", "The Dispossessed", "--author", "Ursula K. Le Guin").status == 0)
+        #expect(try await devices.phone.run("book", "edit", id, "--title", "The Dispossessed: An Ambiguous Utopia").status == 0)
+        #expect(try await devices.phone.run("book", "finish", id).status == 0)
+        #expect(try await devices.laptop.run("sync").status == 0)
+        let clash = try await devices.phone.run("sync")
         #expect(clash.status == 1, "\(clash)")
         return devices
     }
 
-    private func book(_ device: ShelfSandbox, _ id: String) throws -> [String: Any] {
-        let shown = try device.run("--json", "book", "show", id)
+    private func book(_ device: ShelfSandbox, _ id: String) async throws -> [String: Any] {
+        let shown = try await device.run("--json", "book", "show", id)
         #expect(shown.status == 0, "\(shown)")
         return try #require(try shown.json()["book"] as? [String: Any])
     }
@@ -56,14 +56,14 @@ struct ConflictAndUndoCLITests {
         let devices = try await titleClash()
         let (laptop, phone, id) = (devices.laptop, devices.phone, devices.bookID)
 
-        let shown = try phone.run("conflicts", "show", id)
+        let shown = try await phone.run("conflicts", "show", id)
         #expect(shown.status == 0, "\(shown)")
         let lines = shown.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
         #expect(lines.contains(#"author_name "Ursula Le Guin" "Ursula Le Guin" "Ursula K. Le Guin" keeps server"#), "\(shown)")
         #expect(lines.contains(#"finished false true false keeps local"#), "\(shown)")
         #expect(lines.contains(#"title "Dispossessed" "The Dispossessed: An Ambiguous Utopia" "The Dispossessed" clash"#), "\(shown)")
 
-        let json = try phone.run("--json", "conflicts", "show", "books/\(id)").json()
+        let json = try await phone.run("--json", "conflicts", "show", "books/\(id)").json()
         #expect(json["clashing"] as? [String] == ["title"])
         let fields = try #require(json["fields"] as? [[String: Any]])
         let title = try #require(fields.first { $0["name"] as? String == "title" })
@@ -82,24 +82,24 @@ struct ConflictAndUndoCLITests {
             ([], 64, "Error: Nothing chosen"),
         ]
         for (options, status, message) in refusals {
-            let refused = try phone.run(["resolve", id] + options)
+            let refused = try await phone.run(["resolve", id] + options)
             #expect(refused.status == status, "\(refused)")
             #expect(refused.stderr.hasPrefix(message), "\(refused)")
         }
-        #expect((try phone.run("--json", "conflicts").json()["conflicts"] as? [Any])?.count == 1)
+        #expect((try await phone.run("--json", "conflicts").json()["conflicts"] as? [Any])?.count == 1)
 
-        let resolved = try phone.run("--json", "resolve", id, "--set", "title=The Dispossessed (1974)")
+        let resolved = try await phone.run("--json", "resolve", id, "--set", "title=The Dispossessed (1974)")
         #expect(resolved.status == 0, "\(resolved)")
         #expect(try resolved.json()["fields"] as? [String: String] == ["title": "written"])
-        #expect(try phone.run("sync").status == 0)
-        #expect(try laptop.run("sync").status == 0)
+        #expect(try await phone.run("sync").status == 0)
+        #expect(try await laptop.run("sync").status == 0)
 
         for device in [laptop, phone] {
-            let book = try book(device, id)
+            let book = try await book(device, id)
             #expect(book["title"] as? String == "The Dispossessed (1974)")
             #expect(book["author"] as? String == "Ursula K. Le Guin", "the laptop's change of another field stays")
             #expect(book["isFinished"] as? Bool == true, "the phone's change of another field stays")
-            #expect((try device.run("--json", "conflicts").json()["conflicts"] as? [Any])?.isEmpty == true)
+            #expect((try await device.run("--json", "conflicts").json()["conflicts"] as? [Any])?.isEmpty == true)
         }
     }
 
@@ -107,19 +107,19 @@ struct ConflictAndUndoCLITests {
         let devices = try await titleClash()
         // The table shows the id's short form; completion offers the conflict as
         // COLLECTION/ID, or the id itself while one is being typed.
-        let table = try devices.phone.run("conflicts").stdout
+        let table = try await devices.phone.run("conflicts").stdout
         #expect(table.contains("books/\(devices.bookID.prefix(8)) ") && !table.contains(devices.bookID), "\(table)")
-        #expect(try devices.phone.run("__complete", "conflicts", "--", "").stdout == "books/\(devices.bookID)\n")
-        #expect(try devices.phone.run("__complete", "conflicts", "--", String(devices.bookID.prefix(5))).stdout == "\(devices.bookID)\n")
-        #expect(try devices.phone.run("__complete", "conflicts", "--", "notes/").stdout.isEmpty)
+        #expect(try await devices.phone.run("__complete", "conflicts", "--", "").stdout == "books/\(devices.bookID)\n")
+        #expect(try await devices.phone.run("__complete", "conflicts", "--", String(devices.bookID.prefix(5))).stdout == "\(devices.bookID)\n")
+        #expect(try await devices.phone.run("__complete", "conflicts", "--", "notes/").stdout.isEmpty)
         // A unique prefix of the id names the conflict, as everywhere on the command line.
-        let resolved = try devices.phone.run("resolve", String(devices.bookID.prefix(8)), "--field", "title=remote")
+        let resolved = try await devices.phone.run("resolve", String(devices.bookID.prefix(8)), "--field", "title=remote")
         #expect(resolved.status == 0, "\(resolved)")
         #expect(resolved.stdout.hasPrefix("Resolved books/\(devices.bookID): title ← server\n"), "\(resolved)")
-        #expect(try devices.phone.run("sync").status == 0)
-        #expect(try devices.laptop.run("sync").status == 0)
+        #expect(try await devices.phone.run("sync").status == 0)
+        #expect(try await devices.laptop.run("sync").status == 0)
         for device in [devices.laptop, devices.phone] {
-            let book = try book(device, devices.bookID)
+            let book = try await book(device, devices.bookID)
             #expect(book["title"] as? String == "The Dispossessed")
             #expect(book["isFinished"] as? Bool == true)
         }
@@ -134,7 +134,7 @@ struct ConflictAndUndoCLITests {
             "merge-title.sh", contents: "#!/bin/sh\nsed -i 's/^title: .*/title: The Dispossessed, merged/' \"$1\"\n", mode: 0o755)
 
         // Saved unchanged: refused, nothing changes.
-        let unchanged = try phone.run(["resolve", id, "--edit"], environment: ["EDITOR": copyForm.path])
+        let unchanged = try await phone.run(["resolve", id, "--edit"], environment: ["EDITOR": copyForm.path])
         #expect(unchanged.status == 65, "\(unchanged)")
         #expect(unchanged.stderr.hasPrefix("Error: the form was saved with no value changed (or emptied); the conflict is left as it was"), "\(unchanged)")
         let form = try String(contentsOf: phone.root.appendingPathComponent("form.txt"), encoding: .utf8)
@@ -142,52 +142,52 @@ struct ConflictAndUndoCLITests {
         #expect(form.contains("#   server: \"The Dispossessed\"\n"), "\(form)")
 
         // A line that is not a clashing field: refused naming it, the text kept.
-        let broken = try phone.run(["resolve", id, "--edit"], environment: ["VISUAL": breakForm.path, "EDITOR": mergeTitle.path])
+        let broken = try await phone.run(["resolve", id, "--edit"], environment: ["VISUAL": breakForm.path, "EDITOR": mergeTitle.path])
         #expect(broken.status == 65, "\(broken)")
         #expect(broken.stderr.contains("'colour' is not a clashing field (clashing: title); nothing was changed, and your text is kept in "), "\(broken)")
         let kept = try #require(broken.stderr.split(separator: " ").last.map { String($0.dropLast()) })
         #expect(FileManager.default.fileExists(atPath: kept))
         try? FileManager.default.removeItem(atPath: kept)
-        #expect((try phone.run("--json", "conflicts").json()["conflicts"] as? [Any])?.count == 1)
+        #expect((try await phone.run("--json", "conflicts").json()["conflicts"] as? [Any])?.count == 1)
 
         // An editor that cannot start: unavailable, nothing changed.
-        let missing = try phone.run(["resolve", id, "--edit"], environment: ["VISUAL": "/nonexistent/editor"])
+        let missing = try await phone.run(["resolve", id, "--edit"], environment: ["VISUAL": "/nonexistent/editor"])
         #expect(missing.status == 69, "\(missing)")
-        #expect((try phone.run("--json", "conflicts").json()["conflicts"] as? [Any])?.count == 1)
+        #expect((try await phone.run("--json", "conflicts").json()["conflicts"] as? [Any])?.count == 1)
 
-        let merged = try phone.run(["resolve", id, "--edit"], environment: ["EDITOR": mergeTitle.path])
+        let merged = try await phone.run(["resolve", id, "--edit"], environment: ["EDITOR": mergeTitle.path])
         #expect(merged.status == 0, "\(merged)")
-        #expect(try phone.run("sync").status == 0)
-        #expect(try devices.laptop.run("sync").status == 0)
-        #expect(try book(devices.laptop, id)["title"] as? String == "The Dispossessed, merged")
+        #expect(try await phone.run("sync").status == 0)
+        #expect(try await devices.laptop.run("sync").status == 0)
+        #expect(try await book(devices.laptop, id)["title"] as? String == "The Dispossessed, merged")
     }
 
     // MARK: Pending and undo
 
-    @Test func pendingChangesAreListedAndUndoneOneByOne() throws {
+    @Test func pendingChangesAreListedAndUndoneOneByOne() async throws {
         let sandbox = try ShelfSandbox()
-        let added = try sandbox.run("--json", "book", "add", "--title", "Kindred", "--author", "Octavia E. Butler")
+        let added = try await sandbox.run("--json", "book", "add", "--title", "Kindred", "--author", "Octavia E. Butler")
         let id = try #require(try added.json()["id"] as? String)
-        #expect(try sandbox.run("task", "add", "Read chapter 1").status == 0)
+        #expect(try await sandbox.run("task", "add", "Read chapter 1").status == 0)
 
-        let pending = try sandbox.run("--json", "pending").json()
+        let pending = try await sandbox.run("--json", "pending").json()
         let changes = try #require(pending["changes"] as? [[String: Any]])
         #expect(changes.map { $0["change"] as? String } == ["create", "create"])
         #expect(changes.map { $0["title"] as? String } == ["Kindred", "Read chapter 1"])
         #expect(changes.map { $0["state"] as? String } == ["waiting", "waiting"])
         #expect(changes.first?["id"] as? String == id)
         // The table shows the shortest unique prefix (8 characters here), as every table does.
-        let table = try sandbox.run("pending").stdout
+        let table = try await sandbox.run("pending").stdout
         #expect(table.contains("books/\(id.prefix(8)) ") && !table.contains(id), "\(table)")
 
-        let undone = try sandbox.run("undo")
+        let undone = try await sandbox.run("undo")
         #expect(undone.status == 0, "\(undone)")
         #expect(undone.stdout.hasPrefix("Undid adding task "), "\(undone)")
-        let byID = try sandbox.run("--json", "undo", id)
+        let byID = try await sandbox.run("--json", "undo", id)
         #expect(try byID.json()["outcome"] as? String == "removed")
-        #expect(try sandbox.run("pending").stdout == "No unsynced changes.\n")
-        #expect((try sandbox.run("--json", "books").json()["books"] as? [Any])?.isEmpty == true)
-        let nothing = try sandbox.run("undo")
+        #expect(try await sandbox.run("pending").stdout == "No unsynced changes.\n")
+        #expect((try await sandbox.run("--json", "books").json()["books"] as? [Any])?.isEmpty == true)
+        let nothing = try await sandbox.run("undo")
         #expect(nothing.status == 1)
         #expect(nothing.stderr == "Error: nothing to undo: every change has been synced\n")
     }
@@ -197,25 +197,25 @@ struct ConflictAndUndoCLITests {
         let proxy = try FaultProxy.start(upstream: kinto)
         defer { proxy.stop() }
         let user = try await kinto.newUser(prefix: "undo-cli")
-        let devices = try devices(server: proxy.baseURL, user: user)
+        let devices = try await devices(server: proxy.baseURL, user: user)
         let laptop = devices.laptop, id = devices.bookID
 
         // The edit reaches the server but its reply is lost: it stays sent, answer unknown.
-        #expect(try laptop.run("book", "edit", id, "--title", "The Dispossessed").status == 0)
+        #expect(try await laptop.run("book", "edit", id, "--title", "The Dispossessed").status == 0)
         try await proxy.add(.init(.loseReply, method: .post, path: "/v1/batch", bodyContains: "/records/\(id)", count: -1))
-        let lost = try laptop.run("sync")
+        let lost = try await laptop.run("sync")
         #expect(lost.status == 75, "\(lost)")
         try await proxy.clear()
-        let changes = try #require(try laptop.run("--json", "pending").json()["changes"] as? [[String: Any]])
+        let changes = try #require(try await laptop.run("--json", "pending").json()["changes"] as? [[String: Any]])
         #expect(changes.map { $0["state"] as? String } == ["sent"])
 
-        let refused = try laptop.run("undo")
+        let refused = try await laptop.run("undo")
         #expect(refused.status == 1, "\(refused)")
         #expect(refused.stderr.contains("was already sent to the server, which may have applied it"), "\(refused)")
         #expect(refused.stderr.contains("run 'shelf sync', then change the record again"), "\(refused)")
-        #expect(try book(laptop, id)["title"] as? String == "The Dispossessed")
+        #expect(try await book(laptop, id)["title"] as? String == "The Dispossessed")
 
-        #expect(try laptop.run("sync").status == 0)
-        #expect(try laptop.run("pending").stdout == "No unsynced changes.\n")
+        #expect(try await laptop.run("sync").status == 0)
+        #expect(try await laptop.run("pending").stdout == "No unsynced changes.\n")
     }
 }

@@ -18,24 +18,24 @@ struct HelpAndUsageTests {
     // MARK: Help
 
     @Test func rootHelpListsEveryCommandAndTheExitCodes() throws {
-        let run = try sandbox.run("--help")
+        let run = try sandbox.runBinary("--help")
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout == (try expected("help-root")))
         #expect(run.stderr.isEmpty)
-        #expect(try sandbox.run("-h").stdout == run.stdout)
-        #expect(try sandbox.run("help").stdout == run.stdout)
+        #expect(try sandbox.runBinary("-h").stdout == run.stdout)
+        #expect(try sandbox.runBinary("help").stdout == run.stdout)
     }
 
     @Test func leafHelpShowsItsOptionsAndTheInheritedOnes() throws {
-        let run = try sandbox.run("book", "add", "--help")
+        let run = try sandbox.runBinary("book", "add", "--help")
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout == (try expected("help-book-add")))
-        #expect(try sandbox.run("help", "book", "add").stdout == run.stdout)
-        #expect(try sandbox.run("book", "add", "--title", "Dune", "-h").stdout == run.stdout)
+        #expect(try sandbox.runBinary("help", "book", "add").stdout == run.stdout)
+        #expect(try sandbox.runBinary("book", "add", "--title", "Dune", "-h").stdout == run.stdout)
     }
 
     @Test func groupHelpListsItsSubcommands() throws {
-        let run = try sandbox.run("help", "account")
+        let run = try sandbox.runBinary("help", "account")
         #expect(run.status == 0)
         #expect(run.stdout.contains("USAGE: shelf account <subcommand>"))
         #expect(run.stdout.contains("  add                     Add an account."))
@@ -52,7 +52,7 @@ struct HelpAndUsageTests {
         var pending: [[String]] = [[]]
         var examined = 0
         while let path = pending.popLast() {
-            let help = try sandbox.run(["help"] + path)
+            let help = try sandbox.runBinary(["help"] + path)
             #expect(help.status == 0, "\(help)")
             let sections = Self.sections(help.stdout)
             let children = (sections["SUBCOMMANDS"] ?? []).compactMap { line -> String? in
@@ -70,7 +70,7 @@ struct HelpAndUsageTests {
                 #expect(words.first == "shelf", "\(line)")
                 let arguments = Array(words.dropFirst())
                 #expect(path.allSatisfy(arguments.contains), "'\(line)' is not an example of shelf \(path.joined(separator: " "))")
-                let run = try sandbox.run(arguments + ["--help"])
+                let run = try sandbox.runBinary(arguments + ["--help"])
                 // NB: the root's examples show other commands at work.
                 #expect(run.status == 0 && (path.isEmpty || run.stdout == help.stdout), "'\(line)' is refused or names another command: \(run)")
                 examined += 1
@@ -96,10 +96,10 @@ struct HelpAndUsageTests {
     }
 
     @Test func theVersionAnswersAlone() throws {
-        let run = try sandbox.run("--version")
+        let run = try sandbox.runBinary("--version")
         #expect(run.status == 0)
         #expect(run.stdout == "shelf 0.1.0\n")
-        #expect(try sandbox.run("--json", "--version").stdout == "shelf 0.1.0\n")
+        #expect(try sandbox.runBinary("--json", "--version").stdout == "shelf 0.1.0\n")
         // NB: nothing was opened: no store, no config.
         #expect(!FileManager.default.fileExists(atPath: sandbox.dataHome.path))
     }
@@ -139,7 +139,7 @@ struct HelpAndUsageTests {
          "Usage: shelf book edit [<options>] <id>", "See 'shelf book edit --help'."),
     ])
     func aWrongLineIsAUsageError(arguments: [String], message: String, usage: String, hint: String) throws {
-        let run = try sandbox.run(arguments)
+        let run = try sandbox.runBinary(arguments)
         #expect(run.status == 64, "\(run)")
         #expect(run.stdout.isEmpty, "\(run)")
         let lines = run.stderr.split(separator: "\n").map(String.init)

@@ -6,21 +6,25 @@ import TestSupport
 /// `shelf` reads against servers that hang, throttle absurdly, send unreadable records
 /// or hostile text: a read never waits on the network much longer than its one-second
 /// budget, `--offline` never touches it, and nothing raw or secret reaches the terminal.
+///
+/// NB: these run the built binary (`runBinary`): they bound a read's wall-clock time,
+/// a promise of the process, which in-process runs sharing the tests' main actor and
+/// cores could not keep for reasons of their own.
 @Suite("shelf: reads against a hostile server")
 struct HostileServerReadTests {
     private static let password = "s3cr3t-Pa55"
 
-    private func sandbox(server: String) throws -> ShelfSandbox {
+    private func sandbox(server: String) async throws -> ShelfSandbox {
         let sandbox = try ShelfSandbox()
-        let run = try sandbox.run("account", "add", "reader", "--server", server, "--user", "reader", "--no-verify",
+        let run = try sandbox.runBinary("account", "add", "reader", "--server", server, "--user", "reader", "--no-verify",
                                   environment: ["SHELF_PASSWORD": Self.password])
         #expect(run.status == 0, "\(run)")
         return sandbox
     }
 
-    private func timed(_ body: () throws -> ShelfRun) rethrows -> (ShelfRun, Double) {
+    private func timed(_ body: () async throws -> ShelfRun) async rethrows -> (ShelfRun, Double) {
         let start = ContinuousClock.now
-        let run = try body()
+        let run = try await body()
         let elapsed = ContinuousClock.now - start
         return (run, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
@@ -55,15 +59,15 @@ struct HostileServerReadTests {
     /// Whatever the server does, a read answers within its budget (plus the process'
     /// start), exits 0, and says on one stderr line what it could not do.
     @Test(arguments: reads)
-    func aReadReturnsWithinItsBudget(_ read: ReadCase) throws {
+    func aReadReturnsWithinItsBudget(_ read: ReadCase) async throws {
         let server = try HostileHTTPServer { _, _ in read.behaviour }
         defer { server.stop() }
-        let sandbox = try sandbox(server: server.baseURL)
+        let sandbox = try await sandbox(server: server.baseURL)
         if read.addLocalBook {
-            #expect(try sandbox.run("--offline", "book", "add", "--title", "Dune", "--author", "Frank Herbert").status == 0)
+            #expect(try sandbox.runBinary("--offline", "book", "add", "--title", "Dune", "--author", "Frank Herbert").status == 0)
         }
 
-        let (run, seconds) = try timed { try sandbox.run(read.arguments) }
+        let (run, seconds) = try await timed { try sandbox.runBinary(read.arguments) }
         #expect(run.status == 0, "\(run)")
         #expect(seconds < 3, "took \(seconds) s: \(run)")
         #expect(run.stderr.contains(read.warning), "\(run)")
@@ -73,20 +77,20 @@ struct HostileServerReadTests {
 
     /// `--offline` and `SHELF_OFFLINE=1` never send a request; `sync` refuses (75).
     @Test(arguments: [["--offline"], []])
-    func offlineNeverTouchesTheNetwork(_ flag: [String]) throws {
+    func offlineNeverTouchesTheNetwork(_ flag: [String]) async throws {
         let server = try HostileHTTPServer { _, _ in .hang }
         defer { server.stop() }
-        let sandbox = try sandbox(server: server.baseURL)
+        let sandbox = try await sandbox(server: server.baseURL)
         let environment = flag.isEmpty ? ["SHELF_OFFLINE": "1"] : [:]
 
         for command in [["books"], ["cart"], ["products"], ["notes"], ["tasks"]] {
-            let (run, seconds) = try timed { try sandbox.run(flag + command, environment: environment) }
+            let (run, seconds) = try await timed { try sandbox.runBinary(flag + command, environment: environment) }
             #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
             #expect(seconds < 2)
         }
-        let sync = try sandbox.run(flag + ["sync"], environment: environment)
+        let sync = try sandbox.runBinary(flag + ["sync"], environment: environment)
         #expect(sync.status == 75, "\(sync)")
-        let added = try sandbox.run(flag + ["account", "add", "other", "--server", server.baseURL, "--user", "reader"],
+        let added = try sandbox.runBinary(flag + ["account", "add", "other", "--server", server.baseURL, "--user", "reader"],
                                     environment: environment.merging(["SHELF_PASSWORD": "x"]) { $1 })
         #expect(added.status == 0, "an account is added without asking the server: \(added)")
         #expect(server.requestLines.isEmpty, "\(server.requestLines)")
@@ -95,7 +99,7 @@ struct HostileServerReadTests {
     /// A server that answers within the budget is read through on a new device, and the
     /// first `cart` shows priced lines: the catalog's refresh waits for the cart's run
     /// instead of giving up on the lock.
-    @Test func theFirstCartOnANewDeviceIsPriced() throws {
+    @Test func theFirstCartOnANewDeviceIsPriced() async throws {
         let server = try HostileHTTPServer { line, index in
             // NB: the first request is held a moment, so the other collection's refresh
             // certainly meets the lock that request's run holds.
@@ -109,9 +113,9 @@ struct HostileServerReadTests {
             return .json(200, #"{"data":[]}"#)
         }
         defer { server.stop() }
-        let sandbox = try sandbox(server: server.baseURL)
+        let sandbox = try await sandbox(server: server.baseURL)
 
-        let run = try sandbox.run("--json", "cart")
+        let run = try sandbox.runBinary("--json", "cart")
         #expect(run.status == 0, "\(run)")
         let lines = try #require(try run.json()["lines"] as? [[String: Any]], "\(run)")
         #expect(lines.count == 1)
@@ -121,7 +125,7 @@ struct HostileServerReadTests {
 
     /// A year-9999 `Retry-After` holds the account for a day at most, `shelf status`
     /// shows the deadline, and `shelf sync --ignore-backoff` gets past it and clears it.
-    @Test func aFarFutureRetryAfterShowsInStatusAndCanBeIgnored() throws {
+    @Test func aFarFutureRetryAfterShowsInStatusAndCanBeIgnored() async throws {
         let throttled = Mutex(true)
         let server = try HostileHTTPServer { _, _ in
             throttled.withLock { $0 }
@@ -129,20 +133,20 @@ struct HostileServerReadTests {
                 : .json(200, #"{"data":[]}"#)
         }
         defer { server.stop() }
-        let sandbox = try sandbox(server: server.baseURL)
+        let sandbox = try await sandbox(server: server.baseURL)
 
-        #expect(try sandbox.run("sync").status == 75)
-        let status = try #require(try sandbox.run("--json", "status").json()["sync"] as? [String: Any])
+        #expect(try sandbox.runBinary("sync").status == 75)
+        let status = try #require(try sandbox.runBinary("--json", "status").json()["sync"] as? [String: Any])
         #expect(status["backingOff"] as? Bool == true, "\(status)")
         let left = try #require(status["backoffSecondsLeft"] as? Int)
         #expect(left > 0 && left <= 86_400, "\(status)")
-        #expect(try sandbox.run("status").stdout.contains("backoff"))
-        #expect(try sandbox.run("sync").status == 75, "the deadline holds")
+        #expect(try sandbox.runBinary("status").stdout.contains("backoff"))
+        #expect(try sandbox.runBinary("sync").status == 75, "the deadline holds")
 
         throttled.withLock { $0 = false }
-        let forced = try sandbox.run("sync", "--ignore-backoff")
+        let forced = try sandbox.runBinary("sync", "--ignore-backoff")
         #expect(forced.status == 0, "\(forced)")
-        let after = try #require(try sandbox.run("--json", "status").json()["sync"] as? [String: Any])
+        let after = try #require(try sandbox.runBinary("--json", "status").json()["sync"] as? [String: Any])
         #expect(after["backingOff"] as? Bool == false, "\(after)")
     }
 
@@ -154,9 +158,9 @@ struct HostileServerReadTests {
         ["books"],
         ["sync"],
     ])
-    func aPasswordInTheServerURLIsRefusedUnechoed(_ arguments: [String]) throws {
+    func aPasswordInTheServerURLIsRefusedUnechoed(_ arguments: [String]) async throws {
         let sandbox = try ShelfSandbox()
-        let run = try sandbox.run(arguments, environment: [
+        let run = try sandbox.runBinary(arguments, environment: [
             "SHELF_SERVER": "http://reader:\(Self.password)@127.0.0.1:9/v1", "SHELF_USER": "reader", "SHELF_PASSWORD": "x",
         ])
         #expect(run.status == 78, "\(run)")
@@ -167,11 +171,11 @@ struct HostileServerReadTests {
     /// A size limit from the environment that is not a number in range is a
     /// configuration error (78) for reads and syncs alike.
     @Test(arguments: [["books"], ["sync"]])
-    func aBadLimitInTheEnvironmentIsAConfigurationError(_ command: [String]) throws {
+    func aBadLimitInTheEnvironmentIsAConfigurationError(_ command: [String]) async throws {
         let server = try HostileHTTPServer { _, _ in .hang }
         defer { server.stop() }
-        let sandbox = try sandbox(server: server.baseURL)
-        let run = try sandbox.run(command, environment: ["SHELF_MAX_RESPONSE_MB": "9223372036854775807"])
+        let sandbox = try await sandbox(server: server.baseURL)
+        let run = try sandbox.runBinary(command, environment: ["SHELF_MAX_RESPONSE_MB": "9223372036854775807"])
         #expect(run.status == 78, "\(run)")
         #expect(run.stderr.contains("SHELF_MAX_RESPONSE_MB"), "\(run)")
         #expect(server.requestLines.isEmpty)
@@ -179,13 +183,13 @@ struct HostileServerReadTests {
 
     /// A server's error text with escape codes and newlines is shown escaped, on one line.
     @Test(arguments: ["sync", "books"])
-    func serverTextIsEscapedOnTheTerminal(_ command: String) throws {
+    func serverTextIsEscapedOnTheTerminal(_ command: String) async throws {
         let hostile = #"{"code":400,"errno":107,"error":"Invalid\u001b[2J","message":"one\nError: forged\u001b]0;pwned\u0007"}"#
         let server = try HostileHTTPServer { _, _ in .json(400, hostile) }
         defer { server.stop() }
-        let sandbox = try sandbox(server: server.baseURL)
+        let sandbox = try await sandbox(server: server.baseURL)
 
-        let run = try sandbox.run(command)
+        let run = try sandbox.runBinary(command)
         #expect(!run.stderr.contains("\u{1B}") && !run.stderr.contains("\u{07}"), "\(run)")
         #expect(!run.stderr.split(separator: "\n").contains { $0.hasPrefix("Error: forged") }, "no forged line: \(run)")
         #expect(run.stderr.contains(#"one\nError: forged\u{1B}]0;pwned\u{7}"#), "\(run)")
@@ -208,21 +212,21 @@ struct HostileServerReadTests {
     /// A record Shelf cannot read is warned about, counted in `--json`, and left in the
     /// store: the next read still finds (and reports) it.
     @Test(arguments: unreadable)
-    func unreadableRecordsAreWarnedAndCounted(_ bad: UnreadableCase) throws {
+    func unreadableRecordsAreWarnedAndCounted(_ bad: UnreadableCase) async throws {
         let good = #"{"id":"good","last_modified":10,"title":"Dune","author_name":"Frank Herbert","finished":false}"#
         let server = try HostileHTTPServer { line, _ in
             line.contains("collections/books/records") ? .json(200, #"{"data":[\#(good),\#(bad.record)]}"#) : .json(200, #"{"data":[]}"#)
         }
         defer { server.stop() }
-        let sandbox = try sandbox(server: server.baseURL)
-        #expect(try sandbox.run("sync").status == 0)
+        let sandbox = try await sandbox(server: server.baseURL)
+        #expect(try sandbox.runBinary("sync").status == 0)
 
-        let text = try sandbox.run("books")
+        let text = try sandbox.runBinary("books")
         #expect(text.status == 0, "\(text)")
         #expect(text.stdout.contains("Dune"))
         #expect(text.stderr.contains("1 books record cannot be read"), "\(text)")
         for _ in 0..<2 {
-            let json = try sandbox.run("--json", "books")
+            let json = try sandbox.runBinary("--json", "books")
             let unreadable = try #require(try json.json()["unreadable"] as? [[String: Any]], "\(json)")
             #expect(unreadable.map { $0["id"] as? String } == ["bad"], "\(json)")
             #expect(json.stderr.contains("cannot be read"))

@@ -13,7 +13,7 @@ struct LibcurlLoadingTests {
     }
 
     @Test func aLocalReadNeverLoadsLibcurl() throws {
-        let list = try sandbox.run("books", environment: ["LD_DEBUG": "libs"])
+        let list = try sandbox.runBinary("books", environment: ["LD_DEBUG": "libs"])
 
         #expect(list.status == 0, "\(list)")
         #expect(list.stdout == "No books on the shelf yet.\n")
@@ -22,11 +22,11 @@ struct LibcurlLoadingTests {
     }
 
     @Test func aSyncLoadsItAndFailsAsBeforeWhenNoServerAnswers() throws {
-        let add = try sandbox.run("account", "add", "home", "--server", try unreachableServer(), "--user", "reader", "--no-verify",
+        let add = try sandbox.runBinary("account", "add", "home", "--server", try unreachableServer(), "--user", "reader", "--no-verify",
                                   environment: ["SHELF_PASSWORD": "pw"])
         #expect(add.status == 0, "\(add)")
 
-        let sync = try sandbox.run("sync", environment: ["SHELF_PASSWORD": "pw", "LD_DEBUG": "libs"])
+        let sync = try sandbox.runBinary("sync", environment: ["SHELF_PASSWORD": "pw", "LD_DEBUG": "libs"])
 
         #expect(sync.stderr.contains("find library=libcurl.so.4"), "\(sync.stderr.prefix(300))")
         #expect(sync.status == 75, "\(sync)")

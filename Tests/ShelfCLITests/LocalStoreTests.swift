@@ -11,21 +11,21 @@ struct LocalStoreTests {
     }
 
     /// Adds a book and returns its id, read from the JSON the write prints.
-    private func addBook(_ title: String, author: String) throws -> String {
-        let run = try sandbox.run("--json", "book", "add", "--title", title, "--author", author)
+    private func addBook(_ title: String, author: String) async throws -> String {
+        let run = try await sandbox.run("--json", "book", "add", "--title", title, "--author", author)
         #expect(run.status == 0, "\(run)")
         return try #require(try run.json()["id"] as? String)
     }
 
     // MARK: Books
 
-    @Test func aBookIsAddedListedShownEditedFinishedAndRemoved() throws {
-        let add = try sandbox.run("book", "add", "--title", "Dune", "--author", "Frank Herbert")
+    @Test func aBookIsAddedListedShownEditedFinishedAndRemoved() async throws {
+        let add = try await sandbox.run("book", "add", "--title", "Dune", "--author", "Frank Herbert")
         #expect(add.status == 0, "\(add)")
         let id = try #require(add.stdout.firstMatch(of: /^Added book (\S+) \(queued for sync\)\n$/)?.1).description
         #expect(add.stderr.isEmpty)
 
-        let list = try sandbox.run("books")
+        let list = try await sandbox.run("books")
         #expect(list.status == 0)
         // NB: the table shows the id's shortest unique prefix, 8 characters at least.
         #expect(list.stdout == """
@@ -35,25 +35,25 @@ struct LocalStoreTests {
 
             """)
 
-        let edit = try sandbox.run("book", "edit", id, "--title", "Dune Messiah")
+        let edit = try await sandbox.run("book", "edit", id, "--title", "Dune Messiah")
         #expect(edit.stdout == "Updated book \(id) (queued for sync)\n")
-        #expect(try sandbox.run("book", "finish", id).stdout == "Marked book \(id) finished (queued for sync)\n")
+        #expect(try await sandbox.run("book", "finish", id).stdout == "Marked book \(id) finished (queued for sync)\n")
 
-        let show = try sandbox.run("book", "show", id)
+        let show = try await sandbox.run("book", "show", id)
         #expect(show.status == 0)
         #expect(show.stdout.contains("title     Dune Messiah\n"))
         #expect(show.stdout.contains("finished  yes\n"))
 
-        #expect(try sandbox.run("book", "rm", id).stdout == "Removed book \(id) (queued for sync)\n")
-        #expect(try sandbox.run("books").stdout == "No books on the shelf yet.\n")
+        #expect(try await sandbox.run("book", "rm", id).stdout == "Removed book \(id) (queued for sync)\n")
+        #expect(try await sandbox.run("books").stdout == "No books on the shelf yet.\n")
     }
 
-    @Test func theBooksJSONHasTheDocumentedShape() throws {
-        let dune = try addBook("Dune", author: "Frank Herbert")
-        _ = try addBook("L'Étranger", author: "Albert Camus")
-        #expect(try sandbox.run("book", "finish", dune).status == 0)
+    @Test func theBooksJSONHasTheDocumentedShape() async throws {
+        let dune = try await addBook("Dune", author: "Frank Herbert")
+        _ = try await addBook("L'Étranger", author: "Albert Camus")
+        #expect(try await sandbox.run("book", "finish", dune).status == 0)
 
-        let json = try sandbox.run("--json", "books", "--search", "ETRANGER").json()
+        let json = try await sandbox.run("--json", "books", "--search", "ETRANGER").json()
         #expect(Set(json.keys) == ["state", "books", "totalCount", "query", "showFinished", "error", "unreadable"])
         #expect(json["unreadable"] as? [Any] != nil)
         #expect(json["state"] as? String == "loaded")
@@ -66,29 +66,29 @@ struct LocalStoreTests {
         #expect(books[0]["isFinished"] as? Bool == false)
         #expect(json["error"] is NSNull)
 
-        let unfinished = try sandbox.run("--json", "books", "--unfinished").json()
+        let unfinished = try await sandbox.run("--json", "books", "--unfinished").json()
         #expect((unfinished["books"] as? [[String: Any]])?.map { $0["id"] as? String } != [dune])
         #expect(unfinished["showFinished"] as? Bool == false)
     }
 
-    @Test func aWriteWithJSONPrintsTheWrittenObjectAndQuietPrintsNothing() throws {
-        let json = try sandbox.run("--json", "book", "add", "--title", "  Solaris ", "--author", "Stanisław Lem").json()
+    @Test func aWriteWithJSONPrintsTheWrittenObjectAndQuietPrintsNothing() async throws {
+        let json = try await sandbox.run("--json", "book", "add", "--title", "  Solaris ", "--author", "Stanisław Lem").json()
         #expect(json["title"] as? String == "Solaris")
         #expect(json["author"] as? String == "Stanisław Lem")
         #expect(json["isFinished"] as? Bool == false)
 
-        let quiet = try sandbox.run("-q", "book", "add", "--title", "Dune", "--author", "Frank Herbert")
+        let quiet = try await sandbox.run("-q", "book", "add", "--title", "Dune", "--author", "Frank Herbert")
         #expect(quiet.status == 0)
         #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty)
-        #expect(try sandbox.run("--json", "books").json()["totalCount"] as? Int == 2)
+        #expect(try await sandbox.run("--json", "books").json()["totalCount"] as? Int == 2)
     }
 
     // MARK: Errors
 
-    @Test func anUnknownIDIsNotFound() throws {
+    @Test func anUnknownIDIsNotFound() async throws {
         for arguments in [["book", "show", "b-404"], ["book", "finish", "b-404"], ["book", "rm", "b-404"],
                           ["note", "show", "n-404"], ["task", "done", "t-404"], ["favorite", "b-404"]] {
-            let run = try sandbox.run(arguments)
+            let run = try await sandbox.run(arguments)
             #expect(run.status == 1, "\(run)")
             #expect(run.stderr.hasPrefix("Error: no "), "\(run)")
             #expect(run.stderr.contains("'\(arguments.last ?? "")'"), "\(run)")
@@ -96,95 +96,95 @@ struct LocalStoreTests {
         }
     }
 
-    @Test func aDomainRuleViolationIsADataError() throws {
-        let empty = try sandbox.run("book", "add", "--title", "   ", "--author", "Anon")
+    @Test func aDomainRuleViolationIsADataError() async throws {
+        let empty = try await sandbox.run("book", "add", "--title", "   ", "--author", "Anon")
         #expect(empty.status == 65, "\(empty)")
         #expect(empty.stderr == "Error: title must not be empty\n")
 
-        let task = try sandbox.run("task", "add", "")
+        let task = try await sandbox.run("task", "add", "")
         #expect(task.status == 65)
         #expect(task.stderr == "Error: title must not be empty\n")
 
-        let goal = try sandbox.run("settings", "--show-finished", "off", "--daily-goal", "300")
+        let goal = try await sandbox.run("settings", "--show-finished", "off", "--daily-goal", "300")
         #expect(goal.status == 65, "\(goal)")
         #expect(goal.stderr == "Error: daily goal must be 5...120 minutes in steps of 5, got 300\n")
         // NB: nothing was saved, not even the valid half.
-        #expect(try sandbox.run("--json", "settings").json()["showFinished"] as? Bool == true)
+        #expect(try await sandbox.run("--json", "settings").json()["showFinished"] as? Bool == true)
 
-        let link = try sandbox.run("open", "http://example.org")
+        let link = try await sandbox.run("open", "http://example.org")
         #expect(link.status == 65)
         #expect(link.stderr.contains("unsupported scheme 'http'"))
     }
 
     // MARK: The other features
 
-    @Test func notesTasksFavoritesSettingsAndNavigation() throws {
-        let book = try addBook("Dune", author: "Frank Herbert")
-        let note = try sandbox.run("--json", "note", "add", "--title", "Spice", "--body", "must flow", "--book", book).json()
+    @Test func notesTasksFavoritesSettingsAndNavigation() async throws {
+        let book = try await addBook("Dune", author: "Frank Herbert")
+        let note = try await sandbox.run("--json", "note", "add", "--title", "Spice", "--body", "must flow", "--book", book).json()
         #expect(note["bookID"] as? String == book)
-        #expect(try sandbox.run("note", "add", "--title", "Orphan", "--book", "b-404").status == 1)
-        let notes = try sandbox.run("--json", "notes", "--book", book).json()
+        #expect(try await sandbox.run("note", "add", "--title", "Orphan", "--book", "b-404").status == 1)
+        let notes = try await sandbox.run("--json", "notes", "--book", book).json()
         #expect((notes["notes"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Spice"])
         #expect(notes["bookID"] as? String == book)
 
-        let task = try sandbox.run("--json", "task", "add", "Read chapter 3").json()
+        let task = try await sandbox.run("--json", "task", "add", "Read chapter 3").json()
         let taskID = try #require(task["id"] as? String)
-        #expect(try sandbox.run("task", "done", taskID).stdout == "Marked task \(taskID) done (queued for sync)\n")
-        #expect(try sandbox.run("tasks").stdout.contains("1 of 1 task done"))
+        #expect(try await sandbox.run("task", "done", taskID).stdout == "Marked task \(taskID) done (queued for sync)\n")
+        #expect(try await sandbox.run("tasks").stdout.contains("1 of 1 task done"))
 
-        #expect(try sandbox.run("favorite", book).stdout == "Book \(book) is now a favorite (queued for sync)\n")
-        #expect(try sandbox.run("favorites").stdout.contains("\(book.prefix(8))  Dune   Frank Herbert"))
-        #expect(try sandbox.run("favorite", book).stdout == "Book \(book) is no longer a favorite (queued for sync)\n")
+        #expect(try await sandbox.run("favorite", book).stdout == "Book \(book) is now a favorite (queued for sync)\n")
+        #expect(try await sandbox.run("favorites").stdout.contains("\(book.prefix(8))  Dune   Frank Herbert"))
+        #expect(try await sandbox.run("favorite", book).stdout == "Book \(book) is no longer a favorite (queued for sync)\n")
 
-        #expect(try sandbox.run("settings", "--daily-goal", "45").stdout.contains("daily goal     45 minutes"))
-        #expect(try sandbox.run("settings").stdout.contains("daily goal     45 minutes"))
+        #expect(try await sandbox.run("settings", "--daily-goal", "45").stdout.contains("daily goal     45 minutes"))
+        #expect(try await sandbox.run("settings").stdout.contains("daily goal     45 minutes"))
 
-        #expect(try sandbox.run("open", "shelf://book/\(book)").status == 0)
-        #expect(try sandbox.run("-q", "open", "shelf://author/Frank%20Herbert").stdout.isEmpty)
-        let path = try sandbox.run("--json", "where").json()
+        #expect(try await sandbox.run("open", "shelf://book/\(book)").status == 0)
+        #expect(try await sandbox.run("-q", "open", "shelf://author/Frank%20Herbert").stdout.isEmpty)
+        let path = try await sandbox.run("--json", "where").json()
         #expect((path["path"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["book", "author"])
-        #expect(try sandbox.run("back").stdout.contains("shelf://book/\(book)"))
-        #expect(try sandbox.run("back").stdout == "At the root: no screen open.\n")
+        #expect(try await sandbox.run("back").stdout.contains("shelf://book/\(book)"))
+        #expect(try await sandbox.run("back").stdout == "At the root: no screen open.\n")
 
-        let status = try sandbox.run("--json", "status").json()
+        let status = try await sandbox.run("--json", "status").json()
         // The book, the note, the task, and the preferences record (favorites and settings sync).
         #expect((status["sync"] as? [String: Any])?["pendingChanges"] as? Int == 4)
     }
 
-    @Test func theCartTakesOnlyCatalogProducts() throws {
+    @Test func theCartTakesOnlyCatalogProducts() async throws {
         // NB: without a server the catalog is empty.
-        let run = try sandbox.run("cart", "add", "prod-001", "--quantity", "2")
+        let run = try await sandbox.run("cart", "add", "prod-001", "--quantity", "2")
         #expect(run.status == 1, "\(run)")
         #expect(run.stderr.contains("product 'prod-001' is not in the catalog"))
-        #expect(try sandbox.run("cart", "add", "prod-001", "--quantity", "0").status == 65)
-        #expect(try sandbox.run("cart").stdout == "The cart is empty.\n")
-        #expect(try sandbox.run("cart", "rm", "prod-001").status == 1)
-        #expect(try sandbox.run("products").stdout == "The catalog is empty.\n")
+        #expect(try await sandbox.run("cart", "add", "prod-001", "--quantity", "0").status == 65)
+        #expect(try await sandbox.run("cart").stdout == "The cart is empty.\n")
+        #expect(try await sandbox.run("cart", "rm", "prod-001").status == 1)
+        #expect(try await sandbox.run("products").stdout == "The catalog is empty.\n")
     }
 
     // MARK: Sync
 
-    @Test func syncSaysThereIsNoServer() throws {
-        _ = try addBook("Dune", author: "Frank Herbert")
-        let run = try sandbox.run("sync")
+    @Test func syncSaysThereIsNoServer() async throws {
+        _ = try await addBook("Dune", author: "Frank Herbert")
+        let run = try await sandbox.run("sync")
         #expect(run.status == 69, "\(run)")
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix("Error: no server configured: add an account ('shelf account add NAME --server URL --user USER')"))
-        #expect(try sandbox.run("conflicts").stdout == "No conflicts.\n")
-        #expect(try sandbox.run("failed").stdout == "No failed changes.\n")
-        #expect(try sandbox.run("retry", "1").status == 1)
-        #expect(try sandbox.run("resolve", "books/b-1", "--keep", "remote").status == 1)
+        #expect(try await sandbox.run("conflicts").stdout == "No conflicts.\n")
+        #expect(try await sandbox.run("failed").stdout == "No failed changes.\n")
+        #expect(try await sandbox.run("retry", "1").status == 1)
+        #expect(try await sandbox.run("resolve", "books/b-1", "--keep", "remote").status == 1)
     }
 
     // MARK: Output
 
-    @Test func outputHoldsNoEscapeCodesOffATerminalOrWithNoColor() throws {
-        let id = try addBook("Dune", author: "Frank Herbert")
-        _ = try sandbox.run("favorite", id)
+    @Test func outputHoldsNoEscapeCodesOffATerminalOrWithNoColor() async throws {
+        let id = try await addBook("Dune", author: "Frank Herbert")
+        _ = try await sandbox.run("favorite", id)
         for environment in [[:], ["NO_COLOR": "1"]] {
             for arguments in [["books"], ["book", "show", id], ["favorites"], ["status"], ["tasks"], ["settings"],
                               ["book", "show", "nope"], ["boks"], ["--no-color", "books"]] {
-                let run = try sandbox.run(arguments, environment: environment)
+                let run = try await sandbox.run(arguments, environment: environment)
                 #expect(!run.stdout.contains("\u{1B}") && !run.stderr.contains("\u{1B}"), "\(run)")
             }
         }
@@ -192,16 +192,16 @@ struct LocalStoreTests {
 
     /// On a terminal (a pseudo-terminal from `script`) tables are coloured — unless
     /// `NO_COLOR` or `--no-color` says no.
-    @Test func aTerminalGetsColourUnlessNoColorSaysNo() throws {
+    @Test func aTerminalGetsColourUnlessNoColorSaysNo() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script runs shelf on a terminal")
-        _ = try addBook("Dune", author: "Frank Herbert")
-        func onTerminal(_ command: String, _ environment: [String: String] = [:]) throws -> ShelfRun {
+        _ = try await addBook("Dune", author: "Frank Herbert")
+        func onTerminal(_ command: String, _ environment: [String: String] = [:]) async throws -> ShelfRun {
             let run = try sandbox.runProgram("/usr/bin/script", ["-qec", "\(ShelfBinary.url.path) \(command)", "/dev/null"], environment: environment)
             #expect(run.status == 0, "\(run)")
             return run
         }
-        #expect(try onTerminal("books").stdout.contains("\u{1B}[1mTITLE"))
-        #expect(!(try onTerminal("books", ["NO_COLOR": "1"]).stdout.contains("\u{1B}")))
-        #expect(!(try onTerminal("--no-color books").stdout.contains("\u{1B}")))
+        #expect(try await onTerminal("books").stdout.contains("\u{1B}[1mTITLE"))
+        #expect(!(try await onTerminal("books", ["NO_COLOR": "1"]).stdout.contains("\u{1B}")))
+        #expect(!(try await onTerminal("--no-color books").stdout.contains("\u{1B}")))
     }
 }

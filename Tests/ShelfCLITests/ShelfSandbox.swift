@@ -1,4 +1,6 @@
+import ArgumentParsing
 import Foundation
+import ShelfCommands
 import Testing
 import TestSupport
 
@@ -8,8 +10,9 @@ import TestSupport
 /// `XDG_DATA_HOME` in a temporary folder, and an environment that inherits nothing
 /// of Shelf's (`SHELF_*`, `NO_COLOR`) from whoever runs the tests.
 ///
-/// `run` starts the built `shelf` binary as a process, with standard input, output and
-/// error on files (never a terminal), and returns what it printed and how it exited.
+/// `run` runs a `shelf` command line in-process (`ShelfProgram.run`) with a console that
+/// captures what it prints and is no terminal, as a process's streams on files would be;
+/// `runBinary` starts the built `shelf` binary as a process, for the end-to-end tests.
 final class ShelfSandbox {
     let root: URL
     /// What every run gets; `run(_:environment:)` adds to it.
@@ -34,13 +37,35 @@ final class ShelfSandbox {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// Runs `shelf arguments…` and waits for it.
-    func run(_ arguments: String..., environment extra: [String: String] = [:]) throws -> ShelfRun {
-        try run(arguments, environment: extra)
+    /// Runs `shelf arguments…` in-process.
+    func run(_ arguments: String..., environment extra: [String: String] = [:]) async throws -> ShelfRun {
+        try await run(arguments, environment: extra)
+    }
+
+    /// - Parameters:
+    ///   - input: what standard input holds; nothing when nil.
+    ///   - terminals: the streams that answer `isatty` with yes.
+    ///   - size: the terminal's size the console reports.
+    ///   - now: the program's clock.
+    func run(
+        _ arguments: [String], environment extra: [String: String] = [:], input: String? = nil,
+        terminals: Set<Console.Stream> = [], size: (columns: Int, rows: Int)? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws -> ShelfRun {
+        let captured = CapturedConsole(input: input, terminals: terminals, size: size)
+        let context = ProgramContext(
+            arguments: arguments, environment: environment.merging(extra) { _, new in new }, workingDirectory: root.path,
+            console: captured.console, now: now)
+        let status = await ShelfProgram.run(context)
+        return ShelfRun(arguments: arguments, status: status.rawValue, stdout: captured.standardOutput, stderr: captured.standardError)
+    }
+
+    /// Runs the built `shelf arguments…` as a process and waits for it.
+    func runBinary(_ arguments: String..., environment extra: [String: String] = [:]) throws -> ShelfRun {
+        try runBinary(arguments, environment: extra)
     }
 
     /// - Parameter input: what standard input holds (a file); nothing when nil.
-    func run(_ arguments: [String], environment extra: [String: String] = [:], input: String? = nil) throws -> ShelfRun {
+    func runBinary(_ arguments: [String], environment extra: [String: String] = [:], input: String? = nil) throws -> ShelfRun {
         try runProgram(ShelfBinary.url.path, arguments, environment: extra, input: input)
     }
 

@@ -13,7 +13,7 @@ struct ShortIDAndPlaceTests {
 
     /// A library whose ids share long prefixes, imported from a Shelf export so the ids
     /// are known.
-    init() throws {
+    init() async throws {
         sandbox = try ShelfSandbox()
         let export = """
             {"format": "shelf-export", "version": 1, "exportedAt": "2026-12-01T09:30:00Z", "collections": {
@@ -32,33 +32,33 @@ struct ShortIDAndPlaceTests {
             }}
             """
         let file = try sandbox.file("library.json", contents: export, mode: 0o600)
-        let run = try sandbox.run("import", file.path, "--format", "shelf")
+        let run = try await sandbox.run("import", file.path, "--format", "shelf")
         #expect(run.status == 0, "\(run)")
     }
 
     // MARK: Prefixes
 
-    @Test func aUniquePrefixOfFourOrMoreNamesTheRecord() throws {
-        let show = try sandbox.run("--json", "book", "show", "3f2b1c9f")
+    @Test func aUniquePrefixOfFourOrMoreNamesTheRecord() async throws {
+        let show = try await sandbox.run("--json", "book", "show", "3f2b1c9f")
         #expect(show.status == 0, "\(show)")
         #expect((try show.json()["book"] as? [String: Any])?["id"] as? String == Self.dune)
 
-        #expect(try sandbox.run("book", "finish", "3f2b1c9a-0").stdout == "Marked book \(Self.dispossessed) finished (queued for sync)\n")
-        #expect(try sandbox.run("note", "show", "9c0ffee2").status == 0)
-        #expect(try sandbox.run("--json", "note", "rm", "9c0ffee2").json()["id"] as? String == "9c0ffee2-0000")
+        #expect(try await sandbox.run("book", "finish", "3f2b1c9a-0").stdout == "Marked book \(Self.dispossessed) finished (queued for sync)\n")
+        #expect(try await sandbox.run("note", "show", "9c0ffee2").status == 0)
+        #expect(try await sandbox.run("--json", "note", "rm", "9c0ffee2").json()["id"] as? String == "9c0ffee2-0000")
     }
 
-    @Test func anExactIDWinsAndAShortOneIsRefusedSayingSo() throws {
-        #expect(try sandbox.run("book", "show", "b-42").status == 0)
+    @Test func anExactIDWinsAndAShortOneIsRefusedSayingSo() async throws {
+        #expect(try await sandbox.run("book", "show", "b-42").status == 0)
 
-        let short = try sandbox.run("book", "show", "3f2")
+        let short = try await sandbox.run("book", "show", "3f2")
         #expect(short.status == 64, "\(short)")
         #expect(short.stderr == "Error: '3f2' is too short to name a book: give its full id or at least 4 characters of it, or its title\n")
         #expect(short.stdout.isEmpty)
     }
 
-    @Test func anAmbiguousPrefixIsRefusedListingTheCandidates() throws {
-        let run = try sandbox.run("book", "rm", "3f2b1c9")
+    @Test func anAmbiguousPrefixIsRefusedListingTheCandidates() async throws {
+        let run = try await sandbox.run("book", "rm", "3f2b1c9")
         #expect(run.status == 64, "\(run)")
         #expect(run.stderr == """
             Error: '3f2b1c9' could be any of 3 books; give more of the id
@@ -68,29 +68,29 @@ struct ShortIDAndPlaceTests {
 
             """)
         // Nothing was removed.
-        #expect(try sandbox.run("--json", "books").json()["totalCount"] as? Int == 6)
+        #expect(try await sandbox.run("--json", "books").json()["totalCount"] as? Int == 6)
     }
 
-    @Test func anUnknownPrefixIsNotFound() throws {
-        let run = try sandbox.run("task", "done", "ffff")
+    @Test func anUnknownPrefixIsNotFound() async throws {
+        let run = try await sandbox.run("task", "done", "ffff")
         #expect(run.status == 1, "\(run)")
         #expect(run.stderr == "Error: no reading task with id 'ffff'\n")
     }
 
     // MARK: Titles
 
-    @Test func aBookIsNamedByItsTitle() throws {
-        let show = try sandbox.run("book", "show", "dispossessed")
+    @Test func aBookIsNamedByItsTitle() async throws {
+        let show = try await sandbox.run("book", "show", "dispossessed")
         #expect(show.status == 0, "\(show)")
         #expect(show.stdout.contains("id        \(Self.dispossessed)\n"))
         // The title equal to the text wins over "Dune Messiah".
-        #expect(try sandbox.run("--json", "favorite", "DUNE").json()["id"] as? String == Self.dune)
-        #expect(try sandbox.run("--json", "read", "20", "--book", "messiah").json()["bookID"] as? String == "b-42")
-        #expect(try sandbox.run("--json", "notes", "--book", "the dispossessed").json()["bookID"] as? String == Self.dispossessed)
+        #expect(try await sandbox.run("--json", "favorite", "DUNE").json()["id"] as? String == Self.dune)
+        #expect(try await sandbox.run("--json", "read", "20", "--book", "messiah").json()["bookID"] as? String == "b-42")
+        #expect(try await sandbox.run("--json", "notes", "--book", "the dispossessed").json()["bookID"] as? String == Self.dispossessed)
     }
 
-    @Test func anAmbiguousTitleListsTheCandidates() throws {
-        let run = try sandbox.run("book", "show", "l'etranger")
+    @Test func anAmbiguousTitleListsTheCandidates() async throws {
+        let run = try await sandbox.run("book", "show", "l'etranger")
         #expect(run.status == 64, "\(run)")
         #expect(run.stderr == """
             Error: 'l'etranger' could be any of 2 books; give more of the id
@@ -102,8 +102,8 @@ struct ShortIDAndPlaceTests {
 
     // MARK: Lists
 
-    @Test func tablesShowTheShortestUniquePrefixAndJSONTheFullID() throws {
-        let books = try sandbox.run("books")
+    @Test func tablesShowTheShortestUniquePrefixAndJSONTheFullID() async throws {
+        let books = try await sandbox.run("books")
         #expect(books.stdout == """
             ID          TITLE                      AUTHOR             FINISHED
             3f2b1c9f    Dune                       Frank Herbert      no
@@ -115,12 +115,12 @@ struct ShortIDAndPlaceTests {
             6 books
 
             """, "\(books)")
-        let json = try sandbox.run("--json", "books").json()
+        let json = try await sandbox.run("--json", "books").json()
         #expect((json["books"] as? [[String: Any]])?.compactMap { $0["id"] as? String }.contains(Self.dune) == true)
     }
 
-    @Test func notesShowTheirBooksTitles() throws {
-        let notes = try sandbox.run("notes")
+    @Test func notesShowTheirBooksTitles() async throws {
+        let notes = try await sandbox.run("notes")
         #expect(notes.stdout == """
             ID        BOOK                         TITLE          BODY
             9c0ffee2  -                            Loose thought
@@ -132,8 +132,8 @@ struct ShortIDAndPlaceTests {
 
     // MARK: Places
 
-    @Test func openShowsTheDestinationAndBackTheNewTop() throws {
-        let book = try sandbox.run("open", "shelf://book/3f2b1c9a-0")
+    @Test func openShowsTheDestinationAndBackTheNewTop() async throws {
+        let book = try await sandbox.run("open", "shelf://book/3f2b1c9a-0")
         #expect(book.status == 0, "\(book)")
         #expect(book.stdout == """
             #  KIND  VALUE       TITLE             LINK
@@ -152,7 +152,7 @@ struct ShortIDAndPlaceTests {
 
             """)
 
-        let author = try sandbox.run("open", "shelf://author/ursula%20k.%20le%20guin")
+        let author = try await sandbox.run("open", "shelf://author/ursula%20k.%20le%20guin")
         #expect(author.status == 0, "\(author)")
         #expect(author.stdout.hasSuffix("""
             Author: Ursula K. Le Guin
@@ -163,7 +163,7 @@ struct ShortIDAndPlaceTests {
 
             """), "\(author)")
 
-        let note = try sandbox.run("open", "shelf://note/9c0ffee1")
+        let note = try await sandbox.run("open", "shelf://note/9c0ffee1")
         #expect(note.stdout.hasSuffix("""
             Note: Walls
             FIELD  VALUE
@@ -174,20 +174,20 @@ struct ShortIDAndPlaceTests {
 
             """), "\(note)")
 
-        let path = try sandbox.run("--json", "where").json()
+        let path = try await sandbox.run("--json", "where").json()
         let entries = try #require(path["path"] as? [[String: Any]])
         #expect(entries.map { $0["value"] as? String } == [Self.dispossessed, "Ursula K. Le Guin", "9c0ffee1-0000"])
         #expect(entries.map { $0["title"] as? String } == ["The Dispossessed", "2 books", "Walls"])
         #expect((path["destination"] as? [String: Any])?["kind"] as? String == "note")
 
-        let back = try sandbox.run("back")
+        let back = try await sandbox.run("back")
         #expect(back.stdout.contains("Author: Ursula K. Le Guin\n"), "\(back)")
-        #expect(try sandbox.run("back").stdout.contains("Book: The Dispossessed\n"))
-        #expect(try sandbox.run("back").stdout == "At the root: no screen open.\n")
+        #expect(try await sandbox.run("back").stdout.contains("Book: The Dispossessed\n"))
+        #expect(try await sandbox.run("back").stdout == "At the root: no screen open.\n")
     }
 
-    @Test func aLinkToNothingIsRefusedAndNothingIsPushed() throws {
-        #expect(try sandbox.run("open", "shelf://book/b-42").status == 0)
+    @Test func aLinkToNothingIsRefusedAndNothingIsPushed() async throws {
+        #expect(try await sandbox.run("open", "shelf://book/b-42").status == 0)
 
         for (link, message) in [
             ("shelf://book/ffff0000", "Error: shelf://book/ffff0000 leads nowhere: no book with id 'ffff0000'\n"),
@@ -195,24 +195,24 @@ struct ShortIDAndPlaceTests {
             ("shelf://note/b-4", "Error: shelf://note/b-4 leads nowhere: no note with id 'b-4'\n"),
             ("shelf://author/Nobody", "Error: shelf://author/Nobody leads nowhere: no book by 'Nobody' is on the shelf\n"),
         ] {
-            let run = try sandbox.run("open", link)
+            let run = try await sandbox.run("open", link)
             #expect(run.status == 66, "\(run)")
             #expect(run.stderr == message)
             #expect(run.stdout.isEmpty)
         }
-        let ambiguous = try sandbox.run("open", "shelf://book/3f2b")
+        let ambiguous = try await sandbox.run("open", "shelf://book/3f2b")
         #expect(ambiguous.status == 64, "\(ambiguous)")
         #expect(ambiguous.stderr.hasPrefix("Error: '3f2b' could be any of 3 books; give more of the id\n"))
 
-        let path = try sandbox.run("--json", "where").json()
+        let path = try await sandbox.run("--json", "where").json()
         #expect((path["path"] as? [[String: Any]])?.map { $0["value"] as? String } == ["b-42"])
     }
 
-    @Test func aPlaceRemovedSinceItWasOpenedSaysSo() throws {
-        #expect(try sandbox.run("open", "shelf://note/9c0ffee2").status == 0)
-        #expect(try sandbox.run("note", "rm", "9c0ffee2").status == 0)
+    @Test func aPlaceRemovedSinceItWasOpenedSaysSo() async throws {
+        #expect(try await sandbox.run("open", "shelf://note/9c0ffee2").status == 0)
+        #expect(try await sandbox.run("note", "rm", "9c0ffee2").status == 0)
 
-        let run = try sandbox.run("where")
+        let run = try await sandbox.run("where")
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.hasSuffix("Could not show shelf://note/9c0ffee2-0000: no note with id '9c0ffee2-0000'\n"), "\(run)")
     }

@@ -7,48 +7,50 @@ import TestSupport
 struct SyncRoundTripTests {
     /// An account for `user` on `server` in `sandbox`, password through the environment.
     /// `verify: false` for a server that is not there (`--no-verify`).
-    private func addAccount(_ sandbox: ShelfSandbox, server: String, user: TestUser, verify: Bool = true) throws {
+    private func addAccount(_ sandbox: ShelfSandbox, server: String, user: TestUser, verify: Bool = true) async throws {
         let arguments = ["account", "add", "reader", "--server", server, "--user", user.name] + (verify ? [] : ["--no-verify"])
-        let run = try sandbox.run(arguments, environment: ["SHELF_PASSWORD": user.password])
+        let run = try await sandbox.run(arguments, environment: ["SHELF_PASSWORD": user.password])
         #expect(run.status == 0, "\(run)")
     }
 
+    /// NB: the one round trip through the built binaries, end to end; the others run
+    /// the commands in-process.
     @Test func aBookAndANoteReachAnotherDevice() async throws {
         let kinto = try KintoServer.shared()
         let user = try await kinto.newUser(prefix: "cli")
 
         // GIVEN a book and a note written on one device and synced
         let laptop = try ShelfSandbox()
-        try addAccount(laptop, server: kinto.baseURL, user: user)
-        let book = try laptop.run("--json", "book", "add", "--title", "Cien años de soledad", "--author", "Gabriel García Márquez")
+        try await addAccount(laptop, server: kinto.baseURL, user: user)
+        let book = try laptop.runBinary("--json", "book", "add", "--title", "Cien años de soledad", "--author", "Gabriel García Márquez")
         let bookID = try #require(try book.json()["id"] as? String)
-        #expect(try laptop.run("note", "add", "--title", "Macondo", "--body", "Page 1", "--book", bookID).status == 0)
-        let sync = try laptop.run("sync")
+        #expect(try laptop.runBinary("note", "add", "--title", "Macondo", "--body", "Page 1", "--book", bookID).status == 0)
+        let sync = try laptop.runBinary("sync")
         #expect(sync.status == 0, "\(sync)")
         #expect(sync.stdout.contains("Synced account reader"), "\(sync)")
         #expect(sync.stdout.contains("sync: books: pushed 1 change\n"), "\(sync)")
         #expect(!sync.stdout.contains("\u{1B}"))
-        let status = try laptop.run("--json", "status").json()
+        let status = try laptop.runBinary("--json", "status").json()
         #expect((status["sync"] as? [String: Any])?["pendingChanges"] as? Int == 0, "\(status)")
 
         // WHEN another device of the same reader syncs
         let phone = try ShelfSandbox()
-        try addAccount(phone, server: kinto.baseURL, user: user)
-        let pulled = try phone.run("--json", "sync")
+        try await addAccount(phone, server: kinto.baseURL, user: user)
+        let pulled = try phone.runBinary("--json", "sync")
         #expect(pulled.status == 0, "\(pulled)")
         let report = try pulled.json()
         #expect(report["outcome"] as? String == "synced")
         #expect(((report["collections"] as? [String: Any])?["books"] as? [String: Any])?["pulled"] as? Int == 1)
 
         // THEN it lists the book and the note
-        let books = try #require(try phone.run("--json", "books").json()["books"] as? [[String: Any]])
+        let books = try #require(try phone.runBinary("--json", "books").json()["books"] as? [[String: Any]])
         #expect(books.map { $0["id"] as? String } == [bookID])
         #expect(books.first?["title"] as? String == "Cien años de soledad")
-        let notes = try #require(try phone.run("--json", "notes").json()["notes"] as? [[String: Any]])
+        let notes = try #require(try phone.runBinary("--json", "notes").json()["notes"] as? [[String: Any]])
         #expect(notes.map { $0["title"] as? String } == ["Macondo"])
         #expect(notes.first?["bookID"] as? String == bookID)
         // AND the shared catalog came along
-        #expect((try phone.run("--json", "products").json()["totalCount"] as? Int ?? 0) > 0)
+        #expect((try phone.runBinary("--json", "products").json()["totalCount"] as? Int ?? 0) > 0)
     }
 
     /// `cart add` adds to what the cart holds; `cart set` sets it. The catalog comes
@@ -57,30 +59,30 @@ struct SyncRoundTripTests {
         let kinto = try KintoServer.shared()
         let user = try await kinto.newUser(prefix: "cart")
         let sandbox = try ShelfSandbox()
-        try addAccount(sandbox, server: kinto.baseURL, user: user)
-        #expect(try sandbox.run("sync").status == 0)
-        let products = try #require(try sandbox.run("--json", "--offline", "products").json()["products"] as? [[String: Any]])
+        try await addAccount(sandbox, server: kinto.baseURL, user: user)
+        #expect(try await sandbox.run("sync").status == 0)
+        let products = try #require(try await sandbox.run("--json", "--offline", "products").json()["products"] as? [[String: Any]])
         let product = try #require(products.first?["id"] as? String)
 
-        let first = try sandbox.run("--offline", "cart", "add", product, "--quantity", "2")
+        let first = try await sandbox.run("--offline", "cart", "add", product, "--quantity", "2")
         #expect(first.status == 0, "\(first)")
         #expect(first.stdout == "Put 2 × \(product) in the cart (queued for sync)\n")
-        let second = try sandbox.run("--offline", "--json", "cart", "add", product)
+        let second = try await sandbox.run("--offline", "--json", "cart", "add", product)
         #expect(second.status == 0, "\(second)")
         #expect(try second.json()["quantity"] as? Int == 3)
-        let third = try sandbox.run("--offline", "cart", "add", product, "--quantity", "4")
+        let third = try await sandbox.run("--offline", "cart", "add", product, "--quantity", "4")
         #expect(third.stdout == "Added 4 × \(product) to the cart, 7 in all (queued for sync)\n")
-        func quantity() throws -> Int? {
-            let lines = try sandbox.run("--offline", "--json", "cart").json()["lines"] as? [[String: Any]]
+        func quantity() async throws -> Int? {
+            let lines = try await sandbox.run("--offline", "--json", "cart").json()["lines"] as? [[String: Any]]
             return lines?.first { $0["productID"] as? String == product }?["quantity"] as? Int
         }
-        #expect(try quantity() == 7)
+        #expect(try await quantity() == 7)
 
-        #expect(try sandbox.run("--offline", "cart", "set", product, "--quantity", "1").status == 0)
-        #expect(try quantity() == 1)
-        #expect(try sandbox.run("--offline", "cart", "set", product).status == 64)
-        #expect(try sandbox.run("--offline", "cart", "add", product, "--quantity", "0").status == 65)
-        #expect(try quantity() == 1)
+        #expect(try await sandbox.run("--offline", "cart", "set", product, "--quantity", "1").status == 0)
+        #expect(try await quantity() == 1)
+        #expect(try await sandbox.run("--offline", "cart", "set", product).status == 64)
+        #expect(try await sandbox.run("--offline", "cart", "add", product, "--quantity", "0").status == 65)
+        #expect(try await quantity() == 1)
     }
 
     /// Two devices through the real binaries: a favorite on one and a goal on the other
@@ -89,31 +91,31 @@ struct SyncRoundTripTests {
         let kinto = try KintoServer.shared()
         let user = try await kinto.newUser(prefix: "cli")
         let laptop = try ShelfSandbox(), phone = try ShelfSandbox()
-        try addAccount(laptop, server: kinto.baseURL, user: user)
-        try addAccount(phone, server: kinto.baseURL, user: user)
-        let book = try laptop.run("--json", "book", "add", "--title", "Kindred", "--author", "Octavia E. Butler")
+        try await addAccount(laptop, server: kinto.baseURL, user: user)
+        try await addAccount(phone, server: kinto.baseURL, user: user)
+        let book = try await laptop.run("--json", "book", "add", "--title", "Kindred", "--author", "Octavia E. Butler")
         let bookID = try #require(try book.json()["id"] as? String)
-        #expect(try laptop.run("sync").status == 0)
-        #expect(try phone.run("sync").status == 0)
+        #expect(try await laptop.run("sync").status == 0)
+        #expect(try await phone.run("sync").status == 0)
 
-        #expect(try laptop.run("favorite", bookID).status == 0)
-        #expect(try laptop.run("read", "20", "--book", bookID).status == 0)
-        #expect(try phone.run("settings", "--daily-goal", "30").status == 0)
-        #expect(try phone.run("read", "15").status == 0)
+        #expect(try await laptop.run("favorite", bookID).status == 0)
+        #expect(try await laptop.run("read", "20", "--book", bookID).status == 0)
+        #expect(try await phone.run("settings", "--daily-goal", "30").status == 0)
+        #expect(try await phone.run("read", "15").status == 0)
         for device in [laptop, phone, laptop] {
-            let run = try device.run("--json", "sync")
+            let run = try await device.run("--json", "sync")
             #expect(run.status == 0, "\(run)")
         }
 
         for device in [laptop, phone] {
-            let favorites = try device.run("--json", "favorites").json()["favorites"] as? [[String: Any]]
+            let favorites = try await device.run("--json", "favorites").json()["favorites"] as? [[String: Any]]
             #expect(favorites?.map { $0["id"] as? String } == [bookID])
-            #expect(try device.run("--json", "settings").json()["dailyGoalMinutes"] as? Int == 30)
-            let today = try device.run("--json", "today").json()
+            #expect(try await device.run("--json", "settings").json()["dailyGoalMinutes"] as? Int == 30)
+            let today = try await device.run("--json", "today").json()
             #expect(today["minutesToday"] as? Int == 35)
             #expect(today["goalMet"] as? Bool == true)
         }
-        #expect((try laptop.run("--json", "conflicts").json()["conflicts"] as? [Any])?.isEmpty == true)
+        #expect((try await laptop.run("--json", "conflicts").json()["conflicts"] as? [Any])?.isEmpty == true)
     }
 
     @Test func workDoneBeforeAnyAccountSyncsWithTheFirstOne() async throws {
@@ -122,32 +124,32 @@ struct SyncRoundTripTests {
         let sandbox = try ShelfSandbox()
 
         // GIVEN a book written with no account at all (the local-only store)
-        let book = try sandbox.run("--json", "book", "add", "--title", "Offline first", "--author", "Ana")
+        let book = try await sandbox.run("--json", "book", "add", "--title", "Offline first", "--author", "Ana")
         let bookID = try #require(try book.json()["id"] as? String)
 
         // WHEN the first account is added, the offline work moves to it
-        let added = try sandbox.run("account", "add", "reader", "--server", kinto.baseURL, "--user", user.name,
+        let added = try await sandbox.run("account", "add", "reader", "--server", kinto.baseURL, "--user", user.name,
                                     environment: ["SHELF_PASSWORD": user.password])
         #expect(added.status == 0, "\(added)")
         #expect(added.stdout.contains("Moved the local-only store (1 record, 1 unsynced change) to account reader"), "\(added)")
 
         // THEN the next sync pushes it, and another device sees it
-        let sync = try sandbox.run("sync")
+        let sync = try await sandbox.run("sync")
         #expect(sync.status == 0, "\(sync)")
         #expect(sync.stdout.contains("books: pushed 1 change"), "\(sync)")
         let phone = try ShelfSandbox()
-        try addAccount(phone, server: kinto.baseURL, user: user)
-        #expect(try phone.run("sync").status == 0)
-        let books = try #require(try phone.run("--json", "books").json()["books"] as? [[String: Any]])
+        try await addAccount(phone, server: kinto.baseURL, user: user)
+        #expect(try await phone.run("sync").status == 0)
+        let books = try #require(try await phone.run("--json", "books").json()["books"] as? [[String: Any]])
         #expect(books.map { $0["id"] as? String } == [bookID])
     }
 
-    @Test func aReadWithTheServerGoneShowsTheLocalDataAndWarns() throws {
+    @Test func aReadWithTheServerGoneShowsTheLocalDataAndWarns() async throws {
         let sandbox = try ShelfSandbox()
-        try addAccount(sandbox, server: try unreachableServer(), user: TestUser(prefix: "cli"), verify: false)
-        #expect(try sandbox.run("book", "add", "--title", "Dune", "--author", "Frank Herbert").status == 0)
+        try await addAccount(sandbox, server: try unreachableServer(), user: TestUser(prefix: "cli"), verify: false)
+        #expect(try await sandbox.run("book", "add", "--title", "Dune", "--author", "Frank Herbert").status == 0)
 
-        let run = try sandbox.run("books")
+        let run = try await sandbox.run("books")
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("Dune"))
         let warnings = run.stderr.split(separator: "\n")
@@ -155,16 +157,16 @@ struct SyncRoundTripTests {
         #expect(warnings.first?.hasPrefix("Warning: could not refresh books from the server (") == true, "\(run)")
         #expect(warnings.first?.hasSuffix("; showing the local data") == true, "\(run)")
 
-        let notes = try sandbox.run("--json", "notes")
+        let notes = try await sandbox.run("--json", "notes")
         #expect(notes.status == 0, "\(notes)")
         #expect(try notes.json()["notes"] as? [Any] != nil)
         #expect(notes.stderr.hasPrefix("Warning: could not refresh notes"))
     }
 
-    @Test func anEmptyPasswordFromTheEnvironmentIsAConfigurationError() throws {
+    @Test func anEmptyPasswordFromTheEnvironmentIsAConfigurationError() async throws {
         let kinto = try KintoServer.shared()
         let sandbox = try ShelfSandbox()
-        let run = try sandbox.run("sync", environment: [
+        let run = try await sandbox.run("sync", environment: [
             "SHELF_SERVER": kinto.baseURL, "SHELF_USER": "reader", "SHELF_PASSWORD": "",
         ])
         #expect(run.status == 78, "\(run)")
@@ -174,7 +176,7 @@ struct SyncRoundTripTests {
     @Test func aSyncWhileAnotherRunsHasNothingToDo() async throws {
         let kinto = try KintoServer.shared()
         let sandbox = try ShelfSandbox()
-        try addAccount(sandbox, server: kinto.baseURL, user: try await kinto.newUser(prefix: "cli"))
+        try await addAccount(sandbox, server: kinto.baseURL, user: try await kinto.newUser(prefix: "cli"))
         let lockFile = sandbox.dataHome.appendingPathComponent("shelf/reader.lock")
         try FileManager.default.createDirectory(at: lockFile.deletingLastPathComponent(), withIntermediateDirectories: true)
 
@@ -184,10 +186,10 @@ struct SyncRoundTripTests {
         defer { close(descriptor) }
         try #require(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
 
-        let run = try sandbox.run("sync")
+        let run = try await sandbox.run("sync")
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.hasPrefix("another sync of account 'reader' is running"), "\(run)")
-        #expect(try sandbox.run("--json", "sync").json()["outcome"] as? String == "already_running")
+        #expect(try await sandbox.run("--json", "sync").json()["outcome"] as? String == "already_running")
     }
 
     /// On a terminal, `sync` draws one bar redrawn in place; with `NO_COLOR` it has no
@@ -196,7 +198,7 @@ struct SyncRoundTripTests {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script runs shelf on a terminal")
         let kinto = try KintoServer.shared()
         let sandbox = try ShelfSandbox()
-        try addAccount(sandbox, server: kinto.baseURL, user: try await kinto.newUser(prefix: "cli"))
+        try await addAccount(sandbox, server: kinto.baseURL, user: try await kinto.newUser(prefix: "cli"))
 
         let run = try sandbox.runProgram("/usr/bin/script", ["-qec", "\(ShelfBinary.url.path) sync", "/dev/null"], environment: ["NO_COLOR": "1"])
         #expect(run.status == 0, "\(run)")

@@ -55,7 +55,7 @@ struct AccountVerificationTests {
             Issue.record("verified \(body)")
             return
         }
-        #expect(error.exitStatus == exit)
+        #expect(error.exitStatus.rawValue == exit)
         #expect(error.description.contains(message), "\(error)")
         #expect(!error.description.contains("secret-pw"))
     }
@@ -65,7 +65,7 @@ struct AccountVerificationTests {
             Issue.record("a redirect was verified")
             return
         }
-        #expect(error.exitStatus == 78)
+        #expect(error.exitStatus == .configuration)
         #expect(error.description.contains("it redirects elsewhere (HTTP 301)"), "\(error)")
     }
 }

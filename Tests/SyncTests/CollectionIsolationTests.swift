@@ -64,7 +64,7 @@ struct CollectionIsolationTests {
         let report = await Self.engine(Self.server(refusing: ["books"], status: status), store: store).run()
 
         #expect(report.outcome == .needsAttention, "\(report.message)")
-        #expect(report.outcome.exitStatus == 1)
+        #expect(report.outcome.exitStatus == .failure)
         #expect(report.unavailable.keys.sorted() == ["books"])
         #expect(report.message.hasPrefix("books: the server"), "\(report.message)")
         #expect(report.collections["tasks"]?.pushed == 1)
@@ -91,7 +91,7 @@ struct CollectionIsolationTests {
         let events = collected.withLock { $0 }
 
         #expect(report.outcome == .synced, "\(report.message)")
-        #expect(report.outcome.exitStatus == 0)
+        #expect(report.outcome.exitStatus == .success)
         #expect(report.message.hasPrefix("synced; the server offers no shop catalog"), "\(report.message)")
         #expect(report.collections["books"]?.pushed == 1)
         #expect(events.contains { if case .collectionUnavailable(.products, _) = $0 { true } else { false } })

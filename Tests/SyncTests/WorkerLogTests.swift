@@ -67,10 +67,10 @@ struct WorkerLogTests {
 
     @Test func theWorstOutcomeDecidesTheStatus() {
         #expect(RunOutcome.worst([.synced, .configurationError, .needsAttention]) == .configurationError)
-        #expect(RunOutcome.worst([.alreadyRunning, .backoff]).exitStatus == 75)
+        #expect(RunOutcome.worst([.alreadyRunning, .backoff]).exitStatus == .temporaryFailure)
         #expect(RunOutcome.worst([]) == .synced)
-        #expect(WorkerExitStatus.rows.map(\.code) == [0, 1, 64, 74, 75, 77, 78])
-        #expect(WorkerExitStatus.rows.first?.meaning.hasPrefix("all synced") == true)
+        #expect(WorkerExitStatus.codes.map(\.rawValue) == [0, 1, 64, 74, 75, 77, 78])
+        #expect(WorkerExitStatus.codes.first?.meaning.hasPrefix("success") == true)
     }
 }
 

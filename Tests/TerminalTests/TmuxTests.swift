@@ -15,8 +15,11 @@ struct TmuxTests {
         defer { tmux.stop() }
         let folder = tmux.folder.path
         let demo = BuiltProduct.url("shelf-terminal-demo").path
+        // NB: the shell sleeps after the demo so the pane stays readable whatever the wait:
+        // on a machine busy with the whole suite a test can be held for tens of seconds.
+        // `stop()` kills it.
         try tmux.start(
-            "stty -a > \(folder)/before; \(demo) --pid-file \(folder)/pid; echo $? > \(folder)/status; stty -a > \(folder)/after; sleep 30")
+            "stty -a > \(folder)/before; \(demo) --pid-file \(folder)/pid; echo $? > \(folder)/status; stty -a > \(folder)/after; sleep 600")
 
         #expect(try await tmux.screen(containing: "Shelf terminal demo").contains("wide: 本棚 📚"))
         #expect(try await tmux.screen(containing: "size: 80x24") != "")
@@ -52,7 +55,7 @@ struct TmuxTests {
         let demo = BuiltProduct.url("shelf-terminal-demo").path
         // NB: `sh -c` has no job control, so the demo's process group is orphaned and the
         // kernel discards its SIGTSTP: the suspension restores, returns at once and redraws.
-        try tmux.start("\(demo); echo status=$?; sleep 30")
+        try tmux.start("\(demo); echo status=$?; sleep 600")
         _ = try await tmux.screen(containing: "Shelf terminal demo")
         try tmux.run("send-keys", "-t", Tmux.session, "C-z")
         #expect(try await tmux.screen(containing: "last: redraw") != "")
@@ -140,11 +143,11 @@ struct Tmux {
     }
 
     private func waitFor(_ what: String, _ probe: () throws -> String?) async throws -> String {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if let found = try probe() { return found }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw Failure(description: "waited 10 s for \(what); the pane shows:\n\(try capture())")
+        throw Failure(description: "waited 30 s for \(what); the pane shows:\n\(try capture())")
     }
 }

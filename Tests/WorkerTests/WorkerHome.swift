@@ -1,7 +1,10 @@
+import ArgumentParsing
 import Domain
 import Foundation
+import ShelfCommands
 import Storage
 import TestSupport
+import WorkerCommands
 
 // MARK: - WorkerHome
 
@@ -29,8 +32,27 @@ struct WorkerHome {
         try ShelfStore(location: paths.database(try AccountName("default")))
     }
 
-    func run(_ arguments: [String] = []) throws -> ProcessResult {
+    /// Runs `shelf-sync arguments…` in-process (`WorkerProgram.run`), its streams captured.
+    func run(_ arguments: [String] = []) async throws -> ProcessResult {
+        let captured = CapturedConsole()
+        let status = await WorkerProgram.run(context(arguments, captured))
+        return ProcessResult(status: status.rawValue, stdout: captured.standardOutput, stderr: captured.standardError)
+    }
+
+    /// Runs `shelf arguments…` in-process on this machine (`ShelfProgram.run`).
+    func runShelf(_ arguments: [String]) async throws -> ProcessResult {
+        let captured = CapturedConsole()
+        let status = await ShelfProgram.run(context(arguments, captured))
+        return ProcessResult(status: status.rawValue, stdout: captured.standardOutput, stderr: captured.standardError)
+    }
+
+    /// Runs the built `shelf-sync` as a process: the worker's cron, systemd and signal paths.
+    func runBinary(_ arguments: [String] = []) throws -> ProcessResult {
         try ProcessRunner.run(BuiltProduct.url("shelf-sync"), arguments, environment: environment)
+    }
+
+    private func context(_ arguments: [String], _ captured: CapturedConsole) -> ProgramContext {
+        ProgramContext(arguments: arguments, environment: environment, workingDirectory: root.path, console: captured.console)
     }
 
     func start(_ arguments: [String] = []) throws -> ProcessRunner.Running {

@@ -52,7 +52,7 @@ struct WorkerOperationsTests {
                              try AccountConfig(server: server.baseURL, user: account.name, passwordFile: secret.path))
         }
 
-        let result = try env.run(["--all-accounts", "--report", env.reportPath])
+        let result = try await env.run(["--all-accounts", "--report", env.reportPath])
         #expect(result.status == 78, "\(result.stderr)")
         let reports = try #require(try env.report()["accounts"] as? [[String: Any]])
         #expect(reports.map { $0["account"] as? String } == ["acct-0", "acct-1", "acct-2"])
@@ -68,7 +68,7 @@ struct WorkerOperationsTests {
 
     // MARK: The report
 
-    @Test func theReportReplacesAPlantedSymlinkAndNeverWritesThroughIt() throws {
+    @Test func theReportReplacesAPlantedSymlinkAndNeverWritesThroughIt() async throws {
         let closed = try ClosedLoopbackPort()
         var env = try WorkerHome(server: closed.origin, user: user)
         env.environment["SHELF_SERVER"] = closed.origin
@@ -76,7 +76,7 @@ struct WorkerOperationsTests {
         try Data("keep me\n".utf8).write(to: victim)
         try FileManager.default.createSymbolicLink(atPath: env.reportPath, withDestinationPath: victim.path)
 
-        let result = try env.run(["--report", env.reportPath])
+        let result = try await env.run(["--report", env.reportPath])
         #expect(result.status == 75)
         #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me\n")
         let attributes = try FileManager.default.attributesOfItem(atPath: env.reportPath)
@@ -87,12 +87,12 @@ struct WorkerOperationsTests {
         #expect(leftovers.isEmpty)
     }
 
-    @Test func theReportFolderIsCreatedPrivate() throws {
+    @Test func theReportFolderIsCreatedPrivate() async throws {
         let closed = try ClosedLoopbackPort()
         var env = try WorkerHome(server: closed.origin, user: user)
         env.environment["SHELF_SERVER"] = closed.origin
         let report = env.root.appendingPathComponent(".local/state/shelf/report.json")
-        #expect(try env.run(["--report", report.path]).status == 75)
+        #expect(try await env.run(["--report", report.path]).status == 75)
         let folder = try FileManager.default.attributesOfItem(atPath: report.deletingLastPathComponent().path)
         #expect((folder[.posixPermissions] as? NSNumber)?.intValue == 0o700)
     }
@@ -102,7 +102,7 @@ struct WorkerOperationsTests {
     @Test func aDamagedStoreIsNeverPushedFromAndExits74() async throws {
         try await seedBooks(40, for: user)
         let home = try WorkerHome(server: server.baseURL, user: user)
-        #expect(try home.run().status == 0)
+        #expect(try await home.run().status == 0)
         do {
             let store = try home.store()
             let record = try #require(try store.record(.books, id: "b-007"))
@@ -121,7 +121,7 @@ struct WorkerOperationsTests {
         // As a run killed mid-way leaves it: its pid still in the lock file.
         try Data("4242\n".utf8).write(to: home.paths.syncLock(try AccountName("default")))
 
-        let result = try home.run(["--report", home.reportPath])
+        let result = try await home.run(["--report", home.reportPath])
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.contains(url.path))
         #expect(result.stderr.contains("shelf doctor"))
@@ -132,7 +132,7 @@ struct WorkerOperationsTests {
         let fields = try JSONDecoder().decode([String: JSONValue].self, from: edited.json)
         #expect(fields["title"] == .string("Book 7"))
 
-        let doctor = try ProcessRunner.run(BuiltProduct.url("shelf"), ["doctor"], environment: home.environment)
+        let doctor = try await home.runShelf(["doctor"])
         #expect(doctor.status == 74)
         #expect(doctor.stdout.contains("DAMAGED"))
     }
@@ -142,11 +142,11 @@ struct WorkerOperationsTests {
     @Test func anIdleRunLogsOneLineAndDebugShowsThePages() async throws {
         try await seedBooks(3, for: user)
         let home = try WorkerHome(server: server.baseURL, user: user)
-        let first = try home.run(["--log-level", "debug"])
+        let first = try await home.run(["--log-level", "debug"])
         #expect(first.status == 0)
         #expect(lines(first.stderr).contains { $0.contains("DEBUG [default] books: applied 3 changes") })
 
-        let idle = try home.run()
+        let idle = try await home.run()
         #expect(idle.status == 0)
         let idleLines = lines(idle.stderr)
         #expect(idleLines.count == 1, "\(idle.stderr)")
@@ -154,12 +154,12 @@ struct WorkerOperationsTests {
         #expect(line.contains("INFO [default] nothing to do (1 request, "))
         #expect(line.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z "#, options: .regularExpression) != nil)
 
-        let quiet = try home.run(["--log-level", "warning", "--log-format", "json"])
+        let quiet = try await home.run(["--log-level", "warning", "--log-format", "json"])
         #expect(quiet.status == 0)
         #expect(quiet.stderr.isEmpty)
     }
 
-    @Test func underJournaldLinesCarryTheirPriority() throws {
+    @Test func underJournaldLinesCarryTheirPriority() async throws {
         let closed = try ClosedLoopbackPort()
         var env = try WorkerHome(server: closed.origin, user: user)
         env.environment["SHELF_SERVER"] = closed.origin
@@ -177,7 +177,7 @@ struct WorkerOperationsTests {
 
         // The same variable naming another stream is not journald: no prefixes.
         env.environment["JOURNAL_STREAM"] = "1:1"
-        let plain = try env.run(["--log-format", "json"])
+        let plain = try await env.run(["--log-format", "json"])
         #expect(lines(plain.stderr).allSatisfy { $0.hasPrefix("{") })
     }
 
@@ -193,7 +193,7 @@ struct WorkerOperationsTests {
         #expect(lines(result.stderr).last?.contains("stopped on SIGTERM") == true, "\(result.stderr)")
     }
 
-    @Test func sigtermDuringARequestAbandonsItAndExitsZero() throws {
+    @Test func sigtermDuringARequestAbandonsItAndExitsZero() async throws {
         let arrived = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let gate = try ScriptedHTTPServer { _, index in

@@ -37,7 +37,7 @@ struct WorkerSyncTests {
         try await KintoCollectionService(client: client, collection: .books).allRecords().page?.records ?? []
     }
 
-    private func edit(_ store: ShelfStore, book id: String, title: String) throws {
+    private func edit(_ store: ShelfStore, book id: String, title: String) async throws {
         let record = try #require(try store.record(.books, id: id))
         var fields = try JSONDecoder().decode([String: JSONValue].self, from: record.json)
         fields["title"] = .string(title)
@@ -48,7 +48,7 @@ struct WorkerSyncTests {
     @Test func firstSyncThenAnIdleRunOfOneRequest() async throws {
         try await seedBooks(30)
         let home = try WorkerHome(server: server.baseURL, user: user)
-        let first = try home.run(["--report", home.reportPath])
+        let first = try await home.run(["--report", home.reportPath])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try home.collectionReport("books")["pulled"] as? Int == 30)
         #expect(try home.report()["exit_reason"] as? String == "synced")
@@ -56,7 +56,7 @@ struct WorkerSyncTests {
         let modes = try FileManager.default.attributesOfItem(atPath: home.paths.dataDirectory.path)[.posixPermissions] as? NSNumber
         #expect(modes?.intValue == 0o700)
 
-        let idle = try home.run(["--report", home.reportPath, "--log-format", "json"])
+        let idle = try await home.run(["--report", home.reportPath, "--log-format", "json"])
         #expect(idle.status == 0)
         #expect(try home.accountReport()["requests"] as? Int == 1)
         #expect(idle.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix(#"{"ts":""#) })
@@ -72,7 +72,7 @@ struct WorkerSyncTests {
             try local.setReadingSettings(ReadingSettings(showFinished: true, dailyGoal: try DailyGoal(minutes: 50)))
         }
 
-        let run = try home.run(["--report", home.reportPath])
+        let run = try await home.run(["--report", home.reportPath])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try home.collectionReport("preferences")["pushed"] as? Int == 1)
 
@@ -86,24 +86,24 @@ struct WorkerSyncTests {
         try await seedBooks(1)
         let a = try WorkerHome(server: server.baseURL, user: user)
         let b = try WorkerHome(server: server.baseURL, user: user)
-        #expect(try a.run().status == 0)
-        #expect(try b.run().status == 0)
-        try edit(try a.store(), book: "b-000", title: "From A")
-        try edit(try b.store(), book: "b-000", title: "From B")
-        #expect(try a.run().status == 0)
-        let result = try b.run(["--report", b.reportPath])
+        #expect(try await a.run().status == 0)
+        #expect(try await b.run().status == 0)
+        try await edit(try a.store(), book: "b-000", title: "From A")
+        try await edit(try b.store(), book: "b-000", title: "From B")
+        #expect(try await a.run().status == 0)
+        let result = try await b.run(["--report", b.reportPath])
         #expect(result.status == 1)
         #expect(try b.report()["exit_reason"] as? String == "needs_attention")
         #expect(try b.collectionReport("books")["conflicts"] as? Int == 1)
         #expect(result.stderr.contains("books/b-000: conflict (both changed title)"))
     }
 
-    @Test func aPasswordTheServerRefusesExits77() throws {
+    @Test func aPasswordTheServerRefusesExits77() async throws {
         // The accounts plugin checks passwords: a mistyped one is refused, not a new account.
         var home = try WorkerHome(server: server.baseURL, user: user)
         let typo = "typo-\(user.password)"
         home.environment["SHELF_PASSWORD"] = typo
-        let run = try home.run(["--report", home.reportPath])
+        let run = try await home.run(["--report", home.reportPath])
         #expect(run.status == 77, "\(run.stderr)")
         #expect(try home.report()["exit_reason"] as? String == "authentication_failed")
         #expect(!run.stderr.contains(typo) && !run.stdout.contains(typo))
@@ -115,17 +115,17 @@ struct WorkerSyncTests {
         defer { throttled.stop() }
         try await throttled.signUp(user)
         let home = try WorkerHome(server: throttled.baseURL, user: user)
-        let first = try home.run(["--report", home.reportPath])
+        let first = try await home.run(["--report", home.reportPath])
         #expect(first.status == 75)
         #expect(try home.report()["exit_reason"] as? String == "backoff")
         #expect(try home.accountReport()["backoff_until"] is String)
 
-        let second = try home.run(["--report", home.reportPath])
+        let second = try await home.run(["--report", home.reportPath])
         #expect(second.status == 75)
         #expect(try home.accountReport()["requests"] as? Int == 0)
     }
 
-    @Test func anOverlappingRunExitsZeroSayingSo() throws {
+    @Test func anOverlappingRunExitsZeroSayingSo() async throws {
         // The first worker's request is held until the second has come and gone.
         let release = DispatchSemaphore(value: 0)
         let gate = try ScriptedHTTPServer { _, index in
@@ -137,7 +137,7 @@ struct WorkerSyncTests {
         let first = try home.start(["--log-format", "json", "--log-level", "debug"])
         _ = first.waitForStderrLine { $0.contains(#""event":"collection_started""#) }
 
-        let second = try home.run()
+        let second = try await home.run()
         #expect(second.status == 0)
         #expect(second.stderr.contains("another sync of account 'default' is running"))
         #expect(second.stderr.split(separator: "\n").count == 1)
@@ -160,7 +160,7 @@ struct WorkerSyncTests {
         #expect(applied >= 50 && applied < 300)
         #expect(try home.store().read { try $0.integrityCheck() } == ["ok"])
 
-        let resumed = try home.run(["--page-size", "100", "--report", home.reportPath])
+        let resumed = try await home.run(["--page-size", "100", "--report", home.reportPath])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(try home.store().count(.books()) == 300)
         #expect(try home.collectionReport("books")["pulled"] as? Int == 300 - applied)
@@ -168,7 +168,7 @@ struct WorkerSyncTests {
 
     @Test func aPushKilledMidwayLosesNothingAndPushesNothingTwice() async throws {
         let home = try WorkerHome(server: server.baseURL, user: user)
-        #expect(try home.run().status == 0)  // an empty first sync
+        #expect(try await home.run().status == 0)  // an empty first sync
         let store = try home.store()
         _ = try store.write { tx in
             for index in 0..<200 {
@@ -181,7 +181,7 @@ struct WorkerSyncTests {
         running.kill9()
         #expect(try store.pendingCount() < 200)
 
-        let resumed = try home.run(["--report", home.reportPath])
+        let resumed = try await home.run(["--report", home.reportPath])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(try store.pendingCount() == 0)
         #expect(try store.conflictCount() == 0)

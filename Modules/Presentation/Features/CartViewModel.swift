@@ -53,10 +53,6 @@ public final class CartViewModel {
         content.cancel()
     }
 
-    public func dismissError() {
-        content.dismissError()
-    }
-
     // MARK: Intents
 
     /// Puts `quantity` more of a catalog product into the cart.

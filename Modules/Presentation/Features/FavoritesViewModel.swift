@@ -79,8 +79,4 @@ public final class FavoritesViewModel {
         errorMessage = nil
         return true
     }
-
-    public func dismissError() {
-        errorMessage = nil
-    }
 }

@@ -91,8 +91,4 @@ public final class ProductViewModel {
     public func search(_ query: String) {
         self.query = query
     }
-
-    public func dismissError() {
-        content.dismissError()
-    }
 }

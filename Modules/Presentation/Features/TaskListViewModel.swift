@@ -3,8 +3,8 @@ import Observation
 
 // MARK: - TaskListViewModel
 
-/// The reader's reading tasks ("finish chapter 3"): add, toggle, delete, and how many
-/// are done.
+/// The reader's reading tasks ("finish chapter 3") and how many are done. A task is
+/// added, ticked off or removed through `TaskViewModel`, whatever lists it.
 @MainActor
 @Observable
 public final class TaskListViewModel {
@@ -52,61 +52,5 @@ public final class TaskListViewModel {
     /// Cancels in-flight work; nothing it would have loaded or changed is published.
     public func cancel() {
         content.cancel()
-    }
-
-    public func dismissError() {
-        content.dismissError()
-    }
-
-    // MARK: Intents
-
-    /// Adds a task. The title is trimmed; an empty title sets `errorMessage` and adds
-    /// nothing (the service is not asked).
-    /// - Returns: the new task, or nil when it was refused.
-    @discardableResult
-    public func add(title rawTitle: String) async -> ReadingTask? {
-        let action = "add the task"
-        let title: String
-        do {
-            title = try TitleRule.validate(rawTitle)
-        } catch {
-            content.refuse(action, error)
-            return nil
-        }
-        let service = self.service
-        guard let task = await content.attempt(action, { try await service.addTask(title: title) })
-        else { return nil }
-        content.update { $0 + [task] }
-        return task
-    }
-
-    /// Marks a loaded task done, or not done when it was.
-    @discardableResult
-    public func toggle(id: ReadingTask.ID) async -> Bool {
-        let action = "update the task"
-        guard var task = task(id: id) else {
-            content.refuse(action, FeatureError.notFound(kind: "task", id: id))
-            return false
-        }
-        task.isDone.toggle()
-        let changed = task
-        let service = self.service
-        guard await content.attempt(action, { try await service.updateTask(changed) }) else { return false }
-        content.update { tasks in tasks.map { $0.id == changed.id ? changed : $0 } }
-        return true
-    }
-
-    /// Deletes a loaded task.
-    @discardableResult
-    public func delete(id: ReadingTask.ID) async -> Bool {
-        let action = "delete the task"
-        guard task(id: id) != nil else {
-            content.refuse(action, FeatureError.notFound(kind: "task", id: id))
-            return false
-        }
-        let service = self.service
-        guard await content.attempt(action, { try await service.deleteTask(id: id) }) else { return false }
-        content.update { $0.filter { $0.id != id } }
-        return true
     }
 }

@@ -135,11 +135,6 @@ public final class Router {
         change(to: [])
     }
 
-    public func dismissError() {
-        errorMessage = nil
-        refusal = nil
-    }
-
     private func refuse(_ reason: LinkRefusal) -> Bool {
         refusal = reason
         errorMessage = FailureMessage.make("open the link", reason)

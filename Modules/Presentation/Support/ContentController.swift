@@ -17,6 +17,9 @@ final class ContentController<Value> {
     private(set) var state: LoadingState<Value> = .idle
     /// The last failure of a load or an intent; cleared by the next success.
     private(set) var errorMessage: String?
+    /// The error behind `errorMessage`, for a front that tells failures apart by kind
+    /// (the CLI's exit statuses and its `Error: …` line).
+    private(set) var failure: (any Error)?
 
     @ObservationIgnored private let tasks = ModelTasks()
     /// The ticket of the newest load; a load publishes only while it holds it.
@@ -76,8 +79,10 @@ final class ContentController<Value> {
         case .success(let value):
             state = .loaded(value)
             errorMessage = nil
+            failure = nil
         case .failure(let error):
             fail(FailureMessage.make(action, error))
+            failure = error
         }
     }
 
@@ -100,9 +105,11 @@ final class ContentController<Value> {
         switch await tasks.attempt(call) {
         case .success(let value):
             errorMessage = nil
+            failure = nil
             return value
         case .failure(let error):
             errorMessage = FailureMessage.make(action, error)
+            failure = error
             return nil
         case .cancelled:
             return nil
@@ -113,6 +120,41 @@ final class ContentController<Value> {
     /// - Returns: whether it succeeded and may be published.
     func attempt(_ action: String, _ call: @escaping @MainActor () async throws -> Void) async -> Bool {
         await attempt(action, { try await call(); return true }) ?? false
+    }
+
+    /// Runs an intent's call that writes the content, and shows what it wrote.
+    /// - Returns: the value written, or nil when the call failed or was cancelled.
+    func write(_ action: String, _ call: @escaping @MainActor () async throws -> Value) async -> Value? {
+        guard let value = await attempt(action, call) else { return nil }
+        show(value)
+        return value
+    }
+
+    /// Changes the content shown under a rule, has `save` write the change, then shows it.
+    /// Nothing shown, or a change the rule refuses, is refused without a write.
+    /// - Returns: the value as saved, or nil.
+    func change(
+        _ action: String, _ what: String, _ change: (inout Value) throws -> Void,
+        save: @escaping @MainActor (Value) async throws -> Void
+    ) async -> Value? {
+        guard var value = state.value else {
+            refuse(action, FeatureError.notLoaded(what))
+            return nil
+        }
+        do {
+            try change(&value)
+        } catch {
+            refuse(action, error)
+            return nil
+        }
+        let changed = value
+        return await write(action) { try await save(changed); return changed }
+    }
+
+    /// Shows `value` as the content, as read or written elsewhere (a record a detail
+    /// screen was opened on).
+    func show(_ value: Value) {
+        state = .loaded(value)
     }
 
     /// Applies a local change to the content on screen.
@@ -129,9 +171,6 @@ final class ContentController<Value> {
     /// Publishes why an intent was refused, without touching the content.
     func refuse(_ action: String, _ error: any Error) {
         errorMessage = FailureMessage.make(action, error)
-    }
-
-    func dismissError() {
-        errorMessage = nil
+        failure = error
     }
 }

@@ -9,7 +9,7 @@ import Storage
 /// inside itself; nothing is shared between containers. Switching accounts means
 /// building a new container for the other account's store (and dropping this one,
 /// after `cancelRefreshes()`), so data of one account can never be served for another.
-public struct AccountRepositories: Sendable {
+public struct AccountRepositories: BookRemoving, Sendable {
     /// The account's local store, which every repository here reads and writes.
     public let store: ShelfStore
     public let books: BookRepository

@@ -1,3 +1,5 @@
+import Domain
+
 // MARK: - Exit statuses
 
 extension RunOutcome {
@@ -6,14 +8,14 @@ extension RunOutcome {
     /// 0 synced (or another run holds the lock), 1 conflicts or dead letters wait,
     /// 74 local store failure, 75 temporary failure or backoff in force,
     /// 77 credentials refused, 78 configuration error.
-    public var exitStatus: Int32 {
+    public var exitStatus: ExitCode {
         switch self {
-        case .synced, .alreadyRunning: 0
-        case .needsAttention: 1
-        case .localStoreFailure: 74
-        case .backoff, .temporaryFailure: 75
-        case .authenticationFailed: 77
-        case .configurationError: 78
+        case .synced, .alreadyRunning: .success
+        case .needsAttention: .failure
+        case .localStoreFailure: .ioError
+        case .backoff, .temporaryFailure: .temporaryFailure
+        case .authenticationFailed: .noPermission
+        case .configurationError: .configuration
         }
     }
 }
@@ -43,29 +45,17 @@ extension RunOutcome {
 
 // MARK: - WorkerExitStatus
 
-/// The worker's exit statuses and what each means, in one table: the help text, the
-/// man page's EXIT STATUS, the README and the tests read it from here.
+/// The statuses the worker exits with, in the order its help, its man page's EXIT STATUS
+/// and Apps/shelf-sync/README.md list them; what each means is `ExitCode.meaning`.
 public enum WorkerExitStatus {
-    public struct Row: Sendable, Equatable {
-        public let code: Int32
-        public let meaning: String
-    }
-
     /// Status 64 (a wrong command line) is the parser's; the others are run outcomes.
-    public static let usage: Int32 = 64
-
-    public static let rows: [Row] = [
-        Row(code: RunOutcome.synced.exitStatus,
-            meaning: "all synced (also: another run holds the account's lock; the server offers no shop catalog, a warning line says so; stopped by SIGTERM/SIGINT)"),
-        Row(code: RunOutcome.needsAttention.exitStatus,
-            meaning: "finished, but conflicts or refused changes wait ('shelf conflicts', 'shelf failed'), or the server refuses one of the reader's own collections (the others synced)"),
-        Row(code: usage, meaning: "usage error"),
-        Row(code: RunOutcome.localStoreFailure.exitStatus,
-            meaning: "a local store could not be read or written, or is damaged (the log names the file; 'shelf doctor')"),
-        Row(code: RunOutcome.temporaryFailure.exitStatus,
-            meaning: "temporary failure (network, server), the server's backoff still in force, or a read-only server holds local changes back"),
-        Row(code: RunOutcome.authenticationFailed.exitStatus, meaning: "the server refused the credentials"),
-        Row(code: RunOutcome.configurationError.exitStatus,
-            meaning: "configuration error (no account, unsafe or missing password file, a server Shelf cannot use)"),
+    public static let codes: [ExitCode] = [
+        RunOutcome.synced.exitStatus,
+        RunOutcome.needsAttention.exitStatus,
+        .usage,
+        RunOutcome.localStoreFailure.exitStatus,
+        RunOutcome.temporaryFailure.exitStatus,
+        RunOutcome.authenticationFailed.exitStatus,
+        RunOutcome.configurationError.exitStatus,
     ]
 }

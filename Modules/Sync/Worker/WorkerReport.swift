@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Storage
 
@@ -7,7 +8,7 @@ import Storage
 public struct WorkerReport: Encodable, Sendable {
     public var startedAt: Date
     public var finishedAt: Date
-    public var exitCode: Int32
+    public var exitCode: ExitCode
     /// The worst outcome among the accounts (`synced`, `needs_attention`, …).
     public var exitReason: String
     public var message: String

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Services
 import Storage
@@ -115,7 +116,7 @@ public struct WorkerResult: Sendable {
         configurationError != nil ? .configurationError : RunOutcome.worst(accounts.map(\.outcome))
     }
 
-    public var exitStatus: Int32 { worstOutcome.exitStatus }
+    public var exitStatus: ExitCode { worstOutcome.exitStatus }
 
     /// One line for people: each account's message, or the configuration error.
     public var message: String {

@@ -1,0 +1,201 @@
+import ArgumentParsing
+import Domain
+import Foundation
+import Screens
+import Storage
+import Sync
+
+// MARK: - shelf account
+
+/// `shelf account add|list|use|rm`: the account files under `$XDG_CONFIG_HOME/shelf`
+/// (written 0600 by `AccountStore`). Only `add` asks the server (to verify it); no
+/// store is opened except to adopt local-only work.
+struct AccountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "account", abstract: "Add, list, choose or remove accounts.",
+        subcommands: [Add.self, List.self, Use.self, Remove.self])
+
+    static func accountStore(_ context: CommandContext) -> AccountStore {
+        AccountStore(paths: ShelfPaths(environment: context.environment))
+    }
+}
+
+// MARK: - shelf account add
+
+extension AccountCommand {
+    /// Adds an account; the first one becomes the current account.
+    ///
+    /// The password comes from `--password-file` (kept as a path: the secret stays where
+    /// the operator put it), `SHELF_PASSWORD`, `SHELF_PASSWORD_FILE`, or a prompt without
+    /// echo on a terminal — never from an argument. What is done with them (verifying,
+    /// signing up with `--create`, saving, adopting local work) is Sync's `AccountAddition`.
+    struct Add: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "add", abstract: "Add an account.",
+            discussion: """
+            The password comes from SHELF_PASSWORD, from --password-file (which must not be
+            readable by group or others), or from a prompt without echo on a terminal. It is
+            never taken as an argument, so it never shows in the process list or shell history.
+
+            Before saving, the server is asked (GET /v1/) whether it is a Kinto that Shelf
+            can sync with and whether it accepts the password: a wrong password exits 77, an
+            unreachable server 75 (--no-verify adds the account anyway), a certificate that
+            does not verify 78. --create first signs the user up (Kinto's accounts plugin).
+            https:// is verified against the system's CAs, or those of --ca-file /
+            SHELF_CA_FILE; plain http:// to another machine is accepted with a warning.
+            """,
+            examples: [
+                Example(
+                    "An account whose password is in a file",
+                    "SHELF_PASSWORD_FILE=~/.kinto-pw shelf account add home --server https://kinto.example.org/v1 --user ana"),
+                Example(
+                    "Sign up on a server with a private CA",
+                    "shelf account add home --server https://kinto.lan/v1 --user ana --ca-file /etc/ssl/lan-ca.pem --create"),
+            ])
+
+        @Argument(help: "A name for the account (letters, digits, '.', '-', '_').")
+        var name: String
+        @Option(value: "url", help: "The Kinto server, e.g. http://127.0.0.1:8888/v1.")
+        var server: String
+        @Option(value: "user", help: "The user name.")
+        var user: String
+        @Option(value: "path", help: "A file holding the password (mode 600).", completion: .file)
+        var passwordFile: String?
+        @Option(value: "path", help: "Trust the CAs in this PEM file for the server (a private CA).", completion: .file)
+        var caFile: String?
+        @Flag(help: "Sign the user up first (a server with Kinto's accounts plugin).")
+        var create = false
+        @Flag(help: "Save without asking the server (e.g. while it is unreachable).")
+        var noVerify = false
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let addition = try AccountAddition(name: name, server: server, accounts: accountStore(context))
+            let caFile = try trustedCAFile(context)
+            // NB: offline (`--offline`, `SHELF_OFFLINE`) never touches the network: the
+            // account is saved as with `--no-verify`, and `--create` can't be done.
+            let verifies = !noVerify && !context.isOffline
+            if create && !verifies {
+                throw ParseError.invalid("Use either '--create' or '--no-verify' (or --offline), not both")
+            }
+            let password: AccountAddition.Password
+            if let file = passwordFile ?? passwordFileFromEnvironment(context) {
+                password = .file(path: context.program.absolutePath(file))
+            } else {
+                password = .given(try Self.password(context, user: user, server: addition.server))
+            }
+
+            let output = context.output
+            let added = try await addition.add(
+                user: user, password: password, caFile: caFile, verification: verifies ? (create ? .signUpAndVerify : .verify) : .none,
+                notify: { notice in
+                    switch notice {
+                    case .warning(let warning): output.warn(warning)
+                    case .note(let note): output.note(note)
+                    }
+                })
+            let entry = AccountsScreen.Entry(
+                name: added.name.rawValue, user: added.user, server: added.server, isCurrent: added.isCurrent)
+            try output.confirm(ChangeScreen.accountAdded(entry))
+            if let adopted = added.adopted {
+                try output.confirm(ChangeScreen.localWorkAdopted(
+                    account: added.name.rawValue, records: adopted.records, pendingChanges: adopted.pendingChanges))
+            }
+            return .success
+        }
+
+        // MARK: The person's inputs
+
+        /// `--ca-file` or `SHELF_CA_FILE`, as an absolute path to a readable file.
+        private func trustedCAFile(_ context: CommandContext) throws -> String? {
+            guard let raw = caFile ?? context.environment["SHELF_CA_FILE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+            let path = context.program.absolutePath(raw)
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw CommandFailure(.configuration, "cannot read the CA file \(path)")
+            }
+            return path
+        }
+
+        private func passwordFileFromEnvironment(_ context: CommandContext) -> String? {
+            guard context.environment["SHELF_PASSWORD"] == nil else { return nil }
+            return context.environment["SHELF_PASSWORD_FILE"]
+        }
+
+        /// `SHELF_PASSWORD`, or the prompt on a terminal.
+        private static func password(_ context: CommandContext, user: String, server: String) throws -> String {
+            if let password = context.environment["SHELF_PASSWORD"] {
+                guard !password.isEmpty else { throw AccountConfigError.emptyPassword(source: "SHELF_PASSWORD") }
+                return password
+            }
+            guard context.output.terminal.stdinIsTerminal, let typed = context.console.readSecret("Password for \(user) @ \(server): ") else {
+                throw CommandFailure(.configuration, """
+                    no password: set SHELF_PASSWORD or SHELF_PASSWORD_FILE, give --password-file PATH (mode 600), \
+                    or run on a terminal to be asked
+                    """)
+            }
+            guard !typed.isEmpty else { throw AccountConfigError.emptyPassword(source: "the prompt") }
+            return typed
+        }
+    }
+}
+
+// MARK: - shelf account list|use|rm
+
+extension AccountCommand {
+    struct List: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "list", abstract: "List accounts; the current one is marked.", examples: [Example("The accounts", "shelf account list")])
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let accounts = accountStore(context)
+            let current = accounts.currentAccount()
+            var entries: [AccountsScreen.Entry] = []
+            var problems: [String] = []
+            for name in accounts.list() {
+                do {
+                    let config = try accounts.load(name)
+                    entries.append(.init(name: name.rawValue, user: config.user, server: config.server, isCurrent: name == current))
+                } catch {
+                    problems.append("account \(name): \(error)")
+                }
+            }
+            try context.output.show(AccountsScreen(accounts: entries, problems: problems))
+            return .success
+        }
+    }
+
+    struct Use: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "use", abstract: "Make an account the current one.", examples: [Example("Switch to another account", "shelf account use work")])
+
+        @Argument(help: "The account.", completion: .accounts)
+        var name: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let accounts = accountStore(context)
+            let name = try AccountName.checked(name)
+            let config = try accounts.load(name)
+            try accounts.setCurrentAccount(name)
+            try context.output.confirm(ChangeScreen.accountUsed(
+                .init(name: name.rawValue, user: config.user, server: config.server, isCurrent: true)))
+            return .success
+        }
+    }
+
+    /// Removes the account file; the account's local store stays, so nothing unsynced is lost.
+    struct Remove: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "rm", abstract: "Remove an account (its local store is kept).",
+            examples: [Example("Forget an account (its data stays on this machine)", "shelf account rm work")])
+
+        @Argument(help: "The account.", completion: .accounts)
+        var name: String
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let accounts = accountStore(context)
+            let name = try AccountName.checked(name)
+            try accounts.remove(name)
+            try context.output.confirm(ChangeScreen.accountRemoved(name.rawValue, store: accounts.paths.database(name).description))
+            return .success
+        }
+    }
+}

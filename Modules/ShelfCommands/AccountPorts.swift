@@ -1,0 +1,88 @@
+import Domain
+import Repositories
+import Storage
+import Sync
+
+// MARK: - One account's ports
+//
+// What the view models of decisions, imports and sync runs are built on, wired to one
+// account's store, repositories and engine: one call each, no rule of their own.
+
+// MARK: - StoreDecisions
+
+/// Sync's decisions over one account's store (`ConflictResolver`, `UnsyncedChanges`), as
+/// the ports the decision view models are built on: wiring, one call each.
+struct StoreDecisions: ConflictService, FailedChangeService, PendingChangeService {
+    typealias Conflict = ConflictSummary
+    typealias Detail = ConflictDetail
+    typealias Decisions = ConflictDecisions
+    typealias Resolution = ConflictResolver.Resolution
+    typealias FailedChange = Sync.FailedChange
+    typealias Change = UnsyncedChange
+    typealias Undone = UndoneChange
+
+    let store: ShelfStore
+
+    private var resolver: ConflictResolver { ConflictResolver(store: store) }
+
+    // MARK: ConflictService
+
+    func conflicts() async throws -> [ConflictSummary] { try resolver.conflicts() }
+
+    func locateConflict(_ reference: String, in collection: CollectionName?) async throws -> (collection: CollectionName, id: String) {
+        try resolver.locate(reference, in: collection)
+    }
+
+    func conflictDetail(_ collection: CollectionName, id: String) async throws -> ConflictDetail {
+        try resolver.detail(collection, id: id)
+    }
+
+    func resolve(_ collection: CollectionName, id: String, _ decisions: ConflictDecisions) async throws -> ConflictResolver.Resolution {
+        try resolver.resolve(collection, id: id, decisions)
+    }
+
+    // MARK: FailedChangeService
+
+    func failedChanges() async throws -> [Sync.FailedChange] { try resolver.failedChanges() }
+    func retry(failedChange id: Int64) async throws { try resolver.retry(deadLetter: id) }
+    func discard(failedChange id: Int64) async throws { try resolver.discard(deadLetter: id) }
+
+    // MARK: PendingChangeService
+
+    func pendingChanges() async throws -> [UnsyncedChange] { try UnsyncedChanges(store: store).list() }
+
+    func undo(_ collection: CollectionName?, id: String?) async throws -> UndoneChange {
+        let changes = UnsyncedChanges(store: store)
+        guard let id else { return try changes.undoLatest() }
+        return try changes.undo(collection, id: id)
+    }
+}
+
+// MARK: - AccountImport
+
+/// Repositories' import into one account's store, as the port `ImportViewModel` is
+/// built on; after a real import the repositories read the store again.
+struct AccountImport: LibraryImporting {
+    let store: ShelfStore
+    let repositories: AccountRepositories
+
+    func importLibrary(
+        _ plan: ImportPlan, file: String, dryRun: Bool, progress: @escaping @Sendable (Int, Int) -> Void
+    ) async throws -> ImportReport {
+        let report = try LibraryImport.apply(plan, to: store, file: file, dryRun: dryRun, progress: progress)
+        if !dryRun { await repositories.invalidateAll() }
+        return report
+    }
+}
+
+// MARK: - AccountSyncRun
+
+/// Sync's run of one account under its lock (`AccountSync.runLocked`), as the port
+/// `SyncRunViewModel` is built on.
+struct AccountSyncRun: SyncRunning {
+    let sync: AccountSync
+
+    func runNow(onEvent: @escaping @Sendable (SyncEvent) -> Void) async -> RunReport {
+        await sync.runLocked(onEvent: onEvent)
+    }
+}

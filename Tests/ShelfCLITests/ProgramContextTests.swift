@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// What an in-process run takes from its `ProgramContext` rather than from the process:
+/// the clock, the working directory, the console's answers.
+@Suite("shelf: the program's context")
+struct ProgramContextTests {
+    let sandbox: ShelfSandbox
+
+    init() throws {
+        sandbox = try ShelfSandbox()
+    }
+
+    @Test func theManPagesDateIsTheProgramsClock() async throws {
+        // 2031-03-07T00:00:00Z: not today, so the date can only be the injected clock's.
+        let page = try await sandbox.run(["--generate-man"], now: { Date(timeIntervalSince1970: 1_930_608_000) }).stdout
+        #expect(page.contains(#""2031\-03\-07""#), "\(page.prefix(300))")
+    }
+
+    @Test func aRelativePathStartsAtTheWorkingDirectory() async throws {
+        #expect(try await sandbox.run("book", "add", "--title", "Dune", "--author", "Frank Herbert").status == 0)
+        let run = try await sandbox.run("-q", "export", "--output", "library.json")
+        #expect(run.status == 0, "\(run)")
+        let written = try String(contentsOf: sandbox.root.appendingPathComponent("library.json"), encoding: .utf8)
+        #expect(written.contains("Frank Herbert"))
+    }
+
+    @Test func colourFollowsWhatTheConsoleSaysStandardOutputIs() async throws {
+        #expect(try await sandbox.run("book", "add", "--title", "Dune", "--author", "Frank Herbert").status == 0)
+        let onTerminal = try await sandbox.run(["books"], terminals: [.output], size: (80, 24))
+        #expect(onTerminal.stdout.contains("\u{1B}["), "\(onTerminal)")
+        let offTerminal = try await sandbox.run(["books"])
+        #expect(!offTerminal.stdout.contains("\u{1B}"), "\(offTerminal)")
+    }
+}
