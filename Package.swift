@@ -132,7 +132,7 @@ let package = Package(
 
         .target(
             name: "ShelfCommands",
-            dependencies: ["ArgumentParsing", "Domain", "Presentation", "Repositories", "Screens", "Services", "Storage", "Sync"],
+            dependencies: ["ArgumentParsing", "Domain", "Encryption", "Presentation", "Repositories", "Screens", "Services", "Storage", "Sync"],
             path: "Modules/ShelfCommands",
             exclude: ["README.md"],
             swiftSettings: swiftSettings

@@ -1,0 +1,89 @@
+import Domain
+import Sync
+
+// MARK: - EncryptionStatusScreen
+
+/// `shelf encryption status`: whether the account is encrypted, the key new records are
+/// sealed with, whether this device holds it, and what is not sealed on the server yet.
+public struct EncryptionStatusScreen: RenderableScreen, Hashable {
+    public let account: String
+    public let enabled: Bool
+    public let keyID: String?
+    public let holdsKey: Bool
+    public let notYetEncrypted: Int
+
+    public init(account: String, _ status: AccountEncryption.Status) {
+        self.account = account
+        enabled = status.isEnabled
+        keyID = status.keyID
+        holdsKey = status.holdsKey
+        notYetEncrypted = status.notYetEncrypted
+    }
+
+    public func renderText(_ options: RenderOptions) -> String {
+        var text = ScreenText(options)
+        guard enabled else {
+            text.line("Account \(account) is not encrypted: its records are stored on the server in the clear ('shelf encryption enable').")
+            return text.text
+        }
+        text.line("Account \(account) is encrypted end to end.")
+        text.line("Key:       \(keyID ?? "unknown")")
+        text.line(holdsKey
+            ? "This device: holds the key (syncs need no passphrase; 'shelf encryption lock' removes it)"
+            : "This device: holds no key — its syncs leave the account's records alone until 'shelf encryption join'")
+        text.line(notYetEncrypted == 0
+            ? "Server:    every record this device knows is sealed"
+            : "Server:    \(notYetEncrypted) record\(notYetEncrypted == 1 ? "" : "s") not sealed yet: 'shelf sync' sends them")
+        return text.text
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case account, enabled
+        case keyID = "key_id"
+        case holdsKey = "holds_key"
+        case notYetEncrypted = "not_yet_encrypted"
+    }
+}
+
+// MARK: - EncryptionChangeScreen
+
+/// What an `shelf encryption` command changed, as one sentence and as JSON.
+public struct EncryptionChangeScreen: RenderableScreen, Hashable {
+    public enum Action: String, Encodable, Hashable, Sendable {
+        case enabled, joined, passphraseChanged = "passphrase_changed", rotated, locked
+    }
+
+    public let action: Action
+    public let account: String
+    /// Records queued to go up sealed (enable, rotate).
+    public let queued: Int
+    public let message: String
+
+    public init(_ action: Action, account: String, queued: Int = 0, removedKey: Bool = true) {
+        self.action = action
+        self.account = account
+        self.queued = queued
+        let records = "\(queued) record\(queued == 1 ? "" : "s")"
+        message = switch action {
+        case .enabled: queued > 0
+            ? "Encryption is on for account \(account); \(records) queued to go up sealed ('shelf sync' sends them)"
+            : "Encryption is on for account \(account)"
+        case .joined: "Joined account \(account)'s encryption: this device holds its key; the next 'shelf sync' fetches what it could not read"
+        case .passphraseChanged: "Changed account \(account)'s passphrase; no record was sealed again"
+        case .rotated: "Rotated account \(account)'s key; \(records) queued to be sealed with the new one. Other devices run 'shelf encryption join' again"
+        case .locked: removedKey
+            ? "Removed account \(account)'s key from this device; syncs leave its records alone until 'shelf encryption join'"
+            : "This device held no key of account \(account)"
+        }
+    }
+
+    public func renderText(_ options: RenderOptions) -> String {
+        var text = ScreenText(options)
+        text.line(message)
+        return text.text
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case action, account, queued
+    }
+}

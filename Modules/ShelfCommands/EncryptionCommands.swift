@@ -1,0 +1,210 @@
+import ArgumentParsing
+import Domain
+import Encryption
+import Foundation
+import Screens
+import Services
+import Storage
+import Sync
+
+// MARK: - shelf encryption
+
+/// `shelf encryption enable|join|status|change-passphrase|rotate|lock`: end-to-end
+/// encryption of the account's records (`AccountEncryption`; docs/encryption.md).
+struct EncryptionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "encryption", abstract: "Encrypt the account's records end to end: turn it on, join it, rotate, lock.",
+        discussion: """
+        With encryption on, the server keeps the reader's records sealed and cannot read
+        them. The passphrase comes from SHELF_PASSPHRASE_FILE (no group or other
+        permissions), a systemd credential (shelf-passphrase), or a prompt without echo on
+        a terminal — never from an argument. A wrong passphrase exits 77 and writes nothing.
+        """,
+        subcommands: [Enable.self, Join.self, Status.self, ChangePassphrase.self, Rotate.self, Lock.self])
+}
+
+// MARK: - The account's encryption
+
+extension EncryptionCommand {
+    /// The account's wiring, for a command that needs the server.
+    static func accountSync(_ context: CommandContext) throws -> AccountSync {
+        let paths = ShelfPaths(environment: context.environment)
+        let selection = try AccountSession.resolve(accountFlag: context.global.account, environment: context.environment, paths: paths)
+        guard case .account(let account) = selection else {
+            throw CommandFailure.noServer(paths.database(.localOnly).description)
+        }
+        let limits = try LimitOverrides(environment: context.environment)
+        return try AccountSync(account: account, paths: paths, transport: limits.transport(caFile: account.caFile))
+    }
+
+    /// The passphrase: `SHELF_PASSPHRASE_FILE`, a systemd credential, or the prompt
+    /// (asked twice when `confirming`, so a typo cannot lock the reader out).
+    /// - Parameter environment: where to look for a file or credential; the context's own by default.
+    static func passphrase(
+        _ context: CommandContext, from environment: [String: String]? = nil, prompt: String, confirming: Bool = false
+    ) throws -> Passphrase {
+        if let source = PassphraseSource.fromEnvironment(environment ?? context.environment) {
+            return try asking { try source.read() }
+        }
+        guard context.output.terminal.stdinIsTerminal, let typed = context.console.readSecret("\(prompt): ") else {
+            throw CommandFailure(.configuration, """
+                no passphrase: set SHELF_PASSPHRASE_FILE (mode 600), use a systemd credential (shelf-passphrase), \
+                or run on a terminal to be asked
+                """)
+        }
+        if confirming, context.console.readSecret("Again, to be sure: ") != typed {
+            throw CommandFailure(.dataError, "the two passphrases differ; nothing was changed")
+        }
+        return try asking { try Passphrase(typed) }
+    }
+
+    /// Runs a step, its failures as exit statuses.
+    static func asking<T>(_ work: () throws -> T) throws -> T {
+        do {
+            return try work()
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Runs a use case that talks to the server, its failures as exit statuses.
+    @MainActor
+    static func asking<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// An encryption use case's failure as the command's.
+    private static func failure(_ error: any Error) -> any Error {
+        switch error {
+        case let error as EncryptionError:
+            switch error {
+            case .wrongPassphrase: return CommandFailure(.noPermission, "wrong passphrase: it does not open the account's key; nothing was changed")
+            case .keyFile, .passphraseSource, .emptyPassphrase, .passphraseTooLong: return CommandFailure(.configuration, "\(error)")
+            default: return CommandFailure(.dataError, "\(error)")
+            }
+        case let error as AccountEncryptionError:
+            switch error {
+            case .alreadyEncrypted, .notEncrypted: return CommandFailure(.failure, error.description)
+            case .locked: return CommandFailure(.configuration, error.description)
+            case .syncRunning: return CommandFailure(.temporaryFailure, error.description)
+            }
+        case let error as APIError:
+            if case .unauthorized = error { return CommandFailure(.noPermission, error.description) }
+            return CommandFailure(error.isTransient ? .temporaryFailure : .unavailable, error.description)
+        default:
+            return error
+        }
+    }
+}
+
+// MARK: - enable
+
+extension EncryptionCommand {
+    struct Enable: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "enable", abstract: "Turn encryption on: every record goes up again sealed with the next sync.",
+            examples: [Example("With the passphrase in a file", "SHELF_PASSPHRASE_FILE=~/.shelf-passphrase shelf encryption enable && shelf sync")])
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let sync = try EncryptionCommand.accountSync(context)
+            let passphrase = try EncryptionCommand.passphrase(context, prompt: "New passphrase for account \(sync.account.name)", confirming: true)
+            let queued = try await EncryptionCommand.asking { try await sync.encryption.enable(passphrase: passphrase) }
+            try context.output.confirm(EncryptionChangeScreen(.enabled, account: sync.account.name.rawValue, queued: queued))
+            return .success
+        }
+    }
+}
+
+// MARK: - join
+
+extension EncryptionCommand {
+    struct Join: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "join", abstract: "Join an account encrypted on another device (asks for its passphrase).")
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let sync = try EncryptionCommand.accountSync(context)
+            let passphrase = try EncryptionCommand.passphrase(context, prompt: "Passphrase of account \(sync.account.name)")
+            try await EncryptionCommand.asking { try await sync.encryption.join(passphrase: passphrase) }
+            try context.output.confirm(EncryptionChangeScreen(.joined, account: sync.account.name.rawValue))
+            return .success
+        }
+    }
+}
+
+// MARK: - status
+
+extension EncryptionCommand {
+    struct Status: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "status", abstract: "Show whether the account is encrypted, its key, and what is not sealed yet.")
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let sync = try EncryptionCommand.accountSync(context)
+            let status = try EncryptionCommand.asking { try sync.encryption.status() }
+            try context.output.show(EncryptionStatusScreen(account: sync.account.name.rawValue, status))
+            return .success
+        }
+    }
+}
+
+// MARK: - change-passphrase
+
+extension EncryptionCommand {
+    struct ChangePassphrase: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "change-passphrase", abstract: "Wrap the key under a new passphrase; no record is sealed again.",
+            discussion: "The current passphrase comes as for every encryption command; the new one from SHELF_NEW_PASSPHRASE_FILE or a prompt.")
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let sync = try EncryptionCommand.accountSync(context)
+            let old = try EncryptionCommand.passphrase(context, prompt: "Current passphrase of account \(sync.account.name)")
+            // NB: the new one from its own file, or asked for: never the current one's source again.
+            var forNew = context.environment
+            forNew["SHELF_PASSPHRASE_FILE"] = context.environment["SHELF_NEW_PASSPHRASE_FILE"]
+            forNew["CREDENTIALS_DIRECTORY"] = nil
+            let new = try EncryptionCommand.passphrase(
+                context, from: forNew, prompt: "New passphrase of account \(sync.account.name)", confirming: true)
+            try await EncryptionCommand.asking { try await sync.encryption.changePassphrase(from: old, to: new) }
+            try context.output.confirm(EncryptionChangeScreen(.passphraseChanged, account: sync.account.name.rawValue))
+            return .success
+        }
+    }
+}
+
+// MARK: - rotate
+
+extension EncryptionCommand {
+    struct Rotate: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "rotate", abstract: "Make a new key and seal every record again with it (asks for the passphrase).")
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let sync = try EncryptionCommand.accountSync(context)
+            let passphrase = try EncryptionCommand.passphrase(context, prompt: "Passphrase of account \(sync.account.name)")
+            let queued = try await EncryptionCommand.asking { try await sync.encryption.rotate(passphrase: passphrase) }
+            try context.output.confirm(EncryptionChangeScreen(.rotated, account: sync.account.name.rawValue, queued: queued))
+            return .success
+        }
+    }
+}
+
+// MARK: - lock
+
+extension EncryptionCommand {
+    struct Lock: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "lock", abstract: "Remove the key from this device; syncs leave the account's records alone until 'join'.")
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let sync = try EncryptionCommand.accountSync(context)
+            let removed = try EncryptionCommand.asking { try sync.encryption.lock() }
+            try context.output.confirm(EncryptionChangeScreen(.locked, account: sync.account.name.rawValue, removedKey: removed))
+            return .success
+        }
+    }
+}
