@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Domain
+import Encryption
 import Foundation
 import Screens
 import Storage
@@ -67,6 +68,8 @@ extension AccountCommand {
         var create = false
         @Flag(help: "Save without asking the server (e.g. while it is unreachable).")
         var noVerify = false
+        @Flag(help: "Turn end-to-end encryption on before anything is uploaded (asks for a new passphrase; see 'shelf encryption').")
+        var encrypted = false
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let addition = try AccountAddition(name: name, server: server, accounts: accountStore(context))
@@ -77,6 +80,12 @@ extension AccountCommand {
             if create && !verifies {
                 throw ParseError.invalid("Use either '--create' or '--no-verify' (or --offline), not both")
             }
+            if encrypted && !verifies {
+                throw ParseError.invalid("'--encrypted' needs the server: not with '--no-verify' or --offline")
+            }
+            // NB: asked for before anything is saved, so a missing passphrase adds nothing.
+            let passphrase = encrypted
+                ? try EncryptionCommand.passphrase(context, prompt: "New passphrase for account \(name)", confirming: true) : nil
             let password: AccountAddition.Password
             if let file = passwordFile ?? passwordFileFromEnvironment(context) {
                 password = .file(path: context.program.absolutePath(file))
@@ -100,7 +109,20 @@ extension AccountCommand {
                 try output.confirm(ChangeScreen.localWorkAdopted(
                     account: added.name.rawValue, records: adopted.records, pendingChanges: adopted.pendingChanges))
             }
+            if verifies { try await settleEncryption(of: added, passphrase: passphrase, context) }
             return .success
+        }
+
+        /// `--encrypted` turns encryption on; an account another device encrypted is
+        /// added all the same, and the reader is told how to join it.
+        private func settleEncryption(of added: AccountAddition.Added, passphrase: Passphrase?, _ context: CommandContext) async throws {
+            let sync = try EncryptionCommand.accountSync(context, account: added.name.rawValue)
+            if let passphrase {
+                let queued = try await EncryptionCommand.asking { try await sync.encryption.enable(passphrase: passphrase) }
+                try context.output.confirm(EncryptionChangeScreen(.enabled, account: added.name.rawValue, queued: queued))
+            } else if (try? await sync.encryption.isEncryptedOnServer()) == true {
+                context.output.warn("account \(added.name) is encrypted end to end: run 'shelf encryption join' before 'shelf sync' to read its records here")
+            }
         }
 
         // MARK: The person's inputs

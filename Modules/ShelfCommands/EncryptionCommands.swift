@@ -27,9 +27,10 @@ struct EncryptionCommand: ParsableCommand {
 
 extension EncryptionCommand {
     /// The account's wiring, for a command that needs the server.
-    static func accountSync(_ context: CommandContext) throws -> AccountSync {
+    /// - Parameter account: this account rather than the one the command line names.
+    static func accountSync(_ context: CommandContext, account name: String? = nil) throws -> AccountSync {
         let paths = ShelfPaths(environment: context.environment)
-        let selection = try AccountSession.resolve(accountFlag: context.global.account, environment: context.environment, paths: paths)
+        let selection = try AccountSession.resolve(accountFlag: name ?? context.global.account, environment: context.environment, paths: paths)
         guard case .account(let account) = selection else {
             throw CommandFailure.noServer(paths.database(.localOnly).description)
         }
@@ -124,7 +125,8 @@ extension EncryptionCommand {
 extension EncryptionCommand {
     struct Join: ShelfCommand {
         static let configuration = CommandConfiguration(
-            name: "join", abstract: "Join an account encrypted on another device (asks for its passphrase).")
+            name: "join", abstract: "Join an account encrypted on another device (asks for its passphrase).",
+            examples: [Example("Join, then read the library here", "shelf encryption join && shelf sync")])
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let sync = try EncryptionCommand.accountSync(context)
@@ -141,7 +143,8 @@ extension EncryptionCommand {
 extension EncryptionCommand {
     struct Status: ShelfCommand {
         static let configuration = CommandConfiguration(
-            name: "status", abstract: "Show whether the account is encrypted, its key, and what is not sealed yet.")
+            name: "status", abstract: "Show whether the account is encrypted, its key, and what is not sealed yet.",
+            examples: [Example("For a script", "shelf --json encryption status")])
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let sync = try EncryptionCommand.accountSync(context)
@@ -158,7 +161,9 @@ extension EncryptionCommand {
     struct ChangePassphrase: ShelfCommand {
         static let configuration = CommandConfiguration(
             name: "change-passphrase", abstract: "Wrap the key under a new passphrase; no record is sealed again.",
-            discussion: "The current passphrase comes as for every encryption command; the new one from SHELF_NEW_PASSPHRASE_FILE or a prompt.")
+            discussion: "The current passphrase comes as for every encryption command; the new one from SHELF_NEW_PASSPHRASE_FILE or a prompt.",
+            examples: [Example(
+                "Both from files", "SHELF_PASSPHRASE_FILE=~/.old SHELF_NEW_PASSPHRASE_FILE=~/.new shelf encryption change-passphrase")])
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let sync = try EncryptionCommand.accountSync(context)
@@ -181,7 +186,8 @@ extension EncryptionCommand {
 extension EncryptionCommand {
     struct Rotate: ShelfCommand {
         static let configuration = CommandConfiguration(
-            name: "rotate", abstract: "Make a new key and seal every record again with it (asks for the passphrase).")
+            name: "rotate", abstract: "Make a new key and seal every record again with it (asks for the passphrase).",
+            examples: [Example("Rotate and send everything sealed anew", "shelf encryption rotate && shelf sync")])
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let sync = try EncryptionCommand.accountSync(context)
@@ -198,7 +204,8 @@ extension EncryptionCommand {
 extension EncryptionCommand {
     struct Lock: ShelfCommand {
         static let configuration = CommandConfiguration(
-            name: "lock", abstract: "Remove the key from this device; syncs leave the account's records alone until 'join'.")
+            name: "lock", abstract: "Remove the key from this device; syncs leave the account's records alone until 'join'.",
+            examples: [Example("Before handing the machine on", "shelf encryption lock")])
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let sync = try EncryptionCommand.accountSync(context)

@@ -117,7 +117,9 @@ struct CompletionCLITests {
         while let path = pending.popLast() {
             let help = try await sandbox.run(["help"] + path).stdout
             let name = path.joined(separator: " ")
-            let start = try #require(page.range(of: ".SS \"\(name)\"\n"), "no subsection for \(name)")
+            // NB: roff writes a command's hyphens as `\-` (`change-passphrase`).
+            let roffName = name.replacingOccurrences(of: "-", with: "\\-")
+            let start = try #require(page.range(of: ".SS \"\(roffName)\"\n"), "no subsection for \(name)")
             let rest = page[start.upperBound...]
             let section = rest[..<(rest.range(of: "\n.SS ")?.lowerBound ?? rest.range(of: "\n.SH ")?.lowerBound ?? rest.endIndex)]
             for option in optionNames(help).subtracting(shared).subtracting(["help"]) {

@@ -85,4 +85,24 @@ struct EncryptionCLITests {
         #expect(refused.status == 78, "\(refused)")
         #expect(try await laptop.run(["--json", "encryption", "status"]).json()["enabled"] as? Bool == false)
     }
+
+    @Test func anAccountAddedEncryptedStartsSealedAndAnotherDeviceIsToldToJoin() async throws {
+        let kinto = try KintoServer.shared()
+        let user = try await kinto.newUser(prefix: "e2e")
+        let laptop = try ShelfSandbox()
+        let secret = try passphraseFile(laptop, "tehanu")
+        let added = try await laptop.run(
+            ["account", "add", "reader", "--server", kinto.baseURL, "--user", user.name, "--encrypted"],
+            environment: ["SHELF_PASSWORD": user.password, "SHELF_PASSPHRASE_FILE": secret])
+        #expect(added.status == 0, "\(added)")
+        #expect(added.stdout.contains("Encryption is on for account reader"), "\(added)")
+        #expect(try await laptop.run("book", "add", "--title", "Tehanu", "--author", "Ursula K. Le Guin").status == 0)
+        #expect(try await laptop.run("sync").status == 0)
+
+        let phone = try ShelfSandbox()
+        let joined = try await phone.run(
+            ["account", "add", "reader", "--server", kinto.baseURL, "--user", user.name], environment: ["SHELF_PASSWORD": user.password])
+        #expect(joined.status == 0, "\(joined)")
+        #expect(joined.stderr.contains("shelf encryption join"), "\(joined)")
+    }
 }

@@ -58,6 +58,12 @@ public struct AccountEncryption: Sendable {
             notYetEncrypted: state.isEnabled ? waiting : 0)
     }
 
+    /// Whether the server holds a keyring for this account: another device turned
+    /// encryption on (`shelf account add` then says to join).
+    public func isEncryptedOnServer() async throws -> Bool {
+        try await ServerKeyring.fetch(client) != nil
+    }
+
     // MARK: - Enable
 
     /// Turns encryption on: a new data key, wrapped by the passphrase, kept here and on
