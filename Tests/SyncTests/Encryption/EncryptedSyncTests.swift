@@ -192,6 +192,44 @@ struct EncryptedSyncTests {
         #expect(second.collections["books"]?.added == 0)
     }
 
+    @Test func aConflictOnSealedRecordsIsResolvedAndADeletionReachesTheOtherDevice() async throws {
+        let (a, b) = try await encryptedPair()
+        try await b.join("correct horse")
+        #expect(await b.device.sync().outcome == .synced)
+
+        // The same field on both sides: a per-field conflict, through sealed records.
+        try a.device.editBook("b1") { $0["title"] = .string("Dune (A)") }
+        try b.device.editBook("b1") { $0["title"] = .string("Dune (B)") }
+        #expect(await a.device.sync().outcome == .synced)
+        let clash = await b.device.sync()
+        #expect(clash.outcome == .needsAttention)
+        #expect(clash.collections["books"]?.conflicts == 1)
+        try ConflictResolver(store: b.device.store).resolve(.books, id: "b1", keep: .local)
+        #expect(await b.device.sync().outcome == .synced)
+        #expect(await a.device.sync().outcome == .synced)
+        #expect(try a.device.title("b1") == "Dune (B)")
+
+        // A deletion: a tombstone stays a tombstone, and the other device drops the record.
+        try a.device.deleteBook("b2")
+        #expect(await a.device.sync().outcome == .synced)
+        #expect(await b.device.sync().outcome == .synced)
+        #expect(try b.device.title("b2") == nil)
+    }
+
+    @Test func aServerThatForgotTheCollectionGetsItBackSealed() async throws {
+        let (a, b) = try await encryptedPair()
+        try await b.join("correct horse")
+        #expect(await b.device.sync().outcome == .synced)
+
+        _ = try await a.device.client.send(.delete, "/buckets/default/collections/books")
+        #expect(await a.device.sync().outcome == .synced)
+        for id in ["b1", "b2"] {
+            #expect(Set(try await a.device.rawServerBook(id).keys) == ["id", "last_modified", "shelf_enc"])
+        }
+        #expect(await b.device.sync().outcome == .synced)
+        #expect(try b.device.title("b2") == "Solaris")
+    }
+
     @Test func changingThePassphraseSealsNothingAgain() async throws {
         let (a, b) = try await encryptedPair()
         let sealedBefore = try await a.device.rawServerBook("b1")
