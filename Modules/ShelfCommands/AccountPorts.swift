@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import Repositories
 import Storage
 import Sync
@@ -65,10 +66,16 @@ struct StoreDecisions: ConflictService, FailedChangeService, PendingChangeServic
 struct AccountImport: LibraryImporting {
     let store: ShelfStore
     let repositories: AccountRepositories
+    /// The account's key file: an encrypted account names imported records by keyed ids.
+    let keyFile: URL?
 
     func importLibrary(
         _ plan: ImportPlan, file: String, dryRun: Bool, progress: @escaping @Sendable (Int, Int) -> Void
     ) async throws -> ImportReport {
+        var plan = plan
+        if let keyFile, let keyed = try AccountEncryption.importIDs(store: store, keyFile: keyFile) {
+            plan = plan.keyingIDs(keyed)
+        }
         let report = try LibraryImport.apply(plan, to: store, file: file, dryRun: dryRun, progress: progress)
         if !dryRun { await repositories.invalidateAll() }
         return report

@@ -71,7 +71,10 @@ final class AccountSession: Sendable {
     /// waiting changes).
     var decisions: StoreDecisions { StoreDecisions(store: store) }
     /// The port imports are written through.
-    var importer: AccountImport { AccountImport(store: store, repositories: repositories) }
+    var importer: AccountImport {
+        let keyFile: URL? = if case .account(let account) = selection { paths.keyFile(account.name) } else { nil }
+        return AccountImport(store: store, repositories: repositories, keyFile: keyFile)
+    }
 
     /// Waits for refreshes still running behind a read (none outlive the read budget),
     /// then warns about failed ones — saying so when a collection has nothing local yet.

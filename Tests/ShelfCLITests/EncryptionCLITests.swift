@@ -105,4 +105,23 @@ struct EncryptionCLITests {
         #expect(joined.status == 0, "\(joined)")
         #expect(joined.stderr.contains("shelf encryption join"), "\(joined)")
     }
+
+    @Test func anImportOnAnEncryptedAccountNamesBooksByKeyedIdsAndAddsNothingTheSecondTime() async throws {
+        let kinto = try KintoServer.shared()
+        let user = try await kinto.newUser(prefix: "e2e")
+        let laptop = try await device(kinto, user)
+        let secret = try passphraseFile(laptop, "earthsea")
+        #expect(try await laptop.run(["encryption", "enable"], environment: ["SHELF_PASSPHRASE_FILE": secret]).status == 0)
+        let csv = laptop.root.appendingPathComponent("goodreads.csv")
+        try Data("Book Id,Title,Author,Exclusive Shelf\n4981,A Wizard of Earthsea,Ursula K. Le Guin,read\n".utf8).write(to: csv)
+
+        let first = try await laptop.run(["--json", "import", csv.path])
+        #expect(first.status == 0, "\(first)")
+        let books = try #require(try await laptop.run(["--json", "--offline", "books"]).json()["books"] as? [[String: Any]])
+        let id = try #require(books.first?["id"] as? String)
+        #expect(!id.hasPrefix("gr-") && !id.contains("4981"), "\(id)")
+        let second = try await laptop.run(["--json", "import", csv.path])
+        let added = ((try second.json()["collections"] as? [String: Any])?["books"] as? [String: Any])?["added"] as? Int
+        #expect(added == 0, "\(second)")
+    }
 }

@@ -14,7 +14,7 @@ extension ImportPlan {
     /// file again finds the records the first import made and adds nothing. Repositories
     /// know nothing of keys: the caller hands in the function. A Shelf export is left as it
     /// is: its ids are the records' own, and importing it again must find them.
-    public func keyingIDs(_ keyed: (_ naturalID: String, _ collection: CollectionName) -> String) -> ImportPlan {
+    public func keyingIDs(_ keyed: @escaping (_ naturalID: String, _ collection: CollectionName) -> String) -> ImportPlan {
         guard format != .shelf else { return self }
         var plan = self
         plan.items = items.map { item in

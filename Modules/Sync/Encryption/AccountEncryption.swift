@@ -256,9 +256,14 @@ extension AccountEncryption {
     /// - Throws: `AccountEncryptionError.locked` when the account is encrypted and this
     ///   device holds no key: an import then would name its records in the clear.
     public func importIDs() throws -> (@Sendable (String, CollectionName) -> String)? {
+        try Self.importIDs(store: store, keyFile: keyFile)
+    }
+
+    /// `importIDs()` from the store and the key file alone: no server involved.
+    public static func importIDs(store: ShelfStore, keyFile: URL) throws -> (@Sendable (String, CollectionName) -> String)? {
         let state = try store.read { try $0.encryptionState() }
         guard state.isEnabled else { return nil }
-        guard let keyring = try keys.load() else { throw AccountEncryptionError.locked }
+        guard let keyring = try LocalKeyStore(path: keyFile.path).load() else { throw AccountEncryptionError.locked }
         let identity = try state.identityKeyID.map { name throws(EncryptionError) in try KeyID(name) } ?? keyring.current.id
         guard let key = keyring.key(for: identity) else { throw AccountEncryptionError.locked }
         let identifier = try KeyedIdentifier(key: key)
