@@ -248,3 +248,25 @@ public protocol SyncRunning: Sendable {
     /// - Parameter onEvent: told each step as it happens (from the engine's task).
     func runNow(onEvent: @escaping @Sendable (Event) -> Void) async -> Report
 }
+
+// MARK: - Accounts
+
+/// The reader's accounts on this machine: listed, added (checked with the server first),
+/// made current, removed. What an account, a listing and an addition are is the account
+/// store's and the sync engine's, so the port names them as associated types.
+public protocol AccountService: Sendable {
+    associatedtype Account: Sendable
+    associatedtype Listing: Sendable
+    associatedtype Addition: Sendable
+    associatedtype Added: Sendable
+    associatedtype Removal: Sendable
+    /// What an addition tells the reader along the way (warnings, notes).
+    associatedtype Notice: Sendable
+
+    func accounts() async throws -> Listing
+    /// Verifies (or signs up) and saves; told each notice as it arises.
+    func add(_ addition: Addition, notify: @escaping @Sendable (Notice) -> Void) async throws -> Added
+    func use(_ name: String) async throws -> Account
+    /// Removes the account; its local store stays.
+    func remove(_ name: String) async throws -> Removal
+}
