@@ -270,3 +270,21 @@ public protocol AccountService: Sendable {
     /// Removes the account; its local store stays.
     func remove(_ name: String) async throws -> Removal
 }
+
+// MARK: - Store care
+
+/// The account's local store looked after: checked whole, copied while a sync may run,
+/// or replaced by a checked copy. The diagnosis and summaries are the store's own, so
+/// the port names them as associated types.
+public protocol StoreCaring: Sendable {
+    associatedtype Diagnosis: Sendable
+    associatedtype Backup: Sendable
+    associatedtype Restore: Sendable
+
+    /// Reads the store through SQLite's full integrity check; changes nothing.
+    func diagnose() async throws -> Diagnosis
+    /// Writes a consistent copy to a new private file at `path`.
+    func backup(to path: String) async throws -> Backup
+    /// Checks the backup at `path` and puts it in the store's place (the replaced one is kept).
+    func restore(from path: String) async throws -> Restore
+}

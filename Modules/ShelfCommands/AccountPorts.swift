@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import Repositories
 import Screens
 import Storage
@@ -149,4 +150,15 @@ struct AccountFiles: AccountService {
         try store.remove(name)
         return Removal(name: name, store: store.paths.database(name).description)
     }
+}
+
+// MARK: - StoreCare
+
+/// Sync's `StoreMaintenance` of one store, as the port `StoreCareViewModel` is built on.
+struct StoreCare: StoreCaring {
+    let maintenance: StoreMaintenance
+
+    func diagnose() async throws -> StoreDiagnosis { try maintenance.diagnose() }
+    func backup(to path: String) async throws -> StoreBackupSummary { try maintenance.backup(to: URL(fileURLWithPath: path)) }
+    func restore(from path: String) async throws -> StoreRestoreSummary { try maintenance.restore(from: URL(fileURLWithPath: path)) }
 }
