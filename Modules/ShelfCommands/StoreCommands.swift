@@ -1,6 +1,5 @@
 import ArgumentParsing
 import Domain
-import Foundation
 import Presentation
 import Screens
 import Storage
