@@ -248,3 +248,43 @@ public protocol SyncRunning: Sendable {
     /// - Parameter onEvent: told each step as it happens (from the engine's task).
     func runNow(onEvent: @escaping @Sendable (Event) -> Void) async -> Report
 }
+
+// MARK: - Accounts
+
+/// The reader's accounts on this machine: listed, added (checked with the server first),
+/// made current, removed. What an account, a listing and an addition are is the account
+/// store's and the sync engine's, so the port names them as associated types.
+public protocol AccountService: Sendable {
+    associatedtype Account: Sendable
+    associatedtype Listing: Sendable
+    associatedtype Addition: Sendable
+    associatedtype Added: Sendable
+    associatedtype Removal: Sendable
+    /// What an addition tells the reader along the way (warnings, notes).
+    associatedtype Notice: Sendable
+
+    func accounts() async throws -> Listing
+    /// Verifies (or signs up) and saves; told each notice as it arises.
+    func add(_ addition: Addition, notify: @escaping @Sendable (Notice) -> Void) async throws -> Added
+    func use(_ name: String) async throws -> Account
+    /// Removes the account; its local store stays.
+    func remove(_ name: String) async throws -> Removal
+}
+
+// MARK: - Store care
+
+/// The account's local store looked after: checked whole, copied while a sync may run,
+/// or replaced by a checked copy. The diagnosis and summaries are the store's own, so
+/// the port names them as associated types.
+public protocol StoreCaring: Sendable {
+    associatedtype Diagnosis: Sendable
+    associatedtype Backup: Sendable
+    associatedtype Restore: Sendable
+
+    /// Reads the store through SQLite's full integrity check; changes nothing.
+    func diagnose() async throws -> Diagnosis
+    /// Writes a consistent copy to a new private file at `path`.
+    func backup(to path: String) async throws -> Backup
+    /// Checks the backup at `path` and puts it in the store's place (the replaced one is kept).
+    func restore(from path: String) async throws -> Restore
+}

@@ -2,6 +2,7 @@ import ArgumentParsing
 import Domain
 import Encryption
 import Foundation
+import Presentation
 import Screens
 import Storage
 import Sync
@@ -18,6 +19,11 @@ struct AccountCommand: ParsableCommand {
 
     static func accountStore(_ context: CommandContext) -> AccountStore {
         AccountStore(paths: ShelfPaths(environment: context.environment))
+    }
+
+    /// The view model every account change goes through.
+    @MainActor static func viewModel(_ context: CommandContext) -> AccountsViewModel<AccountFiles> {
+        AccountsViewModel(service: AccountFiles(store: accountStore(context)))
     }
 }
 
@@ -94,14 +100,16 @@ extension AccountCommand {
             }
 
             let output = context.output
-            let added = try await addition.add(
-                user: user, password: password, caFile: caFile, verification: verifies ? (create ? .signUpAndVerify : .verify) : .none,
-                notify: { notice in
-                    switch notice {
-                    case .warning(let warning): output.warn(warning)
-                    case .note(let note): output.note(note)
-                    }
-                })
+            let model = viewModel(context)
+            let request = AccountFiles.Addition(
+                addition: addition, user: user, password: password, caFile: caFile,
+                verification: verifies ? (create ? .signUpAndVerify : .verify) : .none)
+            let added = try outcome(await model.add(request, notify: { notice in
+                switch notice {
+                case .warning(let warning): output.warn(warning)
+                case .note(let note): output.note(note)
+                }
+            }), failure: model.failure)
             let entry = AccountsScreen.Entry(
                 name: added.name.rawValue, user: added.user, server: added.server, isCurrent: added.isCurrent)
             try output.confirm(ChangeScreen.accountAdded(entry))
@@ -168,19 +176,10 @@ extension AccountCommand {
             name: "list", abstract: "List accounts; the current one is marked.", examples: [Example("The accounts", "shelf account list")])
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let accounts = accountStore(context)
-            let current = accounts.currentAccount()
-            var entries: [AccountsScreen.Entry] = []
-            var problems: [String] = []
-            for name in accounts.list() {
-                do {
-                    let config = try accounts.load(name)
-                    entries.append(.init(name: name.rawValue, user: config.user, server: config.server, isCurrent: name == current))
-                } catch {
-                    problems.append("account \(name): \(error)")
-                }
-            }
-            try context.output.show(AccountsScreen(accounts: entries, problems: problems))
+            let model = viewModel(context)
+            await model.load()
+            let listing = try loaded(model.state, failure: model.failure)
+            try context.output.show(AccountsScreen(accounts: listing.accounts, problems: listing.problems))
             return .success
         }
     }
@@ -193,12 +192,9 @@ extension AccountCommand {
         var name: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let accounts = accountStore(context)
-            let name = try AccountName.checked(name)
-            let config = try accounts.load(name)
-            try accounts.setCurrentAccount(name)
-            try context.output.confirm(ChangeScreen.accountUsed(
-                .init(name: name.rawValue, user: config.user, server: config.server, isCurrent: true)))
+            let model = viewModel(context)
+            let account = try outcome(await model.use(name), failure: model.failure)
+            try context.output.confirm(ChangeScreen.accountUsed(account))
             return .success
         }
     }
@@ -213,10 +209,9 @@ extension AccountCommand {
         var name: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let accounts = accountStore(context)
-            let name = try AccountName.checked(name)
-            try accounts.remove(name)
-            try context.output.confirm(ChangeScreen.accountRemoved(name.rawValue, store: accounts.paths.database(name).description))
+            let model = viewModel(context)
+            let removed = try outcome(await model.remove(name), failure: model.failure)
+            try context.output.confirm(ChangeScreen.accountRemoved(removed.name.rawValue, store: removed.store))
             return .success
         }
     }

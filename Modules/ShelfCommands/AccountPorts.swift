@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Repositories
+import Screens
 import Storage
 import Sync
 
@@ -92,4 +93,78 @@ struct AccountSyncRun: SyncRunning {
     func runNow(onEvent: @escaping @Sendable (SyncEvent) -> Void) async -> RunReport {
         await sync.runLocked(onEvent: onEvent)
     }
+}
+
+// MARK: - AccountFiles
+
+/// The account files under `$XDG_CONFIG_HOME/shelf` (Storage's `AccountStore`) and Sync's
+/// `AccountAddition`, as the port `AccountsViewModel` is built on.
+struct AccountFiles: AccountService {
+    /// An addition whose name and server were checked (`AccountAddition.init`), with the
+    /// person's inputs.
+    struct Addition: Sendable {
+        let addition: AccountAddition
+        let user: String
+        let password: AccountAddition.Password
+        let caFile: String?
+        let verification: AccountAddition.Verification
+    }
+
+    /// The accounts, and the account files that could not be read.
+    struct Listing: Sendable {
+        let accounts: [AccountsScreen.Entry]
+        let problems: [String]
+    }
+
+    /// A removed account, and where its store stays.
+    struct Removal: Sendable {
+        let name: AccountName
+        let store: String
+    }
+
+    let store: AccountStore
+
+    func accounts() async throws -> Listing {
+        let current = store.currentAccount()
+        var entries: [AccountsScreen.Entry] = []
+        var problems: [String] = []
+        for name in store.list() {
+            do {
+                let config = try store.load(name)
+                entries.append(.init(name: name.rawValue, user: config.user, server: config.server, isCurrent: name == current))
+            } catch {
+                problems.append("account \(name): \(error)")
+            }
+        }
+        return Listing(accounts: entries, problems: problems)
+    }
+
+    func add(_ request: Addition, notify: @escaping @Sendable (AccountAddition.Notice) -> Void) async throws -> AccountAddition.Added {
+        try await request.addition.add(
+            user: request.user, password: request.password, caFile: request.caFile, verification: request.verification, notify: notify)
+    }
+
+    func use(_ name: String) async throws -> AccountsScreen.Entry {
+        let name = try AccountName.checked(name)
+        let config = try store.load(name)
+        try store.setCurrentAccount(name)
+        return .init(name: name.rawValue, user: config.user, server: config.server, isCurrent: true)
+    }
+
+    func remove(_ name: String) async throws -> Removal {
+        let name = try AccountName.checked(name)
+        try store.remove(name)
+        return Removal(name: name, store: store.paths.database(name).description)
+    }
+}
+
+// MARK: - StoreCare
+
+/// Sync's `StoreMaintenance` of one store, as the port `StoreCareViewModel` is built on.
+struct StoreCare: StoreCaring {
+    let maintenance: StoreMaintenance
+
+    func diagnose() async throws -> StoreDiagnosis { try maintenance.diagnose() }
+    func backup(to path: String) async throws -> StoreBackupSummary { try maintenance.backup(to: URL(fileURLWithPath: path)) }
+    func restore(from path: String) async throws -> StoreRestoreSummary { try maintenance.restore(from: URL(fileURLWithPath: path)) }
 }

@@ -34,7 +34,8 @@ struct ReadCommand: ShelfCommand {
         var bookID: Book.ID?
         if let book { bookID = try await BookCommand.existingBook(book, context).id }
         // NB: logging needs no goal, so the preferences are not refreshed for it.
-        let model = ReadingProgressViewModel(service: session.repositories.readingLog, goal: .default)
+        let now = context.program.now
+        let model = ReadingProgressViewModel(service: session.repositories.readingLog, goal: .default, today: { ReadingDay(now()) })
         guard let logged = await model.log(minutes: minutes, bookID: bookID, on: day) else {
             throw ReadingLog.refusal(minutes: minutes, day: day, model)
         }
@@ -99,7 +100,9 @@ private enum ReadingLog {
         await session.repositories.refreshPreferencesIfStale()
         let settings = ReadingSettingsViewModel(preferences: session.preferences)
         if let message = settings.errorMessage { context.output.warn("\(message); measuring against the default goal") }
-        return ReadingProgressViewModel(service: session.repositories.readingLog, goal: settings.settings.dailyGoal)
+        let now = context.program.now
+        return ReadingProgressViewModel(
+            service: session.repositories.readingLog, goal: settings.settings.dailyGoal, today: { ReadingDay(now()) })
     }
 
     /// A refused session is the reader's input (65); anything else is the store (74).

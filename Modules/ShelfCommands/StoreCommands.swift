@@ -1,6 +1,6 @@
 import ArgumentParsing
 import Domain
-import Foundation
+import Presentation
 import Screens
 import Storage
 import Sync
@@ -20,7 +20,9 @@ struct DoctorCommand: ShelfCommand {
         examples: [Example("Check the current account's store", "shelf doctor"), Example("Check another account's", "shelf --account work doctor")])
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        let diagnosis = try storeMaintenance(context).diagnose()
+        let model = try storeCare(context)
+        await model.diagnose()
+        let diagnosis = try loaded(model.state, failure: model.failure)
         try context.output.show(StoreDoctorScreen(diagnosis))
         return diagnosis.isHealthy ? .success : .ioError
     }
@@ -36,7 +38,8 @@ struct BackupCommand: ShelfCommand {
     var file: String
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        let summary = try storeMaintenance(context).backup(to: URL(fileURLWithPath: context.program.absolutePath(file)))
+        let model = try storeCare(context)
+        let summary = try outcome(await model.backup(to: context.program.absolutePath(file)), failure: model.failure)
         try context.output.confirm(StoreBackupScreen(summary))
         return .success
     }
@@ -55,13 +58,20 @@ struct RestoreCommand: ShelfCommand {
     var file: String
 
     func run(_ context: CommandContext) async throws -> ExitCode {
-        let summary = try storeMaintenance(context).restore(from: URL(fileURLWithPath: context.program.absolutePath(file)))
+        let model = try storeCare(context)
+        let summary = try outcome(await model.restore(from: context.program.absolutePath(file)), failure: model.failure)
         try context.output.confirm(StoreRestoreScreen(summary))
         return .success
     }
 }
 
 /// The store's account by name only: checking or copying a store needs no password.
+/// The view model every store care goes through, on the account's store.
+@MainActor
+private func storeCare(_ context: CommandContext) throws -> StoreCareViewModel<StoreCare> {
+    StoreCareViewModel(service: StoreCare(maintenance: try storeMaintenance(context)))
+}
+
 @MainActor
 private func storeMaintenance(_ context: CommandContext) throws -> StoreMaintenance {
     let paths = ShelfPaths(environment: context.environment)

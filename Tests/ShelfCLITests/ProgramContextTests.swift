@@ -18,6 +18,21 @@ struct ProgramContextTests {
         #expect(page.contains(#""2031\-03\-07""#), "\(page.prefix(300))")
     }
 
+    @Test func anExportIsStampedWithTheProgramsClock() async throws {
+        #expect(try await sandbox.run("book", "add", "--title", "Dune", "--author", "Frank Herbert").status == 0)
+        let export = try await sandbox.run(["export"], now: { Date(timeIntervalSince1970: 1_930_608_000) })
+        #expect(export.status == 0, "\(export)")
+        #expect(try export.json()["exportedAt"] as? String == "2031-03-07T00:00:00Z", "\(export.stdout.prefix(200))")
+    }
+
+    @Test func todayIsTheProgramsClocksDay() async throws {
+        // Noon UTC, so the day is the same in any time zone the tests run in.
+        let noon = Date(timeIntervalSince1970: 1_930_608_000 + 43_200)
+        let read = try await sandbox.run(["--json", "read", "25"], now: { noon })
+        #expect(read.status == 0, "\(read)")
+        #expect(try read.json()["day"] as? String == "2031-03-07", "\(read)")
+    }
+
     @Test func aRelativePathStartsAtTheWorkingDirectory() async throws {
         #expect(try await sandbox.run("book", "add", "--title", "Dune", "--author", "Frank Herbert").status == 0)
         let run = try await sandbox.run("-q", "export", "--output", "library.json")
