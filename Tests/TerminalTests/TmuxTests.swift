@@ -126,7 +126,7 @@ struct Tmux {
         try run("capture-pane", "-p", "-t", Self.session)
     }
 
-    /// The pane once it shows `text`; fails after ten seconds.
+    /// The pane once it shows `text`; fails after thirty seconds.
     func screen(containing text: String) async throws -> String {
         try await waitFor("the screen to show \(text.debugDescription)") {
             let screen = try capture()
@@ -142,12 +142,15 @@ struct Tmux {
         }
     }
 
+    /// NB: the probe runs once more after the deadline: on a machine busy with the whole
+    /// suite this task can be held past it between two probes, with the screen long there.
     private func waitFor(_ what: String, _ probe: () throws -> String?) async throws -> String {
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if let found = try probe() { return found }
             try await Task.sleep(for: .milliseconds(20))
         }
+        if let found = try probe() { return found }
         throw Failure(description: "waited 30 s for \(what); the pane shows:\n\(try capture())")
     }
 }
