@@ -39,7 +39,10 @@ final class AccountSession: Sendable {
                 refresher = LocalOnlyRefresher()
                 output.note("account \(account); store \(store.location); offline: the server is not contacted")
             } else {
-                refresher = BudgetedRefresher(sync.refresher, budget: ReadBudget(ReadBudget.interactive))
+                let waiting = sync.refresher { holder in
+                    output.note("waiting for the sync in progress\(holder.map { " (pid \($0))" } ?? "") to finish")
+                }
+                refresher = BudgetedRefresher(waiting, budget: ReadBudget(ReadBudget.interactive))
                 output.note("account \(account); store \(store.location)")
             }
         case .localOnly:

@@ -189,5 +189,10 @@ public struct AccountSync: Sendable {
     // MARK: Reads
 
     /// The repositories' refresh port over this account's engine and lock.
-    public var refresher: SyncRefresher { SyncRefresher(engine: engine, lockFile: lockFile) }
+    public var refresher: SyncRefresher { refresher() }
+
+    /// The refresh port, telling `onLockBusy` when a refresh waits for a run in progress.
+    public func refresher(onLockBusy: (@Sendable (Int32?) -> Void)? = nil) -> SyncRefresher {
+        SyncRefresher(engine: engine, lockFile: lockFile, onLockBusy: onLockBusy)
+    }
 }

@@ -20,7 +20,12 @@ public struct SyncRefresher: CollectionRefreshing {
     /// How long a refresh waits for a run holding the lock. Default: 2 s.
     public let lockWait: Duration
 
-    public init(engine: SyncEngine, lockFile: URL?, lockWait: Duration = .seconds(2)) {
+    /// Told once, with the holder's pid when known, when a refresh finds the lock held and
+    /// starts waiting: what `shelf -v` says, and how a test knows the wait began.
+    public let onLockBusy: (@Sendable (Int32?) -> Void)?
+
+    public init(engine: SyncEngine, lockFile: URL?, lockWait: Duration = .seconds(2), onLockBusy: (@Sendable (Int32?) -> Void)? = nil) {
+        self.onLockBusy = onLockBusy
         self.engine = engine
         self.lockFile = lockFile
         self.lockWait = lockWait
@@ -58,8 +63,13 @@ extension SyncRefresher {
     /// process is refused like another process would be: one loop covers both.
     private func waitForLock(_ lockFile: URL) async throws -> RunLock? {
         let deadline = ContinuousClock.now + lockWait
+        var told = false
         while true {
             if let held = try RunLock.acquire(at: lockFile) { return held }
+            if !told {
+                told = true
+                onLockBusy?(RunLock.holder(of: lockFile))
+            }
             guard ContinuousClock.now < deadline else { return nil }
             try await Task.sleep(for: .milliseconds(20))
         }

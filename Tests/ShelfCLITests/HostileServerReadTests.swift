@@ -100,10 +100,11 @@ struct HostileServerReadTests {
     /// first `cart` shows priced lines: the catalog's refresh waits for the cart's run
     /// instead of giving up on the lock.
     @Test func theFirstCartOnANewDeviceIsPriced() async throws {
+        // NB: the first request is held until the other collection's refresh says (-v) that
+        // it waits for the lock that request's run holds: that wait is what is tested.
+        let refreshWaits = DispatchSemaphore(value: 0)
         let server = try HostileHTTPServer { line, index in
-            // NB: the first request is held a moment, so the other collection's refresh
-            // certainly meets the lock that request's run holds.
-            if index == 0 { Thread.sleep(forTimeInterval: 0.3) }
+            if index == 0 { _ = refreshWaits.wait(timeout: .now() + 20) }
             if line.contains("collections/cart/records") {
                 return .json(200, #"{"data":[{"id":"p1","product_id":"p1","quantity":2,"last_modified":10}]}"#)
             }
@@ -115,7 +116,13 @@ struct HostileServerReadTests {
         defer { server.stop() }
         let sandbox = try await sandbox(server: server.baseURL)
 
-        let run = try sandbox.runBinary("--json", "cart")
+        let running = try ProcessRunner.start(
+            ShelfBinary.url, ["-v", "--json", "cart"], environment: sandbox.environment)
+        let waiting = running.waitForStderrLine { $0.contains("waiting for the sync in progress") }
+        refreshWaits.signal()
+        let finished = running.finish()
+        #expect(waiting != nil, "no refresh waited for the lock: \(finished.stderr)")
+        let run = ShelfRun(arguments: ["--json", "cart"], status: finished.status, stdout: finished.stdout, stderr: finished.stderr)
         #expect(run.status == 0, "\(run)")
         let lines = try #require(try run.json()["lines"] as? [[String: Any]], "\(run)")
         #expect(lines.count == 1)
