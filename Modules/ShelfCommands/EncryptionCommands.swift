@@ -59,6 +59,21 @@ extension EncryptionCommand {
         return try asking { try Passphrase(typed) }
     }
 
+    /// The shape of `enable`, `join` and `rotate`: the account, its passphrase, the use
+    /// case, and its confirmation.
+    /// - Parameter work: the use case; returns how many records it queued.
+    @MainActor
+    static func changing(
+        _ context: CommandContext, _ action: EncryptionChangeScreen.Action, prompt: String, confirming: Bool = false,
+        _ work: (AccountEncryption, Passphrase) async throws -> Int
+    ) async throws -> ExitCode {
+        let sync = try accountSync(context)
+        let passphrase = try passphrase(context, prompt: "\(prompt) \(sync.account.name)", confirming: confirming)
+        let queued = try await asking { try await work(sync.encryption, passphrase) }
+        try context.output.confirm(EncryptionChangeScreen(action, account: sync.account.name.rawValue, queued: queued))
+        return .success
+    }
+
     /// Runs a step, its failures as exit statuses.
     static func asking<T>(_ work: () throws -> T) throws -> T {
         do {
@@ -111,11 +126,9 @@ extension EncryptionCommand {
             examples: [Example("With the passphrase in a file", "SHELF_PASSPHRASE_FILE=~/.shelf-passphrase shelf encryption enable && shelf sync")])
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let sync = try EncryptionCommand.accountSync(context)
-            let passphrase = try EncryptionCommand.passphrase(context, prompt: "New passphrase for account \(sync.account.name)", confirming: true)
-            let queued = try await EncryptionCommand.asking { try await sync.encryption.enable(passphrase: passphrase) }
-            try context.output.confirm(EncryptionChangeScreen(.enabled, account: sync.account.name.rawValue, queued: queued))
-            return .success
+            try await EncryptionCommand.changing(context, .enabled, prompt: "New passphrase for account", confirming: true) {
+                try await $0.enable(passphrase: $1)
+            }
         }
     }
 }
@@ -129,11 +142,10 @@ extension EncryptionCommand {
             examples: [Example("Join, then read the library here", "shelf encryption join && shelf sync")])
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let sync = try EncryptionCommand.accountSync(context)
-            let passphrase = try EncryptionCommand.passphrase(context, prompt: "Passphrase of account \(sync.account.name)")
-            try await EncryptionCommand.asking { try await sync.encryption.join(passphrase: passphrase) }
-            try context.output.confirm(EncryptionChangeScreen(.joined, account: sync.account.name.rawValue))
-            return .success
+            try await EncryptionCommand.changing(context, .joined, prompt: "Passphrase of account") {
+                try await $0.join(passphrase: $1)
+                return 0
+            }
         }
     }
 }
@@ -190,11 +202,9 @@ extension EncryptionCommand {
             examples: [Example("Rotate and send everything sealed anew", "shelf encryption rotate && shelf sync")])
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let sync = try EncryptionCommand.accountSync(context)
-            let passphrase = try EncryptionCommand.passphrase(context, prompt: "Passphrase of account \(sync.account.name)")
-            let queued = try await EncryptionCommand.asking { try await sync.encryption.rotate(passphrase: passphrase) }
-            try context.output.confirm(EncryptionChangeScreen(.rotated, account: sync.account.name.rawValue, queued: queued))
-            return .success
+            try await EncryptionCommand.changing(context, .rotated, prompt: "Passphrase of account") {
+                try await $0.rotate(passphrase: $1)
+            }
         }
     }
 }

@@ -8,14 +8,6 @@ import TestSupport
 @Suite("Bulk pulls and the listing index")
 struct BulkPullTests {
     /// `count` books named "Book <n>" by two authors, one in three by "Ursula K. Le Guin".
-    private func books(_ range: Range<Int>) -> [RawRecord] {
-        range.map { index in
-            Wire.remoteBook(
-                "b\(index)", title: "Book \(index)", author: index % 3 == 0 ? "Ursula K. Le Guin" : "Émile Zola",
-                finished: index % 2 == 0, lastModified: Int64(1000 + index))
-        }
-    }
-
     private func hasListingIndex(_ store: ShelfStore) throws -> Bool {
         try store.read { reader in try ListingIndexes.arePresent(reader.db) }
     }
@@ -41,19 +33,19 @@ struct BulkPullTests {
         // GIVEN an empty store and the same books loaded page by page into a second one
         let bulk = try ShelfStore.testStore()
         let reference = try ShelfStore.testStore()
-        try reference.seed(books(0..<3500), to: .books)
+        try reference.seed(Wire.books(0..<3500), to: .books)
 
         // WHEN a large first page arrives with more to come
-        try apply(books(0..<2000), to: bulk, morePagesFollow: true)
+        try apply(Wire.books(0..<2000), to: bulk, morePagesFollow: true)
 
         // THEN the index is left out, and every answer is still right
         #expect(try !hasListingIndex(bulk))
         #expect(try bulk.read { reader in try reader.count(RecordQuery(.books, search: "ursula")) } == 667)
 
         // WHEN the rest arrives, the last page saying so
-        try apply(books(2000..<3000), to: bulk, morePagesFollow: true)
+        try apply(Wire.books(2000..<3000), to: bulk, morePagesFollow: true)
         #expect(try !hasListingIndex(bulk))
-        try apply(books(3000..<3500), to: bulk, morePagesFollow: false)
+        try apply(Wire.books(3000..<3500), to: bulk, morePagesFollow: false)
 
         // THEN the index is back and the store answers exactly as one loaded with it
         #expect(try hasListingIndex(bulk))
@@ -64,24 +56,24 @@ struct BulkPullTests {
     @Test func smallPagesAndStoresThatAlreadyHoldRecordsKeepTheIndex() throws {
         // A small page: not worth rebuilding the index for.
         let small = try ShelfStore.testStore()
-        try apply(books(0..<(StoreTransaction.bulkPageMinimum - 1)), to: small, morePagesFollow: true)
+        try apply(Wire.books(0..<(StoreTransaction.bulkPageMinimum - 1)), to: small, morePagesFollow: true)
         #expect(try hasListingIndex(small))
 
         // A large page into a store that holds more records than it brings.
         let full = try ShelfStore.testStore()
-        try full.seed(books(0..<3000), to: .books)
-        try apply(books(3000..<5000), to: full, morePagesFollow: true)
+        try full.seed(Wire.books(0..<3000), to: .books)
+        try apply(Wire.books(3000..<5000), to: full, morePagesFollow: true)
         #expect(try hasListingIndex(full))
 
         // A large page that is the last one: applied with the index.
         let last = try ShelfStore.testStore()
-        try apply(books(0..<2000), to: last, morePagesFollow: false)
+        try apply(Wire.books(0..<2000), to: last, morePagesFollow: false)
         #expect(try hasListingIndex(last))
     }
 
     @Test func aFailedPageKeepsTheIndexAsItWas() throws {
         let store = try ShelfStore.testStore()
-        var page = books(0..<2000)
+        var page = Wire.books(0..<2000)
         page.append(RawRecord(id: "broken", lastModified: 5000, json: Data("[1, 2]".utf8)))
         #expect(throws: StorageError.self) {
             try store.write { tx in try tx.storePulled(page, in: .books, morePagesFollow: true) }
@@ -97,7 +89,7 @@ struct BulkPullTests {
         let path = folder.file("killed.sqlite")
         do {
             let store = try ShelfStore(location: .file(path))
-            try apply(books(0..<2000), to: store, morePagesFollow: true)
+            try apply(Wire.books(0..<2000), to: store, morePagesFollow: true)
             #expect(try !hasListingIndex(store))
         }
 

@@ -16,18 +16,6 @@ struct IdentityIndexTests {
         folder = try TemporaryDirectory()
     }
 
-    private func books(_ range: Range<Int>, title: String = "Book", lastModified: Int64 = 1000) -> [RawRecord] {
-        range.map { index in
-            Wire.remoteBook(
-                "b\(index)", title: "\(title) \(index)", author: index % 3 == 0 ? "Ursula K. Le Guin" : "Émile Zola",
-                finished: index % 2 == 0, lastModified: lastModified + Int64(index))
-        }
-    }
-
-    private func hasIdentityIndex(_ store: ShelfStore) throws -> Bool {
-        try store.withConnection { connection throws(StorageError) in try IdentityIndex.isPresent(connection) }
-    }
-
     private func load(_ page: [RawRecord], into store: ShelfStore, _ bulk: BulkLoad, morePagesFollow: Bool) throws {
         try store.write(bulkLoad: bulk) { tx in try tx.storePulled(page, in: .books, morePagesFollow: morePagesFollow) }
     }
@@ -111,25 +99,25 @@ struct IdentityIndexTests {
         // GIVEN an empty store, and the same books upserted page by page into another
         let store = try ShelfStore.testStore()
         let reference = try ShelfStore.testStore()
-        for range in [0..<2000, 2000..<3000, 3000..<3500] { try reference.seed(books(range), to: .books) }
+        for range in [0..<2000, 2000..<3000, 3000..<3500] { try reference.seed(Wire.books(range), to: .books) }
         let bulk = BulkLoad()
 
         // WHEN a large first page arrives with more to come
-        try load(books(0..<2000), into: store, bulk, morePagesFollow: true)
+        try load(Wire.books(0..<2000), into: store, bulk, morePagesFollow: true)
 
         // THEN it went in without the index, and a read by id still finds a book
         #expect(bulk.isLoading)
-        #expect(try !hasIdentityIndex(store))
+        #expect(try !IdentityIndexProbe.isPresent(store))
         #expect(try store.read { try $0.record(.books, id: "b1999")?.lastModified } == 2999)
 
         // WHEN the rest arrives, the last page saying so
-        try load(books(2000..<3000), into: store, bulk, morePagesFollow: true)
-        #expect(try !hasIdentityIndex(store))
-        try load(books(3000..<3500), into: store, bulk, morePagesFollow: false)
+        try load(Wire.books(2000..<3000), into: store, bulk, morePagesFollow: true)
+        #expect(try !IdentityIndexProbe.isPresent(store))
+        try load(Wire.books(3000..<3500), into: store, bulk, morePagesFollow: false)
 
         // THEN the index is back and the store holds exactly what upserts made
         #expect(!bulk.isLoading)
-        #expect(try hasIdentityIndex(store))
+        #expect(try IdentityIndexProbe.isPresent(store))
         #expect(try rows(store) == rows(reference))
         #expect(try store.read { try $0.integrityCheck() } == ["ok"])
     }
@@ -138,16 +126,16 @@ struct IdentityIndexTests {
         // GIVEN a load under way
         let store = try ShelfStore.testStore()
         let bulk = BulkLoad()
-        try load(books(0..<2000), into: store, bulk, morePagesFollow: true)
+        try load(Wire.books(0..<2000), into: store, bulk, morePagesFollow: true)
 
         // WHEN a later page brings b5 again, changed on the server during the pull
-        var page = books(2000..<3000)
+        var page = Wire.books(2000..<3000)
         page.insert(Wire.remoteBook("b5", title: "Changed", lastModified: 9000), at: 500)
         try load(page, into: store, bulk, morePagesFollow: true)
 
         // THEN the index was built before b5 went in again: one b5, the later one
         #expect(!bulk.isLoading)
-        #expect(try hasIdentityIndex(store))
+        #expect(try IdentityIndexProbe.isPresent(store))
         let b5 = try store.read { reader in
             try reader.db.query("SELECT last_modified FROM records WHERE id = 'b5'", operation: "b5") { $0.int64(0) }
         }
@@ -155,7 +143,7 @@ struct IdentityIndexTests {
         #expect(try store.read { try $0.count(RecordQuery(.books)) } == 3000)
 
         // AND the pull goes on with upserts
-        try load(books(3000..<4000), into: store, bulk, morePagesFollow: false)
+        try load(Wire.books(3000..<4000), into: store, bulk, morePagesFollow: false)
         #expect(try store.read { try $0.count(RecordQuery(.books)) } == 4000)
         #expect(try store.read { try $0.integrityCheck() } == ["ok"])
     }
@@ -164,8 +152,8 @@ struct IdentityIndexTests {
         // GIVEN a load under way, and a page that fails half-way (a record the store refuses)
         let store = try ShelfStore.testStore()
         let bulk = BulkLoad()
-        try load(books(0..<2000), into: store, bulk, morePagesFollow: true)
-        var broken = books(2000..<3000)
+        try load(Wire.books(0..<2000), into: store, bulk, morePagesFollow: true)
+        var broken = Wire.books(2000..<3000)
         broken.insert(RawRecord(id: "broken", lastModified: 5000, json: Data("[1, 2]".utf8)), at: 600)
         #expect(throws: StorageError.self) {
             try store.write(bulkLoad: bulk) { tx in try tx.storePulled(broken, in: .books, morePagesFollow: true) }
@@ -173,12 +161,12 @@ struct IdentityIndexTests {
         #expect(bulk.isLoading)
 
         // WHEN the page comes again, whole
-        try load(books(2000..<3000), into: store, bulk, morePagesFollow: true)
+        try load(Wire.books(2000..<3000), into: store, bulk, morePagesFollow: true)
 
         // THEN its ids were not taken for ones inserted already: the load goes on
         #expect(bulk.isLoading)
-        #expect(try !hasIdentityIndex(store))
-        try load(books(3000..<3100), into: store, bulk, morePagesFollow: false)
+        #expect(try !IdentityIndexProbe.isPresent(store))
+        try load(Wire.books(3000..<3100), into: store, bulk, morePagesFollow: false)
         #expect(try store.read { try $0.count(RecordQuery(.books)) } == 3100)
         #expect(try store.read { try $0.integrityCheck() } == ["ok"])
     }
@@ -186,34 +174,34 @@ struct IdentityIndexTests {
     @Test func aLoadStartsOnlyWithALargePageIntoAnEmptyCollectionWithNothingWaiting() throws {
         // A small page.
         let small = try ShelfStore.testStore()
-        try load(books(0..<(StoreTransaction.bulkPageMinimum - 1)), into: small, BulkLoad(), morePagesFollow: true)
-        #expect(try hasIdentityIndex(small))
+        try load(Wire.books(0..<(StoreTransaction.bulkPageMinimum - 1)), into: small, BulkLoad(), morePagesFollow: true)
+        #expect(try IdentityIndexProbe.isPresent(small))
 
         // A large page that is the only one.
         let only = try ShelfStore.testStore()
-        try load(books(0..<2000), into: only, BulkLoad(), morePagesFollow: false)
-        #expect(try hasIdentityIndex(only))
+        try load(Wire.books(0..<2000), into: only, BulkLoad(), morePagesFollow: false)
+        #expect(try IdentityIndexProbe.isPresent(only))
 
         // A collection that holds a record already (its id could come again).
         let holding = try ShelfStore.testStore()
         try holding.seed([Wire.remoteBook("b1", title: "Old", lastModified: 1)], to: .books)
-        try load(books(0..<2000), into: holding, BulkLoad(), morePagesFollow: true)
-        #expect(try hasIdentityIndex(holding))
+        try load(Wire.books(0..<2000), into: holding, BulkLoad(), morePagesFollow: true)
+        #expect(try IdentityIndexProbe.isPresent(holding))
         #expect(try holding.read { try $0.record(.books, id: "b1")?.lastModified } == 1001)
 
         // A waiting change in the collection.
         let waiting = try ShelfStore.testStore()
         try waiting.write { tx in try tx.saveLocal(.books, id: "mine", json: Data(#"{"id":"mine","title":"Mine"}"#.utf8)) }
-        try load(books(0..<2000), into: waiting, BulkLoad(), morePagesFollow: true)
-        #expect(try hasIdentityIndex(waiting))
+        try load(Wire.books(0..<2000), into: waiting, BulkLoad(), morePagesFollow: true)
+        #expect(try IdentityIndexProbe.isPresent(waiting))
 
         // A page with a tombstone ends a load under way.
         let store = try ShelfStore.testStore()
         let bulk = BulkLoad()
-        try load(books(0..<2000), into: store, bulk, morePagesFollow: true)
-        try load(books(2000..<3000) + [Wire.tombstone("b3", lastModified: 9000)], into: store, bulk, morePagesFollow: true)
+        try load(Wire.books(0..<2000), into: store, bulk, morePagesFollow: true)
+        try load(Wire.books(2000..<3000) + [Wire.tombstone("b3", lastModified: 9000)], into: store, bulk, morePagesFollow: true)
         #expect(!bulk.isLoading)
-        #expect(try hasIdentityIndex(store))
+        #expect(try IdentityIndexProbe.isPresent(store))
         #expect(try store.read { try $0.record(.books, id: "b3") } == nil)
     }
 
@@ -222,16 +210,16 @@ struct IdentityIndexTests {
         let path = folder.file("killed.sqlite")
         do {
             let store = try ShelfStore(location: .file(path))
-            try load(books(0..<2000), into: store, BulkLoad(), morePagesFollow: true)
-            #expect(try !hasIdentityIndex(store))
+            try load(Wire.books(0..<2000), into: store, BulkLoad(), morePagesFollow: true)
+            #expect(try !IdentityIndexProbe.isPresent(store))
         }
 
         // WHEN it is opened again
         let reopened = try ShelfStore(location: .file(path))
 
         // THEN the index is there, and the pull continues with upserts
-        #expect(try hasIdentityIndex(reopened))
-        try load(books(1990..<3000), into: reopened, BulkLoad(), morePagesFollow: false)
+        #expect(try IdentityIndexProbe.isPresent(reopened))
+        try load(Wire.books(1990..<3000), into: reopened, BulkLoad(), morePagesFollow: false)
         #expect(try reopened.read { try $0.count(RecordQuery(.books)) } == 3000)
         #expect(try reopened.read { try $0.integrityCheck() } == ["ok"])
     }

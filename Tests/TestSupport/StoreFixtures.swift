@@ -53,6 +53,16 @@ public enum Wire {
                      json: Data(#"{"id":"\#(id)","last_modified":\#(lastModified),"deleted":true}"#.utf8))
     }
 
+    /// Books `b<index>` for `range`, stamped `lastModified + index`, with authors and
+    /// finished flags that vary: a page the size a test wants.
+    public static func books(_ range: Range<Int>, title: String = "Book", lastModified: Int64 = 1000) -> [RawRecord] {
+        range.map { index in
+            remoteBook(
+                "b\(index)", title: "\(title) \(index)", author: index % 3 == 0 ? "Ursula K. Le Guin" : "Émile Zola",
+                finished: index % 2 == 0, lastModified: lastModified + Int64(index))
+        }
+    }
+
     /// A JSON object with sorted keys; nil values are JSON null (absent `last_modified`
     /// is dropped, as in a record the server has not stored yet).
     public static func object(_ fields: [String: Any?]) -> Data {

@@ -53,3 +53,12 @@ public enum StoreInvariants {
         }
     }
 }
+
+// MARK: - The id index
+
+/// Whether the records' id index is there (a bulk load leaves it out: `IdentityIndex`).
+public enum IdentityIndexProbe {
+    public static func isPresent(_ store: ShelfStore) throws -> Bool {
+        try store.withConnection { connection throws(StorageError) in try IdentityIndex.isPresent(connection) }
+    }
+}

@@ -11,18 +11,6 @@ import TestSupport
 /// `SyncRules.applyPulled` over the store's fast page writes: a record a waiting change
 /// holds is never written, and the rest of the page goes in as it would without it.
 @Suite struct PulledPageRuleTests {
-    private func books(_ range: Range<Int>, title: String = "Book", lastModified: Int64 = 1000) -> [RawRecord] {
-        range.map { index in
-            Wire.remoteBook(
-                "b\(index)", title: "\(title) \(index)", author: index % 3 == 0 ? "Ursula K. Le Guin" : "Émile Zola",
-                finished: index % 2 == 0, lastModified: lastModified + Int64(index))
-        }
-    }
-
-    private func hasIdentityIndex(_ store: ShelfStore) throws -> Bool {
-        try store.withConnection { connection throws(StorageError) in try IdentityIndex.isPresent(connection) }
-    }
-
     private func load(_ page: [RawRecord], into store: ShelfStore, _ bulk: BulkLoad, morePagesFollow: Bool) throws {
         let held = try store.write(bulkLoad: bulk) { tx in
             try SyncRules(tx).applyPulled(page, to: .books, morePagesFollow: morePagesFollow).count
@@ -53,18 +41,18 @@ import TestSupport
         // GIVEN a load under way
         let store = try ShelfStore.testStore()
         let bulk = BulkLoad()
-        try load(books(0..<2000), into: store, bulk, morePagesFollow: true)
-        #expect(try !hasIdentityIndex(store))
+        try load(Wire.books(0..<2000), into: store, bulk, morePagesFollow: true)
+        #expect(try !IdentityIndexProbe.isPresent(store))
 
         // WHEN the reader edits a loaded book (a `shelf` command's write transaction)
         try store.write { tx in try tx.saveLocal(.books, id: "b7", json: Data(#"{"id":"b7","title":"Mine"}"#.utf8)) }
 
         // THEN the index was built for it, and the edit waits to be pushed
-        #expect(try hasIdentityIndex(store))
+        #expect(try IdentityIndexProbe.isPresent(store))
         #expect(try store.read { try $0.pendingCount() } == 1)
 
         // WHEN the next page brings that book too
-        var page = books(2000..<3000)
+        var page = Wire.books(2000..<3000)
         page.append(Wire.remoteBook("b7", title: "Server", lastModified: 9000))
         let held = try store.write(bulkLoad: bulk) { tx in
             try SyncRules(tx).applyPulled(page, to: .books, morePagesFollow: true).map(\.record.id)
