@@ -54,13 +54,16 @@ class Parameters:
     `encrypted` runs every device with end-to-end encryption: with
     `encrypt_probability` the history holds one `encrypt` action part-way through (one
     device turns encryption on over the account's data while the others keep editing),
-    otherwise the account is encrypted from its setup."""
+    otherwise the account is encrypted from its setup. The action lands at a random step
+    in the middle of an epoch, where another device may have pushed records the
+    enabling device has not pulled yet; `encrypt_after_barrier` puts it first in the
+    epoch after the first barrier instead, where every device holds every record."""
 
     def __init__(self, steps=60, devices=2, mode="faults", kill_probability=0.35,
                  fault_probability=0.5, background_probability=0.25,
                  epoch_min=8, epoch_max=30, kill_max_ms=350, wipe_probability=0.15,
                  burst_probability=0.3, burst_writes=(2, 6), reader_syncs_max=6,
-                 encrypted=False, encrypt_probability=0.5):
+                 encrypted=False, encrypt_probability=0.75, encrypt_after_barrier=False):
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r} ({', '.join(MODES)})")
         if devices < 2:
@@ -82,6 +85,7 @@ class Parameters:
         # `encrypt_probability`) turned encrypted part-way through by an `encrypt` action.
         self.encrypted = bool(encrypted)
         self.encrypt_probability = encrypt_probability if encrypted else 0.0
+        self.encrypt_after_barrier = bool(encrypt_after_barrier) if encrypted else False
 
     def as_dict(self):
         return dict(vars(self))
@@ -111,9 +115,13 @@ class HistoryGenerator:
         actions = self._chaos()
         step = 0
         epoch_left = self._epoch_length()
+        epoch_start = True
         while step < self.p.steps:
-            if step == encrypt_step:
+            if encrypt_action and (epoch_start and self.epoch == 1 if self.p.encrypt_after_barrier
+                                   else step == encrypt_step):
                 actions.append(encrypt_action)
+                encrypt_action = None
+            epoch_start = False
             actions.append(self._action(step))
             step += 1
             epoch_left -= 1
@@ -123,6 +131,7 @@ class HistoryGenerator:
                 actions.extend(self._wipe())
                 actions.extend(self._chaos())
                 epoch_left = self._epoch_length()
+                epoch_start = True
         actions.append({"op": "barrier", "final": True})
         return actions
 

@@ -58,9 +58,12 @@ def parse(argv):
                         help="every device has a passphrase file (SHELF_PASSPHRASE_FILE) and the account is "
                              "end-to-end encrypted: from its setup, or from an 'encrypt' action part-way through "
                              "the history; the server is checked to hold only sealed records")
-    parser.add_argument("--encrypt-probability", type=float, default=0.5, metavar="P",
+    parser.add_argument("--encrypt-probability", type=float, default=0.75, metavar="P",
                         help="--encrypted: chance that a history turns encryption on part-way through rather "
-                             "than at its setup (default 0.5; 1 always, 0 never)")
+                             "than at its setup (default 0.75; 1 always, 0 never)")
+    parser.add_argument("--encrypt-after-barrier", action="store_true",
+                        help="--encrypted: the 'encrypt' action comes first in the epoch after the first barrier "
+                             "(every device holds every record) instead of at a random step mid-epoch")
     parser.add_argument("--latency-ms", type=int, default=60, help="proxy latency per request (default 60)")
     parser.add_argument("--jitter-ms", type=int, default=10, help="proxy jitter (default 10)")
     parser.add_argument("--shelf", default=str(ROOT / ".build" / "debug" / "shelf"), help="the shelf binary")
@@ -168,7 +171,8 @@ def _planned_runs(args):
     seeds = args.seed or list(range(1, args.seeds + 1))
     params = Parameters(steps=args.steps, devices=args.devices, mode=args.mode,
                         wipe_probability=args.wipe_probability, burst_writes=args.burst_writes,
-                        encrypted=args.encrypted, encrypt_probability=args.encrypt_probability)
+                        encrypted=args.encrypted, encrypt_probability=args.encrypt_probability,
+                        encrypt_after_barrier=args.encrypt_after_barrier)
     return [(seed, generate(seed, params), params.as_dict()) for seed in seeds]
 
 
@@ -202,8 +206,10 @@ def _report_failure(result, params, args):
         soak_args.append("--burst-writes %d-%d" % tuple(params["burst_writes"]))
     if params.get("encrypted"):
         extra += " ENCRYPTED=1"
-        if params.get("encrypt_probability", 0.5) != 0.5:
+        if params.get("encrypt_probability", 0.75) != 0.75:
             soak_args.append(f"--encrypt-probability {params['encrypt_probability']}")
+        if params.get("encrypt_after_barrier"):
+            soak_args.append("--encrypt-after-barrier")
     if soak_args:
         extra += f" SOAK_ARGS=\"{' '.join(soak_args)}\""
     print(f"--- replay: make soak SEED={result.seed} STEPS={params['steps']} MODE={params['mode']} "
