@@ -136,7 +136,7 @@ class Driver:
             self._arm(state)
             return None
         if op == "encrypt":
-            return self._encrypt(state, state.devices[action["device"]])
+            return self._encrypt(state, state.devices[action["device"]], action.get("sync", False))
         state.stats.bump("steps")
         if op == "burst":
             return self._burst(state, action)
@@ -253,20 +253,26 @@ class Driver:
             raise HarnessError(f"device {device.index}: shelf encryption {verb} exited {result.status}: {result}")
         state.stats.bump("encryptions" if verb == "enable" else "joins")
 
-    def _encrypt(self, state, device):
+    def _encrypt(self, state, device, sync_after=False):
         """One device turns encryption on over the account's data, while the others go on
         editing and syncing. Its own background sync is waited for first (the command
         and its worker would share the store); the epoch's faults are paused for the
         command itself — a lost reply of the keyring write is not what this step tests —
         and armed again after. Every other device must now join: its syncs until then
         leave the account alone (exit 1, counted as `held_syncs`), and it joins right
-        before the next barrier's syncs."""
+        before the next barrier's syncs. With `sync_after` the enabling device also
+        syncs at once, still without faults, so the sealed records are up before anyone
+        else syncs."""
         previous = device.wait_sync()
         if previous is not None:
             self._note_sync(state, device, previous)
         self.servers.calm(self.latency_ms, self.jitter_ms)
         try:
             self._encryption_command(state, device, "enable", "encrypt")
+            if sync_after:
+                run = device.sync()
+                state.stats.bump("syncs")
+                self._note_sync(state, device, run)
         finally:
             self._arm(state)
         state.encryption_on = True

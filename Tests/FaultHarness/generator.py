@@ -56,8 +56,10 @@ class Parameters:
     device turns encryption on over the account's data while the others keep editing),
     otherwise the account is encrypted from its setup. The action lands at a random step
     in the middle of an epoch, where another device may have pushed records the
-    enabling device has not pulled yet; `encrypt_after_barrier` puts it first in the
-    epoch after the first barrier instead, where every device holds every record."""
+    enabling device has not pulled yet, and the enabling device's next sync comes when
+    the history gives it; `encrypt_after_barrier` puts it first in the epoch after the
+    first barrier instead, where every device holds every record, and has the enabling
+    device sync right after (`"sync": true`), before any other device syncs."""
 
     def __init__(self, steps=60, devices=2, mode="faults", kill_probability=0.35,
                  fault_probability=0.5, background_probability=0.25,
@@ -119,6 +121,9 @@ class HistoryGenerator:
         while step < self.p.steps:
             if encrypt_action and (epoch_start and self.epoch == 1 if self.p.encrypt_after_barrier
                                    else step == encrypt_step):
+                if self.p.encrypt_after_barrier:
+                    # As a reader would in a quiet moment: turn it on, then sync at once.
+                    encrypt_action["sync"] = True
                 actions.append(encrypt_action)
                 encrypt_action = None
             epoch_start = False
