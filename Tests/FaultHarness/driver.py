@@ -33,7 +33,8 @@ CLI_FLAGS = {"books": ("finish", "unfinish"), "tasks": ("done", "undo")}
 class RunStats:
     COUNTERS = ("steps", "syncs", "kills_sent", "kills_mid_run", "faults_armed",
                 "lost_replies", "cut_replies", "resets", "barriers", "barrier_rounds", "edits_acknowledged", "server_wipes",
-                "bursts", "burst_syncs", "encryptions", "joins", "held_syncs")
+                "bursts", "burst_syncs", "encryptions", "joins", "held_syncs",
+                "unheld_syncs")
 
     def __init__(self):
         self.counts = {k: 0 for k in self.COUNTERS}
@@ -377,12 +378,19 @@ class Driver:
             state.stats.bump("kills_mid_run")
         state.stats.sync_exits[str(run.status)] = state.stats.sync_exits.get(str(run.status), 0) + 1
         held = device.index in state.must_join and run.status == 1 and run.says(JOIN_MESSAGE)
+        unheld = device.index in state.must_join and run.status == 0
         if held:
             # Expected: the account is encrypted and this device has not joined yet.
             state.stats.bump("held_syncs")
+        elif unheld:
+            # The device has not joined, yet its run went over the account as if it were
+            # plain (it learns of encryption only from sealed records): what it pushed
+            # shows at the barrier, as plaintext on the server or as edits refused.
+            state.stats.bump("unheld_syncs")
         state.transcript.append(f"    device {device.index}: {'shelf sync' if run.via == 'shelf' else 'shelf-sync'} -> {run.status}"
                                 f"{' (killed mid-run)' if run.killed else ''}"
-                                f"{' (held: not joined yet)' if held else ''}")
+                                f"{' (held: not joined yet)' if held else ''}"
+                                f"{' (NOT held, though not joined yet)' if unheld else ''}")
         if run.status == "timeout":
             state.findings.add("pending", f"device {device.index}: shelf-sync did not finish in time")
 

@@ -236,9 +236,10 @@ def _shrink(driver, result, params, args):
 
 
 def _encryption_summary(counts):
-    """The encrypted run's part of a seed's line: enables, joins, syncs held until a join."""
+    """The encrypted run's part of a seed's line: enables, joins, and the syncs of devices
+    that had not joined yet — held (exit 1, as they must be) or not held (exit 0)."""
     return (f", {counts['encryptions']} enable(s), {counts['joins']} join(s), "
-            f"{counts['held_syncs']} syncs held until a join")
+            f"{counts['held_syncs']} syncs held until a join, {counts['unheld_syncs']} not held")
 
 
 def _print_result_line(mode, args, results, totals, failed, seconds):
@@ -257,6 +258,7 @@ def _print_result_line(mode, args, results, totals, failed, seconds):
             f"dead_letters={divergences['dead_letters']} pending={divergences['pending']} "
             f"differs_from_server={divergences['differs_from_server']} "
             + (f"encrypted=1 encryptions={c['encryptions']} joins={c['joins']} held_syncs={c['held_syncs']} "
+               f"unheld_syncs={c['unheld_syncs']} "
                f"plaintext_on_server={divergences['plaintext_on_server']} " if args.encrypted else "")
             + f"refused_or_broken_runs={sum(1 for r in results if r.failure)} "
             f"diverged_runs={len(failed)} {'PASS' if not failed else 'FAIL'} ({seconds:.0f} s)")

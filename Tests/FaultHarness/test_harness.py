@@ -716,7 +716,7 @@ class SelfTests(unittest.TestCase):
         self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
         self.assertRegex(run.stdout, r"\[plaintext_on_server\] server: 1 books record\(s\) not sealed: [0-9a-f-]+ "
                                      r"\(author_name, title\)")
-        self.assertIn(" encrypted=1 encryptions=1 joins=1 held_syncs=0 plaintext_on_server=1 ", run.stdout)
+        self.assertIn(" encrypted=1 encryptions=1 joins=1 held_syncs=0 unheld_syncs=0 plaintext_on_server=1 ", run.stdout)
 
 
 if __name__ == "__main__":
