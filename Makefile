@@ -128,7 +128,9 @@ test: setup check
 ## request, shelf-sync killed at random, replies lost/cut/reset (MODE=faults); SEED=N replays one seed exactly;
 ## MODE=concurrent adds bursts of devices pushing into one collection at once, on Kinto with PostgreSQL
 ## (SERVER=production, its default; SERVER=memory or production for any mode; WORKERS=N gunicorn worker processes,
-## 4 on the production server by default)
+## 4 on the production server by default); ENCRYPTED=1 runs every device end-to-end encrypted (a passphrase file
+## each; encryption on at setup, or turned on part-way through while the others edit, and the others join) and
+## checks that the server holds only sealed records
 SEEDS ?= 4
 STEPS ?= 500
 DEVICES ?= 3
@@ -136,11 +138,13 @@ LATENCY ?= 60
 MODE ?= faults
 SERVER ?=
 WORKERS ?=
+ENCRYPTED ?=
 SOAK_ARGS ?=
 soak: setup build
 	python3 Tests/FaultHarness/harness.py --mode $(MODE) --steps $(STEPS) --devices $(DEVICES) \
 	  --latency-ms $(LATENCY) $(if $(SEED),--seed $(SEED),--seeds $(SEEDS) --keep-going) \
-	  $(if $(SERVER),--server $(SERVER)) $(if $(WORKERS),--workers $(WORKERS)) $(SOAK_ARGS)
+	  $(if $(SERVER),--server $(SERVER)) $(if $(WORKERS),--workers $(WORKERS)) \
+	  $(if $(filter 1 yes true,$(ENCRYPTED)),--encrypted) $(SOAK_ARGS)
 
 ## scenario-concurrent: 3 writer devices add 40 books a round for 12 rounds (1,440) and sync at the same moment
 ## while 2 readers sync in a loop, on Kinto with PostgreSQL; prints each device's books against the server's and

@@ -17,7 +17,12 @@ from model import FIELDS
 
 KINDS = ("false_conflicts", "resurrected_deletes", "missing_edits", "wrong_fields",
          "extra_records", "duplicate_records", "dead_letters", "pending", "devices_differ",
-         "differs_from_server")
+         "differs_from_server", "plaintext_on_server")
+
+# What a sealed record, and a tombstone, may show the server (docs/encryption.md).
+SEALED_MEMBERS = {"id", "last_modified", "shelf_enc"}
+SEALED_ENVELOPE = {"v", "kid", "n", "c"}
+TOMBSTONE_MEMBERS = {"id", "last_modified", "deleted"}
 
 
 class Findings:
@@ -39,13 +44,23 @@ class Findings:
         self.lines.extend(other.lines)
 
 
-def check(model, snapshots, server=None):
-    """Compares every device (and the server, when given) with the model."""
+def check(model, snapshots, server=None, sealed=None):
+    """Compares every device (and the server, when given) with the model.
+
+    `sealed` replaces `server` for an encrypted account: Kinto's records as it holds
+    them (`Servers.sealed_view`, tombstones included). Their fields cannot be read, so
+    the server is compared by id — live and deleted — with the model and with every
+    device, and every record must show nothing but its id, its stamp and its sealed
+    envelope (`plaintext_on_server` otherwise)."""
     findings = Findings()
     for device, snapshot in sorted(snapshots.items()):
         _check_records(model, f"device {device}", snapshot, findings)
         _check_sync_state(f"device {device}", snapshot, findings)
-    if server is not None:
+    if sealed is not None:
+        _check_sealed(sealed, findings)
+        _check_server_ids(model, sealed, findings)
+        _check_devices_hold_the_sealed_server(snapshots, sealed, findings)
+    elif server is not None:
         _check_records(model, "server", server, findings)
         _check_devices_hold_the_server(snapshots, server, findings)
     _check_devices_agree(snapshots, findings)
@@ -137,6 +152,75 @@ def _check_devices_hold_the_server(snapshots, server, findings):
             if other:
                 findings.add("differs_from_server", f"{who}: {len(other)} {collection} differ from the "
                              f"server's: {_some(other)}", len(other))
+
+
+# MARK: - An encrypted server
+
+def _check_sealed(sealed, findings):
+    """Every live record shows only `id`, `last_modified` and a `shelf_enc` envelope;
+    every tombstone only `id`, `last_modified` and `deleted`. One line per collection."""
+    for collection, records in sorted(sealed.items()):
+        plain = []
+        for record in records:
+            members = set(record)
+            if record.get("deleted"):
+                if not members <= TOMBSTONE_MEMBERS:
+                    plain.append(f"{record.get('id')} (tombstone with {sorted(members - TOMBSTONE_MEMBERS)})")
+                continue
+            envelope = record.get("shelf_enc")
+            if members != SEALED_MEMBERS or not isinstance(envelope, dict) or set(envelope) != SEALED_ENVELOPE:
+                shown = sorted(members - SEALED_MEMBERS) or ["no shelf_enc envelope"]
+                plain.append(f"{record.get('id')} ({', '.join(shown)})")
+        if plain:
+            findings.add("plaintext_on_server", f"server: {len(plain)} {collection} record(s) not sealed: "
+                         f"{_some(plain)}", len(plain))
+
+
+def _live_and_deleted(records):
+    live = {r.get("id"): r.get("last_modified") for r in records if not r.get("deleted")}
+    deleted = {r.get("id") for r in records if r.get("deleted")}
+    return live, deleted
+
+
+def _check_server_ids(model, sealed, findings):
+    """The server's live ids are the model's; a deleted record is a tombstone or gone."""
+    for collection in FIELDS:
+        live, _ = _live_and_deleted(sealed.get(collection, []))
+        expected = model.expected(collection)
+        for rid in sorted(set(expected) - set(live)):
+            findings.add("missing_edits", f"server: {collection}/{rid} is missing (expected {expected[rid]})")
+        for rid in sorted(set(live) - set(expected)):
+            kind = "resurrected_deletes" if rid in model.deleted[collection] else "extra_records"
+            findings.add(kind, f"server: {collection}/{rid} is live there, the model "
+                         f"{'deleted it' if kind == 'resurrected_deletes' else 'does not know it'}")
+
+
+def _check_devices_hold_the_sealed_server(snapshots, sealed, findings):
+    """`differs_from_server` on what a sealed server shows: each device lists exactly the
+    server's live ids of a collection, none it holds as a tombstone, and when the CLI
+    prints a record's `last_modified` it is the server's."""
+    for collection in FIELDS:
+        live, deleted = _live_and_deleted(sealed.get(collection, []))
+        for device, snapshot in sorted(snapshots.items()):
+            mine = {r.get("id"): r for r in snapshot.get(collection, [])}
+            who = f"device {device}"
+            lacking = sorted(set(live) - set(mine))
+            extra = sorted(set(mine) - set(live) - deleted)
+            buried = sorted(set(mine) & deleted)
+            stamped = sorted(rid for rid in set(mine) & set(live)
+                             if "last_modified" in mine[rid] and mine[rid]["last_modified"] != live[rid])
+            if lacking:
+                findings.add("differs_from_server", f"{who}: lacks {len(lacking)} of the server's {len(live)} "
+                             f"{collection}: {_some(lacking)}", len(lacking))
+            if extra:
+                findings.add("differs_from_server", f"{who}: holds {len(extra)} {collection} the server does "
+                             f"not: {_some(extra)}", len(extra))
+            if buried:
+                findings.add("differs_from_server", f"{who}: lists {len(buried)} {collection} the server holds "
+                             f"as deleted: {_some(buried)}", len(buried))
+            if stamped:
+                findings.add("differs_from_server", f"{who}: {len(stamped)} {collection} carry another "
+                             f"last_modified than the server's: {_some(stamped)}", len(stamped))
 
 
 def _by_id(records, collection):

@@ -28,6 +28,10 @@ ROOT = HERE.parent.parent
 CLI_TIMEOUT = 60        # seconds; a `shelf` command that takes longer is a finding
 SYNC_TIMEOUT = 120      # seconds; every wait ends
 MAX_SERVER_PAGES = 50   # pages of 10,000 records when the harness reads Kinto itself
+# The collections a reader writes (Domain's `CollectionName.writable`): with encryption on,
+# the server holds only sealed records of these; the shop's products stay in the clear.
+READER_COLLECTIONS = ("books", "notes", "tasks", "cart", "preferences", "sessions")
+ENCRYPTION_TIMEOUT = 60  # seconds for `shelf encryption enable|join` (Argon2id: about 1 s)
 
 
 class HarnessError(Exception):
@@ -172,6 +176,33 @@ class Servers:
             out[collection] = [_server_record(collection, r) for r in data]
         return out
 
+    def sealed_view(self, user, password, collections=READER_COLLECTIONS):
+        """The user's records as Kinto holds them, tombstones included (`_since=0`), not
+        converted: what an encrypted account shows the server. A collection Kinto does
+        not have yet is empty."""
+        token = base64.b64encode(f"{user}:{password}".encode()).decode()
+        out = {}
+        for collection in collections:
+            url = (f"http://127.0.0.1:{self.kinto_port}/v1/buckets/default/collections/"
+                   f"{collection}/records?_since=0&_limit=10000")
+            data = []
+            for _ in range(MAX_SERVER_PAGES):
+                request = urllib.request.Request(url, headers={"Authorization": f"Basic {token}"})
+                try:
+                    with urllib.request.urlopen(request, timeout=30) as reply:
+                        data += json.loads(reply.read())["data"]
+                        url = reply.headers.get("Next-Page")
+                except urllib.error.HTTPError as error:
+                    if error.code not in (403, 404):
+                        raise
+                    url = None
+                if not url:
+                    break
+            else:
+                raise HarnessError(f"{collection} on Kinto has more than {MAX_SERVER_PAGES} pages")
+            out[collection] = data
+        return out
+
     def put_record(self, user, password, collection, record):
         """Writes `record` straight into Kinto, past every device (the self-tests' way to
         make the server hold something no device has)."""
@@ -215,7 +246,7 @@ class CommandResult:
 class Device:
     """One reader's machine: its own XDG folders, the same Kinto user as the others."""
 
-    def __init__(self, index, root, shelf, shelf_sync):
+    def __init__(self, index, root, shelf, shelf_sync, passphrase=None):
         self.index = index
         self.root = pathlib.Path(root) / f"device-{index}"
         self.root.mkdir(parents=True, exist_ok=True)
@@ -224,6 +255,15 @@ class Device:
             "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(self.root),
             "XDG_CONFIG_HOME": str(self.root / "config"), "XDG_DATA_HOME": str(self.root / "data"),
         }
+        if passphrase is not None:
+            # As a reader keeps it: a file only its owner can read (shelf refuses a looser
+            # one), named by SHELF_PASSPHRASE_FILE for every shelf and shelf-sync run.
+            secret = self.root / "passphrase"
+            descriptor = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(descriptor, "w") as file:
+                file.write(passphrase + "\n")
+            os.chmod(secret, 0o600)
+            self.env["SHELF_PASSPHRASE_FILE"] = str(secret)
         self.running = None   # the background shelf-sync, if any
         self.sync_count = 0
 
@@ -244,6 +284,20 @@ class Device:
         result = self.shelf_command(*argv, extra_env={"SHELF_PASSWORD": password})
         if result.status != 0:
             raise HarnessError(f"device {self.index}: account add failed: {result}")
+        return result
+
+    def encryption(self, verb):
+        """`shelf encryption enable|join` with the device's passphrase file (a bounded wait:
+        Argon2id takes about a second on two cores)."""
+        started = time.monotonic()
+        try:
+            done = subprocess.run([self.shelf, "encryption", verb], env=self.env, capture_output=True, text=True,
+                                  timeout=ENCRYPTION_TIMEOUT, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired as timeout:
+            return CommandResult(["encryption", verb], "timeout", timeout.stdout or "", timeout.stderr or "",
+                                 time.monotonic() - started)
+        return CommandResult(["encryption", verb], done.returncode, done.stdout, done.stderr,
+                             time.monotonic() - started)
 
     # MARK: shelf-sync
 
@@ -264,7 +318,7 @@ class Device:
         if kill_after_ms is not None:
             timer = threading.Timer(kill_after_ms / 1000.0, _kill, args=(process,))
             timer.start()
-        self.running = SyncRun(process, report, timer, kill_after_ms, via)
+        self.running = SyncRun(process, report, timer, kill_after_ms, via, self.root / f"sync-{self.sync_count}.log")
         return self.running
 
     def wait_sync(self):
@@ -302,9 +356,10 @@ def _kill(process):
 
 
 class SyncRun:
-    def __init__(self, process, report, timer, kill_after_ms, via="shelf-sync"):
+    def __init__(self, process, report, timer, kill_after_ms, via="shelf-sync", log_path=None):
         self.process, self.report_path, self.timer, self.kill_after_ms = process, report, timer, kill_after_ms
         self.via = via
+        self.log_path = log_path
         self.status = None
 
     def wait(self):
@@ -328,6 +383,13 @@ class SyncRun:
             return json.loads(self.report_path.read_text())
         except (OSError, ValueError):
             return None
+
+    def says(self, text):
+        """True when the run's output (stdout and stderr, kept in its log) holds `text`."""
+        try:
+            return text in self.log_path.read_text(errors="replace")
+        except (OSError, AttributeError):
+            return False
 
     def pushed(self):
         report = self.report() or {}

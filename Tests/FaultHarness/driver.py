@@ -25,13 +25,16 @@ from cluster import Device, HarnessError
 from model import Model
 
 QUIET_ROUNDS_MAX = 8
+# What a device that holds no key says when its sync leaves an encrypted account alone.
+JOIN_MESSAGE = "shelf encryption join"
 CLI_FLAGS = {"books": ("finish", "unfinish"), "tasks": ("done", "undo")}
 
 
 class RunStats:
     COUNTERS = ("steps", "syncs", "kills_sent", "kills_mid_run", "faults_armed",
                 "lost_replies", "cut_replies", "resets", "barriers", "barrier_rounds", "edits_acknowledged", "server_wipes",
-                "bursts", "burst_syncs")
+                "bursts", "burst_syncs", "encryptions", "joins", "held_syncs",
+                "unheld_syncs")
 
     def __init__(self):
         self.counts = {k: 0 for k in self.COUNTERS}
@@ -53,7 +56,7 @@ class RunResult:
 
 class Driver:
     def __init__(self, servers, shelf, shelf_sync, latency_ms=60, jitter_ms=10, devices=2,
-                 inject_divergence=None, workdir=None, cold_start=False):
+                 inject_divergence=None, workdir=None, cold_start=False, encrypted=False):
         self.servers = servers
         self.shelf, self.shelf_sync = shelf, shelf_sync
         self.latency_ms, self.jitter_ms = latency_ms, jitter_ms
@@ -61,19 +64,29 @@ class Driver:
         self.inject_divergence = inject_divergence
         self.workdir = workdir
         self.cold_start = cold_start
+        self.encrypted = encrypted
 
     def run(self, seed, history):
         started = time.monotonic()
         root = tempfile.mkdtemp(prefix=f"shelf-harness-{seed}-", dir=self.workdir)
         user, password = f"harness-{seed}-{uuid.uuid4().hex[:8]}", uuid.uuid4().hex
-        devices = [Device(i, root, self.shelf, self.shelf_sync) for i in range(self.device_count)]
+        # One reader, one passphrase, on every device (each in its own file).
+        passphrase = f"harness passphrase {uuid.uuid4().hex}" if self.encrypted else None
+        devices = [Device(i, root, self.shelf, self.shelf_sync, passphrase) for i in range(self.device_count)]
         state = _RunState(Model(), RunStats(), Findings(), devices, user, password)
+        # Encrypted from the setup on, unless the history turns encryption on itself.
+        encrypt_at_setup = self.encrypted and not any(a["op"] == "encrypt" for a in history)
         self.servers.calm(self.latency_ms, self.jitter_ms)
         state.proxy_seen = state.proxy_start = len(self.servers.control("log"))
         failure = None
         try:
             for device in devices:
                 device.add_account(self.servers.proxy_url, user, password, create=device.index == 0)
+                if encrypt_at_setup:
+                    # The first device turns encryption on before anything is uploaded;
+                    # the others, told to join when they add the account, join.
+                    self._encryption_command(state, device, "enable" if device.index == 0 else "join", "setup")
+                    state.encryption_on = True
                 if not self.cold_start:
                     # Set up as a reader would: add the account, sync once. (A history that
                     # starts on a store nobody opened yet is `cold_start`.)
@@ -123,6 +136,8 @@ class Driver:
             state.chaos = {k: v for k, v in action.items() if k != "op"}
             self._arm(state)
             return None
+        if op == "encrypt":
+            return self._encrypt(state, state.devices[action["device"]], action.get("sync", False))
         state.stats.bump("steps")
         if op == "burst":
             return self._burst(state, action)
@@ -227,6 +242,51 @@ class Driver:
             self._note_sync(state, device, run)
         return None
 
+    # MARK: Encryption
+
+    def _encryption_command(self, state, device, verb, when):
+        """`shelf encryption enable|join` on `device`; anything but exit 0 stops the run
+        (the passphrase is right, so a refusal is Shelf's failure, not a finding)."""
+        result = device.encryption(verb)
+        state.transcript.append(f"    {when}: device {device.index} shelf encryption {verb} -> {result.status} "
+                                f"({result.seconds * 1000:.0f} ms)")
+        if result.status != 0:
+            raise HarnessError(f"device {device.index}: shelf encryption {verb} exited {result.status}: {result}")
+        state.stats.bump("encryptions" if verb == "enable" else "joins")
+
+    def _encrypt(self, state, device, sync_after=False):
+        """One device turns encryption on over the account's data, while the others go on
+        editing and syncing. Its own background sync is waited for first (the command
+        and its worker would share the store); the epoch's faults are paused for the
+        command itself — a lost reply of the keyring write is not what this step tests —
+        and armed again after. Every other device must now join: its syncs until then
+        leave the account alone (exit 1, counted as `held_syncs`), and it joins right
+        before the next barrier's syncs. With `sync_after` the enabling device also
+        syncs at once, still without faults, so the sealed records are up before anyone
+        else syncs."""
+        previous = device.wait_sync()
+        if previous is not None:
+            self._note_sync(state, device, previous)
+        self.servers.calm(self.latency_ms, self.jitter_ms)
+        try:
+            self._encryption_command(state, device, "enable", "encrypt")
+            if sync_after:
+                run = device.sync()
+                state.stats.bump("syncs")
+                self._note_sync(state, device, run)
+        finally:
+            self._arm(state)
+        state.encryption_on = True
+        state.must_join = {d.index for d in state.devices if d is not device}
+        return None
+
+    def _join_waiting_devices(self, state):
+        """Before a barrier's syncs: every device that must join does (its background
+        sync is already waited for)."""
+        for index in sorted(state.must_join):
+            self._encryption_command(state, state.devices[index], "join", "barrier")
+        state.must_join = set()
+
     # MARK: Bursts
 
     def _burst(self, state, action):
@@ -317,8 +377,20 @@ class Driver:
         if run.killed:
             state.stats.bump("kills_mid_run")
         state.stats.sync_exits[str(run.status)] = state.stats.sync_exits.get(str(run.status), 0) + 1
+        held = device.index in state.must_join and run.status == 1 and run.says(JOIN_MESSAGE)
+        unheld = device.index in state.must_join and run.status == 0
+        if held:
+            # Expected: the account is encrypted and this device has not joined yet.
+            state.stats.bump("held_syncs")
+        elif unheld:
+            # The device has not joined, yet its run went over the account as if it were
+            # plain (it learns of encryption only from sealed records): what it pushed
+            # shows at the barrier, as plaintext on the server or as edits refused.
+            state.stats.bump("unheld_syncs")
         state.transcript.append(f"    device {device.index}: {'shelf sync' if run.via == 'shelf' else 'shelf-sync'} -> {run.status}"
-                                f"{' (killed mid-run)' if run.killed else ''}")
+                                f"{' (killed mid-run)' if run.killed else ''}"
+                                f"{' (held: not joined yet)' if held else ''}"
+                                f"{' (NOT held, though not joined yet)' if unheld else ''}")
         if run.status == "timeout":
             state.findings.add("pending", f"device {device.index}: shelf-sync did not finish in time")
 
@@ -333,6 +405,7 @@ class Driver:
             run = device.wait_sync()
             if run is not None:
                 self._note_sync(state, device, run)
+        self._join_waiting_devices(state)
         quiet, previous = False, None
         for round_number in range(1, QUIET_ROUNDS_MAX + 1):
             state.stats.bump("barrier_rounds")
@@ -352,10 +425,16 @@ class Driver:
         if final and self.inject_divergence == "server-only":
             self._inject_server_only(state)
         snapshots = {d.index: d.snapshot() for d in state.devices}
-        server = self.servers.server_records(state.user, state.password)
-        if final and self.inject_divergence and self.inject_divergence != "server-only":
+        if state.encryption_on:
+            # Every device has joined and synced: every record must be sealed by now.
+            server, sealed = None, self.servers.sealed_view(state.user, state.password)
+            if final and self.inject_divergence == "plaintext":
+                self._inject_plaintext(state, sealed)
+        else:
+            server, sealed = self.servers.server_records(state.user, state.password), None
+        if final and self.inject_divergence and self.inject_divergence not in ("server-only", "plaintext"):
             self._inject(state, snapshots)
-        findings = check(state.model, snapshots, server)
+        findings = check(state.model, snapshots, server, sealed)
         if not quiet:
             findings.add("pending", f"the devices did not become quiet ({state.stats.counts['barrier_rounds']} rounds of "
                                     f"syncs so far; the last ones exited {statuses})")
@@ -390,6 +469,17 @@ class Driver:
                                  "finished": False})
         state.model.add("books", rid, fields)
         state.transcript.append(f"    injected divergence: books/{rid} written on Kinto only, after the last barrier")
+
+    def _inject_plaintext(self, state, sealed):
+        """A real divergence of an encrypted account: a book written straight into Kinto
+        in the clear after the devices went quiet, as a device that leaked one would.
+        Read back with the rest, it must be reported as plaintext on the server."""
+        rid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"shelf-harness-plain:{state.user}"))
+        self.servers.put_record(state.user, state.password, "books",
+                                {"id": rid, "title": "in the clear", "author_name": "nobody sealed it"})
+        sealed.clear()
+        sealed.update(self.servers.sealed_view(state.user, state.password))
+        state.transcript.append(f"    injected divergence: books/{rid} written on Kinto in the clear")
 
     def _note_proxy_faults(self, state):
         """Adds the faults the proxy injected since the last action to the transcript."""
@@ -447,6 +537,8 @@ class _RunState:
         self.proxy_seen = 0
         self.chaos = None
         self.own_writes = {}   # device -> (collection, id) -> fields it wrote this epoch, None = deleted
+        self.encryption_on = False   # the account is encrypted: the server is checked sealed
+        self.must_join = set()       # devices that hold no key yet; they join at the next barrier
 
 
 # MARK: - Command lines

@@ -49,12 +49,23 @@ class Parameters:
 
     `concurrent` is `faults` plus bursts: `burst_probability` of the actions are a burst
     of `burst_writes` writes per writer device (a range), then every writer's sync at
-    once while the other devices sync up to `reader_syncs_max` times."""
+    once while the other devices sync up to `reader_syncs_max` times.
+
+    `encrypted` runs every device with end-to-end encryption: with
+    `encrypt_probability` the history holds one `encrypt` action part-way through (one
+    device turns encryption on over the account's data while the others keep editing),
+    otherwise the account is encrypted from its setup. The action lands at a random step
+    in the middle of an epoch, where another device may have pushed records the
+    enabling device has not pulled yet, and the enabling device's next sync comes when
+    the history gives it; `encrypt_after_barrier` puts it first in the epoch after the
+    first barrier instead, where every device holds every record, and has the enabling
+    device sync right after (`"sync": true`), before any other device syncs."""
 
     def __init__(self, steps=60, devices=2, mode="faults", kill_probability=0.35,
                  fault_probability=0.5, background_probability=0.25,
                  epoch_min=8, epoch_max=30, kill_max_ms=350, wipe_probability=0.15,
-                 burst_probability=0.3, burst_writes=(2, 6), reader_syncs_max=6):
+                 burst_probability=0.3, burst_writes=(2, 6), reader_syncs_max=6,
+                 encrypted=False, encrypt_probability=0.75, encrypt_after_barrier=False):
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r} ({', '.join(MODES)})")
         if devices < 2:
@@ -72,6 +83,11 @@ class Parameters:
         self.burst_probability = burst_probability if mode == "concurrent" else 0.0
         self.burst_writes = tuple(burst_writes)
         self.reader_syncs_max = reader_syncs_max
+        # Encrypted runs: the account is either encrypted from the start, or (with
+        # `encrypt_probability`) turned encrypted part-way through by an `encrypt` action.
+        self.encrypted = bool(encrypted)
+        self.encrypt_probability = encrypt_probability if encrypted else 0.0
+        self.encrypt_after_barrier = bool(encrypt_after_barrier) if encrypted else False
 
     def as_dict(self):
         return dict(vars(self))
@@ -84,6 +100,7 @@ class HistoryGenerator:
 
     def __init__(self, seed, parameters):
         self.rng = random.Random(seed)
+        self.seed = seed
         self.p = parameters
         self.records = {}          # ref -> {"collection", "creator", "epoch"}
         self.next_ref = 0
@@ -96,10 +113,20 @@ class HistoryGenerator:
         self.in_flight = None      # (device, refs) a killed or faulted sync may have sent
 
     def generate(self):
+        encrypt_step, encrypt_action = self._encrypt_plan()
         actions = self._chaos()
         step = 0
         epoch_left = self._epoch_length()
+        epoch_start = True
         while step < self.p.steps:
+            if encrypt_action and (epoch_start and self.epoch == 1 if self.p.encrypt_after_barrier
+                                   else step == encrypt_step):
+                if self.p.encrypt_after_barrier:
+                    # As a reader would in a quiet moment: turn it on, then sync at once.
+                    encrypt_action["sync"] = True
+                actions.append(encrypt_action)
+                encrypt_action = None
+            epoch_start = False
             actions.append(self._action(step))
             step += 1
             epoch_left -= 1
@@ -109,8 +136,28 @@ class HistoryGenerator:
                 actions.extend(self._wipe())
                 actions.extend(self._chaos())
                 epoch_left = self._epoch_length()
+                epoch_start = True
         actions.append({"op": "barrier", "final": True})
         return actions
+
+    # MARK: Encryption
+
+    def _encrypt_plan(self):
+        """Where the `encrypt` action goes, and which device runs it: (step, action), or
+        (None, None) when the history has none.
+
+        Drawn from a random source of its own (seeded by the seed), so an encrypted
+        history is the plain history of its seed with the `encrypt` action inserted,
+        and a plain history draws nothing new. The step lies in the second quarter of
+        the history, so several epochs of edits follow it."""
+        if not self.p.encrypted or self.p.steps < 2:
+            return None, None
+        rng = random.Random(f"shelf-encrypt-{self.seed}")
+        if rng.random() >= self.p.encrypt_probability:
+            return None, None
+        low = max(1, self.p.steps // 4)
+        step = rng.randint(low, max(low, self.p.steps // 2))
+        return step, {"op": "encrypt", "device": rng.randrange(self.p.devices)}
 
     # MARK: Epochs and claims
 

@@ -28,7 +28,7 @@ from driver import Driver, RunStats  # noqa: E402
 from generator import MODES, Parameters, generate  # noqa: E402
 from shrink import failure_kinds, shrink  # noqa: E402
 
-DIVERGENCES = ("missing", "extra", "wrong", "resurrected", "local-edit", "server-only")
+DIVERGENCES = ("missing", "extra", "wrong", "resurrected", "local-edit", "server-only", "plaintext")
 
 
 def parse(argv):
@@ -54,6 +54,16 @@ def parse(argv):
     parser.add_argument("--burst-writes", type=_range, default=(2, 6), metavar="MIN-MAX",
                         help="concurrent mode: writes per writer device in a burst (default 2-6); larger "
                              "bursts make longer transactions, so more pulls land between two commits")
+    parser.add_argument("--encrypted", action="store_true",
+                        help="every device has a passphrase file (SHELF_PASSPHRASE_FILE) and the account is "
+                             "end-to-end encrypted: from its setup, or from an 'encrypt' action part-way through "
+                             "the history; the server is checked to hold only sealed records")
+    parser.add_argument("--encrypt-probability", type=float, default=0.75, metavar="P",
+                        help="--encrypted: chance that a history turns encryption on part-way through rather "
+                             "than at its setup (default 0.75; 1 always, 0 never)")
+    parser.add_argument("--encrypt-after-barrier", action="store_true",
+                        help="--encrypted: the 'encrypt' action comes first in the epoch after the first barrier "
+                             "(every device holds every record) instead of at a random step mid-epoch")
     parser.add_argument("--latency-ms", type=int, default=60, help="proxy latency per request (default 60)")
     parser.add_argument("--jitter-ms", type=int, default=10, help="proxy jitter (default 10)")
     parser.add_argument("--shelf", default=str(ROOT / ".build" / "debug" / "shelf"), help="the shelf binary")
@@ -67,7 +77,8 @@ def parse(argv):
                         help="where a failing run's history is written (default .run/fault-harness)")
     parser.add_argument("--inject-divergence", choices=DIVERGENCES,
                         help="self-test: break the model or a device before the final check (server-only: "
-                             "a book on Kinto that no device has); the run must fail")
+                             "a book on Kinto that no device has; plaintext, with --encrypted: a book on Kinto "
+                             "in the clear); the run must fail")
     parser.add_argument("--shrink", type=int, nargs="?", const=40, default=0, metavar="RUNS",
                         help="after a failure, look for a smaller history that fails the same way "
                              "(at most RUNS more runs, default 40); saved as seed-N-min.json")
@@ -79,6 +90,10 @@ def parse(argv):
         parser.error("--steps must be ≥ 1, --devices ≥ 2, --seeds ≥ 1")
     if args.workers is not None and args.workers < 1:
         parser.error("--workers must be ≥ 1")
+    if not 0 <= args.encrypt_probability <= 1:
+        parser.error("--encrypt-probability must be between 0 and 1")
+    if args.inject_divergence == "plaintext" and not args.encrypted:
+        parser.error("--inject-divergence plaintext needs --encrypted")
     return args
 
 
@@ -106,6 +121,8 @@ def main(argv=None):
             print(f"harness: {binary} is not an executable; build it first (swift build)", file=sys.stderr)
             return 2
     runs = _planned_runs(args)
+    # A replayed history says itself whether it ran encrypted.
+    args.encrypted = args.encrypted or any(params.get("encrypted") for _, _, params in runs)
     args.server = server_shape(args, runs[0][2]["mode"] if runs else args.mode)
     started = time.monotonic()
     try:
@@ -119,6 +136,7 @@ def main(argv=None):
                         runs[0][2]["devices"], args.inject_divergence, cold_start=args.cold_start)
         for seed, history, params in runs:
             driver.device_count = params["devices"]
+            driver.encrypted = bool(params.get("encrypted"))
             result = driver.run(seed, history)
             results.append(result)
             for key, value in result.stats.counts.items():
@@ -127,7 +145,8 @@ def main(argv=None):
             print(f"seed {seed}: {status} — {result.stats.counts['steps']} steps, "
                   f"{result.stats.counts['kills_mid_run']} kills mid-run, {result.stats.counts['lost_replies']} lost replies, "
                   f"{result.stats.counts['barriers']} barriers"
-                  f"{', %d bursts' % result.stats.counts['bursts'] if result.stats.counts['bursts'] else ''}, "
+                  f"{', %d bursts' % result.stats.counts['bursts'] if result.stats.counts['bursts'] else ''}"
+                  f"{_encryption_summary(result.stats.counts) if params.get('encrypted') else ''}, "
                   f"{result.seconds:.1f} s", flush=True)
             if args.verbose:
                 print("\n".join(result.transcript))
@@ -151,7 +170,9 @@ def _planned_runs(args):
         return [(saved["seed"], saved["history"], saved["parameters"])]
     seeds = args.seed or list(range(1, args.seeds + 1))
     params = Parameters(steps=args.steps, devices=args.devices, mode=args.mode,
-                        wipe_probability=args.wipe_probability, burst_writes=args.burst_writes)
+                        wipe_probability=args.wipe_probability, burst_writes=args.burst_writes,
+                        encrypted=args.encrypted, encrypt_probability=args.encrypt_probability,
+                        encrypt_after_barrier=args.encrypt_after_barrier)
     return [(seed, generate(seed, params), params.as_dict()) for seed in seeds]
 
 
@@ -183,6 +204,12 @@ def _report_failure(result, params, args):
         soak_args.append(f"--wipe-probability {params['wipe_probability']}")
     if params["mode"] == "concurrent" and tuple(params.get("burst_writes", (2, 6))) != (2, 6):
         soak_args.append("--burst-writes %d-%d" % tuple(params["burst_writes"]))
+    if params.get("encrypted"):
+        extra += " ENCRYPTED=1"
+        if params.get("encrypt_probability", 0.75) != 0.75:
+            soak_args.append(f"--encrypt-probability {params['encrypt_probability']}")
+        if params.get("encrypt_after_barrier"):
+            soak_args.append("--encrypt-after-barrier")
     if soak_args:
         extra += f" SOAK_ARGS=\"{' '.join(soak_args)}\""
     print(f"--- replay: make soak SEED={result.seed} STEPS={params['steps']} MODE={params['mode']} "
@@ -208,6 +235,13 @@ def _shrink(driver, result, params, args):
     print("\n".join(final.transcript), flush=True)
 
 
+def _encryption_summary(counts):
+    """The encrypted run's part of a seed's line: enables, joins, and the syncs of devices
+    that had not joined yet — held (exit 1, as they must be) or not held (exit 0)."""
+    return (f", {counts['encryptions']} enable(s), {counts['joins']} join(s), "
+            f"{counts['held_syncs']} syncs held until a join, {counts['unheld_syncs']} not held")
+
+
 def _print_result_line(mode, args, results, totals, failed, seconds):
     divergences = {k: 0 for k in KINDS}
     for result in results:
@@ -223,7 +257,10 @@ def _print_result_line(mode, args, results, totals, failed, seconds):
             f"extra_or_duplicate={divergences['extra_records'] + divergences['duplicate_records']} "
             f"dead_letters={divergences['dead_letters']} pending={divergences['pending']} "
             f"differs_from_server={divergences['differs_from_server']} "
-            f"refused_or_broken_runs={sum(1 for r in results if r.failure)} "
+            + (f"encrypted=1 encryptions={c['encryptions']} joins={c['joins']} held_syncs={c['held_syncs']} "
+               f"unheld_syncs={c['unheld_syncs']} "
+               f"plaintext_on_server={divergences['plaintext_on_server']} " if args.encrypted else "")
+            + f"refused_or_broken_runs={sum(1 for r in results if r.failure)} "
             f"diverged_runs={len(failed)} {'PASS' if not failed else 'FAIL'} ({seconds:.0f} s)")
     print(line, flush=True)
     if args.json:

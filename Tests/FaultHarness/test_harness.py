@@ -4,6 +4,7 @@ catches every kind of divergence, and a run with a divergence injected fails.
 Run: python3 -m unittest discover -s Tests/FaultHarness -p 'test_*.py'
 (the end-to-end self-tests need the built binaries and .venv; `make harness-test`.)
 """
+import hashlib
 import json
 import os
 import pathlib
@@ -41,7 +42,7 @@ class Claims:
                 gone |= deleted
                 writers, touched, deleted = {}, {}, set()
                 continue
-            if action["op"] in ("sync", "chaos", "read", "wipe", "burst"):
+            if action["op"] in ("sync", "chaos", "read", "wipe", "burst", "encrypt"):
                 continue
             ref, device = action["ref"], action["device"]
             self.assertNotIn(ref, gone, f"seed {seed}: {action} names a record deleted earlier")
@@ -191,6 +192,74 @@ def _snapshot(books=(), notes=(), tasks=(), pending=0, conflicts=(), failed=()):
 
 BOOK = {"id": "b-1", "title": "Dune", "author": "Frank Herbert", "isFinished": False}
 TASK = {"id": "t-1", "title": "Read", "isDone": True}
+
+
+class EncryptedGeneratorTests(Claims, unittest.TestCase):
+    # sha256 (first 16 hex digits) of json.dumps(generate(seed, Parameters(steps=120,
+    # devices=3, mode=mode)), sort_keys=True), taken before encrypted histories existed:
+    # a plain history must stay exactly what its seed always gave.
+    PLAIN_DIGESTS = {
+        ("calm", 1): "c85a3a581640ea61", ("calm", 2): "d2836667632785cd", ("calm", 3): "6ed0c03e3320c5af",
+        ("kills", 1): "cbc69dd1183e6102", ("kills", 2): "142843290f3cd11b", ("kills", 3): "31d96541bd5dec40",
+        ("faults", 1): "bfef5827014630af", ("faults", 2): "e7d1bdad6169ed93", ("faults", 3): "de9011c3e4a28c6c",
+        ("concurrent", 1): "5c762978d7a8837c", ("concurrent", 2): "b87357ab0cea1076",
+        ("concurrent", 3): "eea16928629e8bb0",
+    }
+
+    def test_a_plain_history_is_what_its_seed_gave_before(self):
+        for (mode, seed), digest in self.PLAIN_DIGESTS.items():
+            history = generate(seed, Parameters(steps=120, devices=3, mode=mode))
+            got = hashlib.sha256(json.dumps(history, sort_keys=True).encode()).hexdigest()[:16]
+            self.assertEqual(got, digest, f"{mode} seed {seed}: the plain history changed")
+            self.assertFalse(any(a["op"] == "encrypt" for a in history))
+
+    def test_encrypt_appears_only_when_asked_and_at_most_once(self):
+        for seed in range(1, 30):
+            for mode in ("calm", "faults", "concurrent"):
+                plain = generate(seed, Parameters(steps=150, devices=3, mode=mode, encrypt_probability=1))
+                self.assertFalse(any(a["op"] == "encrypt" for a in plain), "encrypt without --encrypted")
+                history = generate(seed, Parameters(steps=150, devices=3, mode=mode, encrypted=True))
+                self.assertLessEqual(sum(a["op"] == "encrypt" for a in history), 1, f"seed {seed}")
+                never = generate(seed, Parameters(steps=150, devices=3, mode=mode, encrypted=True,
+                                                  encrypt_probability=0))
+                self.assertEqual(never, plain, "an encrypted history without encrypt is the plain one")
+
+    def test_encrypt_lands_part_way_through_and_only_inserts_itself(self):
+        placed = 0
+        for seed in range(1, 30):
+            p = dict(steps=120, devices=3, mode="faults")
+            plain = generate(seed, Parameters(**p))
+            history = generate(seed, Parameters(encrypted=True, encrypt_probability=1, **p))
+            self.assertEqual(history, generate(seed, Parameters(encrypted=True, encrypt_probability=1, **p)))
+            [index] = [i for i, a in enumerate(history) if a["op"] == "encrypt"]
+            self.assertEqual(history[:index] + history[index + 1:], plain, f"seed {seed}: encrypt changed the rest")
+            steps_before = sum(1 for a in history[:index] if a["op"] not in ("barrier", "chaos", "wipe"))
+            self.assertTrue(30 <= steps_before <= 60, f"seed {seed}: encrypt after {steps_before} steps")
+            self.assertIn(history[index]["device"], range(3))
+            self.assertNotIn("sync", history[index])
+            self.assert_conflict_free(seed, history)
+            placed += 1
+        self.assertEqual(placed, 29)
+
+    def test_encrypt_after_the_first_barrier_syncs_at_once(self):
+        for seed in range(1, 20):
+            history = generate(seed, Parameters(steps=40, devices=2, mode="faults", encrypted=True,
+                                                encrypt_probability=1, encrypt_after_barrier=True))
+            [index] = [i for i, a in enumerate(history) if a["op"] == "encrypt"]
+            self.assertTrue(history[index]["sync"])
+            before = [a["op"] for a in history[:index]]
+            self.assertEqual(before.count("barrier"), 1, f"seed {seed}: not the epoch after the first barrier")
+            following = [op for op in before[before.index("barrier") + 1:]]
+            self.assertTrue(set(following) <= {"wipe", "chaos"}, f"seed {seed}: not first in its epoch: {following}")
+
+    def test_shrinking_never_leaves_two_encrypts_or_a_dangling_one(self):
+        history = generate(2, Parameters(steps=80, devices=2, mode="faults", encrypted=True, encrypt_probability=1))
+        index = next(i for i, a in enumerate(history) if a["op"] == "encrypt")
+        self.assertFalse(any(a["op"] == "encrypt" for a in without(history, {index})))
+        self.assertEqual(sum(a["op"] == "encrypt" for a in truncated(history, index + 3)), 1)
+        self.assertFalse(any(a["op"] == "encrypt" for a in truncated(history, index)))
+        for end in range(1, len(history)):
+            self.assertLessEqual(sum(a["op"] == "encrypt" for a in without_empty_epochs(truncated(history, end))), 1)
 
 
 class CheckerTests(unittest.TestCase):
@@ -539,6 +608,63 @@ class ShrinkTests(unittest.TestCase):
         self.assertEqual(without_empty_epochs(history), [sync, {"op": "barrier"}, {"op": "barrier", "final": True}])
 
 
+def _sealed(rid, stamp=1):
+    return {"id": rid, "last_modified": stamp, "shelf_enc": {"v": 1, "kid": "k1", "n": "bm9uY2U=", "c": "c2VhbGVk"}}
+
+
+class SealedServerCheckerTests(unittest.TestCase):
+    """An encrypted account: the server is read as Kinto holds it and compared by id."""
+
+    def setUp(self):
+        self.model = Model()
+        self.model.add("books", "b-1", {"title": "Dune", "author": "Frank Herbert"})
+        self.model.add("tasks", "t-1", {"title": "Read"})
+        self.model.edit("tasks", "t-1", {"isDone": True})
+        self.model.add("notes", "n-gone", {"title": "x", "body": "y"})
+        self.model.remove("notes", "n-gone")
+        self.good = _snapshot([BOOK], tasks=[TASK])
+        self.server = {"books": [_sealed("b-1")], "notes": [{"id": "n-gone", "last_modified": 3, "deleted": True}],
+                       "tasks": [_sealed("t-1", 2)], "cart": [], "preferences": [], "sessions": []}
+
+    def findings(self, sealed, snapshots=None):
+        return check(self.model, snapshots or {0: self.good, 1: self.good}, sealed=sealed)
+
+    def test_sealed_records_and_tombstones_that_match_pass(self):
+        findings = self.findings(self.server)
+        self.assertTrue(findings.ok, findings.lines)
+
+    def test_a_plaintext_record_on_the_server_is_flagged(self):
+        leaked = dict(self.server, books=[{"id": "b-1", "last_modified": 1, "title": "Dune",
+                                            "author_name": "Frank Herbert"}])
+        findings = self.findings(leaked)
+        self.assertEqual(findings.counts["plaintext_on_server"], 1)
+        self.assertIn("[plaintext_on_server] server: 1 books record(s) not sealed: b-1 (author_name, title)",
+                      findings.lines)
+        # A sealed record that also carries a field in the clear, a tombstone with a
+        # field, and a record of another reader collection are plaintext too.
+        beside = dict(_sealed("b-1"), title="Dune")
+        half = dict(self.server, books=[beside], notes=[{"id": "n-gone", "last_modified": 3, "deleted": True,
+                                                          "title": "x"}],
+                    cart=[{"id": "c-1", "last_modified": 4, "product": "p-1"}])
+        self.assertEqual(self.findings(half).counts["plaintext_on_server"], 3)
+
+    def test_a_device_that_lacks_or_holds_more_or_lists_a_tombstone_differs(self):
+        lacking = _snapshot(tasks=[TASK])
+        back = {"id": "n-gone", "title": "x", "body": "y", "bookID": None}
+        findings = self.findings(self.server, {0: self.good, 1: lacking, 2: _snapshot([BOOK], [back], [TASK])})
+        self.assertIn("[differs_from_server] device 1: lacks 1 of the server's 1 books: b-1", findings.lines)
+        self.assertIn("[differs_from_server] device 2: lists 1 notes the server holds as deleted: n-gone",
+                      findings.lines)
+        self.assertEqual(findings.counts["plaintext_on_server"], 0)
+
+    def test_the_server_is_compared_with_the_model_by_id(self):
+        missing = dict(self.server, books=[])
+        self.assertIn("[missing_edits] server: books/b-1 is missing (expected {'title': 'Dune', 'author': "
+                      "'Frank Herbert', 'isFinished': False})", self.findings(missing).lines)
+        back = dict(self.server, notes=[_sealed("n-gone", 5)])
+        self.assertEqual(self.findings(back).counts["resurrected_deletes"], 1)
+
+
 # MARK: - End to end
 
 def _binaries_built():
@@ -581,6 +707,16 @@ class SelfTests(unittest.TestCase):
             self.assertRegex(run.stdout, rf"\[differs_from_server\] device {device}: lacks 1 of the server's \d+ books")
         self.assertIn(" differs_from_server=2 ", run.stdout)
         self.assertNotIn("[missing_edits] server:", run.stdout)
+
+    def test_a_record_in_the_clear_on_an_encrypted_server_fails_the_run(self):
+        # Encrypted from the setup on; a book written straight into Kinto in the clear
+        # after the devices went quiet must be reported as plaintext on the server.
+        run = _harness("--mode", "calm", "--seed", "4", "--steps", "12", "--latency-ms", "5", "--encrypted",
+                       "--encrypt-probability", "0", "--inject-divergence", "plaintext")
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertRegex(run.stdout, r"\[plaintext_on_server\] server: 1 books record\(s\) not sealed: [0-9a-f-]+ "
+                                     r"\(author_name, title\)")
+        self.assertIn(" encrypted=1 encryptions=1 joins=1 held_syncs=0 unheld_syncs=0 plaintext_on_server=1 ", run.stdout)
 
 
 if __name__ == "__main__":
