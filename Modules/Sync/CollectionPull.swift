@@ -27,6 +27,10 @@ extension SyncRun {
         guard !collections.isEmpty else { return }
         let states = try store.read { reader in try collections.map { try reader.syncState($0) } }
         guard states.count > 1, states.allSatisfy({ $0.lastSuccess != nil }), !options.serverIsReadOnly else {
+            // NB: the keyring is asked for only in the batch below, where it costs no round
+            // trip: a device in the clear that has not synced every collection yet learns
+            // of encryption from the sealed records it pulls, and what it pushed in the
+            // clear meanwhile goes up again sealed when it joins.
             try await pullOneByOne(states)
             await learnCollectionTimestamps(states)
             return
@@ -34,6 +38,8 @@ extension SyncRun {
         var operations = states.map { state in
             KintoRequest.list(in: KintoCollectionPath(state.collection), query: firstPageQuery(state, conditional: false))
         }
+        let asksForKeyring = self.asksForKeyring
+        if asksForKeyring { operations.append(try Self.keyringRequest()) }
         // NB: last, so that it sees collections the GETs before it recreated.
         let checksMemory = checksServerMemory(states)
         if checksMemory { operations.append(.listCollections(inBucket: KintoCollectionPath.userBucket)) }
@@ -43,10 +49,12 @@ extension SyncRun {
         let answers = zip(states, results.prefix(states.count)).map { state, result in
             Result { () throws(APIError) in try result.page(indexingFor: state.collection) }
         }
+        if asksForKeyring, results.count > states.count { try noteKeyring(results[states.count]) }
         let forgotten = try await noticeForgetting(
             states, pulls: answers, listing: checksMemory ? results.last?.collectionTimestamps() : nil)
         for (state, (result, answer)) in zip(states, zip(results, answers)) {
             noteBackoff(result.backoff)
+            guard unavailable[state.collection] == nil else { continue }  // no key for an encrypted account
             if forgotten.contains(state.collection) || state.recovering {
                 try await isolating(state.collection) { try await pullCollection(state.collection, first: .request) }
                 continue
@@ -326,7 +334,7 @@ extension SyncRun {
         mode: inout PullMode, bulkLoad: BulkLoad
     ) throws -> PageCounts {
         let readable = try opened(page.records, of: collection)
-        let remote = withinSizeLimit(readable, of: collection)
+        let remote = withinSizeLimit(readable.records, of: collection)
         mode.note(page.records)
         let recovering = mode.isRecovery
         let present = mode.present
@@ -337,6 +345,7 @@ extension SyncRun {
             if recovering, !page.next.morePagesFollow {
                 stored.requeued = try SyncRules(tx).requeueRecordsMissing(from: collection, present: present)
             }
+            try SyncRules(tx).sealAgain(readable.writtenBeforeEncryption, in: collection)
             return stored
         }
         reportStored(stored, of: collection)
@@ -346,7 +355,7 @@ extension SyncRun {
         collectionReport(collection) {
             $0.pulled += pulled
             $0.deletedLocally += stored.deleted
-            $0.skipped += readable.count - remote.count
+            $0.skipped += readable.records.count - remote.count
         }
         return PageCounts(applied: pulled - stored.deleted, deleted: stored.deleted, totalSoFar: pulledBefore + pulled)
     }

@@ -80,9 +80,10 @@ extension SyncRun {
             let fetched = try await withRetries("reconcile \(collection.rawValue)") { try await service.firstPage(fetchQuery).page }
             found.requests += 1
             // NB: a record changed since it was listed is past the cursor: the next pull's.
-            let behind = try opened(fetched?.records ?? [], of: collection).filter { $0.lastModified <= cursor }
+            let readable = try opened(fetched?.records ?? [], of: collection)
+            let behind = readable.records.filter { $0.lastModified <= cursor }
             found.fetched += behind.count
-            found.deleted += try applyReconciled(behind, to: collection)
+            found.deleted += try applyReconciled(behind, to: collection, sealingAgain: readable.writtenBeforeEncryption)
         }
         found.durationMilliseconds = milliseconds(since: started)
         // NB: the run's `requests` already counted each of them (`withRetries`).
@@ -97,13 +98,14 @@ extension SyncRun {
 
     /// Applies records reconciliation found, without moving the cursor, in one
     /// transaction; returns how many were tombstones.
-    private func applyReconciled(_ records: [RawRecord], to collection: CollectionName) throws -> Int {
+    private func applyReconciled(_ records: [RawRecord], to collection: CollectionName, sealingAgain plaintext: [String] = []) throws -> Int {
         guard !records.isEmpty else { return 0 }
         let merger = MergeApplier(policy: options.policy, now: now)
         let (applied, deleted) = try store.write { tx in
             let cursor = try tx.syncState(collection).cursor ?? .max
             let incoming = try Self.droppingHeldVersions(records, behind: cursor, in: collection, tx).records
             let applied = try Self.applyPulled(incoming, to: collection, recovering: false, merger: merger, tx)
+            try SyncRules(tx).sealAgain(plaintext, in: collection)
             return (applied: applied, deleted: incoming.filter(\.isDeleted).count)
         }
         noteOverwritten(applied.overwritten, in: collection)

@@ -42,6 +42,11 @@ public struct KintoRequest: Sendable, Hashable {
         KintoRequest(method: .get, path: query.path(in: collection), precondition: query.ifNoneMatch.map { .ifNoneMatch($0) })
     }
 
+    /// A GET of one record; its answer reads as the record (`BatchResult.record()`), or a 404.
+    public static func read(in collection: KintoCollectionPath, id: String) throws(APIError) -> KintoRequest {
+        KintoRequest(method: .get, path: try collection.recordPath(id))
+    }
+
     /// A GET of a bucket's collection objects; its answer reads as each collection's
     /// timestamp (`BatchResult.collectionTimestamps()`).
     public static func listCollections(inBucket bucket: String) -> KintoRequest {

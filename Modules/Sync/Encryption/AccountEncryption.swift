@@ -98,7 +98,7 @@ public struct AccountEncryption: Sendable {
                 keyring.enabledAt = keyring.lastModified
                 keyring = try await keyring.save(client)
             }
-            return try markEncrypted(keyring, requeue: true)
+            return try markEncrypted(keyring, requeue: .all)
         }
     }
 
@@ -112,8 +112,10 @@ public struct AccountEncryption: Sendable {
             guard let keyring = try await ServerKeyring.fetch(client) else { throw AccountEncryptionError.notEncrypted }
             try keys.save(try Self.open(keyring, passphrase: passphrase))
             // NB: records refused before the key was here were passed by the cursor: the
-            // next run compares the whole collection with the server and fetches them.
-            _ = try markEncrypted(keyring, requeue: false, reconcile: true)
+            // next run compares the whole collection with the server and fetches them. What
+            // this device pushed in the clear after encryption began (before it heard of
+            // it) goes up again sealed.
+            _ = try markEncrypted(keyring, requeue: .writtenSince(keyring.enabledAt ?? .max), reconcile: true)
         }
     }
 
@@ -163,7 +165,7 @@ public struct AccountEncryption: Sendable {
             // keeps every record openable, and the next rotate starts again.
             try keys.save(opened.rotated(to: next))
             keyring = try await keyring.save(client)
-            return try markEncrypted(keyring, requeue: true)
+            return try markEncrypted(keyring, requeue: .all)
         }
     }
 
@@ -180,7 +182,23 @@ public struct AccountEncryption: Sendable {
 
     /// The store learns the keyring, and (for `enable` and `rotate`) every record of the
     /// reader's collections the server has is queued, in one transaction.
-    private func markEncrypted(_ keyring: ServerKeyring, requeue: Bool, reconcile: Bool = false) throws -> Int {
+    /// Which synced records a step queues to go up sealed.
+    private enum Requeue {
+        case none, all
+        /// Those whose server version was stamped after `stamp`.
+        case writtenSince(Int64)
+
+        func includes(_ row: StoredRecord) -> Bool {
+            guard let stamp = row.lastModified else { return false }
+            switch self {
+            case .none: return false
+            case .all: return true
+            case .writtenSince(let since): return stamp > since
+            }
+        }
+    }
+
+    private func markEncrypted(_ keyring: ServerKeyring, requeue: Requeue, reconcile: Bool = false) throws -> Int {
         try store.write { tx in
             try tx.setEncryptionState(EncryptionState(
                 isEnabled: true, currentKeyID: keyring.current.rawValue, enabledAt: keyring.enabledAt,
@@ -188,8 +206,7 @@ public struct AccountEncryption: Sendable {
             var queued = 0
             for collection in CollectionName.allCases where WireSealing.seals(collection) {
                 if reconcile { _ = try tx.updateSyncState(collection) { $0.lastReconciled = Date(timeIntervalSince1970: 0) } }
-                guard requeue else { continue }
-                for row in try tx.rows(of: collection) where !row.isDeleted && row.lastModified != nil {
+                for row in try tx.rows(of: collection) where !row.isDeleted && requeue.includes(row) {
                     guard try tx.outboxEntry(collection, id: row.id) == nil else { continue }
                     try tx.saveLocal(collection, id: row.id, json: row.json)
                     queued += 1

@@ -62,6 +62,9 @@ public enum WireSealing: Sendable {
         var refused: [RefusedRecord] = []
         /// A sealed record arrived on a device that thought the account in the clear.
         var metSealedRecords = false
+        /// Records accepted in the clear because they were written before encryption
+        /// began: they are to be sealed again (`SyncRules.sealAgain`).
+        var writtenBeforeEncryption: [String] = []
     }
 
     /// Opens `records` of `collection`.
@@ -77,7 +80,9 @@ public enum WireSealing: Sendable {
             var opened = Opened()
             for record in records {
                 switch Self.open(record, in: collection, sealer, enabledAt: enabledAt) {
-                case .success(let plain): opened.records.append(plain)
+                case .success(let plain):
+                    opened.records.append(plain)
+                    if !record.isDeleted, plain.json == record.json { opened.writtenBeforeEncryption.append(record.id) }
                 case .failure(let refusal): opened.refused.append(refusal)
                 }
             }

@@ -21,6 +21,7 @@ import Storage
 /// | the server forgot records | `startRecovery`, `keepNewerLocalVersion`, `keepLocalDeletion`, `requeueRecordsMissing` | SyncRules+Recovery.swift |
 /// | a change refused for good | `moveToDeadLetters` | SyncRules+DeadLetters.swift |
 /// | a deletion the server acknowledged | `rememberDeletion`, `deleteAgainIfStale` | SyncRules+AcknowledgedDeletions.swift |
+/// | a record of an encrypted account still in the clear | `sealAgain` | SyncRules+Encryption.swift |
 /// | an update another device overwrote unseen | `rememberWrite`, `reopen` | SyncRules+AcknowledgedWrites.swift |
 ///
 /// The merge itself (what a waiting change and a pulled version become) is
