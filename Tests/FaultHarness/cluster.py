@@ -153,55 +153,36 @@ class Servers:
 
     def server_records(self, user, password, collections=("books", "notes", "tasks")):
         """The user's records as Kinto holds them (not through the proxy), every page."""
-        token = base64.b64encode(f"{user}:{password}".encode()).decode()
-        out = {}
-        for collection in collections:
-            url = (f"http://127.0.0.1:{self.kinto_port}/v1/buckets/default/collections/"
-                   f"{collection}/records?_limit=10000")
-            data = []
-            for _ in range(MAX_SERVER_PAGES):
-                request = urllib.request.Request(url, headers={"Authorization": f"Basic {token}"})
-                try:
-                    with urllib.request.urlopen(request, timeout=30) as reply:
-                        data += json.loads(reply.read())["data"]
-                        url = reply.headers.get("Next-Page")
-                except urllib.error.HTTPError as error:
-                    if error.code not in (403, 404):
-                        raise
-                    url = None
-                if not url:
-                    break
-            else:
-                raise HarnessError(f"{collection} on Kinto has more than {MAX_SERVER_PAGES} pages")
-            out[collection] = [_server_record(collection, r) for r in data]
-        return out
+        return {collection: [_server_record(collection, r) for r in self._raw_records(user, password, collection, "")]
+                for collection in collections}
 
     def sealed_view(self, user, password, collections=READER_COLLECTIONS):
         """The user's records as Kinto holds them, tombstones included (`_since=0`), not
         converted: what an encrypted account shows the server. A collection Kinto does
         not have yet is empty."""
+        return {collection: self._raw_records(user, password, collection, "_since=0&")
+                for collection in collections}
+
+    def _raw_records(self, user, password, collection, query):
+        """One collection's records straight from Kinto, page by page (at most
+        MAX_SERVER_PAGES); a collection Kinto refuses or lacks is empty."""
         token = base64.b64encode(f"{user}:{password}".encode()).decode()
-        out = {}
-        for collection in collections:
-            url = (f"http://127.0.0.1:{self.kinto_port}/v1/buckets/default/collections/"
-                   f"{collection}/records?_since=0&_limit=10000")
-            data = []
-            for _ in range(MAX_SERVER_PAGES):
-                request = urllib.request.Request(url, headers={"Authorization": f"Basic {token}"})
-                try:
-                    with urllib.request.urlopen(request, timeout=30) as reply:
-                        data += json.loads(reply.read())["data"]
-                        url = reply.headers.get("Next-Page")
-                except urllib.error.HTTPError as error:
-                    if error.code not in (403, 404):
-                        raise
-                    url = None
-                if not url:
-                    break
-            else:
-                raise HarnessError(f"{collection} on Kinto has more than {MAX_SERVER_PAGES} pages")
-            out[collection] = data
-        return out
+        url = (f"http://127.0.0.1:{self.kinto_port}/v1/buckets/default/collections/"
+               f"{collection}/records?{query}_limit=10000")
+        data = []
+        for _ in range(MAX_SERVER_PAGES):
+            request = urllib.request.Request(url, headers={"Authorization": f"Basic {token}"})
+            try:
+                with urllib.request.urlopen(request, timeout=30) as reply:
+                    data += json.loads(reply.read())["data"]
+                    url = reply.headers.get("Next-Page")
+            except urllib.error.HTTPError as error:
+                if error.code not in (403, 404):
+                    raise
+                url = None
+            if not url:
+                return data
+        raise HarnessError(f"{collection} on Kinto has more than {MAX_SERVER_PAGES} pages")
 
     def put_record(self, user, password, collection, record):
         """Writes `record` straight into Kinto, past every device (the self-tests' way to
