@@ -1,0 +1,36 @@
+import Domain
+import Presentation
+
+// MARK: - LiveModels
+
+/// The view models one account's `shelf ui` observes: the same classes the CLI's commands
+/// use, built by the command on the account's ports. The screens read them and call their
+/// intents; nothing here reads the store.
+@MainActor
+public struct LiveModels {
+    /// The navigation: its path is the stack of places shown, saved on every move.
+    public let router: Router
+    /// The library, one window of matches at a time.
+    public let library: BookWindowViewModel
+    public let favorites: FavoritesViewModel
+    /// Finishes and unfinishes books (the intents `shelf book finish` uses).
+    public let book: BookViewModel
+    /// Last run, waiting changes, conflicts, backoff; nil when the account has none.
+    public let syncStatus: SyncStatusViewModel?
+    /// Starts one sync as `shelf sync` runs it; each step is passed to `progress`, and the
+    /// returned line sums the run up. Nil when the account has no server.
+    public let sync: (@MainActor (_ progress: @escaping @MainActor (String) -> Void) async -> String)?
+
+    public init(
+        router: Router, library: BookWindowViewModel, favorites: FavoritesViewModel, book: BookViewModel,
+        syncStatus: SyncStatusViewModel? = nil,
+        sync: (@MainActor (_ progress: @escaping @MainActor (String) -> Void) async -> String)? = nil
+    ) {
+        self.router = router
+        self.library = library
+        self.favorites = favorites
+        self.book = book
+        self.syncStatus = syncStatus
+        self.sync = sync
+    }
+}

@@ -1,0 +1,124 @@
+import Domain
+import LiveScreens
+import Presentation
+import Terminal
+import Testing
+import TestSupport
+
+@MainActor
+@Suite("Live interface")
+struct LiveInterfaceTests {
+    // MARK: Snapshots at 80 and 120 columns
+
+    @Test(arguments: [80, 120])
+    func theLibrary(columns: Int) async throws {
+        let shelf = try LiveShelf()
+        let interface = await shelf.interface(columns: columns)
+        try FrameSnapshot.expect(interface.frame(), matches: "library-\(columns)")
+    }
+
+    @Test(arguments: [80, 120])
+    func aSearchAsItIsTyped(columns: Int) async throws {
+        let shelf = try LiveShelf()
+        let interface = await shelf.interface(columns: columns)
+        await interface.press(.character("/"))
+        await interface.type("le")
+        try FrameSnapshot.expect(interface.frame(), matches: "library-search-\(columns)")
+    }
+
+    @Test(arguments: [80, 120])
+    func aBookWithItsNotes(columns: Int) async throws {
+        let shelf = try LiveShelf()
+        let interface = await shelf.interface(columns: columns)
+        await interface.press(.character("G"), .enter)
+        try FrameSnapshot.expect(interface.frame(), matches: "book-\(columns)")
+    }
+
+    @Test(arguments: [80, 120])
+    func theKeys(columns: Int) async throws {
+        let shelf = try LiveShelf()
+        let interface = await shelf.interface(columns: columns, rows: 18)
+        await interface.press(.character("?"))
+        try FrameSnapshot.expect(interface.frame(), matches: "keys-\(columns)")
+    }
+
+    // MARK: Behaviour
+
+    @Test func searchOpenFavoriteAndBackGoThroughTheModels() async throws {
+        let shelf = try LiveShelf(favorites: [])
+        let interface = await shelf.interface(columns: 80)
+
+        await interface.press(.character("/"))
+        await interface.type("camus")
+        await interface.press(.enter)
+        #expect(shelf.models.library.books.map(\.id) == ["book-005"])
+
+        await interface.press(.enter)
+        #expect(shelf.models.router.path == [.book("book-005")])
+        #expect(interface.frame().line(0).contains("Library › L'Étranger"))
+
+        await interface.press(.character("f"))
+        #expect(shelf.models.favorites.isFavorite("book-005"))
+        #expect(shelf.preferences.snapshot.favorites == ["book-005"])
+        #expect(FrameSnapshot.text(of: interface.frame()).contains("★ favorite"))
+
+        await interface.press(.escape)
+        #expect(shelf.models.router.path == [])
+        #expect(shelf.preferences.snapshot.routerPath == [])
+    }
+
+    @Test func thePathIsSavedAndTheNextInterfaceStartsThere() async throws {
+        let shelf = try LiveShelf()
+        let interface = await shelf.interface(columns: 80)
+        await interface.press(.enter)
+        #expect(shelf.preferences.snapshot.routerPath == [.book("book-001")])
+
+        let next = LiveInterface(
+            models: LiveModels(
+                router: Router(preferences: FakePreferencesStore(storage: shelf.preferences), places: shelf.places),
+                library: shelf.models.library, favorites: shelf.models.favorites, book: shelf.models.book),
+            size: TerminalSize(rows: 12, columns: 80))
+        await next.start()
+        #expect(next.frame().line(0).contains("Library › Dune"))
+        #expect(next.frame().line(1).contains("Dune"))
+    }
+
+    @Test func aPlaceWhoseRecordWasDeletedPopsItselfWithANotice() async throws {
+        let shelf = try LiveShelf()
+        let interface = await shelf.interface(columns: 80)
+        await interface.press(.enter)
+        #expect(shelf.models.router.path == [.book("book-001")])
+
+        shelf.places.removeBook("book-001")
+        await interface.storeChanged()
+
+        #expect(shelf.models.router.path == [])
+        #expect(interface.notice != nil)
+        #expect(interface.frame().line(11).contains("book-001"))
+    }
+
+    @Test func finishingABookIsTheViewModelsIntent() async throws {
+        let shelf = try LiveShelf()
+        let interface = await shelf.interface(columns: 80)
+        await interface.press(.down, .character("x"))
+        let written = try #require(await shelf.books.books(forceRefresh: false).first { $0.id == "book-003" })
+        #expect(written.isFinished)
+        #expect(interface.frame().line(3).contains("★✓ A Wizard of Earthsea"))
+    }
+
+    @Test func aResizeLaysTheFrameOutAgain() async throws {
+        let shelf = try LiveShelf()
+        let interface = await shelf.interface(columns: 80)
+        _ = await interface.handle(.resize(TerminalSize(rows: 6, columns: 40)))
+        let frame = interface.frame()
+        #expect(frame.columns == 40 && frame.rows == 6)
+        #expect(frame.line(5).contains("? keys"))
+    }
+
+    @Test func qAndControlCQuit() async throws {
+        let shelf = try LiveShelf()
+        let interface = await shelf.interface(columns: 80)
+        #expect(await interface.handle(.key(.character("q"))) == .quit)
+        #expect(await interface.handle(.key(.control("c"))) == .quit)
+    }
+}

@@ -1,0 +1,66 @@
+import Domain
+import LiveScreens
+import Presentation
+import Synchronization
+import Terminal
+import TestSupport
+
+// MARK: - LiveShelf
+
+/// One account's view models over fakes, as `UICommand` wires them over the store.
+@MainActor
+struct LiveShelf {
+    let books: FakeBookService
+    let places: MutablePlaces
+    let preferences: FakePreferencesStore.Storage
+    let models: LiveModels
+
+    init(favorites: Set<Book.ID> = ["book-003"]) throws {
+        books = FakeBookService(books: try SampleShelf.books())
+        places = MutablePlaces(FakePlaceService(books: try SampleShelf.books(), notes: try SampleShelf.notes(), favorites: favorites))
+        preferences = FakePreferencesStore.Storage()
+        let store = FakePreferencesStore(storage: preferences)
+        try store.setFavorites(favorites)
+        models = LiveModels(
+            router: Router(preferences: store, places: places), library: BookWindowViewModel(service: books),
+            favorites: FavoritesViewModel(preferences: store), book: BookViewModel(service: books, removal: FakeBookRemoval()))
+    }
+
+    func interface(columns: Int, rows: Int = 12) async -> LiveInterface {
+        let interface = LiveInterface(models: models, size: TerminalSize(rows: rows, columns: columns))
+        await interface.start()
+        return interface
+    }
+}
+
+/// A place service whose records can be taken away, as another process deletes them.
+final class MutablePlaces: PlaceService {
+    private let current: Mutex<FakePlaceService>
+
+    init(_ places: FakePlaceService) {
+        current = Mutex(places)
+    }
+
+    func removeBook(_ id: Book.ID) {
+        current.withLock { $0.books.removeAll { $0.id == id } }
+    }
+
+    func place(at route: Route) async throws -> Place {
+        try await current.withLock { $0 }.place(at: route)
+    }
+
+    func titles(of routes: [Route]) async throws -> [Route: String] {
+        try await current.withLock { $0 }.titles(of: routes)
+    }
+}
+
+extension LiveInterface {
+    /// Hands keys in one after another, each awaited, as the loop does.
+    func press(_ keys: Key...) async {
+        for key in keys { _ = await handle(.key(key)) }
+    }
+
+    func type(_ text: String) async {
+        for character in text { _ = await handle(.key(.character(character))) }
+    }
+}
