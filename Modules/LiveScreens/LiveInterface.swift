@@ -200,8 +200,12 @@ public final class LiveInterface {
         await showPlace()
     }
 
+    /// Back one place; at the library, a search left on screen is cleared instead.
     private func back() async {
-        guard models.router.pop() != nil else { return }
+        guard models.router.pop() != nil else {
+            if !query.isEmpty { await type("") }
+            return
+        }
         placeSelection = 0
         if models.router.current == nil {
             await reloadLibrary()
