@@ -20,6 +20,7 @@ public enum KeyBindings {
         Binding(keys: "f", action: "favorite, or not (library and book)"),
         Binding(keys: "x", action: "finished, or not (library and book)"),
         Binding(keys: "s", action: "sync now, in the background"),
+        Binding(keys: "S", action: "the sync status: last run, waiting, conflicts, backoff"),
         Binding(keys: "?", action: "these keys"),
         Binding(keys: "q  Ctrl-C", action: "quit, keeping the path for next time"),
     ]

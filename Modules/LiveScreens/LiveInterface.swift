@@ -32,6 +32,8 @@ public final class LiveInterface {
     private(set) var orderIndex = 0
     private(set) var unfinishedOnly = false
     private(set) var showsHelp = false
+    /// Whether the sync status is shown over the current place (`S`; Esc closes it).
+    private(set) var showsSyncStatus = false
     /// One line that says what just happened (a record gone, a refused intent).
     public private(set) var notice: String?
     /// The background sync's latest step or summary.
@@ -90,6 +92,10 @@ public final class LiveInterface {
         }
         if isSearching { return await handleSearching(key) }
         notice = nil
+        if showsSyncStatus, key == .escape || key == .backspace || key == .character("S") {
+            showsSyncStatus = false
+            return .keepGoing
+        }
         switch key {
         case .character("q"): return .quit
         case .character("?"): showsHelp = true
@@ -111,6 +117,9 @@ public final class LiveInterface {
         case .character("f"): toggleFavorite()
         case .character("x"): await toggleFinished()
         case .character("s"): startSync()
+        case .character("S"):
+            showsSyncStatus = true
+            await models.syncStatus?.refresh()
         default: break
         }
         return .keepGoing
@@ -293,6 +302,8 @@ public final class LiveInterface {
         let body = 1..<max(1, size.rows - 1)
         if showsHelp {
             HelpPane().draw(into: &frame, rows: body)
+        } else if showsSyncStatus {
+            SyncStatusPane(model: models.syncStatus, syncLine: syncLine, isSyncing: isSyncing).draw(into: &frame, rows: body)
         } else if models.router.current == nil {
             LibraryPane(
                 library: models.library, favorites: models.favorites, query: query, isSearching: isSearching,
@@ -316,7 +327,10 @@ public final class LiveInterface {
             case .author(let name): name
             }
         }
-        frame.write(" " + names.joined(separator: " › "), row: 0, column: 0, style: bar)
+        // NB: the keys and the sync status are views over the place, not places: the
+        // Router's path (and what `shelf where` says) does not change when they open.
+        let over = showsHelp ? ["Keys"] : showsSyncStatus ? ["Sync"] : []
+        frame.write(" " + (names + over).joined(separator: " › "), row: 0, column: 0, style: bar)
     }
 
     private func drawStatusLine(into frame: inout Frame) {

@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import LiveScreens
 import Presentation
 import Terminal
@@ -40,6 +41,19 @@ struct LiveInterfaceTests {
         let interface = await shelf.interface(columns: columns, rows: 18)
         await interface.press(.character("?"))
         try FrameSnapshot.expect(interface.frame(), matches: "keys-\(columns)")
+    }
+
+    @Test(arguments: [80, 120])
+    func theSyncStatus(columns: Int) async throws {
+        let status = SyncStatus(
+            lastSuccess: Date(timeIntervalSince1970: 1_796_140_800), pendingChanges: 3, conflicts: 1, deadLetters: 0,
+            backoffUntil: Date(timeIntervalSince1970: 1_796_144_400))
+        let shelf = try LiveShelf(syncStatus: FakeSyncStatusProvider(status: status))
+        let interface = await shelf.interface(columns: columns)
+        await interface.press(.character("S"))
+        try FrameSnapshot.expect(interface.frame(), matches: "sync-status-\(columns)")
+        await interface.press(.escape)
+        #expect(interface.frame().line(1).contains("/ to search"))
     }
 
     // MARK: Behaviour

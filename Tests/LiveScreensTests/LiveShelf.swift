@@ -15,7 +15,7 @@ struct LiveShelf {
     let preferences: FakePreferencesStore.Storage
     let models: LiveModels
 
-    init(favorites: Set<Book.ID> = ["book-003"]) throws {
+    init(favorites: Set<Book.ID> = ["book-003"], syncStatus: FakeSyncStatusProvider? = nil) throws {
         books = FakeBookService(books: try SampleShelf.books())
         places = MutablePlaces(FakePlaceService(books: try SampleShelf.books(), notes: try SampleShelf.notes(), favorites: favorites))
         preferences = FakePreferencesStore.Storage()
@@ -23,7 +23,8 @@ struct LiveShelf {
         try store.setFavorites(favorites)
         models = LiveModels(
             router: Router(preferences: store, places: places), library: BookWindowViewModel(service: books),
-            favorites: FavoritesViewModel(preferences: store), book: BookViewModel(service: books, removal: FakeBookRemoval()))
+            favorites: FavoritesViewModel(preferences: store), book: BookViewModel(service: books, removal: FakeBookRemoval()),
+            syncStatus: syncStatus.map { SyncStatusViewModel(provider: $0) })
     }
 
     func interface(columns: Int, rows: Int = 12) async -> LiveInterface {
