@@ -41,6 +41,7 @@ public final class LiveInterface {
     public private(set) var isSyncing = false
     private var titles: [Route: String] = [:]
     private var syncRun: Task<Void, Never>?
+    private var counting: Task<Void, Never>?
     /// Called when something finished in the background (a sync step), so the owner draws.
     public var onBackgroundChange: (@MainActor () -> Void)?
 
@@ -62,6 +63,7 @@ public final class LiveInterface {
     /// saved path (or a deep link already opened) leads to.
     public func start() async {
         await reloadLibrary(recount: true)
+        await settle()
         if models.router.current != nil { await models.router.showDestination() }
         await refreshTitles()
         await models.syncStatus?.refresh()
@@ -178,12 +180,31 @@ public final class LiveInterface {
         await reloadLibrary(top: 0, recount: true)
     }
 
+    /// Reads the library's window; with `recount`, the counts follow in the background
+    /// (a key's frame never waits for a count of 100,000 books) and redraw when they land.
     private func reloadLibrary(top: Int? = nil, recount: Bool = false) async {
         let order = Self.orders[orderIndex].order
         await models.library.show(
-            query, unfinishedOnly: unfinishedOnly, order: order, offset: top ?? models.library.offset, rows: listRows,
-            recount: recount)
-        if let total = models.library.totalMatches, selection >= total { selection = max(0, total - 1) }
+            query, unfinishedOnly: unfinishedOnly, order: order, offset: top ?? models.library.offset, rows: listRows)
+        clampSelection()
+        if recount || models.library.totalMatches == nil {
+            counting?.cancel()
+            counting = Task { @MainActor [weak self] in
+                await self?.models.library.count()
+                self?.clampSelection()
+                self?.onBackgroundChange?()
+            }
+        }
+    }
+
+    private func clampSelection() {
+        let known = models.library.totalMatches ?? (models.library.offset + models.library.books.count)
+        if selection >= known { selection = max(0, known - 1) }
+    }
+
+    /// Waits for the background count of the library, if one runs (the first frame, tests).
+    public func settle() async {
+        await counting?.value
     }
 
     private var selectedBook: Book? {
@@ -291,6 +312,7 @@ public final class LiveInterface {
     /// Ends the background work; the models' own work ends with their `cancel()`.
     public func close() {
         syncRun?.cancel()
+        counting?.cancel()
         models.library.cancel()
     }
 

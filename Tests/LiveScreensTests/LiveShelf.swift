@@ -59,9 +59,11 @@ extension LiveInterface {
     /// Hands keys in one after another, each awaited, as the loop does.
     func press(_ keys: Key...) async {
         for key in keys { _ = await handle(.key(key)) }
+        await settle()
     }
 
     func type(_ text: String) async {
         for character in text { _ = await handle(.key(.character(character))) }
+        await settle()
     }
 }

@@ -8,9 +8,11 @@ import Observation
 /// screenful at a time and memory stays flat. `BookSearchViewModel` is the whole search
 /// the CLI prints; this is the same search, one window at a time, for `shelf ui`.
 ///
-/// The counts (matches, books) are read when the search itself changes (text, filter,
-/// order) and kept while only the window moves, so a scroll costs its window alone.
-/// A newer window wins over an older one; a failed read keeps the window shown.
+/// A window never counts: it reads its rows (and one more, to know whether more match), so
+/// a key typed into a search costs its window alone. The counts (matches, books) are read
+/// by `count()`, which a screen runs after the window is shown; they are forgotten when
+/// the search itself changes (text, filter, order) and kept while only the window moves.
+/// A newer window or count wins over an older one; a failed read keeps what is shown.
 @MainActor
 @Observable
 public final class BookWindowViewModel {
@@ -34,6 +36,8 @@ public final class BookWindowViewModel {
 
     private let service: any BookSearching
     private let content = ContentController<BookSearchPage>()
+    /// The latest count asked for, or search changed: an older count publishes nothing.
+    @ObservationIgnored private var countTicket = 0
 
     public init(service: any BookSearching) {
         self.service = service
@@ -41,14 +45,14 @@ public final class BookWindowViewModel {
 
     // MARK: Intents
 
-    /// Reads the window of `rows` matches from `offset`. A change of text, filter or
-    /// order (or `recount`) counts the matches again; a move of the window alone does not.
-    public func show(
-        _ text: String, unfinishedOnly: Bool, order: ListOrder<BookSortField>, offset: Int, rows: Int,
-        recount: Bool = false
-    ) async {
-        let counting = recount || totalMatches == nil || text != query || unfinishedOnly != self.unfinishedOnly
-            || order != self.order
+    /// Reads the window of `rows` matches from `offset`, without counting. A change of
+    /// text, filter or order forgets the counts until the next `count()`.
+    public func show(_ text: String, unfinishedOnly: Bool, order: ListOrder<BookSortField>, offset: Int, rows: Int) async {
+        if text != query || unfinishedOnly != self.unfinishedOnly || order != self.order {
+            totalMatches = nil
+            totalBooks = nil
+            countTicket &+= 1
+        }
         query = text
         self.unfinishedOnly = unfinishedOnly
         self.order = order
@@ -57,15 +61,26 @@ public final class BookWindowViewModel {
         let limit = max(1, rows)
         await content.load(.newestWins, action: "search the books") {
             let page = try await service.searchBooks(
-                matching: text, unfinishedOnly: unfinishedOnly, limit: limit, offset: start, order: order,
-                counting: counting)
+                matching: text, unfinishedOnly: unfinishedOnly, limit: limit, offset: start, order: order, counting: false)
             _ = try page.books.requireUniqueIDs()
-            return page
+            return BookSearchPage(books: page.books, totalMatches: nil, totalBooks: nil, offset: start, hasMore: page.hasMore)
         }
-        if counting, let page = state.value, errorMessage == nil {
-            totalMatches = page.totalMatches
-            totalBooks = page.totalBooks
-        }
+    }
+
+    /// Counts the matches of the current search and the library. A count that finishes
+    /// after the search changed, or after a newer count, publishes nothing; a failed count
+    /// keeps the counts unknown (the window is still shown).
+    public func count() async {
+        countTicket &+= 1
+        let ticket = countTicket
+        let service = self.service
+        let (text, unfinishedOnly, order) = (query, self.unfinishedOnly, self.order)
+        guard let page = try? await service.searchBooks(
+            matching: text, unfinishedOnly: unfinishedOnly, limit: 1, offset: 0, order: order, counting: true),
+            ticket == countTicket, !Task.isCancelled
+        else { return }
+        totalMatches = page.totalMatches
+        totalBooks = page.totalBooks
     }
 
     /// Cancels the read in flight; nothing it would have found is published.
