@@ -34,6 +34,9 @@ public final class LiveInterface {
     private(set) var showsHelp = false
     /// Whether the sync status is shown over the current place (`S`; Esc closes it).
     private(set) var showsSyncStatus = false
+    /// Whether the changes waiting for a sync are shown (`P`; Esc closes it).
+    private(set) var showsPending = false
+    private(set) var pendingSelection = 0
     /// One line that says what just happened (a record gone, a refused intent).
     public private(set) var notice: String?
     /// The background sync's latest step or summary.
@@ -94,6 +97,7 @@ public final class LiveInterface {
         }
         if isSearching { return await handleSearching(key) }
         notice = nil
+        if showsPending { return await handlePending(key) }
         if showsSyncStatus, key == .escape || key == .backspace || key == .character("S") {
             showsSyncStatus = false
             return .keepGoing
@@ -122,6 +126,10 @@ public final class LiveInterface {
         case .character("S"):
             showsSyncStatus = true
             await models.syncStatus?.refresh()
+        case .character("P"):
+            showsPending = true
+            pendingSelection = 0
+            await models.pending?.load()
         default: break
         }
         return .keepGoing
@@ -138,6 +146,23 @@ public final class LiveInterface {
             if !query.isEmpty { await type(String(query.dropLast())) }
         case .character(let character):
             await type(query + String(character))
+        default: break
+        }
+        return .keepGoing
+    }
+
+    private func handlePending(_ key: Key) async -> Outcome {
+        let count = models.pending?.rows().count ?? 0
+        switch key {
+        case .character("q"): return .quit
+        case .escape, .backspace, .character("P"): showsPending = false
+        case .up, .character("k"): pendingSelection = max(0, pendingSelection - 1)
+        case .down, .character("j"): pendingSelection = min(max(0, count - 1), pendingSelection + 1)
+        case .character("u"):
+            guard let pending = models.pending, pending.rows().indices.contains(pendingSelection) else { break }
+            notice = await pending.undo(pending.rows()[pendingSelection])
+            pendingSelection = min(pendingSelection, max(0, pending.rows().count - 1))
+            await models.syncStatus?.refresh()
         default: break
         }
         return .keepGoing
@@ -306,6 +331,7 @@ public final class LiveInterface {
         } else {
             await showPlace()
         }
+        if showsPending { await models.pending?.load() }
         await models.syncStatus?.refresh()
     }
 
@@ -324,6 +350,8 @@ public final class LiveInterface {
         let body = 1..<max(1, size.rows - 1)
         if showsHelp {
             HelpPane().draw(into: &frame, rows: body)
+        } else if showsPending {
+            PendingPane(pending: models.pending, selection: pendingSelection).draw(into: &frame, rows: body)
         } else if showsSyncStatus {
             SyncStatusPane(model: models.syncStatus, syncLine: syncLine, isSyncing: isSyncing).draw(into: &frame, rows: body)
         } else if models.router.current == nil {
@@ -351,7 +379,7 @@ public final class LiveInterface {
         }
         // NB: the keys and the sync status are views over the place, not places: the
         // Router's path (and what `shelf where` says) does not change when they open.
-        let over = showsHelp ? ["Keys"] : showsSyncStatus ? ["Sync"] : []
+        let over = showsHelp ? ["Keys"] : showsPending ? ["Pending"] : showsSyncStatus ? ["Sync"] : []
         frame.write(" " + (names + over).joined(separator: " › "), row: 0, column: 0, style: bar)
     }
 

@@ -20,11 +20,14 @@ public struct LiveModels {
     /// Starts one sync as `shelf sync` runs it; each step is passed to `progress`, and the
     /// returned line sums the run up. Nil when the account has no server.
     public let sync: (@MainActor (_ progress: @escaping @MainActor (String) -> Void) async -> String)?
+    /// The changes not synced yet, with undo; nil when the screen is not wired.
+    public let pending: PendingChanges?
 
     public init(
         router: Router, library: BookWindowViewModel, favorites: FavoritesViewModel, book: BookViewModel,
         syncStatus: SyncStatusViewModel? = nil,
-        sync: (@MainActor (_ progress: @escaping @MainActor (String) -> Void) async -> String)? = nil
+        sync: (@MainActor (_ progress: @escaping @MainActor (String) -> Void) async -> String)? = nil,
+        pending: PendingChanges? = nil
     ) {
         self.router = router
         self.library = library
@@ -32,5 +35,6 @@ public struct LiveModels {
         self.book = book
         self.syncStatus = syncStatus
         self.sync = sync
+        self.pending = pending
     }
 }

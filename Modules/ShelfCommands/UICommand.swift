@@ -39,7 +39,12 @@ struct UICommand: ShelfCommand {
             favorites: FavoritesViewModel(preferences: session.preferences),
             book: BookViewModel(service: session.repositories.books, removal: session.repositories),
             syncStatus: SyncStatusViewModel(provider: session.repositories.syncStatus),
-            sync: try backgroundSync(context))
+            sync: try backgroundSync(context),
+            pending: PendingChanges(PendingChangesViewModel(service: session.decisions)) { change in
+                PendingChanges.Row(
+                    collection: change.collection, id: change.recordID,
+                    text: "\(change.change.rawValue)  \(change.label ?? "")" + (change.state == .sent ? " (sent, not yet acknowledged)" : ""))
+            })
         let configuration = TerminalSession.Configuration(
             environment: context.environment, color: context.global.noColor ? .never : context.global.color ?? .auto)
         let ending: TerminalSignal?

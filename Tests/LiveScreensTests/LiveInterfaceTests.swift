@@ -56,6 +56,28 @@ struct LiveInterfaceTests {
         #expect(interface.frame().line(1).contains("/ to search"))
     }
 
+    @Test(arguments: [80, 120])
+    func thePendingChanges(columns: Int) async throws {
+        let shelf = try LiveShelf(pending: FakeDecisions(pending: ["book-001", "book-003"]))
+        let interface = await shelf.interface(columns: columns)
+        await interface.press(.character("P"), .down)
+        try FrameSnapshot.expect(interface.frame(), matches: "pending-\(columns)")
+    }
+
+    @Test func uTakesTheSelectedPendingChangeBackThroughTheViewModel() async throws {
+        let decisions = FakeDecisions(pending: ["book-001", "book-003"])
+        let shelf = try LiveShelf(pending: decisions)
+        let interface = await shelf.interface(columns: 80)
+        await interface.press(.character("P"), .down, .character("u"))
+
+        #expect(await decisions.writes == ["undo book-003"])
+        #expect(interface.notice == nil)
+        let screen = FrameSnapshot.text(of: interface.frame())
+        #expect(screen.contains("books/book-001") && !screen.contains("books/book-003"))
+        await interface.press(.escape)
+        #expect(interface.frame().line(1).contains("/ to search"))
+    }
+
     // MARK: Behaviour
 
     @Test func searchOpenFavoriteAndBackGoThroughTheModels() async throws {

@@ -15,7 +15,7 @@ struct LiveShelf {
     let preferences: FakePreferencesStore.Storage
     let models: LiveModels
 
-    init(favorites: Set<Book.ID> = ["book-003"], syncStatus: FakeSyncStatusProvider? = nil) throws {
+    init(favorites: Set<Book.ID> = ["book-003"], syncStatus: FakeSyncStatusProvider? = nil, pending: FakeDecisions? = nil) throws {
         books = FakeBookService(books: try SampleShelf.books())
         places = MutablePlaces(FakePlaceService(books: try SampleShelf.books(), notes: try SampleShelf.notes(), favorites: favorites))
         preferences = FakePreferencesStore.Storage()
@@ -24,7 +24,12 @@ struct LiveShelf {
         models = LiveModels(
             router: Router(preferences: store, places: places), library: BookWindowViewModel(service: books),
             favorites: FavoritesViewModel(preferences: store), book: BookViewModel(service: books, removal: FakeBookRemoval()),
-            syncStatus: syncStatus.map { SyncStatusViewModel(provider: $0) })
+            syncStatus: syncStatus.map { SyncStatusViewModel(provider: $0) },
+            pending: pending.map { decisions in
+                PendingChanges(PendingChangesViewModel(service: decisions)) { id in
+                    PendingChanges.Row(collection: .books, id: id, text: "update")
+                }
+            })
     }
 
     func interface(columns: Int, rows: Int = 12) async -> LiveInterface {
