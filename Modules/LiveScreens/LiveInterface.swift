@@ -37,6 +37,8 @@ public final class LiveInterface {
     /// Whether the changes waiting for a sync are shown (`P`; Esc closes it).
     private(set) var showsPending = false
     private(set) var pendingSelection = 0
+    /// Whether today's reading is shown (`T`; Esc closes it).
+    private(set) var showsToday = false
     /// One line that says what just happened (a record gone, a refused intent).
     public private(set) var notice: String?
     /// The background sync's latest step or summary.
@@ -98,8 +100,9 @@ public final class LiveInterface {
         if isSearching { return await handleSearching(key) }
         notice = nil
         if showsPending { return await handlePending(key) }
-        if showsSyncStatus, key == .escape || key == .backspace || key == .character("S") {
+        if showsSyncStatus || showsToday, key == .escape || key == .backspace || key == .character("S") || key == .character("T") {
             showsSyncStatus = false
+            showsToday = false
             return .keepGoing
         }
         switch key {
@@ -126,6 +129,9 @@ public final class LiveInterface {
         case .character("S"):
             showsSyncStatus = true
             await models.syncStatus?.refresh()
+        case .character("T"):
+            showsToday = true
+            await models.readingProgress?.load()
         case .character("P"):
             showsPending = true
             pendingSelection = 0
@@ -332,6 +338,7 @@ public final class LiveInterface {
             await showPlace()
         }
         if showsPending { await models.pending?.load() }
+        if showsToday { await models.readingProgress?.load() }
         await models.syncStatus?.refresh()
     }
 
@@ -352,6 +359,8 @@ public final class LiveInterface {
             HelpPane().draw(into: &frame, rows: body)
         } else if showsPending {
             PendingPane(pending: models.pending, selection: pendingSelection).draw(into: &frame, rows: body)
+        } else if showsToday {
+            TodayPane(model: models.readingProgress).draw(into: &frame, rows: body)
         } else if showsSyncStatus {
             SyncStatusPane(model: models.syncStatus, syncLine: syncLine, isSyncing: isSyncing).draw(into: &frame, rows: body)
         } else if models.router.current == nil {
@@ -379,7 +388,7 @@ public final class LiveInterface {
         }
         // NB: the keys and the sync status are views over the place, not places: the
         // Router's path (and what `shelf where` says) does not change when they open.
-        let over = showsHelp ? ["Keys"] : showsPending ? ["Pending"] : showsSyncStatus ? ["Sync"] : []
+        let over = showsHelp ? ["Keys"] : showsPending ? ["Pending"] : showsToday ? ["Today"] : showsSyncStatus ? ["Sync"] : []
         frame.write(" " + (names + over).joined(separator: " › "), row: 0, column: 0, style: bar)
     }
 

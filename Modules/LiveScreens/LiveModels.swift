@@ -22,12 +22,14 @@ public struct LiveModels {
     public let sync: (@MainActor (_ progress: @escaping @MainActor (String) -> Void) async -> String)?
     /// The changes not synced yet, with undo; nil when the screen is not wired.
     public let pending: PendingChanges?
+    /// Today's minutes against the goal, the streak and the log; nil when not wired.
+    public let readingProgress: ReadingProgressViewModel?
 
     public init(
         router: Router, library: BookWindowViewModel, favorites: FavoritesViewModel, book: BookViewModel,
         syncStatus: SyncStatusViewModel? = nil,
         sync: (@MainActor (_ progress: @escaping @MainActor (String) -> Void) async -> String)? = nil,
-        pending: PendingChanges? = nil
+        pending: PendingChanges? = nil, readingProgress: ReadingProgressViewModel? = nil
     ) {
         self.router = router
         self.library = library
@@ -36,5 +38,6 @@ public struct LiveModels {
         self.syncStatus = syncStatus
         self.sync = sync
         self.pending = pending
+        self.readingProgress = readingProgress
     }
 }

@@ -44,7 +44,9 @@ struct UICommand: ShelfCommand {
                 PendingChanges.Row(
                     collection: change.collection, id: change.recordID,
                     text: "\(change.change.rawValue)  \(change.label ?? "")" + (change.state == .sent ? " (sent, not yet acknowledged)" : ""))
-            })
+            },
+            readingProgress: ReadingProgressViewModel(
+                service: session.repositories.readingLog, goal: ReadingSettingsViewModel(preferences: session.preferences).settings.dailyGoal))
         let configuration = TerminalSession.Configuration(
             environment: context.environment, color: context.global.noColor ? .never : context.global.color ?? .auto)
         let ending: TerminalSignal?

@@ -78,6 +78,18 @@ struct LiveInterfaceTests {
         #expect(interface.frame().line(1).contains("/ to search"))
     }
 
+    @Test(arguments: [80, 120])
+    func today(columns: Int) async throws {
+        let today = try ReadingDay("2026-12-01")
+        let sessions = try [(0, 15), (0, 10), (1, 20), (2, 40), (3, 5), (9, 30), (29, 20)].enumerated().map { index, entry in
+            try ReadingSession(id: "s-\(index)", minutes: entry.1, day: today.adding(days: -entry.0))
+        }
+        let shelf = try LiveShelf(readingLog: FakeReadingLogService(sessions: sessions), today: today)
+        let interface = await shelf.interface(columns: columns)
+        await interface.press(.character("T"))
+        try FrameSnapshot.expect(interface.frame(), matches: "today-\(columns)")
+    }
+
     // MARK: Behaviour
 
     @Test func searchOpenFavoriteAndBackGoThroughTheModels() async throws {

@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import LiveScreens
 import Presentation
 import Synchronization
@@ -15,7 +16,9 @@ struct LiveShelf {
     let preferences: FakePreferencesStore.Storage
     let models: LiveModels
 
-    init(favorites: Set<Book.ID> = ["book-003"], syncStatus: FakeSyncStatusProvider? = nil, pending: FakeDecisions? = nil) throws {
+    init(favorites: Set<Book.ID> = ["book-003"], syncStatus: FakeSyncStatusProvider? = nil, pending: FakeDecisions? = nil,
+        readingLog: FakeReadingLogService? = nil, today: ReadingDay? = nil
+    ) throws {
         books = FakeBookService(books: try SampleShelf.books())
         places = MutablePlaces(FakePlaceService(books: try SampleShelf.books(), notes: try SampleShelf.notes(), favorites: favorites))
         preferences = FakePreferencesStore.Storage()
@@ -29,6 +32,9 @@ struct LiveShelf {
                 PendingChanges(PendingChangesViewModel(service: decisions)) { id in
                     PendingChanges.Row(collection: .books, id: id, text: "update")
                 }
+            },
+            readingProgress: readingLog.map { log in
+                ReadingProgressViewModel(service: log, goal: .default, today: { today ?? ReadingDay(Date()) })
             })
     }
 
