@@ -22,6 +22,7 @@ public enum KeyBindings {
         Binding(keys: "s", action: "sync now, in the background"),
         Binding(keys: "S", action: "the sync status: last run, waiting, conflicts, backoff"),
         Binding(keys: "P", action: "the changes waiting for a sync; u there takes one back"),
+        Binding(keys: "C", action: "the conflicts; Enter opens one, l / r keep local / server, w resolves"),
         Binding(keys: "T", action: "today: minutes against the goal, the streak, 30 days"),
         Binding(keys: "?", action: "these keys"),
         Binding(keys: "q  Ctrl-C", action: "quit, keeping the path for next time"),

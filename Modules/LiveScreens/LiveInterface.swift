@@ -39,6 +39,12 @@ public final class LiveInterface {
     private(set) var pendingSelection = 0
     /// Whether today's reading is shown (`T`; Esc closes it).
     private(set) var showsToday = false
+    /// Whether the conflicts are shown (`C`), and the one opened with its choices so far.
+    private(set) var showsConflicts = false
+    private(set) var conflictSelection = 0
+    private(set) var openedFields: [Conflicts.Field]?
+    private(set) var fieldChoices: [String: Conflicts.Side] = [:]
+    private var openedConflict: Conflicts.Row?
     /// One line that says what just happened (a record gone, a refused intent).
     public private(set) var notice: String?
     /// The background sync's latest step or summary.
@@ -100,6 +106,7 @@ public final class LiveInterface {
         if isSearching { return await handleSearching(key) }
         notice = nil
         if showsPending { return await handlePending(key) }
+        if showsConflicts { return await handleConflicts(key) }
         if showsSyncStatus || showsToday, key == .escape || key == .backspace || key == .character("S") || key == .character("T") {
             showsSyncStatus = false
             showsToday = false
@@ -132,6 +139,10 @@ public final class LiveInterface {
         case .character("T"):
             showsToday = true
             await models.readingProgress?.load()
+        case .character("C"):
+            showsConflicts = true
+            conflictSelection = 0
+            await models.conflicts?.load()
         case .character("P"):
             showsPending = true
             pendingSelection = 0
@@ -152,6 +163,57 @@ public final class LiveInterface {
             if !query.isEmpty { await type(String(query.dropLast())) }
         case .character(let character):
             await type(query + String(character))
+        default: break
+        }
+        return .keepGoing
+    }
+
+    private func handleConflicts(_ key: Key) async -> Outcome {
+        guard let conflicts = models.conflicts else {
+            if key == .character("q") { return .quit }
+            showsConflicts = false
+            return .keepGoing
+        }
+        let count = openedFields?.count ?? conflicts.rows().count
+        switch key {
+        case .character("q"): return .quit
+        case .up, .character("k"): conflictSelection = max(0, conflictSelection - 1)
+        case .down, .character("j"): conflictSelection = min(max(0, count - 1), conflictSelection + 1)
+        case .escape, .backspace, .character("C"):
+            if openedFields != nil {
+                openedFields = nil
+                openedConflict = nil
+                conflictSelection = 0
+            } else {
+                showsConflicts = false
+            }
+        case .enter where openedFields == nil:
+            let rows = conflicts.rows()
+            guard rows.indices.contains(conflictSelection) else { break }
+            openedConflict = rows[conflictSelection]
+            openedFields = await conflicts.open(rows[conflictSelection])
+            fieldChoices = [:]
+            conflictSelection = 0
+            if openedFields == nil { notice = conflicts.errorMessage() }
+        case .character("l"), .character("r"):
+            guard let fields = openedFields, fields.indices.contains(conflictSelection), fields[conflictSelection].isClash else { break }
+            fieldChoices[fields[conflictSelection].name] = key == .character("l") ? .local : .server
+        case .character("w"):
+            guard let fields = openedFields else { break }
+            let undecided = fields.filter { $0.isClash && fieldChoices[$0.name] == nil }.map(\.name)
+            guard undecided.isEmpty else {
+                notice = "Choose a side for \(undecided.joined(separator: ", ")) first (l local, r server)."
+                break
+            }
+            if let refusal = await conflicts.resolve(fieldChoices) {
+                notice = refusal
+            } else {
+                notice = "Resolved \(openedConflict.map { "\($0.collection.rawValue)/\($0.id)" } ?? "the conflict"); queued for the next sync."
+                openedFields = nil
+                openedConflict = nil
+                conflictSelection = 0
+            }
+            await models.syncStatus?.refresh()
         default: break
         }
         return .keepGoing
@@ -339,6 +401,7 @@ public final class LiveInterface {
         }
         if showsPending { await models.pending?.load() }
         if showsToday { await models.readingProgress?.load() }
+        if showsConflicts, openedFields == nil { await models.conflicts?.load() }
         await models.syncStatus?.refresh()
     }
 
@@ -359,6 +422,9 @@ public final class LiveInterface {
             HelpPane().draw(into: &frame, rows: body)
         } else if showsPending {
             PendingPane(pending: models.pending, selection: pendingSelection).draw(into: &frame, rows: body)
+        } else if showsConflicts {
+            ConflictsPane(conflicts: models.conflicts, fields: openedFields, choices: fieldChoices, selection: conflictSelection)
+                .draw(into: &frame, rows: body)
         } else if showsToday {
             TodayPane(model: models.readingProgress).draw(into: &frame, rows: body)
         } else if showsSyncStatus {
@@ -388,7 +454,8 @@ public final class LiveInterface {
         }
         // NB: the keys and the sync status are views over the place, not places: the
         // Router's path (and what `shelf where` says) does not change when they open.
-        let over = showsHelp ? ["Keys"] : showsPending ? ["Pending"] : showsToday ? ["Today"] : showsSyncStatus ? ["Sync"] : []
+        let conflictPath = ["Conflicts"] + (openedConflict.map { ["\($0.collection.rawValue)/\($0.id)"] } ?? [])
+        let over = showsHelp ? ["Keys"] : showsConflicts ? conflictPath : showsPending ? ["Pending"] : showsToday ? ["Today"] : showsSyncStatus ? ["Sync"] : []
         frame.write(" " + (names + over).joined(separator: " › "), row: 0, column: 0, style: bar)
     }
 

@@ -24,12 +24,14 @@ public struct LiveModels {
     public let pending: PendingChanges?
     /// Today's minutes against the goal, the streak and the log; nil when not wired.
     public let readingProgress: ReadingProgressViewModel?
+    /// The conflicts, opened and resolved field by field; nil when not wired.
+    public let conflicts: Conflicts?
 
     public init(
         router: Router, library: BookWindowViewModel, favorites: FavoritesViewModel, book: BookViewModel,
         syncStatus: SyncStatusViewModel? = nil,
         sync: (@MainActor (_ progress: @escaping @MainActor (String) -> Void) async -> String)? = nil,
-        pending: PendingChanges? = nil, readingProgress: ReadingProgressViewModel? = nil
+        pending: PendingChanges? = nil, readingProgress: ReadingProgressViewModel? = nil, conflicts: Conflicts? = nil
     ) {
         self.router = router
         self.library = library
@@ -39,5 +41,6 @@ public struct LiveModels {
         self.sync = sync
         self.pending = pending
         self.readingProgress = readingProgress
+        self.conflicts = conflicts
     }
 }

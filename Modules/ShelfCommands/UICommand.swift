@@ -46,7 +46,8 @@ struct UICommand: ShelfCommand {
                     text: "\(change.change.rawValue)  \(change.label ?? "")" + (change.state == .sent ? " (sent, not yet acknowledged)" : ""))
             },
             readingProgress: ReadingProgressViewModel(
-                service: session.repositories.readingLog, goal: ReadingSettingsViewModel(preferences: session.preferences).settings.dailyGoal))
+                service: session.repositories.readingLog, goal: ReadingSettingsViewModel(preferences: session.preferences).settings.dailyGoal),
+            conflicts: Self.conflicts(session))
         let configuration = TerminalSession.Configuration(
             environment: context.environment, color: context.global.noColor ? .never : context.global.color ?? .auto)
         let ending: TerminalSignal?
@@ -106,6 +107,33 @@ struct UICommand: ShelfCommand {
             terminal.draw(interface.frame())
         }
         return nil
+    }
+
+    // MARK: Conflicts
+
+    /// The conflicts screen over the view model `shelf conflicts` and `shelf resolve` use:
+    /// a value shown as `--set` would write it, a choice kept as `--keep` would.
+    @MainActor
+    private static func conflicts(_ session: AccountSession) -> Conflicts {
+        Conflicts(
+            ConflictsViewModel(service: session.decisions),
+            row: { summary in
+                Conflicts.Row(
+                    collection: summary.collection, id: summary.recordID,
+                    text: (summary.label ?? "") + "  " + summary.fields.joined(separator: ", "))
+            },
+            fields: { detail in
+                detail.fields.map { field in
+                    Conflicts.Field(
+                        name: field.name, base: field.base.map(FieldValueText.written) ?? "(absent)",
+                        local: detail.deletedHere ? "(deleted)" : field.local.map(FieldValueText.written) ?? "(absent)",
+                        server: detail.deletedOnServer ? "(deleted)" : field.server.map(FieldValueText.written) ?? "(absent)",
+                        isClash: field.isClash)
+                }
+            },
+            decisions: { choices in
+                ConflictDecisions(fields: choices.mapValues { .keep($0 == .local ? .local : .remote) })
+            })
     }
 
     // MARK: Sync

@@ -90,6 +90,28 @@ struct LiveInterfaceTests {
         try FrameSnapshot.expect(interface.frame(), matches: "today-\(columns)")
     }
 
+    @Test(arguments: [80, 120])
+    func aConflictFieldByField(columns: Int) async throws {
+        let shelf = try LiveShelf(conflicts: FakeDecisions(conflicts: ["book-001"]))
+        let interface = await shelf.interface(columns: columns)
+        await interface.press(.character("C"), .enter, .character("l"))
+        try FrameSnapshot.expect(interface.frame(), matches: "conflict-\(columns)")
+    }
+
+    @Test func eachClashGetsASideThenTheResolutionIsQueuedThroughTheViewModel() async throws {
+        let decisions = FakeDecisions(conflicts: ["book-001"])
+        let shelf = try LiveShelf(conflicts: decisions)
+        let interface = await shelf.interface(columns: 80)
+        await interface.press(.character("C"), .enter, .character("r"), .character("w"))
+        #expect(interface.notice == "Choose a side for finished first (l local, r server).")
+        #expect(await decisions.writes.isEmpty)
+
+        await interface.press(.down, .character("l"), .down, .character("l"), .character("w"))
+        #expect(await decisions.writes == ["resolve books/book-001 finished=local,title=server"])
+        #expect(interface.notice == "Resolved books/book-001; queued for the next sync.")
+        #expect(FrameSnapshot.text(of: interface.frame()).contains("No conflicts: nothing waits"))
+    }
+
     // MARK: Behaviour
 
     @Test func searchOpenFavoriteAndBackGoThroughTheModels() async throws {

@@ -17,7 +17,7 @@ struct LiveShelf {
     let models: LiveModels
 
     init(favorites: Set<Book.ID> = ["book-003"], syncStatus: FakeSyncStatusProvider? = nil, pending: FakeDecisions? = nil,
-        readingLog: FakeReadingLogService? = nil, today: ReadingDay? = nil
+        readingLog: FakeReadingLogService? = nil, today: ReadingDay? = nil, conflicts: FakeDecisions? = nil
     ) throws {
         books = FakeBookService(books: try SampleShelf.books())
         places = MutablePlaces(FakePlaceService(books: try SampleShelf.books(), notes: try SampleShelf.notes(), favorites: favorites))
@@ -35,6 +35,19 @@ struct LiveShelf {
             },
             readingProgress: readingLog.map { log in
                 ReadingProgressViewModel(service: log, goal: .default, today: { today ?? ReadingDay(Date()) })
+            },
+            conflicts: conflicts.map { decisions in
+                Conflicts(
+                    ConflictsViewModel(service: decisions),
+                    row: { id in Conflicts.Row(collection: .books, id: id, text: "title, author") },
+                    fields: { _ in
+                        [
+                            Conflicts.Field(name: "title", base: "Dune", local: "Dune (1965)", server: "Dune: a novel", isClash: true),
+                            Conflicts.Field(name: "author", base: "Frank Herbert", local: "Frank Herbert", server: "F. Herbert", isClash: false),
+                            Conflicts.Field(name: "finished", base: "false", local: "true", server: "false", isClash: true),
+                        ]
+                    },
+                    decisions: { choices in choices.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ",") })
             })
     }
 
