@@ -80,7 +80,9 @@ struct UICommand: ShelfCommand {
         -> TerminalSignal?
     {
         let interface = LiveInterface(models: models, size: terminal.size)
-        interface.onBackgroundChange = { terminal.draw(interface.frame()) }
+        interface.onBackgroundChange = { [weak interface] in
+            if let interface { terminal.draw(interface.frame()) }
+        }
         defer { interface.close() }
         await interface.start()
         terminal.draw(interface.frame())
