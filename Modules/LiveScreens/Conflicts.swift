@@ -9,17 +9,7 @@ import Presentation
 @MainActor
 public struct Conflicts {
     /// One conflicted record.
-    public struct Row: Hashable, Sendable {
-        public let collection: CollectionName
-        public let id: String
-        public let text: String
-
-        public init(collection: CollectionName, id: String, text: String) {
-            self.collection = collection
-            self.id = id
-            self.text = text
-        }
-    }
+    public typealias Row = RecordRow
 
     /// One field of an opened conflict: its base, local and server values as text, and
     /// whether a person must choose (changed differently on both sides).

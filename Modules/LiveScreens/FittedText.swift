@@ -23,3 +23,10 @@ enum FittedText {
         return kept + "…" + String(repeating: " ", count: max(0, width - 1 - used))
     }
 }
+
+// MARK: - DisplayWidthText
+
+/// The columns text takes once made printable, as `Frame.write` draws it.
+enum DisplayWidthText {
+    static func columns(_ text: String) -> Int { DisplayWidth.columns(of: DisplayWidth.printable(text)) }
+}

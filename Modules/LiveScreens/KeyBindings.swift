@@ -22,6 +22,8 @@ public enum KeyBindings {
         Binding(keys: "s", action: "sync now, in the background"),
         Binding(keys: "S", action: "the sync status: last run, waiting, conflicts, backoff"),
         Binding(keys: "P", action: "the changes waiting for a sync; u there takes one back"),
+        Binding(keys: "N", action: "every note; Enter opens one"),
+        Binding(keys: "D", action: "the reading tasks; x marks one done or not"),
         Binding(keys: "C", action: "the conflicts; Enter opens one, l / r keep local / server, w resolves"),
         Binding(keys: "T", action: "today: minutes against the goal, the streak, 30 days"),
         Binding(keys: "?", action: "these keys"),

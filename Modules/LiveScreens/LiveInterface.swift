@@ -45,6 +45,11 @@ public final class LiveInterface {
     private(set) var openedFields: [Conflicts.Field]?
     private(set) var fieldChoices: [String: Conflicts.Side] = [:]
     private var openedConflict: Conflicts.Row?
+    /// The list shown over the place (`N` notes, `D` tasks), and its selection.
+    private(set) var list: ListKind?
+    private(set) var listSelection = 0
+
+    enum ListKind { case notes, tasks }
     /// One line that says what just happened (a record gone, a refused intent).
     public private(set) var notice: String?
     /// The background sync's latest step or summary.
@@ -107,6 +112,7 @@ public final class LiveInterface {
         notice = nil
         if showsPending { return await handlePending(key) }
         if showsConflicts { return await handleConflicts(key) }
+        if list != nil { return await handleList(key) }
         if showsSyncStatus || showsToday, key == .escape || key == .backspace || key == .character("S") || key == .character("T") {
             showsSyncStatus = false
             showsToday = false
@@ -139,6 +145,14 @@ public final class LiveInterface {
         case .character("T"):
             showsToday = true
             await models.readingProgress?.load()
+        case .character("N"):
+            list = .notes
+            listSelection = 0
+            await models.notes?.load()
+        case .character("D"):
+            list = .tasks
+            listSelection = 0
+            await models.tasks?.load()
         case .character("C"):
             showsConflicts = true
             conflictSelection = 0
@@ -163,6 +177,38 @@ public final class LiveInterface {
             if !query.isEmpty { await type(String(query.dropLast())) }
         case .character(let character):
             await type(query + String(character))
+        default: break
+        }
+        return .keepGoing
+    }
+
+    private var listCount: Int {
+        switch list {
+        case .notes: models.notes?.visibleNotes.count ?? 0
+        case .tasks: models.tasks?.tasks.count ?? 0
+        case nil: 0
+        }
+    }
+
+    private func handleList(_ key: Key) async -> Outcome {
+        switch key {
+        case .character("q"): return .quit
+        case .escape, .backspace, .character("N"), .character("D"): list = nil
+        case .up, .character("k"): listSelection = max(0, listSelection - 1)
+        case .down, .character("j"): listSelection = min(max(0, listCount - 1), listSelection + 1)
+        case .character("g"): listSelection = 0
+        case .character("G"): listSelection = max(0, listCount - 1)
+        case .enter where list == .notes:
+            guard let notes = models.notes?.visibleNotes, notes.indices.contains(listSelection) else { break }
+            list = nil
+            models.router.push(.note(notes[listSelection].id))
+            placeSelection = 0
+            await showPlace()
+        case .character("x") where list == .tasks:
+            guard let tasks = models.tasks?.tasks, tasks.indices.contains(listSelection), let model = models.task else { break }
+            model.show(tasks[listSelection])
+            if await model.setDone(!tasks[listSelection].isDone) == nil { notice = model.errorMessage }
+            await models.tasks?.load()
         default: break
         }
         return .keepGoing
@@ -402,6 +448,8 @@ public final class LiveInterface {
         if showsPending { await models.pending?.load() }
         if showsToday { await models.readingProgress?.load() }
         if showsConflicts, openedFields == nil { await models.conflicts?.load() }
+        if list == .notes { await models.notes?.load() }
+        if list == .tasks { await models.tasks?.load() }
         await models.syncStatus?.refresh()
     }
 
@@ -422,6 +470,8 @@ public final class LiveInterface {
             HelpPane().draw(into: &frame, rows: body)
         } else if showsPending {
             PendingPane(pending: models.pending, selection: pendingSelection).draw(into: &frame, rows: body)
+        } else if let list {
+            listPane(list).draw(into: &frame, rows: body)
         } else if showsConflicts {
             ConflictsPane(conflicts: models.conflicts, fields: openedFields, choices: fieldChoices, selection: conflictSelection)
                 .draw(into: &frame, rows: body)
@@ -442,6 +492,22 @@ public final class LiveInterface {
         return frame
     }
 
+    private func listPane(_ kind: ListKind) -> ListPane {
+        switch kind {
+        case .notes:
+            let notes = models.notes?.visibleNotes ?? []
+            return ListPane(
+                title: "Notes (\(notes.count))", hint: "Enter opens a note", rows: notes.map { $0.title + ($0.body.isEmpty ? "" : " — " + $0.body) },
+                empty: models.notes?.errorMessage ?? "No notes yet.", selection: listSelection)
+        case .tasks:
+            let tasks = models.tasks?.tasks ?? []
+            return ListPane(
+                title: "Tasks (\(models.tasks?.completedCount ?? 0) of \(tasks.count) done)", hint: "x done or not",
+                rows: tasks.map { ($0.isDone ? "✓ " : "  ") + $0.title },
+                empty: models.tasks?.errorMessage ?? "No reading tasks.", selection: listSelection)
+        }
+    }
+
     private func drawPathBar(into frame: inout Frame) {
         let bar = Style(foreground: .white, background: .blue, bold: true)
         frame.fill(row: 0, style: bar)
@@ -455,7 +521,8 @@ public final class LiveInterface {
         // NB: the keys and the sync status are views over the place, not places: the
         // Router's path (and what `shelf where` says) does not change when they open.
         let conflictPath = ["Conflicts"] + (openedConflict.map { ["\($0.collection.rawValue)/\($0.id)"] } ?? [])
-        let over = showsHelp ? ["Keys"] : showsConflicts ? conflictPath : showsPending ? ["Pending"] : showsToday ? ["Today"] : showsSyncStatus ? ["Sync"] : []
+        let listName = list.map { $0 == .notes ? ["Notes"] : ["Tasks"] } ?? []
+        let over = showsHelp ? ["Keys"] : !listName.isEmpty ? listName : showsConflicts ? conflictPath : showsPending ? ["Pending"] : showsToday ? ["Today"] : showsSyncStatus ? ["Sync"] : []
         frame.write(" " + (names + over).joined(separator: " › "), row: 0, column: 0, style: bar)
     }
 

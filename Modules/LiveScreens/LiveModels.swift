@@ -26,12 +26,18 @@ public struct LiveModels {
     public let readingProgress: ReadingProgressViewModel?
     /// The conflicts, opened and resolved field by field; nil when not wired.
     public let conflicts: Conflicts?
+    /// Every note (`N`); Enter opens one as a place on the path.
+    public let notes: NotesViewModel?
+    /// The reading tasks (`D`) and the model that marks one done.
+    public let tasks: TaskListViewModel?
+    public let task: TaskViewModel?
 
     public init(
         router: Router, library: BookWindowViewModel, favorites: FavoritesViewModel, book: BookViewModel,
         syncStatus: SyncStatusViewModel? = nil,
         sync: (@MainActor (_ progress: @escaping @MainActor (String) -> Void) async -> String)? = nil,
-        pending: PendingChanges? = nil, readingProgress: ReadingProgressViewModel? = nil, conflicts: Conflicts? = nil
+        pending: PendingChanges? = nil, readingProgress: ReadingProgressViewModel? = nil, conflicts: Conflicts? = nil,
+        notes: NotesViewModel? = nil, tasks: TaskListViewModel? = nil, task: TaskViewModel? = nil
     ) {
         self.router = router
         self.library = library
@@ -42,5 +48,8 @@ public struct LiveModels {
         self.pending = pending
         self.readingProgress = readingProgress
         self.conflicts = conflicts
+        self.notes = notes
+        self.tasks = tasks
+        self.task = task
     }
 }

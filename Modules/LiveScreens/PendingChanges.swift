@@ -9,17 +9,7 @@ import Presentation
 @MainActor
 public struct PendingChanges {
     /// One change as a row: the record it is about and a line that says what changed.
-    public struct Row: Hashable, Sendable {
-        public let collection: CollectionName
-        public let id: String
-        public let text: String
-
-        public init(collection: CollectionName, id: String, text: String) {
-            self.collection = collection
-            self.id = id
-            self.text = text
-        }
-    }
+    public typealias Row = RecordRow
 
     let load: @MainActor () async -> Void
     let rows: @MainActor () -> [Row]

@@ -47,7 +47,9 @@ struct UICommand: ShelfCommand {
             },
             readingProgress: ReadingProgressViewModel(
                 service: session.repositories.readingLog, goal: ReadingSettingsViewModel(preferences: session.preferences).settings.dailyGoal),
-            conflicts: Self.conflicts(session))
+            conflicts: Self.conflicts(session),
+            notes: NotesViewModel(service: session.repositories.notes),
+            tasks: TaskListViewModel(service: session.repositories.tasks), task: TaskViewModel(service: session.repositories.tasks))
         let configuration = TerminalSession.Configuration(
             environment: context.environment, color: context.global.noColor ? .never : context.global.color ?? .auto)
         let ending: TerminalSignal?

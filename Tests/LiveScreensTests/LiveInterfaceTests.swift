@@ -38,7 +38,7 @@ struct LiveInterfaceTests {
     @Test(arguments: [80, 120])
     func theKeys(columns: Int) async throws {
         let shelf = try LiveShelf()
-        let interface = await shelf.interface(columns: columns, rows: 18)
+        let interface = await shelf.interface(columns: columns, rows: 24)
         await interface.press(.character("?"))
         try FrameSnapshot.expect(interface.frame(), matches: "keys-\(columns)")
     }
@@ -110,6 +110,40 @@ struct LiveInterfaceTests {
         #expect(await decisions.writes == ["resolve books/book-001 finished=local,title=server"])
         #expect(interface.notice == "Resolved books/book-001; queued for the next sync.")
         #expect(FrameSnapshot.text(of: interface.frame()).contains("No conflicts: nothing waits"))
+    }
+
+    @Test(arguments: [80, 120])
+    func theNotes(columns: Int) async throws {
+        let shelf = try LiveShelf(notes: FakeNoteService(notes: try SampleShelf.notes()))
+        let interface = await shelf.interface(columns: columns)
+        await interface.press(.character("N"))
+        try FrameSnapshot.expect(interface.frame(), matches: "notes-\(columns)")
+    }
+
+    @Test func enterOnANoteOpensItAsAPlaceOnThePath() async throws {
+        let shelf = try LiveShelf(notes: FakeNoteService(notes: try SampleShelf.notes()))
+        let interface = await shelf.interface(columns: 80)
+        await interface.press(.character("N"), .enter)
+        let first = try #require(shelf.models.notes?.visibleNotes.first)
+        #expect(shelf.models.router.path == [.note(first.id)])
+        #expect(interface.frame().line(1).contains(first.title))
+    }
+
+    @Test(arguments: [80, 120])
+    func theTasks(columns: Int) async throws {
+        let shelf = try LiveShelf(tasks: FakeTaskService(tasks: try SampleShelf.tasks()))
+        let interface = await shelf.interface(columns: columns)
+        await interface.press(.character("D"), .down)
+        try FrameSnapshot.expect(interface.frame(), matches: "tasks-\(columns)")
+    }
+
+    @Test func xMarksTheSelectedTaskDoneThroughTheViewModel() async throws {
+        let tasks = FakeTaskService(tasks: try SampleShelf.tasks())
+        let shelf = try LiveShelf(tasks: tasks)
+        let interface = await shelf.interface(columns: 80)
+        await interface.press(.character("D"), .down, .character("x"))
+        #expect(shelf.models.tasks?.task(id: "task-002")?.isDone == true)
+        #expect(interface.frame().line(1).contains("Tasks (2 of 3 done)"))
     }
 
     // MARK: Behaviour

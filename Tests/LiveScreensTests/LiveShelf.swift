@@ -17,7 +17,8 @@ struct LiveShelf {
     let models: LiveModels
 
     init(favorites: Set<Book.ID> = ["book-003"], syncStatus: FakeSyncStatusProvider? = nil, pending: FakeDecisions? = nil,
-        readingLog: FakeReadingLogService? = nil, today: ReadingDay? = nil, conflicts: FakeDecisions? = nil
+        readingLog: FakeReadingLogService? = nil, today: ReadingDay? = nil, conflicts: FakeDecisions? = nil,
+        notes: FakeNoteService? = nil, tasks: FakeTaskService? = nil
     ) throws {
         books = FakeBookService(books: try SampleShelf.books())
         places = MutablePlaces(FakePlaceService(books: try SampleShelf.books(), notes: try SampleShelf.notes(), favorites: favorites))
@@ -48,7 +49,9 @@ struct LiveShelf {
                         ]
                     },
                     decisions: { choices in choices.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ",") })
-            })
+            },
+            notes: notes.map { NotesViewModel(service: $0) },
+            tasks: tasks.map { TaskListViewModel(service: $0) }, task: tasks.map { TaskViewModel(service: $0) })
     }
 
     func interface(columns: Int, rows: Int = 12) async -> LiveInterface {

@@ -19,7 +19,12 @@ struct ConflictsPane {
             frame.write("No conflicts on this account.", row: first, column: 2, style: .dim)
             return
         }
-        guard let fields else { return drawList(conflicts.rows(), into: &frame, from: first, area: area) }
+        guard let fields else {
+            return ListPane(
+                title: "Conflicts", hint: "Enter opens a conflict field by field", rows: conflicts.rows().map(\.line),
+                empty: conflicts.errorMessage() ?? "No conflicts: nothing waits for a decision.", selection: selection
+            ).draw(into: &frame, rows: area)
+        }
         frame.write("l keeps local, r the server's; w queues the resolution (as shelf resolve)", row: first, column: 2, style: .dim)
         let width = max(8, (frame.columns - 4 - 14 - 10) / 3)
         let header = FittedText.fit("FIELD", 14) + FittedText.fit("BASE", width) + FittedText.fit("LOCAL", width)
@@ -34,22 +39,6 @@ struct ConflictsPane {
                 + FittedText.fit(field.local, width) + FittedText.fit(field.server, width) + keeps
             if selected { frame.fill(row: row, style: .reversed) }
             frame.write(line, row: row, column: 0, style: selected ? .reversed : (field.isClash ? .bold : .plain))
-        }
-    }
-
-    private func drawList(_ rows: [Conflicts.Row], into frame: inout Frame, from first: Int, area: Range<Int>) {
-        guard !rows.isEmpty else {
-            frame.write(conflicts?.errorMessage() ?? "No conflicts: nothing waits for a decision.", row: first, column: 2, style: .dim)
-            return
-        }
-        frame.write("Enter opens a conflict field by field", row: first, column: 2, style: .dim)
-        for (index, conflict) in rows.enumerated() {
-            let row = first + 2 + index
-            guard row < area.upperBound else { break }
-            let selected = index == selection
-            if selected { frame.fill(row: row, style: .reversed) }
-            let line = (selected ? "› " : "  ") + FittedText.fit("\(conflict.collection.rawValue)/\(conflict.id)  \(conflict.text)", max(1, frame.columns - 4))
-            frame.write(line, row: row, column: 0, style: selected ? .reversed : .plain)
         }
     }
 }

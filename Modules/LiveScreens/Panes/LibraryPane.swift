@@ -26,7 +26,7 @@ struct LibraryPane {
         let counts = countsText
         let filter = "order: \(orderName)  \(unfinishedOnly ? "unfinished" : "all")  \(counts)"
         frame.write(search, row: first, column: 1, style: isSearching ? .bold : .dim)
-        let filterColumn = max(DisplayWidth.columnsOf(search) + 3, columns - DisplayWidth.columnsOf(filter) - 1)
+        let filterColumn = max(DisplayWidthText.columns(search) + 3, columns - DisplayWidthText.columns(filter) - 1)
         frame.write(filter, row: first, column: filterColumn, style: .dim)
 
         let listRows = area.dropFirst()
@@ -55,9 +55,4 @@ struct LibraryPane {
         if let books = library.totalBooks, books != total { return "\(position)/\(total) of \(books)" }
         return "\(position)/\(total)"
     }
-}
-
-extension DisplayWidth {
-    /// The columns `text` takes once made printable, as `Frame.write` draws it.
-    static func columnsOf(_ text: String) -> Int { columns(of: printable(text)) }
 }
