@@ -12,7 +12,7 @@ SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # libraries costs ~10 ms at every start, more than `shelf --version` may take.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: setup apt-packages build release run test check server server-stop server-production server-production-stop soak scenario-concurrent harness-test clean bench bench-quick bench-scale bench-devices bench-setup bench-build bench-micro bench-cli bench-interchange bench-test man completions install uninstall
+.PHONY: setup apt-packages build release run test check server server-stop server-production server-production-stop soak scenario-concurrent harness-test clean bench bench-quick bench-scale bench-devices bench-setup bench-build bench-micro bench-cli bench-interchange bench-ui bench-test man completions install uninstall
 
 ## setup: install the C libraries, openssl and PostgreSQL (apt), the pinned Kinto and its
 ## PostgreSQL backend into .venv
@@ -233,6 +233,13 @@ bench-cli: apt-packages
 	$(SWIFT) build $(RELEASE_FLAGS) --product shelf
 	$(SWIFT) build $(RELEASE_FLAGS) --product LocalLibrarySeed
 	Scripts/bench-cli.sh
+
+## bench-ui: `shelf ui` over 100,000 local books on a pseudo-terminal: start-up to the first frame, each key to its
+## frame's last byte (p50/p99), memory while scrolling (release; SIZE=N books, SCROLL=N keys)
+bench-ui: apt-packages
+	$(SWIFT) build $(RELEASE_FLAGS) --product shelf
+	$(SWIFT) build $(RELEASE_FLAGS) --product LocalLibrarySeed
+	python3 Scripts/bench-ui.py .build/release/shelf .build/release/LocalLibrarySeed $(or $(SIZE),100000) --scroll $(or $(SCROLL),600)
 
 ## bench-interchange: `shelf import` of a 10,000-row Goodreads export and `shelf export` of 100,000 books (release)
 bench-interchange: apt-packages

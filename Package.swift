@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "Encryption", targets: ["Encryption"]),
+        .library(name: "LiveScreens", targets: ["LiveScreens"]),
         .library(name: "Presentation", targets: ["Presentation"]),
         .library(name: "Records", targets: ["Records"]),
         .library(name: "Repositories", targets: ["Repositories"]),
@@ -129,10 +130,21 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
+        // NB: the screens of `shelf ui`: view models drawn as frames; never the store.
+        .target(
+            name: "LiveScreens",
+            dependencies: ["Domain", "Presentation", "Screens", "Terminal"],
+            path: "Modules/LiveScreens",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
 
         .target(
             name: "ShelfCommands",
-            dependencies: ["ArgumentParsing", "Domain", "Encryption", "Presentation", "Repositories", "Screens", "Services", "Storage", "Sync"],
+            dependencies: [
+                "ArgumentParsing", "Domain", "Encryption", "LiveScreens", "Presentation", "Repositories", "Screens", "Services",
+                "Storage", "Sync", "Terminal",
+            ],
             path: "Modules/ShelfCommands",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -268,6 +280,12 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["Domain", "Records", "Services", "TestSupport"],
             path: "Tests/IntegrationTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LiveScreensTests",
+            dependencies: ["Domain", "LiveScreens", "Presentation", "Terminal", "TestSupport"],
+            path: "Tests/LiveScreensTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,178 @@
+import ArgumentParsing
+import Domain
+import LiveScreens
+import Presentation
+import Screens
+import Storage
+import Sync
+import Terminal
+
+// MARK: - shelf ui
+
+/// The live terminal interface: the account's view models drawn by `LiveScreens`, the
+/// Router's saved path as its navigation (so `shelf where` and the next `shelf ui`
+/// continue from where it was left), redrawn when another process changes the store.
+/// A non-terminal or `TERM=dumb` is refused with 64 before anything is drawn.
+struct UICommand: ShelfCommand {
+    static let configuration = CommandConfiguration(
+        name: "ui", abstract: "Open the live, full-screen interface (press ? inside for the keys).",
+        discussion: """
+        Starts at the library, or where the last 'shelf ui' (or 'shelf open') left the path, or at the
+        place a deep link names. Changes made by 'shelf-sync' or another 'shelf' show within a second.
+        """,
+        examples: [
+            Example("Open the interface", "shelf ui"),
+            Example("Start at a book", "shelf ui shelf://book/b-42"),
+        ])
+
+    @Argument(help: "A deep link to start at (shelf://book/<id>, shelf://author/<name>, shelf://note/<id>).")
+    var link: String?
+
+    func run(_ context: CommandContext) async throws -> ExitCode {
+        let session = try context.session()
+        let router = Router(preferences: session.preferences, places: session.repositories.places)
+        if let link, await !router.open(url: link) {
+            throw CommandFailure(.noInput, router.errorMessage ?? "\(link) leads nowhere")
+        }
+        let models = LiveModels(
+            router: router, library: BookWindowViewModel(service: session.repositories.books),
+            favorites: FavoritesViewModel(preferences: session.preferences),
+            book: BookViewModel(service: session.repositories.books, removal: session.repositories),
+            syncStatus: SyncStatusViewModel(provider: session.repositories.syncStatus),
+            sync: try backgroundSync(context),
+            pending: PendingChanges(PendingChangesViewModel(service: session.decisions)) { change in
+                PendingChanges.Row(
+                    collection: change.collection, id: change.recordID,
+                    text: "\(change.change.rawValue)  \(change.label ?? "")" + (change.state == .sent ? " (sent, not yet acknowledged)" : ""))
+            },
+            readingProgress: ReadingProgressViewModel(
+                service: session.repositories.readingLog, goal: ReadingSettingsViewModel(preferences: session.preferences).settings.dailyGoal),
+            conflicts: Self.conflicts(session),
+            notes: NotesViewModel(service: session.repositories.notes),
+            tasks: TaskListViewModel(service: session.repositories.tasks), task: TaskViewModel(service: session.repositories.tasks))
+        let configuration = TerminalSession.Configuration(
+            environment: context.environment, color: context.global.noColor ? .never : context.global.color ?? .auto)
+        let ending: TerminalSignal?
+        do {
+            ending = try await TerminalSession.run(configuration) { terminal in
+                try await Self.loop(terminal, models: models, watcher: StoreWatcher(store: session.store))
+            }
+        } catch let error as TerminalError {
+            throw CommandFailure(.usage, "shelf ui needs a terminal: \(error.message)")
+        }
+        // NB: the terminal is restored and the path saved (the Router saves on every move):
+        // a signal that ended the interface now ends the process the conventional way, so a
+        // shell sees 128 + n as it would for any program.
+        ending?.reraise()
+        return router.errorMessage == nil ? .success : .ioError
+    }
+
+    // MARK: The loop
+
+    /// What wakes the loop: a key (or size, or signal), or a change in the store.
+    private enum Wake: Sendable {
+        case terminal(TerminalEvent)
+        case storeChanged
+    }
+
+    /// Draws, waits for a key or a store change, hands it to the interface, draws again.
+    /// - Returns: the signal that ended it, nil when the reader quit.
+    @MainActor
+    private static func loop(_ terminal: TerminalSession, models: LiveModels, watcher: StoreWatcher) async throws
+        -> TerminalSignal?
+    {
+        let interface = LiveInterface(models: models, size: terminal.size)
+        interface.onBackgroundChange = { [weak interface] in
+            if let interface { terminal.draw(interface.frame()) }
+        }
+        defer { interface.close() }
+        await interface.start()
+        terminal.draw(interface.frame())
+
+        let (wakes, continuation) = AsyncStream<Wake>.makeStream(bufferingPolicy: .bufferingNewest(1_024))
+        let keys = Task {
+            for await event in terminal.events { continuation.yield(.terminal(event)) }
+            continuation.finish()
+        }
+        let watching = Task { await watcher.watch { continuation.yield(.storeChanged) } }
+        defer {
+            keys.cancel()
+            watching.cancel()
+        }
+        for await wake in wakes {
+            switch wake {
+            case .terminal(.terminate(let signal)):
+                return signal
+            case .terminal(let event):
+                if await interface.handle(event) == .quit { return nil }
+            case .storeChanged:
+                await interface.storeChanged()
+            }
+            terminal.draw(interface.frame())
+        }
+        return nil
+    }
+
+    // MARK: Conflicts
+
+    /// The conflicts screen over the view model `shelf conflicts` and `shelf resolve` use:
+    /// a value shown as `--set` would write it, a choice kept as `--keep` would.
+    @MainActor
+    private static func conflicts(_ session: AccountSession) -> Conflicts {
+        Conflicts(
+            ConflictsViewModel(service: session.decisions),
+            row: { summary in
+                Conflicts.Row(
+                    collection: summary.collection, id: summary.recordID,
+                    text: (summary.label ?? "") + "  " + summary.fields.joined(separator: ", "))
+            },
+            fields: { detail in
+                detail.fields.map { field in
+                    Conflicts.Field(
+                        name: field.name, base: field.base.map(FieldValueText.written) ?? "(absent)",
+                        local: detail.deletedHere ? "(deleted)" : field.local.map(FieldValueText.written) ?? "(absent)",
+                        server: detail.deletedOnServer ? "(deleted)" : field.server.map(FieldValueText.written) ?? "(absent)",
+                        isClash: field.isClash)
+                }
+            },
+            decisions: { choices in
+                ConflictDecisions(fields: choices.mapValues { .keep($0 == .local ? .local : .remote) })
+            })
+    }
+
+    // MARK: Sync
+
+    /// The sync `s` starts: the one `shelf sync` runs (`AccountSync` under the run lock,
+    /// through `SyncRunViewModel`), its steps passed on as status lines. Nil without a
+    /// server or offline.
+    @MainActor
+    private func backgroundSync(_ context: CommandContext) throws
+        -> (@MainActor (_ progress: @escaping @MainActor (String) -> Void) async -> String)?
+    {
+        let paths = ShelfPaths(environment: context.environment)
+        let selection = try AccountSession.resolve(accountFlag: context.global.account, environment: context.environment, paths: paths)
+        guard case .account(let account) = selection, !context.isOffline else { return nil }
+        let limits = try LimitOverrides(environment: context.environment)
+        var options = SyncOptions(ignoresBackoff: false, budget: SyncCommand.syncBudget)
+        options.maximumRecordBytes = limits.maximumRecordBytes
+        let sync = try AccountSync(account: account, paths: paths, options: options, transport: limits.transport(caFile: account.caFile))
+        let model = SyncRunViewModel(service: AccountSyncRun(sync: sync))
+        return { progress in
+            let report = await model.sync { event in
+                let step = Self.describe(event)
+                Task { @MainActor in progress(step) }
+            }
+            return "Sync: \(report.outcome.rawValue)"
+        }
+    }
+
+    private static func describe(_ event: SyncEvent) -> String {
+        switch event {
+        case .collectionStarted(let collection): "\(collection.rawValue)…"
+        case .pageApplied(let collection, _): "\(collection.rawValue): a page pulled"
+        case .pushed(let collection, let count): "\(collection.rawValue): \(count) sent"
+        case .conflict(let collection, let id, _): "\(collection.rawValue): conflict on \(id)"
+        default: "working…"
+        }
+    }
+}

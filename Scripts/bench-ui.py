@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""`shelf ui` at scale (make bench-ui): a scripted session on a pseudo-terminal.
+
+A local-only store is filled by Benchmarks/LocalLibrarySeed (SIZE books, default 100,000),
+then the release `shelf ui` runs on a pty of 120 x 40 (NO_COLOR) and this script types into
+it. It prints figures, it asserts nothing:
+  start-up      spawn to the first frame's last byte (the status line drawn)
+  per key       the key written to the last byte of the frame it caused: the first run of
+                output with no gap over GAP ms (one frame is one write); "settled" is the
+                last byte before QUIET ms of silence (not counted), which includes what lands
+                after the frame (the library's counts, read in the background); for j/k
+                scrolling, PgDn, G/g, each letter of a search typed, Backspace, o, u
+  memory        VmRSS after the first frame, after SCROLL keys of scrolling, after the rest
+Usage: bench-ui.py SHELF SEED [SIZE] [--scroll N] [--work DIR]
+"""
+import argparse
+import fcntl
+import os
+import pty
+import select
+import shutil
+import signal
+import statistics
+import struct
+import subprocess
+import termios
+import time
+
+QUIET = 0.03
+GAP = 0.002
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def read_burst(fd, deadline=5.0, until=None):
+    """Reads until the output has been quiet for QUIET s (and holds `until`, if given);
+    returns (time of the last byte, bytes)."""
+    data = b""
+    last = None
+    times = []
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], QUIET)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            data += chunk
+            last = time.monotonic()
+            times.append(last)
+        elif last is not None and (until is None or until in data):
+            break
+    return last, data, times
+
+
+def first_frame_end(times):
+    """The end of the first run of chunks with no gap over GAP: the frame a key caused."""
+    end = times[0]
+    for stamp in times[1:]:
+        if stamp - end > GAP:
+            break
+        end = stamp
+    return end
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("shelf")
+    parser.add_argument("seed")
+    parser.add_argument("size", nargs="?", type=int, default=100_000)
+    parser.add_argument("--scroll", type=int, default=600)
+    parser.add_argument("--work", default=".run/ui-bench")
+    args = parser.parse_args()
+
+    home = os.path.abspath(os.path.join(args.work, str(args.size)))
+    shutil.rmtree(home, ignore_errors=True)
+    os.makedirs(os.path.join(home, "config"))
+    subprocess.run([args.seed, os.path.join(home, "data"), str(args.size)], check=True, stdout=subprocess.DEVNULL)
+    env = {"PATH": "/usr/bin:/bin", "HOME": home, "XDG_CONFIG_HOME": os.path.join(home, "config"),
+           "XDG_DATA_HOME": os.path.join(home, "data"), "TERM": "xterm-256color", "NO_COLOR": "1", "LANG": "C.UTF-8"}
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    started = time.monotonic()
+    process = subprocess.Popen([args.shelf, "ui"], stdin=slave, stdout=slave, stderr=slave, env=env,
+                               start_new_session=True, pass_fds=())
+    os.close(slave)
+    last, data, _ = read_burst(master, deadline=30, until=b"q quit")
+    startup = (last - started) * 1000
+    rss_start = rss_kib(process.pid)
+
+    timings = {}
+    settled = {}
+
+    def press(name, key):
+        os.write(master, key)
+        sent = time.monotonic()
+        last, _, times = read_burst(master)
+        if last is not None:
+            timings.setdefault(name, []).append((first_frame_end(times) - sent) * 1000)
+            settled.setdefault(name, []).append((last - sent) * 1000)
+
+    for _ in range(args.scroll):
+        press("j (scroll down)", b"j")
+    rss_scrolled = rss_kib(process.pid)
+    for _ in range(args.scroll // 2):
+        press("k (scroll up)", b"k")
+    for _ in range(30):
+        press("PgDn", b"\x1b[6~")
+    press("G (last)", b"G")
+    press("g (first)", b"g")
+    for _ in range(3):
+        press("/ (search)", b"/")
+        for letter in "ursula":
+            press("a letter typed", letter.encode())
+        for _ in range(6):
+            press("Backspace (search)", b"\x7f")
+        press("Esc (search)", b"\x1b")
+        time.sleep(0.05)
+    for _ in range(3):
+        press("o (order)", b"o")
+        press("u (unfinished)", b"u")
+    rss_end = rss_kib(process.pid)
+
+    os.write(master, b"q")
+    process.wait(timeout=10)
+    os.close(master)
+    shutil.rmtree(home, ignore_errors=True)
+
+    print(f"shelf ui, {args.size:,} books, 120x40, release, {os.cpu_count()} cores")
+    print(f"  start-up to first frame: {startup:.1f} ms")
+    print(f"  {'key':<22}{'n':>6}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'settled p99':>13}")
+    everything, everything_settled = [], []
+    for name, values in timings.items():
+        everything += values
+        everything_settled += settled[name]
+        print(f"  {name:<22}{len(values):>6}{statistics.median(values):>9.2f}{percentile(values, 99):>9.2f}"
+              f"{max(values):>9.2f}{percentile(settled[name], 99):>13.2f}")
+    print(f"  {'all keys':<22}{len(everything):>6}{statistics.median(everything):>9.2f}{percentile(everything, 99):>9.2f}"
+          f"{max(everything):>9.2f}{percentile(everything_settled, 99):>13.2f}")
+    print(f"  VmRSS: {rss_start:,} KiB after the first frame, {rss_scrolled:,} KiB after {args.scroll} scroll keys, {rss_end:,} KiB at the end")
+
+
+if __name__ == "__main__":
+    main()
