@@ -5,6 +5,7 @@ import Presentation
 import Screens
 import Storage
 import Sync
+import Synchronization
 import Terminal
 
 // MARK: - shelf ui
@@ -34,28 +35,15 @@ struct UICommand: ShelfCommand {
         if let link, await !router.open(url: link) {
             throw CommandFailure(.noInput, router.errorMessage ?? "\(link) leads nowhere")
         }
-        let models = LiveModels(
-            router: router, library: BookWindowViewModel(service: session.repositories.books),
-            favorites: FavoritesViewModel(preferences: session.preferences),
-            book: BookViewModel(service: session.repositories.books, removal: session.repositories),
-            syncStatus: SyncStatusViewModel(provider: session.repositories.syncStatus),
-            sync: try backgroundSync(context),
-            pending: PendingChanges(PendingChangesViewModel(service: session.decisions)) { change in
-                PendingChanges.Row(
-                    collection: change.collection, id: change.recordID,
-                    text: "\(change.change.rawValue)  \(change.label ?? "")" + (change.state == .sent ? " (sent, not yet acknowledged)" : ""))
-            },
-            readingProgress: ReadingProgressViewModel(
-                service: session.repositories.readingLog, goal: ReadingSettingsViewModel(preferences: session.preferences).settings.dailyGoal),
-            conflicts: Self.conflicts(session),
-            notes: NotesViewModel(service: session.repositories.notes),
-            tasks: TaskListViewModel(service: session.repositories.tasks), task: TaskViewModel(service: session.repositories.tasks))
+        var models = try Self.models(session, router: router)
+        models.sync = try backgroundSync(context)
         let configuration = TerminalSession.Configuration(
             environment: context.environment, color: context.global.noColor ? .never : context.global.color ?? .auto)
         let ending: TerminalSignal?
         do {
             ending = try await TerminalSession.run(configuration) { terminal in
-                try await Self.loop(terminal, models: models, watcher: StoreWatcher(store: session.store))
+                models.editText = Self.editor(on: terminal, environment: context.environment)
+                return try await Self.loop(terminal, models: models, watcher: StoreWatcher(store: session.store))
             }
         } catch let error as TerminalError {
             throw CommandFailure(.usage, "shelf ui needs a terminal: \(error.message)")
@@ -69,27 +57,34 @@ struct UICommand: ShelfCommand {
 
     // MARK: The loop
 
-    /// What wakes the loop: a key (or size, or signal), or a change in the store.
+    /// What wakes the loop: a key (or size, or signal), a change in the store, or a change
+    /// in something the last frame read.
     private enum Wake: Sendable {
         case terminal(TerminalEvent)
         case storeChanged
+        case modelChanged
     }
 
-    /// Draws, waits for a key or a store change, hands it to the interface, draws again.
+    /// Draws, waits for a key, a store change or a model change, hands it to the interface,
+    /// draws again. Every frame is drawn under observation (`LiveInterface.observedFrame`):
+    /// when a model property it read changes — a count landing in the background, a sync's
+    /// step, a model that read again — `.modelChanged` wakes the loop to draw, no key needed.
     /// - Returns: the signal that ended it, nil when the reader quit.
     @MainActor
     private static func loop(_ terminal: TerminalSession, models: LiveModels, watcher: StoreWatcher) async throws
         -> TerminalSignal?
     {
         let interface = LiveInterface(models: models, size: terminal.size)
-        interface.onBackgroundChange = { [weak interface] in
-            if let interface { terminal.draw(interface.frame()) }
-        }
         defer { interface.close() }
-        await interface.start()
-        terminal.draw(interface.frame())
-
         let (wakes, continuation) = AsyncStream<Wake>.makeStream(bufferingPolicy: .bufferingNewest(1_024))
+        let redraw = RedrawRequest { continuation.yield(.modelChanged) }
+        func draw() {
+            redraw.drawn()
+            terminal.draw(interface.observedFrame { redraw.request() })
+        }
+        await interface.start()
+        draw()
+
         let keys = Task {
             for await event in terminal.events { continuation.yield(.terminal(event)) }
             continuation.finish()
@@ -107,10 +102,73 @@ struct UICommand: ShelfCommand {
                 if await interface.handle(event) == .quit { return nil }
             case .storeChanged:
                 await interface.storeChanged()
+            case .modelChanged:
+                break
             }
-            terminal.draw(interface.frame())
+            draw()
         }
         return nil
+    }
+
+    // MARK: Wiring
+
+    /// The account's view models, each on the ports its CLI command uses.
+    @MainActor
+    private static func models(_ session: AccountSession, router: Router) throws -> LiveModels {
+        let repositories = session.repositories
+        var models = LiveModels(
+            router: router, library: BookWindowViewModel(service: repositories.books),
+            favorites: FavoritesViewModel(preferences: session.preferences),
+            book: BookViewModel(service: repositories.books, removal: repositories))
+        models.syncStatus = SyncStatusViewModel(provider: repositories.syncStatus)
+        models.pending = PendingChanges(PendingChangesViewModel(service: session.decisions)) { change in
+            PendingChanges.Row(
+                collection: change.collection, id: change.recordID,
+                text: "\(change.change.rawValue)  \(change.label ?? "")" + (change.state == .sent ? " (sent, not yet acknowledged)" : ""))
+        }
+        models.failed = FailedChanges(FailedChangesViewModel(service: session.decisions)) { change in
+            FailedChanges.Row(
+                id: change.id, text: "\(change.collection.rawValue)/\(change.recordID)  \(change.change)  \(change.status)  \(change.reason)")
+        }
+        models.readingProgress = ReadingProgressViewModel(
+            service: repositories.readingLog, goal: ReadingSettingsViewModel(preferences: session.preferences).settings.dailyGoal)
+        models.conflicts = conflicts(session)
+        models.notes = NotesViewModel(service: repositories.notes)
+        models.note = NoteViewModel(service: repositories.notes)
+        models.tasks = TaskListViewModel(service: repositories.tasks)
+        models.task = TaskViewModel(service: repositories.tasks)
+        models.favoriteBooks = FavoriteBooksViewModel(service: repositories.books)
+        models.products = ProductViewModel(service: repositories.catalog)
+        models.cart = CartViewModel(cart: repositories.cart, catalog: repositories.catalog)
+        return models
+    }
+
+    /// A note's body in `$VISUAL` / `$EDITOR` / vi, as `shelf note edit --edit` runs it,
+    /// with the terminal lent to it while it runs. The file stays until the interface says
+    /// the text was saved.
+    @MainActor
+    private static func editor(on terminal: TerminalSession, environment: [String: String])
+        -> @MainActor (String) async -> EditedBody
+    {
+        { text in
+            do {
+                let edited = try terminal.handOver {
+                    try ExternalEditor(environment: environment).edit(text, name: "note", limit: NoteBodyInput.limit)
+                }
+                // NB: a blank text is refused as `shelf note edit --edit` refuses it: unchanged.
+                let changed = edited.text != text && !TextDecoding.isBlank(edited.text)
+                return EditedBody(text: changed ? edited.text : nil, failure: nil) { saved in
+                    if saved {
+                        edited.discard()
+                        return nil
+                    }
+                    edited.keep()
+                    return edited.file
+                }
+            } catch {
+                return EditedBody(text: nil, failure: "\(error)") { _ in nil }
+            }
+        }
     }
 
     // MARK: Conflicts
@@ -174,5 +232,33 @@ struct UICommand: ShelfCommand {
         case .conflict(let collection, let id, _): "\(collection.rawValue): conflict on \(id)"
         default: "working…"
         }
+    }
+}
+
+// MARK: - RedrawRequest
+
+/// Observation's change calls, one wake per frame: the first change after a frame was
+/// drawn wakes the loop, the ones that follow before it draws again add nothing (a sync
+/// changes many properties at once).
+private final class RedrawRequest: Sendable {
+    private let wake: @Sendable () -> Void
+    private let pending = Mutex(false)
+
+    init(_ wake: @escaping @Sendable () -> Void) {
+        self.wake = wake
+    }
+
+    /// A property the last frame read is about to change.
+    func request() {
+        let first = pending.withLock { pending in
+            defer { pending = true }
+            return !pending
+        }
+        if first { wake() }
+    }
+
+    /// A frame is being drawn: the next change wakes the loop again.
+    func drawn() {
+        pending.withLock { $0 = false }
     }
 }

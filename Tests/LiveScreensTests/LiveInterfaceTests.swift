@@ -71,7 +71,7 @@ struct LiveInterfaceTests {
         await interface.press(.character("P"), .down, .character("u"))
 
         #expect(await decisions.writes == ["undo book-003"])
-        #expect(interface.notice == nil)
+        #expect(interface.notice == "Taken back.")
         let screen = FrameSnapshot.text(of: interface.frame())
         #expect(screen.contains("books/book-001") && !screen.contains("books/book-003"))
         await interface.press(.escape)

@@ -18,40 +18,54 @@ struct LiveShelf {
 
     init(favorites: Set<Book.ID> = ["book-003"], syncStatus: FakeSyncStatusProvider? = nil, pending: FakeDecisions? = nil,
         readingLog: FakeReadingLogService? = nil, today: ReadingDay? = nil, conflicts: FakeDecisions? = nil,
-        notes: FakeNoteService? = nil, tasks: FakeTaskService? = nil
+        notes: FakeNoteService? = nil, tasks: FakeTaskService? = nil, failed: FakeDecisions? = nil,
+        catalog: FakeCatalogService? = nil, cart: FakeCartService? = nil,
+        editText: (@MainActor (String) async -> EditedBody)? = nil
     ) throws {
         books = FakeBookService(books: try SampleShelf.books())
         places = MutablePlaces(FakePlaceService(books: try SampleShelf.books(), notes: try SampleShelf.notes(), favorites: favorites))
         preferences = FakePreferencesStore.Storage()
         let store = FakePreferencesStore(storage: preferences)
         try store.setFavorites(favorites)
-        models = LiveModels(
+        var models = LiveModels(
             router: Router(preferences: store, places: places), library: BookWindowViewModel(service: books),
-            favorites: FavoritesViewModel(preferences: store), book: BookViewModel(service: books, removal: FakeBookRemoval()),
-            syncStatus: syncStatus.map { SyncStatusViewModel(provider: $0) },
-            pending: pending.map { decisions in
-                PendingChanges(PendingChangesViewModel(service: decisions)) { id in
-                    PendingChanges.Row(collection: .books, id: id, text: "update")
-                }
-            },
-            readingProgress: readingLog.map { log in
-                ReadingProgressViewModel(service: log, goal: .default, today: { today ?? ReadingDay(Date()) })
-            },
-            conflicts: conflicts.map { decisions in
-                Conflicts(
-                    ConflictsViewModel(service: decisions),
-                    row: { id in Conflicts.Row(collection: .books, id: id, text: "title, author") },
-                    fields: { _ in
-                        [
-                            Conflicts.Field(name: "title", base: "Dune", local: "Dune (1965)", server: "Dune: a novel", isClash: true),
-                            Conflicts.Field(name: "author", base: "Frank Herbert", local: "Frank Herbert", server: "F. Herbert", isClash: false),
-                            Conflicts.Field(name: "finished", base: "false", local: "true", server: "false", isClash: true),
-                        ]
-                    },
-                    decisions: { choices in choices.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ",") })
-            },
-            notes: notes.map { NotesViewModel(service: $0) },
-            tasks: tasks.map { TaskListViewModel(service: $0) }, task: tasks.map { TaskViewModel(service: $0) })
+            favorites: FavoritesViewModel(preferences: store), book: BookViewModel(service: books, removal: FakeBookRemoval()))
+        models.syncStatus = syncStatus.map { SyncStatusViewModel(provider: $0) }
+        models.pending = pending.map { decisions in
+            PendingChanges(PendingChangesViewModel(service: decisions)) { id in
+                PendingChanges.Row(collection: .books, id: id, text: "update")
+            }
+        }
+        models.failed = failed.map { decisions in
+            FailedChanges(FailedChangesViewModel(service: decisions)) { id in
+                FailedChanges.Row(id: id, text: "books/book-00\(id)  update  400  Invalid title")
+            }
+        }
+        models.readingProgress = readingLog.map { log in
+            ReadingProgressViewModel(service: log, goal: .default, today: { today ?? ReadingDay(Date()) })
+        }
+        models.conflicts = conflicts.map { decisions in
+            Conflicts(
+                ConflictsViewModel(service: decisions),
+                row: { id in Conflicts.Row(collection: .books, id: id, text: "title, author") },
+                fields: { _ in
+                    [
+                        Conflicts.Field(name: "title", base: "Dune", local: "Dune (1965)", server: "Dune: a novel", isClash: true),
+                        Conflicts.Field(name: "author", base: "Frank Herbert", local: "Frank Herbert", server: "F. Herbert", isClash: false),
+                        Conflicts.Field(name: "finished", base: "false", local: "true", server: "false", isClash: true),
+                    ]
+                },
+                decisions: { choices in choices.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ",") })
+        }
+        models.notes = notes.map { NotesViewModel(service: $0) }
+        models.note = notes.map { NoteViewModel(service: $0) }
+        models.tasks = tasks.map { TaskListViewModel(service: $0) }
+        models.task = tasks.map { TaskViewModel(service: $0) }
+        models.favoriteBooks = FavoriteBooksViewModel(service: books)
+        models.products = catalog.map { ProductViewModel(service: $0) }
+        models.cart = cart.flatMap { cart in catalog.map { CartViewModel(cart: cart, catalog: $0) } }
+        models.editText = editText
+        self.models = models
     }
 
     func interface(columns: Int, rows: Int = 12) async -> LiveInterface {

@@ -32,6 +32,21 @@ struct FavoritesViewModelTests {
         #expect(file.snapshot.favorites == ["book-004", "book-005"])
     }
 
+    @Test func reloadShowsWhatAnotherProcessSaved() {
+        let shown = FavoritesViewModel(preferences: FakePreferencesStore(storage: file))
+        shown.toggle("book-001")
+        // Another process over the same preferences: `shelf favorite` in another terminal.
+        let other = FavoritesViewModel(preferences: FakePreferencesStore(storage: file))
+        other.toggle("book-002")
+        other.toggle("book-001")
+        #expect(shown.favoriteIDs == ["book-001"])
+
+        shown.reload()
+
+        #expect(shown.favoriteIDs == ["book-002"])
+        #expect(shown.errorMessage == nil)
+    }
+
     @Test func favoritesListFollowsTheLibraryOrder() throws {
         let model = FavoritesViewModel(preferences: FakePreferencesStore(storage: file))
         model.toggle("book-005")

@@ -47,6 +47,19 @@ public final class FavoritesViewModel {
 
     // MARK: Intents
 
+    /// Reads the favorites again: another process (`shelf favorite` in another terminal, a
+    /// sync that pulled the reader's settings) may have changed them. A failed read keeps
+    /// what is shown and says why.
+    public func reload() {
+        do {
+            let stored = try preferences.favorites()
+            if stored != favoriteIDs { favoriteIDs = stored }
+            errorMessage = nil
+        } catch {
+            errorMessage = FailureMessage.make("read the favorites", error)
+        }
+    }
+
     /// Adds the book to the favorites, or removes it when it is one.
     /// - Returns: whether the book is a favorite afterwards; unchanged on failure.
     @discardableResult

@@ -26,6 +26,8 @@ final class InputReader: Sendable {
     /// The wake pipe, nil once the thread has closed it: `stop()` never writes to a
     /// descriptor number that may have been reused.
     private let wake: Mutex<(read: Int32, write: Int32)?>
+    /// Signalled once the thread has ended.
+    private let finished = DispatchSemaphore(value: 0)
 
     init(
         descriptor: Int32, delays: Delays, limits: KeyDecoder.Limits,
@@ -46,6 +48,16 @@ final class InputReader: Sendable {
             run()
         }
     }
+
+    /// Ends the thread's wait, and waits (at most `stopWait`) until the thread has read
+    /// its last byte: what the terminal receives afterwards is left for another program.
+    func stopAndWait() {
+        stop()
+        _ = finished.wait(timeout: .now() + .milliseconds(Int(Self.milliseconds(Self.stopWait))))
+    }
+
+    /// How long `stopAndWait` waits for the thread: it only has to see the wake pipe.
+    static let stopWait: Duration = .seconds(2)
 
     /// Ends the thread's wait at once; idempotent.
     func stop() {
@@ -102,6 +114,7 @@ final class InputReader: Sendable {
             }
             wake = nil
         }
+        finished.signal()
         if endedByTerminal { onEnd() }
     }
 

@@ -60,7 +60,7 @@ public final class TerminalSession: Sendable {
 
     // MARK: State
 
-    private enum Phase { case showing, suspended, closed }
+    private enum Phase { case showing, suspended, handedOver, closed }
 
     private struct State {
         var phase: Phase = .showing
@@ -127,18 +127,22 @@ public final class TerminalSession: Sendable {
     private func start() throws(TerminalError) {
         write(ControlSequence.enter)
         continuation.onTermination = { [weak self] _ in self?.close() }
-        let reader = try InputReader(
-            descriptor: configuration.input,
-            delays: .init(escape: configuration.escapeDelay, paste: configuration.pasteDelay),
-            limits: configuration.limits,
-            onInput: { [weak self] inputs in self?.received(inputs) },
-            onEnd: { [weak self] in self?.close(endedBy: .hangup) })
+        let reader = try makeReader()
         let signals = configuration.handlesSignals ? watchSignals() : nil
         state.withLock { state in
             state.reader = reader
             state.signals = signals
         }
         reader.start()
+    }
+
+    private func makeReader() throws(TerminalError) -> InputReader {
+        try InputReader(
+            descriptor: configuration.input,
+            delays: .init(escape: configuration.escapeDelay, paste: configuration.pasteDelay),
+            limits: configuration.limits,
+            onInput: { [weak self] inputs in self?.received(inputs) },
+            onEnd: { [weak self] in self?.close(endedBy: .hangup) })
     }
 
     private func watchSignals() -> TerminalSignals {
@@ -184,6 +188,48 @@ public final class TerminalSession: Sendable {
         SignalMask.unblocked(SIGTSTP) { _ = raise(SIGTSTP) }
         signal(SIGTSTP, previous)
         takeAgain(from: .suspended)
+    }
+
+    // MARK: Handing over
+
+    /// Lends the terminal to another program while `body` runs — an editor, on this same
+    /// terminal: the terminal restored as it was and its input left unread (the reader
+    /// stopped, so no key meant for the editor is taken), then taken again, the last frame
+    /// redrawn whole and `.redrawRequested` sent. Blocks its thread while `body` runs.
+    /// A session that is not showing (closed by a signal, suspended) just runs `body`.
+    public func handOver<T>(_ body: () throws -> T) rethrows -> T {
+        let lent = state.withLock { state -> InputReader?? in
+            guard state.phase == .showing else { return .none }
+            leave()
+            state.phase = .handedOver
+            defer { state.reader = nil }
+            return .some(state.reader)
+        }
+        guard let reader = lent else { return try body() }
+        reader?.stopAndWait()
+        defer { takeBack() }
+        return try body()
+    }
+
+    /// After `handOver`: a new reader, the settings and the screen taken again. A session
+    /// closed meanwhile (a signal while the editor ran) stays closed; a reader that cannot
+    /// be made closes it, as an ended terminal does.
+    private func takeBack() {
+        let reader = try? makeReader()
+        let retaken = state.withLock { state -> Bool in
+            guard state.phase == .handedOver, let reader else { return false }
+            try? rawMode.reapply()
+            Self.write(Array(ControlSequence.enter.utf8) + state.writer.redrawShown(), to: configuration.output)
+            state.reader = reader
+            state.phase = .showing
+            return true
+        }
+        guard retaken, let reader else {
+            if reader == nil { close(endedBy: .hangup) }
+            return
+        }
+        reader.start()
+        continuation.yield(.redrawRequested)
     }
 
     /// SIGCONT: after a stop this session did not make itself (SIGSTOP from outside), the

@@ -1,0 +1,178 @@
+import Domain
+import Presentation
+import Terminal
+
+// MARK: - Prompt
+
+/// The line being edited at the bottom of the screen, what it asks for and what its answer
+/// leads to: a book's title then its author (`e`), a new note's title then its body (`n`),
+/// a note's title then its body (`e` on a note; a body of several lines goes to `$EDITOR`).
+struct Prompt: Equatable {
+    enum Purpose: Equatable {
+        case bookTitle(Book)
+        case bookAuthor(Book, title: String)
+        case newNoteTitle(bookID: Book.ID)
+        case newNoteBody(bookID: Book.ID, title: String)
+        case noteTitle(Note)
+        case noteBody(Note, title: String)
+    }
+
+    let label: String
+    var editor: LineEditor
+    let purpose: Purpose
+
+    init(_ label: String, _ text: String, _ purpose: Purpose) {
+        self.label = label
+        editor = LineEditor(text)
+        self.purpose = purpose
+    }
+}
+
+// MARK: - Editing
+
+/// The writes typed on the prompt line, each a model's intent. A refused answer (an empty
+/// title, a write that failed) reopens its prompt with the text typed, so nothing is lost.
+extension LiveInterface {
+    /// A body is edited inline when it is one line that fits the prompt; else in `$EDITOR`.
+    static let inlineBodyLimit = 200
+
+    /// Why a title is refused (Domain's rule), asked before the next step of a prompt so
+    /// what is typed next is not typed in vain.
+    static func titleRefusal(_ title: String) -> String? {
+        do {
+            _ = try TitleRule.validate(title)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// `e`: the selected book (at the library) or the place's book or note.
+    func beginEditing() {
+        switch currentPlace {
+        case .note(let note, _): prompt = Prompt("Title", note.title, .noteTitle(note))
+        default:
+            guard let book = selectedBook else { return }
+            prompt = Prompt("Title", book.title, .bookTitle(book))
+        }
+    }
+
+    /// `n`: a new note about the selected book (at the library) or the place's book.
+    func beginNewNote() {
+        guard let book = selectedBook else { return }
+        prompt = Prompt("New note about \(book.title) — title", "", .newNoteTitle(bookID: book.id))
+    }
+
+    /// `E` on a note: its body in `$EDITOR`, whatever its length.
+    func editBodyInEditor() async {
+        guard case .note(let note, _) = currentPlace else { return }
+        await editInEditor(note, title: note.title)
+    }
+
+    func handlePrompt(_ key: Key) async {
+        guard var current = prompt else { return }
+        switch current.editor.apply(key) {
+        case .editing:
+            prompt = current
+        case .cancelled:
+            prompt = nil
+            notice = "Nothing changed."
+        case .submitted(let text):
+            prompt = nil
+            await submit(text, for: current.purpose)
+        }
+    }
+
+    private func submit(_ text: String, for purpose: Prompt.Purpose) async {
+        switch purpose {
+        case .bookTitle(let book):
+            if let refusal = Self.titleRefusal(text) {
+                notice = refusal
+                prompt = Prompt("Title", text, .bookTitle(book))
+                return
+            }
+            prompt = Prompt("Author", book.author, .bookAuthor(book, title: text))
+        case .bookAuthor(let book, let title):
+            models.book.show(book)
+            if await models.book.edit(title: title, author: text) == nil {
+                notice = models.book.errorMessage
+                prompt = Prompt("Title", title, .bookTitle(book))
+            } else {
+                notice = "Saved; the next sync sends it."
+            }
+            await refreshShown()
+        case .newNoteTitle(let bookID):
+            if let refusal = Self.titleRefusal(text) {
+                notice = refusal
+                prompt = Prompt("New note — title", text, .newNoteTitle(bookID: bookID))
+                return
+            }
+            prompt = Prompt("Body (Enter saves; empty for none)", "", .newNoteBody(bookID: bookID, title: text))
+        case .newNoteBody(let bookID, let title):
+            guard let model = models.note else {
+                notice = "Notes cannot be written here."
+                return
+            }
+            if await model.add(title: title, body: text, bookID: bookID) == nil {
+                notice = model.errorMessage
+                prompt = Prompt("Title", title, .newNoteTitle(bookID: bookID))
+            } else {
+                notice = "Note added; the next sync sends it."
+            }
+            await refreshShown()
+        case .noteTitle(let note):
+            if let refusal = Self.titleRefusal(text) {
+                notice = refusal
+                prompt = Prompt("Title", text, .noteTitle(note))
+                return
+            }
+            let fitsInline = note.body.count <= Self.inlineBodyLimit && !note.body.contains(where: \.isNewline)
+            if fitsInline {
+                prompt = Prompt("Body", note.body, .noteBody(note, title: text))
+            } else if models.editText != nil {
+                await editInEditor(note, title: text)
+            } else {
+                await save(note, title: text, body: note.body)
+                if prompt == nil { notice = "Title saved; set $EDITOR to edit a body of several lines here." }
+            }
+        case .noteBody(let note, let title):
+            await save(note, title: title, body: text)
+        }
+    }
+
+    /// Hands the note's body to `$EDITOR` and saves what comes back with `title`; a save
+    /// that fails keeps the editor's file and names it.
+    private func editInEditor(_ note: Note, title: String) async {
+        guard let edit = models.editText else {
+            notice = "Set $EDITOR to edit a body of several lines here, or use 'shelf note edit'."
+            return
+        }
+        let edited = await edit(note.body)
+        if let failure = edited.failure {
+            notice = failure
+        } else if let body = edited.text {
+            let saved = await save(note, title: title, body: body)
+            if let file = edited.settle(saved) { notice = (notice ?? "Not saved") + "; what you wrote is kept in \(file)" }
+        } else if title != note.title {
+            _ = edited.settle(true)
+            await save(note, title: title, body: note.body)
+        } else {
+            _ = edited.settle(true)
+            notice = "Nothing changed."
+        }
+    }
+
+    /// - Returns: whether the note was saved.
+    @discardableResult
+    private func save(_ note: Note, title: String, body: String) async -> Bool {
+        guard let model = models.note else {
+            notice = "Notes cannot be written here."
+            return false
+        }
+        model.show(note)
+        let saved = await model.edit(title: title, body: body) != nil
+        notice = saved ? "Saved; the next sync sends it." : model.errorMessage
+        await refreshShown()
+        return saved
+    }
+}
