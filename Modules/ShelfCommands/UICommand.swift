@@ -220,7 +220,21 @@ struct UICommand: ShelfCommand {
                 let step = Self.describe(event)
                 Task { @MainActor in progress(step) }
             }
-            return "Sync: \(report.outcome.rawValue)"
+            return Self.summary(report.outcome)
+        }
+    }
+
+    /// The status line a finished sync leaves, in words (`--json`'s values are for scripts).
+    static func summary(_ outcome: RunOutcome) -> String {
+        switch outcome {
+        case .synced: "Synced."
+        case .needsAttention: "Synced; conflicts or refused changes wait for you (C, X)."
+        case .backoff: "Not synced: the server asked to wait; S shows until when."
+        case .temporaryFailure: "Not synced: the server could not be reached; your changes wait."
+        case .authenticationFailed: "Not synced: the server refused the credentials (shelf account add)."
+        case .localStoreFailure: "Not synced: the local store could not be read or written (shelf doctor)."
+        case .configurationError: "Not synced: the account's settings cannot be used (shelf account list)."
+        case .alreadyRunning: "Not synced: another sync of this account is running."
         }
     }
 

@@ -8,6 +8,9 @@ import Glibc
 /// `shelf ui`, the real binary, in a real terminal emulator (tmux, 80 × 24): a search typed,
 /// a book opened and made a favorite, back; a book added by another `shelf` process shown
 /// without a key press; a resize; SIGTERM leaving `stty -a` as it was and the path saved.
+/// Two devices on a real Kinto: the cron line's `shelf-sync` in another window pulling a
+/// book onto the open screen, and a conflict resolved on it. Under an interactive shell:
+/// Ctrl-Z and `fg`, a note's body in `$EDITOR`, and `NO_COLOR`.
 /// Each wait polls the pane against a deadline, never a fixed sleep.
 @Suite("shelf ui under tmux", .enabled(if: Tmux.isInstalled, "tmux is not installed (make setup)"))
 struct LiveInterfaceTmuxTests {
@@ -60,5 +63,132 @@ struct LiveInterfaceTmuxTests {
         let place = try await sandbox.run("where")
         #expect(place.stdout.contains("Babel-17"))
         #expect(try await sandbox.run("favorites").stdout.contains("Solaris"))
+    }
+
+    // MARK: Two devices
+
+    /// The laptop's `shelf ui` stays open while `shelf-sync` runs in another tmux window
+    /// with the laptop's files only (`env -i`, as cron runs it): the phone's new book shows
+    /// without a key; then both devices change one title, the worker's next run leaves a
+    /// conflict, and it is resolved on the screen (C, Enter, this device's side, w) and synced
+    /// with `s`.
+    @Test func aCronRunInAnotherWindowAndAConflictResolvedOnScreen() async throws {
+        let kinto = try KintoServer.shared()
+        let user = try await kinto.newUser(prefix: "ui-tmux")
+        let laptop = try ShelfSandbox(), phone = try ShelfSandbox()
+        for device in [laptop, phone] {
+            let added = try await device.run(
+                ["account", "add", "reader", "--server", kinto.baseURL, "--user", user.name], environment: ["SHELF_PASSWORD": user.password])
+            #expect(added.status == 0, "\(added)")
+        }
+        let book = try await laptop.run("--json", "book", "add", "--title", "Dispossessed", "--author", "Ursula Le Guin")
+        let id = try #require(try book.json()["id"] as? String)
+        #expect(try await laptop.run("sync").status == 0)
+        #expect(try await phone.run("sync").status == 0)
+
+        let tmux = try Tmux()
+        defer { tmux.stop() }
+        let folder = tmux.folder.path
+        let files = "XDG_CONFIG_HOME=\(laptop.configHome.path) XDG_DATA_HOME=\(laptop.dataHome.path) XDG_STATE_HOME=\(folder)/state"
+        try tmux.start("env \(files) \(ShelfBinary.url.path) ui; sleep 600")
+        _ = try await tmux.screen(containing: "1/1")
+        let worker = BuiltProduct.url("shelf-sync").path
+        func cronRun(_ name: String) async throws -> String {
+            try tmux.run(
+                "new-window", "-d", "-t", "\(Tmux.session):9",
+                "env -i HOME=\(folder) PATH=/usr/bin:/bin \(files) \(worker) --all-accounts; echo $? > \(folder)/\(name)")
+            return try await tmux.file(name).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        #expect(try await phone.run("book", "add", "--title", "Babel-17", "--author", "Samuel R. Delany").status == 0)
+        #expect(try await phone.run("sync").status == 0)
+        #expect(try await cronRun("first") == "0")
+        #expect(try await tmux.screen(containing: "Babel-17").contains("1/2"))
+
+        #expect(try await laptop.run("book", "edit", id, "--title", "The Dispossessed").status == 0)
+        #expect(try await phone.run("book", "edit", id, "--title", "The Dispossessed: An Ambiguous Utopia").status == 0)
+        #expect(try await phone.run("sync").status == 0)
+        #expect(try await cronRun("second") == "1")  // a conflict is left for a person
+        _ = try await tmux.screen(containing: "1 conflict")
+
+        try tmux.send("C")
+        _ = try await tmux.screen(containing: "books/\(id)")
+        try tmux.send("Enter")
+        _ = try await tmux.screen(containing: "KEEPS")
+        try tmux.send("G", "l", "w")
+        _ = try await tmux.screen(containing: "Resolved books/\(id)")
+        // `s`: the resolution synced from the interface, in the background.
+        try tmux.send("s")
+        _ = try await tmux.screen(containing: "Synced.")
+        #expect(try await phone.run("sync").status == 0)
+        let onPhone = try await phone.run("--json", "book", "show", id).json()
+        #expect((onPhone["book"] as? [String: Any])?["title"] as? String == "The Dispossessed")
+        try tmux.send("Escape", "Escape")
+        _ = try await tmux.screen(where: "the library with the laptop's title") { $0.contains("The Dispossessed") && !$0.contains("Ambiguous") }
+    }
+
+    // MARK: An interactive shell
+
+    /// Under a shell with job control: Ctrl-Z gives the terminal back as it was (`stty -a`
+    /// equal) and `fg` draws the interface again; `E` lends the terminal to `$EDITOR` and
+    /// takes it back; `NO_COLOR` draws no colour, the selection still shown reversed.
+    @Test func controlZAndFgTheEditorAndNoColor() async throws {
+        let sandbox = try ShelfSandbox()
+        let book = try await sandbox.run("--json", "book", "add", "--title", "Solaris", "--author", "Stanisław Lem")
+        let id = try #require(try book.json()["id"] as? String)
+        #expect(try await sandbox.run("note", "add", "--title", "Ocean", "--body", "A thinking sea.", "--book", id).status == 0)
+        let tmux = try Tmux()
+        defer { tmux.stop() }
+        let folder = tmux.folder.path
+        let editor = "\(folder)/editor"
+        try "#!/bin/sh\necho 'It remembers.' >> \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: editor)
+        let shelf = "env XDG_CONFIG_HOME=\(sandbox.configHome.path) XDG_DATA_HOME=\(sandbox.dataHome.path) EDITOR=\(editor) \(ShelfBinary.url.path) ui"
+        try tmux.start("env PS1='ready$ ' bash --norc --noprofile -i")
+        _ = try await tmux.screen(containing: "ready$")
+        try tmux.send("stty -a > \(folder)/before; \(shelf)", "Enter")
+        _ = try await tmux.screen(containing: "1/1")
+
+        try tmux.send("C-z")
+        _ = try await tmux.screen(where: "the shell's prompt after Ctrl-Z") { $0.contains("Stopped") && !$0.contains("Library") }
+        try tmux.send("stty -a > \(folder)/during", "Enter")
+        #expect(try await tmux.file("during") == (try String(contentsOfFile: "\(folder)/before", encoding: .utf8)))
+        try tmux.send("clear; fg", "Enter")
+        _ = try await tmux.screen(where: "the interface again after fg") { $0.contains("Library") && $0.contains("1/1") }
+
+        try tmux.send("N", "Enter")
+        _ = try await tmux.screen(containing: "A thinking sea.")
+        try tmux.send("E")
+        _ = try await tmux.screen(containing: "It remembers.")
+        #expect(try await tmux.screen(containing: "Saved; the next sync sends it.").contains("Library › Ocean"))
+        try tmux.send("q")
+        _ = try await tmux.screen(where: "the shell after q") { !$0.contains("Library") && $0.contains("ready$") }
+        let note = try await sandbox.run("--json", "notes").stdout
+        #expect(note.contains("A thinking sea.\\nIt remembers."), "\(note)")
+
+        // Colour, then none: the path bar's blue background goes, the reversed selection stays.
+        // (The interface starts where it was left: at the note.)
+        try tmux.send("clear; \(shelf)", "Enter")
+        _ = try await tmux.screen(containing: "Library › Ocean")
+        #expect(try Self.hasColour(tmux.capture(escapes: true)))
+        try tmux.send("q")
+        _ = try await tmux.screen(where: "the shell after q") { !$0.contains("Library") }
+        try tmux.send("clear; NO_COLOR=1 \(shelf)", "Enter")
+        _ = try await tmux.screen(containing: "Library › Ocean")
+        let monochrome = try tmux.capture(escapes: true)
+        #expect(!Self.hasColour(monochrome), "\(monochrome)")
+        #expect(Self.hasReverse(monochrome), "\(monochrome)")
+        try tmux.send("q")
+    }
+
+    /// Whether `capture-pane -e` output sets a foreground or background colour (39 and 49,
+    /// the defaults, are not colours). NB: ICU spells the escape `\x{1B}`.
+    private static func hasColour(_ screen: String) -> Bool {
+        screen.range(of: #"\x{1B}\[([0-9;]*;)?(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9;]*)?m"#, options: .regularExpression) != nil
+    }
+
+    /// Whether it turns reverse video on (SGR 7), alone or with other attributes.
+    private static func hasReverse(_ screen: String) -> Bool {
+        screen.range(of: #"\x{1B}\[([0-9;]*;)?7(;[0-9;]*)?m"#, options: .regularExpression) != nil
     }
 }

@@ -55,14 +55,34 @@ public struct Tmux {
 
     @discardableResult
     public func run(_ arguments: String...) throws -> String {
+        try run(arguments)
+    }
+
+    @discardableResult
+    public func run(_ arguments: [String]) throws -> String {
         let result = try ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/tmux"), ["-S", socket, "-f", "/dev/null"] + arguments, environment: environment)
         guard result.status == 0 else { throw Failure(description: "tmux \(arguments.joined(separator: " ")): \(result.stderr)") }
         return result.stdout
     }
 
-    public func capture() throws -> String {
-        try run("capture-pane", "-p", "-t", Self.session)
+    /// The pane's text; with `escapes`, with the SGR sequences of its colours and
+    /// attributes (`capture-pane -e`).
+    public func capture(escapes: Bool = false) throws -> String {
+        escapes ? try run("capture-pane", "-p", "-e", "-t", Self.session) : try run("capture-pane", "-p", "-t", Self.session)
+    }
+
+    /// Types `keys` into the pane (tmux key names: `Enter`, `Escape`, `C-z`, or text).
+    public func send(_ keys: String...) throws {
+        _ = try run(["send-keys", "-t", Self.session] + keys)
+    }
+
+    /// The pane once `probe` finds what it waits for in it; fails after thirty seconds.
+    public func screen(where what: String, _ probe: @escaping (String) -> Bool) async throws -> String {
+        try await waitFor(what) {
+            let screen = try capture()
+            return probe(screen) ? screen : nil
+        }
     }
 
     /// The pane once it shows `text`; fails after ten seconds.
