@@ -109,6 +109,37 @@ struct PseudoTerminalTests {
         #expect(!pty.output().hasSuffix("\u{1B}[2J"))
     }
 
+    // MARK: Handing over
+
+    /// An editor run meanwhile gets the terminal as it was and every key typed for it; then
+    /// the session is raw again, the last frame redrawn whole, and keys are events again.
+    @Test func handingOverRestoresTheTerminalLeavesItsInputAndTakesItBack() async throws {
+        let pty = try PseudoTerminal()
+        let saved = try pty.settings()
+        let session = try TerminalSession.open(configuration(pty))
+        defer { session.close() }
+        var frame = Frame(size: session.size)
+        frame.write("the last frame", row: 1, column: 2)
+        session.draw(frame)
+        _ = pty.output()
+
+        let handed = try session.handOver { () throws -> [UInt8] in
+            #expect(try pty.settings() == saved)
+            pty.type(Array("typed for the editor\n".utf8))
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(pty.slave, $0.baseAddress, $0.count) }
+            return Array(buffer.prefix(max(0, count)))
+        }
+
+        #expect(String(decoding: handed, as: UTF8.self) == "typed for the editor\n")
+        #expect(try pty.settings() != saved)
+        let output = pty.output()
+        #expect(output.hasPrefix("\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"))
+        #expect(output.contains("\u{1B}[?1049h") && output.contains("the last frame"))
+        pty.type(Array("q".utf8))
+        #expect(await events(session, 2) == [.redrawRequested, .key(.character("q"))])
+    }
+
     @Test func theEndOfInputEndsTheSessionAsAHangup() async throws {
         let pty = try PseudoTerminal()
         let session = try TerminalSession.open(configuration(pty))
