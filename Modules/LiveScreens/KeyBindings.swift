@@ -6,6 +6,11 @@ public enum KeyBindings {
     public struct Binding: Hashable, Sendable {
         public let keys: String
         public let action: String
+
+        public init(keys: String, action: String) {
+            self.keys = keys
+            self.action = action
+        }
     }
 
     public static let all: [Binding] = [
