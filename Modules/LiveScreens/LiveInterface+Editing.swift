@@ -36,17 +36,6 @@ extension LiveInterface {
     /// A body is edited inline when it is one line that fits the prompt; else in `$EDITOR`.
     static let inlineBodyLimit = 200
 
-    /// Why a title is refused (Domain's rule), asked before the next step of a prompt so
-    /// what is typed next is not typed in vain.
-    static func titleRefusal(_ title: String) -> String? {
-        do {
-            _ = try TitleRule.validate(title)
-            return nil
-        } catch {
-            return "\(error)"
-        }
-    }
-
     /// `e`: the selected book (at the library) or the place's book or note.
     func beginEditing() {
         switch currentPlace {
@@ -86,46 +75,25 @@ extension LiveInterface {
     private func submit(_ text: String, for purpose: Prompt.Purpose) async {
         switch purpose {
         case .bookTitle(let book):
-            if let refusal = Self.titleRefusal(text) {
-                notice = refusal
-                prompt = Prompt("Title", text, .bookTitle(book))
-                return
-            }
+            guard accepted(title: text, else: Prompt("Title", text, purpose)) else { return }
             prompt = Prompt("Author", book.author, .bookAuthor(book, title: text))
         case .bookAuthor(let book, let title):
             models.book.show(book)
-            if await models.book.edit(title: title, author: text) == nil {
-                notice = models.book.errorMessage
-                prompt = Prompt("Title", title, .bookTitle(book))
-            } else {
-                notice = "Saved; the next sync sends it."
-            }
-            await refreshShown()
+            let saved = await models.book.edit(title: title, author: text) != nil
+            await settle(saved, refusal: models.book.errorMessage, reopening: Prompt("Title", title, .bookTitle(book)))
         case .newNoteTitle(let bookID):
-            if let refusal = Self.titleRefusal(text) {
-                notice = refusal
-                prompt = Prompt("New note — title", text, .newNoteTitle(bookID: bookID))
-                return
-            }
+            guard accepted(title: text, else: Prompt("New note — title", text, purpose)) else { return }
             prompt = Prompt("Body (Enter saves; empty for none)", "", .newNoteBody(bookID: bookID, title: text))
         case .newNoteBody(let bookID, let title):
             guard let model = models.note else {
                 notice = "Notes cannot be written here."
                 return
             }
-            if await model.add(title: title, body: text, bookID: bookID) == nil {
-                notice = model.errorMessage
-                prompt = Prompt("Title", title, .newNoteTitle(bookID: bookID))
-            } else {
-                notice = "Note added; the next sync sends it."
-            }
-            await refreshShown()
+            let saved = await model.add(title: title, body: text, bookID: bookID) != nil
+            await settle(saved, refusal: model.errorMessage, reopening: Prompt("Title", title, .newNoteTitle(bookID: bookID)),
+                         done: "Note added; the next sync sends it.")
         case .noteTitle(let note):
-            if let refusal = Self.titleRefusal(text) {
-                notice = refusal
-                prompt = Prompt("Title", text, .noteTitle(note))
-                return
-            }
+            guard accepted(title: text, else: Prompt("Title", text, purpose)) else { return }
             let fitsInline = note.body.count <= Self.inlineBodyLimit && !note.body.contains(where: \.isNewline)
             if fitsInline {
                 prompt = Prompt("Body", note.body, .noteBody(note, title: text))
@@ -138,6 +106,26 @@ extension LiveInterface {
         case .noteBody(let note, let title):
             await save(note, title: title, body: text)
         }
+    }
+
+    /// Whether Domain's rule takes the title; when not, `reopened` comes back with the
+    /// reason, before the next step is asked, so what is typed next is not typed in vain.
+    private func accepted(title: String, else reopened: Prompt) -> Bool {
+        do {
+            _ = try TitleRule.validate(title)
+            return true
+        } catch {
+            notice = "\(error)"
+            prompt = reopened
+            return false
+        }
+    }
+
+    /// After a write: what it did, or why not with its prompt open again; the screen reads again.
+    private func settle(_ saved: Bool, refusal: String?, reopening: Prompt, done: String = "Saved; the next sync sends it.") async {
+        notice = saved ? done : refusal
+        if !saved { prompt = reopening }
+        await refreshShown()
     }
 
     /// Hands the note's body to `$EDITOR` and saves what comes back with `title`; a save

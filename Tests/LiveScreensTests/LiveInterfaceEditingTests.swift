@@ -57,12 +57,8 @@ struct LiveInterfaceEditingTests {
 
     @Test func aShortBodyIsEditedInline() async throws {
         let notes = FakeNoteService(notes: try SampleShelf.notes())
-        var handed: [String] = []
-        let shelf = try LiveShelf(notes: notes, editText: { text in
-            handed.append(text)
-            return EditedBody(text: text + "\nand a second line", failure: nil) { _ in nil }
-        })
-        let interface = await shelf.interface(columns: 80)
+        let editor = EditorProbe()
+        let interface = await (try LiveShelf(notes: notes, editText: editor.edit)).interface(columns: 80)
         // note-002 is the second of every note (N), a one-line body.
         await interface.press(.character("N"), .down, .enter, .character("e"), .enter)
         #expect(interface.frame().line(11).contains("Body: Page 119"))
@@ -70,20 +66,16 @@ struct LiveInterfaceEditingTests {
         await interface.type(" again")
         await interface.press(.enter)
         #expect(await notes.stored.first { $0.id == "note-002" }?.body == "Page 119: check the original wording again")
-        #expect(handed.isEmpty)
+        #expect(editor.handed.isEmpty)
     }
 
     @Test func eOpensTheNotesBodyInTheEditorAndSavesWhatComesBack() async throws {
         let notes = FakeNoteService(notes: try SampleShelf.notes())
-        var handed: [String] = []
-        let shelf = try LiveShelf(notes: notes, editText: { text in
-            handed.append(text)
-            return EditedBody(text: text + "\nand a second line", failure: nil) { _ in nil }
-        })
-        let interface = await shelf.interface(columns: 80)
+        let editor = EditorProbe()
+        let interface = await (try LiveShelf(notes: notes, editText: editor.edit)).interface(columns: 80)
         await interface.press(.character("N"), .down, .enter, .character("E"))
 
-        #expect(handed == ["Page 119: check the original wording"])
+        #expect(editor.handed == ["Page 119: check the original wording"])
         #expect(await notes.stored.first { $0.id == "note-002" }?.body == "Page 119: check the original wording\nand a second line")
         #expect(interface.notice == "Saved; the next sync sends it.")
     }
@@ -100,5 +92,18 @@ struct LiveInterfaceEditingTests {
 
         #expect(interface.notice?.contains("kept in /tmp/shelf-note-1.txt") == true)
         #expect(await notes.stored.first { $0.id == "note-002" }?.body == "Page 119: check the original wording")
+    }
+}
+
+// MARK: - EditorProbe
+
+/// An editor that adds a line to what it is given, and remembers what it was given.
+@MainActor
+final class EditorProbe {
+    private(set) var handed: [String] = []
+
+    func edit(_ text: String) async -> EditedBody {
+        handed.append(text)
+        return EditedBody(text: text + "\nand a second line", failure: nil) { _ in nil }
     }
 }
