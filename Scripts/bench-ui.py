@@ -11,6 +11,9 @@ it. It prints figures, it asserts nothing:
                 after the frame (the library's counts, read in the background); for j/k
                 scrolling, PgDn, G/g, each letter of a search typed, Backspace, o, u
   memory        VmRSS after the first frame, after SCROLL keys of scrolling, after the rest
+  bytes         written to the terminal per key (the frame's diff), p50
+  peer          less(1) -S paging the same library as `shelf books` prints it, on the same
+                pty, with the keys it shares (j, k, PgDn, G, g): its p99 and shelf's / less's
 Usage: bench-ui.py SHELF SEED [SIZE] [--scroll N] [--work DIR]
 """
 import argparse
@@ -77,6 +80,83 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
+class PtySession:
+    """A program on a pseudo-terminal of 120 x 40, and the figures of the keys typed into it."""
+
+    def __init__(self, argv, env, ready):
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        started = time.monotonic()
+        self.process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                        start_new_session=True, pass_fds=())
+        os.close(slave)
+        self.master = master
+        last, _, _ = read_burst(master, deadline=30, until=ready)
+        self.startup = (last - started) * 1000
+        self.timings, self.settled, self.bytes = {}, {}, {}
+
+    def press(self, name, key):
+        os.write(self.master, key)
+        sent = time.monotonic()
+        last, data, times = read_burst(self.master)
+        if last is not None:
+            self.timings.setdefault(name, []).append((first_frame_end(times) - sent) * 1000)
+            self.settled.setdefault(name, []).append((last - sent) * 1000)
+            self.bytes.setdefault(name, []).append(len(data))
+
+    def rss_kib(self):
+        return rss_kib(self.process.pid)
+
+    def quit(self, key=b"q"):
+        os.write(self.master, key)
+        self.process.wait(timeout=10)
+        os.close(self.master)
+
+
+def shelf_session(args, env):
+    """The scripted session of `shelf ui`: scrolling, PgDn, G/g, searches typed, orders, filters."""
+    session = PtySession([args.shelf, "ui"], env, b"q quit")
+    memory = {"first frame": session.rss_kib()}
+    for _ in range(args.scroll):
+        session.press("j (scroll down)", b"j")
+    memory[f"after {args.scroll} scroll keys"] = session.rss_kib()
+    for _ in range(args.scroll // 2):
+        session.press("k (scroll up)", b"k")
+    for _ in range(30):
+        session.press("PgDn", b"\x1b[6~")
+    session.press("G (last)", b"G")
+    session.press("g (first)", b"g")
+    for _ in range(3):
+        session.press("/ (search)", b"/")
+        for letter in "ursula":
+            session.press("a letter typed", letter.encode())
+        for _ in range(6):
+            session.press("Backspace (search)", b"\x7f")
+        session.press("Esc (search)", b"\x1b")
+        time.sleep(0.05)
+    for _ in range(3):
+        session.press("o (order)", b"o")
+        session.press("u (unfinished)", b"u")
+    memory["at the end"] = session.rss_kib()
+    session.quit()
+    return session, memory
+
+
+def less_session(args, env, listing):
+    """The peer: less(1) paging the same books as text, the same keys where less has them."""
+    session = PtySession(["less", "-S", listing], env, None)
+    for _ in range(args.scroll):
+        session.press("j (scroll down)", b"j")
+    for _ in range(args.scroll // 2):
+        session.press("k (scroll up)", b"k")
+    for _ in range(30):
+        session.press("PgDn", b"\x1b[6~")
+    session.press("G (last)", b"G")
+    session.press("g (first)", b"g")
+    session.quit()
+    return session
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("shelf")
@@ -92,67 +172,32 @@ def main():
     subprocess.run([args.seed, os.path.join(home, "data"), str(args.size)], check=True, stdout=subprocess.DEVNULL)
     env = {"PATH": "/usr/bin:/bin", "HOME": home, "XDG_CONFIG_HOME": os.path.join(home, "config"),
            "XDG_DATA_HOME": os.path.join(home, "data"), "TERM": "xterm-256color", "NO_COLOR": "1", "LANG": "C.UTF-8"}
+    # The peer's text: the same library as `shelf books` prints it (not timed).
+    listing = os.path.join(home, "books.txt")
+    with open(listing, "wb") as out:
+        subprocess.run([args.shelf, "books"], env=env, stdout=out, check=True)
 
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-    started = time.monotonic()
-    process = subprocess.Popen([args.shelf, "ui"], stdin=slave, stdout=slave, stderr=slave, env=env,
-                               start_new_session=True, pass_fds=())
-    os.close(slave)
-    last, data, _ = read_burst(master, deadline=30, until=b"q quit")
-    startup = (last - started) * 1000
-    rss_start = rss_kib(process.pid)
-
-    timings = {}
-    settled = {}
-
-    def press(name, key):
-        os.write(master, key)
-        sent = time.monotonic()
-        last, _, times = read_burst(master)
-        if last is not None:
-            timings.setdefault(name, []).append((first_frame_end(times) - sent) * 1000)
-            settled.setdefault(name, []).append((last - sent) * 1000)
-
-    for _ in range(args.scroll):
-        press("j (scroll down)", b"j")
-    rss_scrolled = rss_kib(process.pid)
-    for _ in range(args.scroll // 2):
-        press("k (scroll up)", b"k")
-    for _ in range(30):
-        press("PgDn", b"\x1b[6~")
-    press("G (last)", b"G")
-    press("g (first)", b"g")
-    for _ in range(3):
-        press("/ (search)", b"/")
-        for letter in "ursula":
-            press("a letter typed", letter.encode())
-        for _ in range(6):
-            press("Backspace (search)", b"\x7f")
-        press("Esc (search)", b"\x1b")
-        time.sleep(0.05)
-    for _ in range(3):
-        press("o (order)", b"o")
-        press("u (unfinished)", b"u")
-    rss_end = rss_kib(process.pid)
-
-    os.write(master, b"q")
-    process.wait(timeout=10)
-    os.close(master)
+    shelf, memory = shelf_session(args, env)
+    peer = less_session(args, env, listing)
     shutil.rmtree(home, ignore_errors=True)
 
-    print(f"shelf ui, {args.size:,} books, 120x40, release, {os.cpu_count()} cores")
-    print(f"  start-up to first frame: {startup:.1f} ms")
-    print(f"  {'key':<22}{'n':>6}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'settled p99':>13}")
+    print(f"shelf ui, {args.size:,} books, 120x40, release, {os.cpu_count()} cores; peer: less -S over `shelf books`")
+    print(f"  start-up to first frame: {shelf.startup:.1f} ms (less: {peer.startup:.1f} ms)")
+    print(f"  {'key':<22}{'n':>6}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'settled p99':>13}{'bytes p50':>11}"
+          f"{'less p99':>10}{'ratio':>7}")
     everything, everything_settled = [], []
-    for name, values in timings.items():
+    for name, values in shelf.timings.items():
         everything += values
-        everything_settled += settled[name]
+        everything_settled += shelf.settled[name]
+        peer_values = peer.timings.get(name)
+        peer_p99 = f"{percentile(peer_values, 99):>10.2f}" if peer_values else f"{'-':>10}"
+        ratio = f"{percentile(values, 99) / max(percentile(peer_values, 99), 0.01):>7.2f}" if peer_values else f"{'-':>7}"
         print(f"  {name:<22}{len(values):>6}{statistics.median(values):>9.2f}{percentile(values, 99):>9.2f}"
-              f"{max(values):>9.2f}{percentile(settled[name], 99):>13.2f}")
+              f"{max(values):>9.2f}{percentile(shelf.settled[name], 99):>13.2f}{statistics.median(shelf.bytes[name]):>11.0f}"
+              f"{peer_p99}{ratio}")
     print(f"  {'all keys':<22}{len(everything):>6}{statistics.median(everything):>9.2f}{percentile(everything, 99):>9.2f}"
           f"{max(everything):>9.2f}{percentile(everything_settled, 99):>13.2f}")
-    print(f"  VmRSS: {rss_start:,} KiB after the first frame, {rss_scrolled:,} KiB after {args.scroll} scroll keys, {rss_end:,} KiB at the end")
+    print("  VmRSS: " + ", ".join(f"{kib:,} KiB {when}" for when, kib in memory.items()))
 
 
 if __name__ == "__main__":
