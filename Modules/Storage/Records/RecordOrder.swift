@@ -15,7 +15,8 @@ public struct RecordOrder: Hashable, Sendable {
         /// The folded sort key from its second field on (books: the author, then the
         /// title): case- and diacritic-insensitive like the sort key itself.
         case sortKeyFromSecondField
-        /// `complete` (books: finished; tasks: done), false before true.
+        /// `complete` (books: finished; tasks: done), false before true; records without
+        /// it first (the `completion_order` column, schema v10).
         case complete
         /// A top-level text member of the record's JSON, compared without regard to
         /// ASCII case; records without it come first.
@@ -45,10 +46,13 @@ public struct RecordOrder: Hashable, Sendable {
         var terms: [String] = []
         var parameters: [SQLiteValue] = []
         for key in keys {
+            if let column = key.column {
+                terms.append(column.name + direction)
+                continue
+            }
             switch key {
             case .sortKey, .sortKeyFromSecondField, .complete:
-                // NB: `column` is non-nil for exactly these keys.
-                terms.append((key.column?.name ?? "") + direction)
+                break  // NB: columns, above.
             case .text(let member):
                 terms.append("json_extract(json, ?) COLLATE NOCASE" + direction)
                 parameters.append(.text(Self.path(member)))
