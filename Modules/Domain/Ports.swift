@@ -51,12 +51,22 @@ public protocol BookSearching: Sendable {
     /// - Parameters:
     ///   - unfinishedOnly: leave finished books out.
     ///   - limit: at most this many books; nil for every match.
+    ///   - offset: matches skipped first: from the start, from the anchor, or (reversed)
+    ///     from the end.
     ///   - order: the order of the matches, applied before the limit.
     ///   - counting: count every match and the whole library, even past `limit`. A
     ///     limited search without it reads only its page (and one more book, to know
     ///     whether more match): quick at a million books, with nil counts.
+    ///   - anchor: only the matches on one side of a book an earlier page ended on
+    ///     (`BookSearchPage.first`, `.last`): the store seeks to it instead of stepping
+    ///     through every match before it, so a window deep in the library costs what the
+    ///     first one does.
+    ///   - reversed: read the order from its end (or backward from a `.before` anchor):
+    ///     the books still come in the order, and `hasMore` says whether more match
+    ///     before them.
     func searchBooks(
-        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>, counting: Bool
+        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>, counting: Bool,
+        anchor: ListAnchor?, reversed: Bool
     ) async throws -> BookSearchPage
 }
 
@@ -65,6 +75,15 @@ extension BookSearching {
     public func searchBooks(matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int) async throws -> BookSearchPage {
         try await searchBooks(
             matching: text, unfinishedOnly: unfinishedOnly, limit: limit, offset: offset, order: .standard, counting: true)
+    }
+
+    /// The matches from an offset of the order's start.
+    public func searchBooks(
+        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>, counting: Bool
+    ) async throws -> BookSearchPage {
+        try await searchBooks(
+            matching: text, unfinishedOnly: unfinishedOnly, limit: limit, offset: offset, order: order, counting: counting,
+            anchor: nil, reversed: false)
     }
 }
 
@@ -79,15 +98,24 @@ public struct BookSearchPage: Hashable, Sendable {
     public var totalBooks: Int?
     /// Matches skipped before this page.
     public var offset: Int
-    /// Whether more books match after this page.
+    /// Whether more books match after this page (before it, for a page read reversed).
     public var hasMore: Bool
+    /// Where the page's first and last books are in its order, for the next page to
+    /// seek from (`ListAnchor`); nil for an empty page or a store that cannot seek.
+    public var first: ListPosition?
+    public var last: ListPosition?
 
-    public init(books: [Book], totalMatches: Int?, totalBooks: Int?, offset: Int = 0, hasMore: Bool? = nil) {
+    public init(
+        books: [Book], totalMatches: Int?, totalBooks: Int?, offset: Int = 0, hasMore: Bool? = nil,
+        first: ListPosition? = nil, last: ListPosition? = nil
+    ) {
         self.books = books
         self.totalMatches = totalMatches
         self.totalBooks = totalBooks
         self.offset = offset
         self.hasMore = hasMore ?? (totalMatches.map { offset + books.count < $0 } ?? false)
+        self.first = first
+        self.last = last
     }
 }
 

@@ -70,7 +70,8 @@ struct MigrationTests {
             }
             #expect(byAuthor == 1, "searches find what earlier versions stored")
             #expect(byTitle == ["t1"])
-            #expect(indexes == ["records_by_id", "records_listing"], "v3 keeps one listing index; v8 names the id index")
+            #expect(indexes == ["records_by_completion", "records_by_id", "records_by_second_field", "records_listing"],
+                    "v3 keeps one listing index; v8 names the id index; v10 adds one per order")
             #expect(unfinishedTasks == 1)
             #expect(pending == 1)
             #expect(try SQLitePreferencesStore(store: store).favorites() == ["b1"])

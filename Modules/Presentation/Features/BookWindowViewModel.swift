@@ -13,6 +13,14 @@ import Observation
 /// by `count()`, which a screen runs after the window is shown; they are forgotten when
 /// the search itself changes (text, filter, order) and kept while only the window moves.
 /// A newer window or count wins over an older one; a failed read keeps what is shown.
+///
+/// A window is read where it is cheapest to reach (`WindowRead`): next to the window
+/// shown, by seeking from its first or last book's position, or backward from the end
+/// when the count is known and the window is in the back half; only a jump with neither
+/// counts from the top. So a key costs the same at the 90,000th book as at the first.
+/// After the store changed under it, a seek keeps the books in view where they were and
+/// labels them with the offset asked for, which may then be off by the books added or
+/// removed above until a read from the top or the end (as `g` and `G` make).
 @MainActor
 @Observable
 public final class BookWindowViewModel {
@@ -38,6 +46,19 @@ public final class BookWindowViewModel {
     private let content = ContentController<BookSearchPage>()
     /// The latest count asked for, or search changed: an older count publishes nothing.
     @ObservationIgnored private var countTicket = 0
+    /// The last window read and the search it was read for: an anchor for the next
+    /// window while it is the one shown and the search is the same.
+    @ObservationIgnored private var lastRead: (search: Search, page: BookSearchPage)?
+    /// The newest window asked for: only its read may publish, so only it is kept as
+    /// `lastRead` (an older read that ends later never becomes the anchor).
+    @ObservationIgnored private var windowTicket = 0
+
+    /// What a window is read for; a window anchors only windows of the same search.
+    private struct Search: Equatable {
+        var text: String
+        var unfinishedOnly: Bool
+        var order: ListOrder<BookSortField>
+    }
 
     public init(service: any BookSearching) {
         self.service = service
@@ -56,15 +77,50 @@ public final class BookWindowViewModel {
         query = text
         self.unfinishedOnly = unfinishedOnly
         self.order = order
-        let service = self.service
+        let search = Search(text: text, unfinishedOnly: unfinishedOnly, order: order)
         let start = max(0, offset)
-        let limit = max(1, rows)
-        await content.load(.newestWins, action: "search the books") {
-            let page = try await service.searchBooks(
-                matching: text, unfinishedOnly: unfinishedOnly, limit: limit, offset: start, order: order, counting: false)
+        let shown = shownWindow(for: search)
+        let plan = WindowRead.plan(offset: start, rows: max(1, rows), shown: shown, total: totalMatches)
+        let service = self.service
+        windowTicket &+= 1
+        let ticket = windowTicket
+        await content.load(.newestWins, action: "search the books") { [weak self] in
+            let page = try await Self.read(plan, at: start, of: search, shown: shown, from: service)
             _ = try page.books.requireUniqueIDs()
-            return BookSearchPage(books: page.books, totalMatches: nil, totalBooks: nil, offset: start, hasMore: page.hasMore)
+            if let self, ticket == windowTicket { lastRead = (search, page) }
+            return page
         }
+    }
+
+    /// The window on screen as an anchor for `search`: nil when none is shown, when it
+    /// was read for another search, or when the last read never got on screen.
+    private func shownWindow(for search: Search) -> ShownWindow? {
+        guard let lastRead, lastRead.search == search, let page = state.value, page == lastRead.page,
+              let first = page.first, let last = page.last
+        else { return nil }
+        return ShownWindow(offset: page.offset, count: page.books.count, first: first, last: last, hasMore: page.hasMore)
+    }
+
+    /// Reads the window as planned, as the page at `offset`. A backward read that finds
+    /// fewer books than it asked for met the top of a list that changed since the
+    /// window it started from; the window is then read again from the top.
+    private nonisolated static func read(
+        _ plan: WindowRead, at offset: Int, of search: Search, shown: ShownWindow?, from service: any BookSearching
+    ) async throws -> BookSearchPage {
+        func fetch(_ plan: WindowRead) async throws -> BookSearchPage {
+            try await service.searchBooks(
+                matching: search.text, unfinishedOnly: search.unfinishedOnly, limit: plan.limit, offset: plan.skip,
+                order: search.order, counting: false, anchor: plan.anchor, reversed: plan.reversed)
+        }
+        var plan = plan
+        var page = try await fetch(plan)
+        if plan.reversed && page.books.count < plan.limit && offset > 0 {
+            plan = WindowRead(anchor: nil, reversed: false, skip: offset, limit: plan.limit)
+            page = try await fetch(plan)
+        }
+        return BookSearchPage(
+            books: page.books, totalMatches: nil, totalBooks: nil, offset: offset, hasMore: plan.hasMore(after: page, shown: shown),
+            first: page.first, last: page.last)
     }
 
     /// Counts the matches of the current search and the library. A count that finishes

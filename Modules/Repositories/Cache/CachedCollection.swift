@@ -69,37 +69,50 @@ actor CachedCollection<Mapping: RecordMapping> {
     ///     of the whole index (300 ms at a million records). Without it the page reads one
     ///     record past the limit to know whether more match, and `totalMatches` is nil
     ///     when they do.
+    ///   - anchor: only the matches on one side of a position an earlier page gave
+    ///     (`QueryPage.first`, `.last`): a seek along the order's index, from which
+    ///     `offset` counts. Needs an order that `RecordOrder.canSeek`.
+    ///   - reversed: read the order from its end (or backward from a `.before` anchor);
+    ///     the page's items still come in the order, and `hasMore` says whether more
+    ///     match beyond the page in the direction read (before it).
     func page(
         search: String?, complete: Bool?, limit: Int?, offset: Int, order: RecordOrder = .standard,
-        member: MemberEquality? = nil, ids: [String]? = nil, countsMatches: Bool = true, forceRefresh: Bool
+        member: MemberEquality? = nil, ids: [String]? = nil, countsMatches: Bool = true,
+        anchor: ListAnchor? = nil, reversed: Bool = false, forceRefresh: Bool
     ) async throws -> CachedResult<QueryPage<Value>> {
         let freshness = try await freshen(force: forceRefresh)
         let probesForMore = limit != nil && !countsMatches
         let query = RecordQuery(
             collection, search: search, complete: complete, limit: limit.map { probesForMore ? $0 + 1 : $0 }, offset: offset,
-            order: order, member: member, ids: ids)
+            order: order, member: member, ids: ids, anchor: anchor, reversed: reversed)
         let needsPresence = freshness.fetchedAt == nil
-        let (found, total, stored) = try store.read { reader in
-            var records = try reader.records(query)
+        let (found, total, more, stored) = try store.read { reader in
+            var listed: [(record: StoredRecord, position: ListPosition?)] = order.canSeek
+                ? try reader.window(query).map { ($0.record, $0.position) } : try reader.records(query).map { ($0, nil) }
             var total: Int?
+            var more: Bool?
             if probesForMore, let limit {
-                let hasMore = records.count > limit
-                records = Array(records.prefix(limit))
-                total = hasMore ? nil : offset + records.count
-            } else if query.limit == nil && (offset == 0 || !records.isEmpty) {
+                more = listed.count > limit
+                listed = Array(listed.prefix(limit))
+                // NB: past an anchor, the rows before it are not counted.
+                total = more == true || anchor != nil ? nil : offset + listed.count
+            } else if query.limit == nil && anchor == nil && (offset == 0 || !listed.isEmpty) {
                 // NB: a listing without a limit found every match past the offset, so
                 // counting them again would scan the index a second time for nothing.
-                total = offset + records.count
+                total = offset + listed.count
             } else {
                 total = try reader.count(query)
             }
             // Whether anything is stored at all, when the page found nothing to say so.
-            let stored = needsPresence && records.isEmpty ? try reader.hasRecords(collection) : !records.isEmpty
-            return (records, total, stored)
+            let stored = needsPresence && listed.isEmpty ? try reader.hasRecords(collection) : !listed.isEmpty
+            return (reversed ? Array(listed.reversed()) : listed, total, more, stored)
         }
-        let (values, unreadable) = Mapping.decodeAll(found)
+        let (values, unreadable) = Mapping.decodeAll(found.map(\.record))
         report(unreadable)
-        let page = QueryPage(items: values, totalMatches: total, offset: offset, hasMore: total == nil ? true : nil)
+        var page = QueryPage(items: values, totalMatches: total, offset: offset, hasMore: more)
+        // NB: the edges of what the store listed, read or not: where the next seek starts.
+        page.first = found.first?.position
+        page.last = found.last?.position
         return freshness.result(page, unreadable: unreadable, hasCachedData: !needsPresence || stored)
     }
 

@@ -11,12 +11,13 @@ extension CollectionRepository: BookSearching where Mapping == BookMapping {
     /// - Throws: the refresh's error only when nothing is cached at all (as the
     ///   `BookService` reads do); `StorageError` when the store cannot be read.
     public func searchBooks(
-        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>, counting: Bool
+        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>, counting: Bool,
+        anchor: ListAnchor?, reversed: Bool
     ) async throws -> BookSearchPage {
         let search = text.allSatisfy(\.isWhitespace) ? nil : text
         let page = try await books(
             matching: search, unfinishedOnly: unfinishedOnly, limit: limit, offset: offset, order: order,
-            countsMatches: counting
+            countsMatches: counting, anchor: anchor, reversed: reversed
         ).valueOrRefreshError()
         // NB: an unfiltered listing already counted the whole library; a search that does
         // not count leaves it uncounted (a scan of the whole index).
@@ -24,6 +25,7 @@ extension CollectionRepository: BookSearching where Mapping == BookMapping {
             else if counting || limit == nil { try await libraryCount() }
             else { nil }
         return BookSearchPage(
-            books: page.items, totalMatches: page.totalMatches, totalBooks: totalBooks, offset: page.offset, hasMore: page.hasMore)
+            books: page.items, totalMatches: page.totalMatches, totalBooks: totalBooks, offset: page.offset, hasMore: page.hasMore,
+            first: page.first, last: page.last)
     }
 }

@@ -18,11 +18,13 @@ extension CollectionRepository where Mapping == BookMapping {
     ///   - countsMatches: count every match past the limit too (see `CachedCollection.page`).
     public func books(
         matching search: String? = nil, unfinishedOnly: Bool = false, limit: Int? = nil, offset: Int = 0,
-        order: ListOrder<BookSortField> = .standard, countsMatches: Bool = true, forceRefresh: Bool = false
+        order: ListOrder<BookSortField> = .standard, countsMatches: Bool = true, anchor: ListAnchor? = nil,
+        reversed: Bool = false, forceRefresh: Bool = false
     ) async throws -> CachedResult<QueryPage<Book>> {
         try await cache.page(
             search: search, complete: unfinishedOnly ? false : nil, limit: limit, offset: offset,
-            order: RecordOrder(order), countsMatches: countsMatches, forceRefresh: forceRefresh)
+            order: RecordOrder(order), countsMatches: countsMatches, anchor: anchor, reversed: reversed,
+            forceRefresh: forceRefresh)
     }
 
     /// How many books the local store holds, without asking the server.

@@ -30,10 +30,19 @@ public struct RecordQuery: Hashable, Sendable {
     /// Only records with one of these ids (favorites); nil matches every record. Bound as
     /// one JSON array, however many there are.
     public var ids: [String]?
+    /// Only the records on one side of a position an earlier listing gave
+    /// (`StoreReader.window`): a seek along the order's index, so a window deep in a list
+    /// costs what one at its start does. `offset` then counts from the anchor. Needs an
+    /// order that `RecordOrder.canSeek`; counting ignores it.
+    public var anchor: ListAnchor?
+    /// Read the order from its end (or backward from a `.before` anchor): `limit` and
+    /// `offset` count from there, and the records come last first. Counting ignores it.
+    public var reversed: Bool
 
     public init(
         _ collection: CollectionName, search: String? = nil, complete: Bool? = nil, limit: Int? = nil, offset: Int = 0,
-        order: RecordOrder = .standard, member: MemberEquality? = nil, ids: [String]? = nil
+        order: RecordOrder = .standard, member: MemberEquality? = nil, ids: [String]? = nil,
+        anchor: ListAnchor? = nil, reversed: Bool = false
     ) {
         self.collection = collection
         self.search = search
@@ -43,6 +52,8 @@ public struct RecordQuery: Hashable, Sendable {
         self.order = order
         self.member = member
         self.ids = ids
+        self.anchor = anchor
+        self.reversed = reversed
     }
 
     /// Books, optionally only finished (`true`) or unfinished (`false`) ones.

@@ -13,7 +13,7 @@ enum Schema {
     static let migrations: [Migration] = [
         .v1CoreTables, .v2CompletionAndPaging, .v3OneListingIndex, .v4InFlightAndServerIdentity,
         .v5WriteLineage, .v6AcknowledgedDeletions, .v7RecordsWithoutJSONCheck, .v8DroppableIdentityIndex,
-        .v9CommitWindow,
+        .v9CommitWindow, .v10OrderIndexes,
     ]
 
     /// The version this build creates and understands.
@@ -371,8 +371,6 @@ extension Migration {
     }
 }
 
-// MARK: - Listing indexes
-
 // MARK: - v9
 
 extension Migration {
@@ -420,43 +418,42 @@ extension Migration {
     }
 }
 
-/// The listing index (v3), which a bulk pull may leave out while it loads
-/// (`StoreTransaction.storePulled(_:in:morePagesFollow:mayLoadInBulk:)`).
-///
-/// It only makes listings and searches fast; no query's result depends on it, and no
-/// constraint lives in it. Inserting 100,000 records at random places in it costs
-/// more than building it once the records are in, because every pulled page then
-/// rewrites most of its pages. A store opened without it (a bulk pull was killed)
-/// gets it back at once.
-enum ListingIndexes {
-    /// NB: the same definitions as the latest migration's (`v3OneListingIndex`): a
-    /// store never has two shapes of them. A later migration that changes them changes
-    /// these too.
-    static let definitions: [(name: String, sql: String)] = [
-        ("records_listing",
-         "CREATE INDEX IF NOT EXISTS records_listing ON records (collection, deleted, sort_key, id, complete, search_text)"),
-    ]
 
-    /// Whether every listing index exists.
-    static func arePresent(_ connection: SQLiteConnection) throws(StorageError) -> Bool {
-        let found = try connection.queryFirst(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'records_listing'",
-            operation: "look for the listing index"
-        ) { $0.int(0) } ?? 0
-        return found == definitions.count
-    }
+// MARK: - v10
 
-    /// Drops them, inside the caller's transaction.
-    static func drop(_ connection: SQLiteConnection) throws(StorageError) {
-        for (name, _) in definitions {
-            try connection.execute("DROP INDEX IF EXISTS \(name)", operation: "drop listing index \(name)")
-        }
-    }
-
-    /// Builds those that are missing, inside the caller's transaction.
-    static func create(_ connection: SQLiteConnection) throws(StorageError) {
-        for (name, sql) in definitions {
-            try connection.execute(sql, operation: "build listing index \(name)")
-        }
+extension Migration {
+    /// An index for each order of a library that is not the sort key's own, so a listing
+    /// by author or by completion walks an index instead of sorting every record (≈ 100 ms
+    /// at 100,000 books), and a window deep in such a list can be found by seeking to the
+    /// book before it (`RecordQuery.anchor`) rather than stepping through every row above.
+    ///
+    /// - `records.sort_key_from_second_field`: the folded sort key from its second field
+    ///   on (books: the author, then nothing else — the title follows in `sort_key`), as
+    ///   `RecordOrder.Key.sortKeyFromSecondField` sorts. A whole key without a separator
+    ///   is its own tail, as `instr` = 0 made it before.
+    /// - `records.completion_order`: `complete`, with -1 where a record has none, so the
+    ///   completion order has no NULLs (NULL sorted first before, and so does -1) and a
+    ///   seek can compare it as a row value.
+    ///
+    /// Both are VIRTUAL generated columns: no write computes them, no row grows, and no
+    /// backfill is needed; only their indexes store them, and a store migrated from any
+    /// version gets exactly what a new one does. Each index ends with what the filters
+    /// read (`complete`, the sort key the books' search reads), so a filtered walk never
+    /// looks up a row it leaves out.
+    ///
+    /// NB: `char(31)` is `SearchText.fieldSeparator` (a test holds them equal); a new
+    /// separator needs a new migration.
+    static let v10OrderIndexes = Migration(version: 10, summary: "indexes for the author and completion orders") {
+        connection throws(StorageError) in
+        try connection.execute("""
+            ALTER TABLE records ADD COLUMN sort_key_from_second_field TEXT
+                GENERATED ALWAYS AS (substr(sort_key, instr(sort_key, char(31)) + 1)) VIRTUAL;
+            ALTER TABLE records ADD COLUMN completion_order INTEGER
+                GENERATED ALWAYS AS (coalesce(complete, -1)) VIRTUAL;
+            CREATE INDEX records_by_second_field
+                ON records (collection, deleted, sort_key_from_second_field, sort_key, id, complete);
+            CREATE INDEX records_by_completion
+                ON records (collection, deleted, completion_order, sort_key, id);
+            """, operation: "migrate to v10")
     }
 }

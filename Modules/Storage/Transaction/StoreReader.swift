@@ -44,13 +44,14 @@ public class StoreReader {
         return record
     }
 
-    /// Live records matching `query`, in its order (by default the collection's sort key, then id).
+    /// Live records matching `query`, in its order (by default the collection's sort key,
+    /// then id); last first when it is `reversed`.
     public func records(_ query: RecordQuery) throws(StorageError) -> [StoredRecord] {
-        let (sql, parameters) = Self.listingSQL(query)
+        let (sql, parameters) = try Self.listingSQL(query)
         return try db.query(sql, parameters, operation: "list \(query.collection.rawValue)", row: Self.storedRecord)
     }
 
-    /// How many live records match `query` (its limit and offset are ignored).
+    /// How many live records match `query` (its limit, offset, anchor and direction are ignored).
     public func count(_ query: RecordQuery) throws(StorageError) -> Int {
         if query.isWholeCollection { return try wholeCount(query.collection) }
         let (sql, parameters) = Self.countSQL(query)
@@ -68,15 +69,40 @@ public class StoreReader {
     /// SQLite's plan for listing (or counting) `query`, one line per step — to check
     /// that searches stay index scans.
     func queryPlan(_ query: RecordQuery, counting: Bool) throws(StorageError) -> [String] {
-        let (sql, parameters) = counting ? Self.countSQL(query) : Self.listingSQL(query)
+        let (sql, parameters) = counting ? Self.countSQL(query) : try Self.listingSQL(query)
         return try db.query("EXPLAIN QUERY PLAN " + sql, parameters, operation: "explain") { $0.text(3) }
     }
 
-    static func listingSQL(_ query: RecordQuery) -> (String, [SQLiteValue]) {
-        let (filter, parameters) = filter(query)
-        let (order, orderParameters) = query.order.clause
+    /// The listing's SQL: the filter, the seek from its anchor, the order (the other way
+    /// when reversed), the limit and the offset; with `positions`, the order's key columns
+    /// follow the record's (`StoreReader.window`).
+    /// - Throws: `corruptValue` for an anchor the order cannot seek from.
+    static func listingSQL(_ query: RecordQuery, positions: Bool = false) throws(StorageError) -> (String, [SQLiteValue]) {
+        var (filter, parameters) = filter(query)
+        var fixedCompletion: ListPosition.Value?
+        if let complete = query.complete, query.order.keys.first == .complete {
+            // NB: the same rows as `complete = ?` (-1 stands for none), said of the
+            // completion index's own column, so the filtered order is one range of it.
+            filter += " AND completion_order = ?"
+            parameters.append(.integer(complete ? 1 : 0))
+            fixedCompletion = .integer(complete ? 1 : 0)
+        }
+        if let anchor = query.anchor {
+            // An anchor inside that range seeks on the keys after the completion alone:
+            // SQLite uses a row value that starts with an equality column as the range
+            // and would then sort the rest.
+            let skipsFirst = fixedCompletion != nil && anchor.position.values.first == fixedCompletion
+            let (seek, seekParameters) = try Self.seek(from: anchor, in: query.order, skippingFirstKey: skipsFirst)
+            filter += " AND " + seek
+            parameters += seekParameters
+        }
+        var columns = recordColumns
+        if positions, let keys = query.order.columns {
+            columns += keys.map { ", " + $0.name }.joined()
+        }
+        let (order, orderParameters) = query.order.clause(reversed: query.reversed)
         return (
-            "SELECT \(recordColumns) FROM records WHERE \(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
+            "SELECT \(columns) FROM records WHERE \(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
             parameters + orderParameters + [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset))]
         )
     }

@@ -73,25 +73,78 @@ public actor FakeBookService: BookService, BookSearching {
 
     // MARK: BookSearching (as the store's indexes would answer)
 
+    /// Every search is logged as "<text>[ unfinished][ sorted by <order>]", and a read
+    /// that seeks or reads backward adds " after|from|before|through <id>", " reversed"
+    /// and " skip <offset>".
+    ///
+    /// A book's position is its rank in the whole shelf in that order (its key, then its
+    /// place on the shelf, as the store breaks ties by id), so a seek finds the rows after
+    /// it whatever the filter, as the store's does.
     public func searchBooks(
-        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>, counting: Bool
+        matching text: String, unfinishedOnly: Bool, limit: Int?, offset: Int, order: ListOrder<BookSortField>, counting: Bool,
+        anchor: ListAnchor?, reversed: Bool
     ) async throws -> BookSearchPage {
-        let sorted = order == .standard ? "" : " sorted by \(order.descending ? "-" : "")\(order.field.rawValue)"
-        searches.append((unfinishedOnly ? "\(text) unfinished" : text) + sorted)
+        searches.append(Self.describe(text, unfinishedOnly: unfinishedOnly, order: order, offset: offset, anchor: anchor, reversed: reversed))
         if let reply = searchReplies.next() { return try await reply.resolve() }
-        var matches = shelf.filter { book in
+        let ordered = Self.ordered(shelf, by: order)
+        let rank = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($0.element.id, $0.offset) })
+        let matches = ordered.filter { book in
             (!unfinishedOnly || !book.isFinished) && SearchFolding.matches(text, in: book.title, book.author)
         }
-        if order != .standard {
-            let key: (Book) -> String = switch order.field {
-            case .title: { $0.title }
-            case .author: { $0.author }
-            case .finished: { $0.isFinished ? "1" : "0" }
-            case .id: { $0.id }
+        var candidates = matches
+        if let anchor, case .integer(let at)? = anchor.position.values.first {
+            candidates = candidates.filter { book in
+                let place = Int64(rank[book.id] ?? 0)
+                return switch anchor.side {
+                case .after: anchor.inclusive ? place >= at : place > at
+                case .before: anchor.inclusive ? place <= at : place < at
+                }
             }
-            matches.sort { order.descending ? key($0) > key($1) : key($0) < key($1) }
         }
-        let page = Array(matches.dropFirst(offset).prefix(limit ?? Int.max))
-        return BookSearchPage(books: page, totalMatches: matches.count, totalBooks: shelf.count, offset: offset)
+        if reversed { candidates.reverse() }
+        var page = Array(candidates.dropFirst(offset).prefix(limit ?? Int.max))
+        let hasMore = offset + page.count < candidates.count
+        if reversed { page.reverse() }
+        func position(_ book: Book?) -> ListPosition? {
+            book.map { ListPosition(values: [.integer(Int64(rank[$0.id] ?? 0))], id: $0.id) }
+        }
+        return BookSearchPage(
+            books: page, totalMatches: matches.count, totalBooks: shelf.count, offset: offset, hasMore: hasMore,
+            first: position(page.first), last: position(page.last))
+    }
+
+    /// The shelf in `order`: the shelf's own order for the standard one, else by the
+    /// field with the shelf's order breaking ties (a stable sort), reversed when descending.
+    private static func ordered(_ shelf: [Book], by order: ListOrder<BookSortField>) -> [Book] {
+        guard order != .standard else { return shelf }
+        let key: (Book) -> String = switch order.field {
+        case .title: { $0.title }
+        case .author: { $0.author }
+        case .finished: { $0.isFinished ? "1" : "0" }
+        case .id: { $0.id }
+        }
+        let sorted = shelf.enumerated().sorted { lhs, rhs in
+            key(lhs.element) != key(rhs.element) ? key(lhs.element) < key(rhs.element) : lhs.offset < rhs.offset
+        }.map(\.element)
+        return order.descending ? sorted.reversed() : sorted
+    }
+
+    private static func describe(
+        _ text: String, unfinishedOnly: Bool, order: ListOrder<BookSortField>, offset: Int, anchor: ListAnchor?, reversed: Bool
+    ) -> String {
+        let sorted = order == .standard ? "" : " sorted by \(order.descending ? "-" : "")\(order.field.rawValue)"
+        var line = (unfinishedOnly ? "\(text) unfinished" : text) + sorted
+        if let anchor {
+            let side = switch (anchor.side, anchor.inclusive) {
+            case (.after, false): "after"
+            case (.after, true): "from"
+            case (.before, false): "before"
+            case (.before, true): "through"
+            }
+            line += " \(side) \(anchor.position.id)"
+        }
+        if reversed { line += " reversed" }
+        if anchor != nil || reversed { line += " skip \(offset)" }
+        return line
     }
 }
