@@ -10,7 +10,8 @@ it. It prints figures, it asserts nothing:
                 last byte before QUIET ms of silence (not counted), which includes what lands
                 after the frame (the library's counts, read in the background); for j/k
                 scrolling, PgDn, G/g, each letter of a search typed, Backspace, o, u
-  memory        VmRSS after the first frame, after SCROLL keys of scrolling, after the rest
+  memory        VmRSS, its anonymous and file-backed parts, after the first frame, after SCROLL
+                keys of scrolling, after the rest, and while PgDn goes through the whole library
   bytes         written to the terminal per key (the frame's diff), p50
   peer          less(1) -S paging the same library as `shelf books` prints it, on the same
                 pty, with the keys it shares (j, k, PgDn, G, g): its p99 and shelf's / less's
@@ -34,11 +35,15 @@ GAP = 0.002
 
 
 def rss_kib(pid):
+    """VmRSS, and of it the anonymous part (the heap: what the program holds) and the
+    file-backed part (pages of the memory-mapped store, which the kernel may drop)."""
+    found = {}
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+            name, _, rest = line.partition(":")
+            if name in ("VmRSS", "RssAnon", "RssFile"):
+                found[name] = int(rest.split()[0])
+    return found.get("VmRSS", 0), found.get("RssAnon", 0), found.get("RssFile", 0)
 
 
 def read_burst(fd, deadline=5.0, until=None):
@@ -116,7 +121,7 @@ class PtySession:
 def shelf_session(args, env):
     """The scripted session of `shelf ui`: scrolling, PgDn, G/g, searches typed, orders, filters."""
     session = PtySession([args.shelf, "ui"], env, b"q quit")
-    memory = {"first frame": session.rss_kib()}
+    memory = {"at the first frame": session.rss_kib()}
     for _ in range(args.scroll):
         session.press("j (scroll down)", b"j")
     memory[f"after {args.scroll} scroll keys"] = session.rss_kib()
@@ -137,7 +142,16 @@ def shelf_session(args, env):
     for _ in range(3):
         session.press("o (order)", b"o")
         session.press("u (unfinished)", b"u")
-    memory["at the end"] = session.rss_kib()
+    memory["after the searches, orders, filters"] = session.rss_kib()
+    # The whole library, a screenful (37 rows) at a time, from the top (title order, all
+    # books), stopping short of the end (a key that changes nothing writes nothing).
+    session.press("u (unfinished)", b"u")  # three times before left the filter on
+    session.press("g (first)", b"g")
+    for page in range(args.size // 37 - 1):
+        session.press("PgDn, whole library", b"\x1b[6~")
+        if page and page % 900 == 0:
+            memory[f"after {page} PgDn"] = session.rss_kib()
+    memory["at the last book"] = session.rss_kib()
     session.quit()
     return session, memory
 
@@ -153,6 +167,9 @@ def less_session(args, env, listing):
         session.press("PgDn", b"\x1b[6~")
     session.press("G (last)", b"G")
     session.press("g (first)", b"g")
+    session.press("g (first)", b"g")
+    for _ in range(args.size // 39 - 1):  # 39 lines a page, short of the end
+        session.press("PgDn, whole library", b"\x1b[6~")
     session.quit()
     return session
 
@@ -197,7 +214,9 @@ def main():
               f"{peer_p99}{ratio}")
     print(f"  {'all keys':<22}{len(everything):>6}{statistics.median(everything):>9.2f}{percentile(everything, 99):>9.2f}"
           f"{max(everything):>9.2f}{percentile(everything_settled, 99):>13.2f}")
-    print("  VmRSS: " + ", ".join(f"{kib:,} KiB {when}" for when, kib in memory.items()))
+    print("  memory (KiB: VmRSS = anonymous + file-backed pages of the store):")
+    for when, (total, anonymous, mapped) in memory.items():
+        print(f"    {when:<38}{total:>9,} = {anonymous:>7,} + {mapped:>7,}")
 
 
 if __name__ == "__main__":
