@@ -118,19 +118,25 @@ class PtySession:
         os.close(self.master)
 
 
-def shelf_session(args, env):
-    """The scripted session of `shelf ui`: scrolling, PgDn, G/g, searches typed, orders, filters."""
-    session = PtySession([args.shelf, "ui"], env, b"q quit")
-    memory = {"at the first frame": session.rss_kib()}
+def scroll(session, args, memory=None):
+    """The keys both programs have: SCROLL j (memory noted after them), SCROLL/2 k, 30 PgDn, G, g."""
     for _ in range(args.scroll):
         session.press("j (scroll down)", b"j")
-    memory[f"after {args.scroll} scroll keys"] = session.rss_kib()
+    if memory is not None:
+        memory[f"after {args.scroll} scroll keys"] = session.rss_kib()
     for _ in range(args.scroll // 2):
         session.press("k (scroll up)", b"k")
     for _ in range(30):
         session.press("PgDn", b"\x1b[6~")
     session.press("G (last)", b"G")
     session.press("g (first)", b"g")
+
+
+def shelf_session(args, env):
+    """The scripted session of `shelf ui`: scrolling, PgDn, G/g, searches typed, orders, filters."""
+    session = PtySession([args.shelf, "ui"], env, b"q quit")
+    memory = {"at the first frame": session.rss_kib()}
+    scroll(session, args, memory)
     for _ in range(3):
         session.press("/ (search)", b"/")
         for letter in "ursula":
@@ -159,14 +165,7 @@ def shelf_session(args, env):
 def less_session(args, env, listing):
     """The peer: less(1) paging the same books as text, the same keys where less has them."""
     session = PtySession(["less", "-S", listing], env, None)
-    for _ in range(args.scroll):
-        session.press("j (scroll down)", b"j")
-    for _ in range(args.scroll // 2):
-        session.press("k (scroll up)", b"k")
-    for _ in range(30):
-        session.press("PgDn", b"\x1b[6~")
-    session.press("G (last)", b"G")
-    session.press("g (first)", b"g")
+    scroll(session, args)
     session.press("g (first)", b"g")
     for _ in range(args.size // 39 - 1):  # 39 lines a page, short of the end
         session.press("PgDn, whole library", b"\x1b[6~")
