@@ -143,15 +143,19 @@ def _check_devices_hold_the_server(snapshots, server, findings):
             lacking = sorted(set(theirs) - set(mine))
             extra = sorted(set(mine) - set(theirs))
             other = sorted(rid for rid in set(mine) & set(theirs) if mine[rid] != theirs[rid])
-            if lacking:
-                findings.add("differs_from_server", f"{who}: lacks {len(lacking)} of the server's {len(theirs)} "
-                             f"{collection}: {_some(lacking)}", len(lacking))
-            if extra:
-                findings.add("differs_from_server", f"{who}: holds {len(extra)} {collection} the server does "
-                             f"not: {_some(extra)}", len(extra))
-            if other:
-                findings.add("differs_from_server", f"{who}: {len(other)} {collection} differ from the "
-                             f"server's: {_some(other)}", len(other))
+            _differences(findings, who, [
+                (lacking, f"lacks {len(lacking)} of the server's {len(theirs)} {collection}"),
+                (extra, f"holds {len(extra)} {collection} the server does not"),
+                (other, f"{len(other)} {collection} differ from the server's"),
+            ])
+
+
+def _differences(findings, who, cases):
+    """One `differs_from_server` line for each kind of difference that has ids: what it
+    is, then some of the ids."""
+    for ids, what in cases:
+        if ids:
+            findings.add("differs_from_server", f"{who}: {what}: {_some(ids)}", len(ids))
 
 
 # MARK: - An encrypted server
@@ -209,18 +213,12 @@ def _check_devices_hold_the_sealed_server(snapshots, sealed, findings):
             buried = sorted(set(mine) & deleted)
             stamped = sorted(rid for rid in set(mine) & set(live)
                              if "last_modified" in mine[rid] and mine[rid]["last_modified"] != live[rid])
-            if lacking:
-                findings.add("differs_from_server", f"{who}: lacks {len(lacking)} of the server's {len(live)} "
-                             f"{collection}: {_some(lacking)}", len(lacking))
-            if extra:
-                findings.add("differs_from_server", f"{who}: holds {len(extra)} {collection} the server does "
-                             f"not: {_some(extra)}", len(extra))
-            if buried:
-                findings.add("differs_from_server", f"{who}: lists {len(buried)} {collection} the server holds "
-                             f"as deleted: {_some(buried)}", len(buried))
-            if stamped:
-                findings.add("differs_from_server", f"{who}: {len(stamped)} {collection} carry another "
-                             f"last_modified than the server's: {_some(stamped)}", len(stamped))
+            _differences(findings, who, [
+                (lacking, f"lacks {len(lacking)} of the server's {len(live)} {collection}"),
+                (extra, f"holds {len(extra)} {collection} the server does not"),
+                (buried, f"lists {len(buried)} {collection} the server holds as deleted"),
+                (stamped, f"{len(stamped)} {collection} carry another last_modified than the server's"),
+            ])
 
 
 def _by_id(records, collection):

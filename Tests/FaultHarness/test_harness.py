@@ -262,14 +262,20 @@ class EncryptedGeneratorTests(Claims, unittest.TestCase):
             self.assertLessEqual(sum(a["op"] == "encrypt" for a in without_empty_epochs(truncated(history, end))), 1)
 
 
+def _model():
+    """A book, a task done, a note added and removed: what both checker suites compare against."""
+    model = Model()
+    model.add("books", "b-1", {"title": "Dune", "author": "Frank Herbert"})
+    model.add("tasks", "t-1", {"title": "Read"})
+    model.edit("tasks", "t-1", {"isDone": True})
+    model.add("notes", "n-gone", {"title": "x", "body": "y"})
+    model.remove("notes", "n-gone")
+    return model
+
+
 class CheckerTests(unittest.TestCase):
     def setUp(self):
-        self.model = Model()
-        self.model.add("books", "b-1", {"title": "Dune", "author": "Frank Herbert"})
-        self.model.add("tasks", "t-1", {"title": "Read"})
-        self.model.edit("tasks", "t-1", {"isDone": True})
-        self.model.add("notes", "n-gone", {"title": "x", "body": "y"})
-        self.model.remove("notes", "n-gone")
+        self.model = _model()
 
     def kinds(self, snapshots, server=None):
         findings = check(self.model, snapshots, server)
@@ -616,12 +622,7 @@ class SealedServerCheckerTests(unittest.TestCase):
     """An encrypted account: the server is read as Kinto holds it and compared by id."""
 
     def setUp(self):
-        self.model = Model()
-        self.model.add("books", "b-1", {"title": "Dune", "author": "Frank Herbert"})
-        self.model.add("tasks", "t-1", {"title": "Read"})
-        self.model.edit("tasks", "t-1", {"isDone": True})
-        self.model.add("notes", "n-gone", {"title": "x", "body": "y"})
-        self.model.remove("notes", "n-gone")
+        self.model = _model()
         self.good = _snapshot([BOOK], tasks=[TASK])
         self.server = {"books": [_sealed("b-1")], "notes": [{"id": "n-gone", "last_modified": 3, "deleted": True}],
                        "tasks": [_sealed("t-1", 2)], "cart": [], "preferences": [], "sessions": []}

@@ -35,10 +35,9 @@ struct ConflictsPane {
             guard row < area.upperBound else { break }
             let selected = index == selection
             let keeps = field.isClash ? (choices[field.name].map(\.rawValue) ?? "choose") : "merged"
-            let line = (selected ? "› " : "  ") + FittedText.fit(field.name, 14) + FittedText.fit(field.base, width)
+            let line = " " + FittedText.fit(field.name, 14) + FittedText.fit(field.base, width)
                 + FittedText.fit(field.local, width) + FittedText.fit(field.server, width) + keeps
-            if selected { frame.fill(row: row, style: .reversed) }
-            frame.write(line, row: row, column: 0, style: selected ? .reversed : (field.isClash ? .bold : .plain))
+            frame.writeListRow(line, row: row, selected: selected, style: field.isClash ? .bold : .plain)
         }
     }
 }

@@ -43,9 +43,8 @@ struct LibraryPane {
             let book = books[index]
             let selected = library.offset + index == selection
             let mark = (favorites.isFavorite(book.id) ? "★" : " ") + (book.isFinished ? "✓" : " ")
-            let line = (selected ? "›" : " ") + "\(mark) " + FittedText.fit(book.title, titleWidth) + "  " + FittedText.fit(book.author, authorWidth)
-            if selected { frame.fill(row: row, style: .reversed) }
-            frame.write(line, row: row, column: 0, style: selected ? .reversed : .plain)
+            let line = "\(mark) " + FittedText.fit(book.title, titleWidth) + "  " + FittedText.fit(book.author, authorWidth)
+            frame.writeListRow(line, row: row, selected: selected)
         }
     }
 

@@ -25,9 +25,7 @@ struct ListPane {
             let index = top + offset
             let row = first + 2 + offset
             let selected = index == selection
-            if selected { frame.fill(row: row, style: .reversed) }
-            frame.write((selected ? "› " : "  ") + FittedText.fit(text, max(1, frame.columns - 4)), row: row, column: 0,
-                        style: selected ? .reversed : .plain)
+            frame.writeListRow(fitting: text, row: row, selected: selected)
         }
     }
 }

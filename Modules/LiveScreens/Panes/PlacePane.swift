@@ -38,9 +38,7 @@ struct PlacePane {
         func item(_ index: Int, _ text: String) {
             guard row < area.upperBound else { return }
             let selected = index == selection
-            if selected { frame.fill(row: row, style: .reversed) }
-            frame.write((selected ? "› " : "  ") + FittedText.fit(text, max(1, frame.columns - 4)), row: row, column: 0,
-                        style: selected ? .reversed : .plain)
+            frame.writeListRow(fitting: text, row: row, selected: selected)
             row += 1
         }
         switch place {
