@@ -43,29 +43,15 @@ final class SyncProgress {
         switch event {
         case .runStarted(let collections):
             total = collections.count
-            activity = "connecting"
         case .collectionStarted(let collection):
             // NB: a collection is done pulling when the next one starts.
             if started.insert(collection).inserted { done = started.count - 1 }
-            activity = "\(collection.rawValue): pulling"
-        case .notModified(let collection):
-            activity = "\(collection.rawValue): up to date"
-        case .pageApplied(let collection, let counts):
-            activity = "\(collection.rawValue): \(counts.totalSoFar) pulled"
-        case .pushed(let collection, let count):
-            activity = "\(collection.rawValue): pushed \(count)"
-        case .retrying:
-            activity = "retrying"
         case .runFinished:
             done = total
-        case .collectionUnavailable(let collection, _):
-            activity = "\(collection.rawValue): unavailable"
-        case .reconciled(let collection, _):
-            activity = "\(collection.rawValue): compared with the server"
-        case .merged, .conflict, .deadLettered, .collectionFinished, .discardedLocalChange, .serverForgot, .reuploading, .recordSkipped, .recordRefused,
-             .lateRecords, .writeOverwritten:
+        default:
             break
         }
+        if let step = Self.activity(event) { activity = step }
         switch event {
         case .runFinished:
             break
@@ -75,6 +61,24 @@ final class SyncProgress {
             line(event.summary)
         }
         drawBar()
+    }
+
+    /// What a run is doing as of `event`, in a few words (the bar's, and `shelf ui`'s
+    /// status line); nil for an event that does not change it.
+    nonisolated static func activity(_ event: SyncEvent) -> String? {
+        switch event {
+        case .runStarted: "connecting"
+        case .collectionStarted(let collection): "\(collection.rawValue): pulling"
+        case .notModified(let collection): "\(collection.rawValue): up to date"
+        case .pageApplied(let collection, let counts): "\(collection.rawValue): \(counts.totalSoFar) pulled"
+        case .pushed(let collection, let count): "\(collection.rawValue): pushed \(count)"
+        case .retrying: "retrying"
+        case .collectionUnavailable(let collection, _): "\(collection.rawValue): unavailable"
+        case .reconciled(let collection, _): "\(collection.rawValue): compared with the server"
+        case .runFinished, .merged, .conflict, .deadLettered, .collectionFinished, .discardedLocalChange, .serverForgot,
+             .reuploading, .recordSkipped, .recordRefused, .lateRecords, .writeOverwritten:
+            nil
+        }
     }
 
     /// Clears the bar, so the summary starts on a clean line.

@@ -217,7 +217,7 @@ struct UICommand: ShelfCommand {
         let model = SyncRunViewModel(service: AccountSyncRun(sync: sync))
         return { progress in
             let report = await model.sync { event in
-                let step = Self.describe(event)
+                guard let step = SyncProgress.activity(event) else { return }
                 Task { @MainActor in progress(step) }
             }
             return Self.summary(report.outcome)
@@ -235,16 +235,6 @@ struct UICommand: ShelfCommand {
         case .localStoreFailure: "Not synced: the local store could not be read or written (shelf doctor)."
         case .configurationError: "Not synced: the account's settings cannot be used (shelf account list)."
         case .alreadyRunning: "Not synced: another sync of this account is running."
-        }
-    }
-
-    private static func describe(_ event: SyncEvent) -> String {
-        switch event {
-        case .collectionStarted(let collection): "\(collection.rawValue)…"
-        case .pageApplied(let collection, _): "\(collection.rawValue): a page pulled"
-        case .pushed(let collection, let count): "\(collection.rawValue): \(count) sent"
-        case .conflict(let collection, let id, _): "\(collection.rawValue): conflict on \(id)"
-        default: "working…"
         }
     }
 }
