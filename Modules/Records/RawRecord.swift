@@ -19,20 +19,31 @@ public struct RawRecord: Identifiable, Sendable, Hashable {
     /// text stays `\uXXXX`-escaped).
     public var json: Data {
         // NB: fields read from other bytes no longer describe the record.
-        didSet { indexedFields = nil }
+        didSet {
+            indexedFields = nil
+            envelope = nil
+        }
     }
     /// The members the store indexes, when the scanner that found the record already
     /// read them (a pulled page, `RecordListScanner`): the store then does not read the
     /// record's bytes a second time. Derived from `json`, so it takes no part in
     /// equality; nil when nobody asked for them.
     public var indexedFields: IndexedFields?
+    /// The end-to-end encryption envelope's members, when the record has a `shelf_enc`
+    /// member and was read by the scanner (`WireEnvelope`); offsets are into `json`.
+    /// Derived from `json`, so it takes no part in equality.
+    public var envelope: WireEnvelope?
 
-    public init(id: String, lastModified: Int64, isDeleted: Bool = false, json: Data, indexedFields: IndexedFields? = nil) {
+    public init(
+        id: String, lastModified: Int64, isDeleted: Bool = false, json: Data, indexedFields: IndexedFields? = nil,
+        envelope: WireEnvelope? = nil
+    ) {
         self.id = id
         self.lastModified = lastModified
         self.isDeleted = isDeleted
         self.json = json
         self.indexedFields = indexedFields
+        self.envelope = envelope
     }
 
     /// Reads one record object (`{"id": …, "last_modified": …, …}`), validating all of it.
@@ -89,9 +100,12 @@ extension JSONByteScanner {
         var id: String?
         var lastModified: Int?
         var deleted = false
+        var envelope: WireEnvelope?
+        var others = 0
         let names = collection.map { RecordIndexing.wireNames(for: $0) }
         var fields = WireFields()
         if let names { fields.reserve(names.count) }
+        // NB: `forEachMember` refuses a member named twice, so each of these is read once.
         try forEachMember { key, scanner throws(JSONScanError) in
             if scanner.key(key, is: "id") {
                 let value = try scanner.readString("a record's \"id\"")
@@ -101,18 +115,24 @@ extension JSONByteScanner {
                 lastModified = try scanner.readInteger("\"last_modified\"")
             } else if scanner.key(key, is: "deleted") {
                 deleted = try scanner.readBool("\"deleted\"")
-            } else if let names, let name = scanner.name(key, keeping: names) {
-                fields.set(name, try scanner.readWireValue())
+            } else if scanner.key(key, is: "shelf_enc") {
+                envelope = try scanner.scanEnvelope(recordStart: start)
             } else {
-                try scanner.skipValue()
+                others += 1
+                if let names, let name = scanner.name(key, keeping: names) {
+                    fields.set(name, try scanner.readWireValue())
+                } else {
+                    try scanner.skipValue()
+                }
             }
         }
         guard let id else { throw fail("a record has no \"id\"", at: start) }
         guard let lastModified else { throw fail("record \(id) has no \"last_modified\"", at: start) }
+        envelope?.membersBeside = others
         let json = source.map { $0[($0.startIndex + start)..<($0.startIndex + offset)] } ?? Data(bytes: base + start, count: offset - start)
         return RawRecord(
             id: id, lastModified: Int64(lastModified), isDeleted: deleted, json: json,
-            indexedFields: collection.map { IndexedFields(collection: $0, fields: fields) })
+            indexedFields: collection.map { IndexedFields(collection: $0, fields: fields) }, envelope: envelope)
     }
 
     /// Finds the value at `path` (object keys from the top) and returns its byte range,

@@ -12,7 +12,7 @@ struct IndexedFieldsTests {
         {"data": [
           {"id":"b1","title":"Caf\u00e9 \"quoted\"","author_name":"Zo\u00EB","finished":true,"last_modified":10,"tags":["x",{"title":"nested"}]},
           {"last_modified":11,"\u0074itle":"Escaped name","id":"b2","finished":false,"author_name":null},
-          {"id":"b3","title":"First","title":"Second","description":"long text","last_modified":12},
+          {"id":"b3","title":"Second","description":"long text","last_modified":12},
           {"id":"b4","last_modified":13,"deleted":true},
           {"id":"b5","title":12.5,"author_name":["not","text"],"finished":"yes","last_modified":14}
         ]}
@@ -62,13 +62,20 @@ struct IndexedFieldsTests {
         #expect(fields[0].bool("finished") == true)
         #expect(fields[1].string("title") == "Escaped name")
         #expect(fields[1]["author_name"] == .null)
-        #expect(fields[2].string("title") == "Second")  // the last of a repeated name
+        #expect(fields[2].string("title") == "Second")
         #expect(fields[2]["description"] == nil)  // not a books column: not kept
         #expect(fields[3].members.map(\.name) == ["id"])
         #expect(fields[4]["title"] == .real(12.5))
         #expect(fields[4]["author_name"] == .nested)
         #expect(fields[4]["finished"] == .string("yes"))
         #expect(fields.map { $0.string("id") } == ["b1", "b2", "b3", "b4", "b5"])
+    }
+
+    /// A page with one record that names a member twice is refused whole: the id a
+    /// record is stored under must be the id every reader of its bytes sees.
+    @Test func aPageWithARecordNamingAMemberTwiceIsRefused() {
+        let page = Data(#"{"data":[{"id":"b1","last_modified":1},{"id":"b2","id":"b3","last_modified":2}]}"#.utf8)
+        #expect(throws: JSONScanError.self) { try RecordListScanner.records(in: page, maximumRecords: 10) }
     }
 
     @Test func withoutACollectionNothingIsKept() throws {

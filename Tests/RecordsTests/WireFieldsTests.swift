@@ -81,11 +81,32 @@ struct SelectiveWireFieldsTests {
         }
     }
 
-    @Test func escapedNamesAreRecognisedAndTheLastRepeatWins() throws {
-        let fields = try WireFields.parse(Data(#"{"t\u0069tle":"First","title":"Second","\u0069d":"b1"}"#.utf8), keeping: names)
-        #expect(fields.string("title") == "Second")
+    @Test func escapedNamesAreRecognised() throws {
+        let fields = try WireFields.parse(Data(#"{"t\u0069tle":"First","\u0069d":"b1"}"#.utf8), keeping: names)
+        #expect(fields.string("title") == "First")
         #expect(fields.string("id") == "b1")
         #expect(fields.members.count == 2)
+    }
+
+    /// Readers disagree on which of two members of one name counts (`JSONDecoder` keeps
+    /// the first, a dictionary the last), so such an object is refused, escaped or not,
+    /// kept or skipped, at any depth.
+    @Test(arguments: [
+        #"{"title":"First","title":"Second"}"#, #"{"t\u0069tle":"First","title":"Second"}"#,
+        #"{"skipped":1,"skipped":2}"#, #"{"id":"b1","nested":{"a":1,"\u0061":2}}"#, #"{"list":[{"x":1,"x":1}]}"#,
+    ])
+    func aMemberNamedTwiceIsRefused(_ text: String) {
+        #expect(throws: JSONScanError.self) { try WireFields.parse(Data(text.utf8), keeping: names) }
+        #expect(throws: WireJSONError.self) { try WireJSON.fields(Data(text.utf8)) }
+    }
+
+    /// Objects of many members switch to a hashed set of names: the rule holds there too.
+    @Test func aMemberNamedTwiceInALargeObjectIsRefused() throws {
+        let members = (0 ..< 200).map { "\"m\($0)\":\($0)" }
+        let unique = "{" + members.joined(separator: ",") + "}"
+        #expect(try WireJSON.fields(Data(unique.utf8)).count == 200)
+        let doubled = "{" + (members + ["\"m\\u0031\":1"]).joined(separator: ",") + "}"
+        #expect(throws: WireJSONError.self) { try WireJSON.fields(Data(doubled.utf8)) }
     }
 
     @Test(arguments: [

@@ -14,7 +14,7 @@ struct ScannedIndexingTests {
         {"data": [
           {"id":"b1","title":"L'\u00c9tranger","author_name":"Albert CAMUS","finished":true,"last_modified":10},
           {"id":"b2","\u0074itle":"Ünï","author_name":null,"finished":"no","last_modified":11,"tags":[{"title":"x"}]},
-          {"id":"b3","title":"First","title":"Second","last_modified":12},
+          {"id":"b3","title":"Second","last_modified":12},
           {"id":"b4","body":"Body text","title":"A note-shaped book","last_modified":13}
         ]}
         """#.utf8)

@@ -83,6 +83,11 @@ public struct JSONByteScanner {
 
     /// Walks an object's members. `body` gets each key and must consume its value
     /// (read it or `skipValue()`); the scanner then checks the `,` / `}` that follows.
+    ///
+    /// A name given twice in one object is refused (`MemberNames`): readers disagree on
+    /// which of the two counts (`JSONDecoder` keeps the first, a dictionary the last), so
+    /// a record whose `id` is written twice could be checked under one and stored under
+    /// the other.
     public mutating func forEachMember(
         _ body: (StringToken, inout JSONByteScanner) throws(JSONScanError) -> Void
     ) throws(JSONScanError) {
@@ -96,12 +101,17 @@ public struct JSONByteScanner {
             depth -= 1
             return
         }
+        var names = MemberNames()
         while true {
             skipWhitespace()
             guard peek == UInt8(ascii: "\"") else {
                 throw fail(peek == nil ? "unexpected end of input inside an object" : "expected a member name in quotes")
             }
+            let keyStart = offset
             let key = try scanString()
+            guard names.insert(key, in: self) else {
+                throw fail("the member \"\(decode(key))\" is given twice", at: keyStart)
+            }
             skipWhitespace()
             guard peek == UInt8(ascii: ":") else { throw fail(peek == nil ? "unexpected end of input inside an object" : "expected ':' after a member name") }
             offset += 1
