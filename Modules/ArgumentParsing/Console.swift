@@ -29,19 +29,32 @@ public struct Console: Sendable {
     /// A line typed on the terminal with echo off after `prompt`; nil when there is no
     /// terminal to ask on or the input ended.
     public var readSecret: @Sendable (_ prompt: String) -> String?
+    /// The same, read straight into `buffer` (memory the caller wipes: a passphrase's
+    /// secure memory), so no `String` or array ever holds it. Returns the bytes typed — a
+    /// count above the buffer's size means the line was longer and the rest was dropped —
+    /// or nil when there is no terminal to ask on or the input ended.
+    public var readSecretBytes: @Sendable (_ prompt: String, _ buffer: UnsafeMutableRawBufferPointer) -> Int?
 
     public init(
         write: @escaping @Sendable ([UInt8], Stream) -> Bool,
         isTerminal: @escaping @Sendable (Stream) -> Bool,
         size: @escaping @Sendable () -> (columns: Int, rows: Int)?,
         readInput: @escaping @Sendable (Int) throws(TextInputError) -> String,
-        readSecret: @escaping @Sendable (String) -> String?
+        readSecret: @escaping @Sendable (String) -> String?,
+        readSecretBytes: (@Sendable (String, UnsafeMutableRawBufferPointer) -> Int?)? = nil
     ) {
         self.write = write
         self.isTerminal = isTerminal
         self.size = size
         self.readInput = readInput
         self.readSecret = readSecret
+        // NB: a console that only answers with text (a test's) copies it into the buffer.
+        self.readSecretBytes = readSecretBytes ?? { prompt, buffer in
+            guard let text = readSecret(prompt) else { return nil }
+            let bytes = Array(text.utf8)
+            for (index, byte) in bytes.prefix(buffer.count).enumerated() { buffer[index] = byte }
+            return bytes.count
+        }
     }
 
     // MARK: Writing text
@@ -68,7 +81,8 @@ extension Console {
             return (Int(size.ws_col), Int(size.ws_row))
         },
         readInput: { limit throws(TextInputError) in try StandardInputText.read(limit: limit) },
-        readSecret: { PasswordPrompt.read(prompt: $0) })
+        readSecret: { PasswordPrompt.read(prompt: $0) },
+        readSecretBytes: { PasswordPrompt.read(prompt: $0, into: $1) })
 
     private static func descriptor(_ stream: Stream) -> Int32 {
         switch stream {

@@ -11,6 +11,28 @@ public enum PasswordPrompt {
     /// - Returns: the line typed, without its newline; nil when there is no terminal
     ///   to ask on or the input ended.
     public static func read(prompt: String) -> String? {
+        var bytes: [UInt8] = []
+        let count = withTerminal(prompt: prompt) { byte in bytes.append(byte) }
+        guard let count else { return nil }
+        return count == 0 && bytes.isEmpty ? "" : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The same, written straight into `buffer` (a passphrase's secure memory): no Swift
+    /// value ever holds the bytes. Bytes past the buffer's end are read and dropped.
+    /// - Returns: how many bytes the line had (more than `buffer.count`: too long); nil
+    ///   when there is no terminal or the input ended before anything was typed.
+    public static func read(prompt: String, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        var written = 0
+        return withTerminal(prompt: prompt) { byte in
+            if written < buffer.count { buffer[written] = byte }
+            written += 1
+        }
+    }
+
+    /// Reads one line from the controlling terminal with echo off, handing each byte to
+    /// `take`. - Returns: the line's length; nil when there is no terminal, or the input
+    /// ended before any byte.
+    private static func withTerminal(prompt: String, take: (UInt8) -> Void) -> Int? {
         let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard tty >= 0 else { return nil }
         defer { close(tty) }
@@ -28,15 +50,18 @@ public enum PasswordPrompt {
         }
         _ = prompt.withCString { write(tty, $0, strlen($0)) }
 
-        var bytes: [UInt8] = []
+        var length = 0
         var byte: UInt8 = 0
+        // NB: one byte at a time into `take`, and the byte variable wiped at the end.
+        defer { byte = 0 }
         while true {
             let count = Glibc.read(tty, &byte, 1)
             if count < 0, errno == EINTR { continue }
-            guard count == 1 else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            guard count == 1 else { return length == 0 ? nil : length }
             if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
-            bytes.append(byte)
+            take(byte)
+            length += 1
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return length
     }
 }

@@ -30,6 +30,17 @@ public enum EncryptionError: Error, Equatable, Sendable {
     /// A wrapped key or envelope of a format version this Shelf does not know.
     case unsupportedFormat(version: Int)
 
+    // MARK: - The keyring
+
+    /// The keyring's manifest does not verify under the reader's keys: the server (or
+    /// whoever wrote it) altered it, or wrote one without the reader's keys.
+    case keyringNotAuthentic(reason: String)
+    /// The passphrase opens the keyring's keys, but the entry that matters (the current
+    /// key's) is missing, altered or does not open.
+    case keyringDamaged(String)
+    /// The keyring is older than one this device has seen: put back by the server.
+    case keyringRolledBack(seen: Int64, found: Int64)
+
     // MARK: - Records
 
     /// A sealed record's ciphertext was altered, or it was sealed for another record,
@@ -91,6 +102,12 @@ extension EncryptionError: CustomStringConvertible {
             return "the key opened has id \(found), not the \(expected) it was stored under"
         case .unsupportedFormat(let version):
             return "format version \(version) is not one this Shelf knows; a newer Shelf wrote it"
+        case .keyringNotAuthentic(let reason):
+            return "the server's keyring is not one the reader's keys wrote (\(reason)): refusing it"
+        case .keyringDamaged(let problems):
+            return "the keyring on the server is damaged: \(problems)"
+        case .keyringRolledBack(let seen, let found):
+            return "the server's keyring is version \(found), older than version \(seen) this device has seen: the server put an old keyring back; refusing it"
         case .tampered(let record):
             return "\(record) could not be opened: its ciphertext was altered, or it was sealed for another record or collection"
         case .unknownKey(let id):

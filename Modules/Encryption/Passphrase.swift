@@ -17,6 +17,25 @@ public struct Passphrase: Sendable {
         try self.init(count: utf8.count) { start, count in start.update(from: utf8, count: count) }
     }
 
+    /// A passphrase typed at a prompt, read by `fill` straight into secure memory: no
+    /// `String` or array ever holds it. `fill` gets a buffer of `maximumBytes + 1` bytes and
+    /// returns how many it wrote (more than `maximumBytes` means too long), or nil when
+    /// there was nothing to read (no terminal, end of input).
+    public static func reading(_ fill: (UnsafeMutableRawBufferPointer) -> Int?) throws(EncryptionError) -> Passphrase? {
+        var written: Int?
+        let buffer = try SecretBytes.make(count: maximumBytes + 1) { start, capacity in
+            written = fill(UnsafeMutableRawBufferPointer(start: start, count: capacity)).map { min(max($0, 0), capacity) }
+        }
+        guard let written else { return nil }
+        try check(count: written)
+        return try Passphrase(bytes: buffer.prefix(written))
+    }
+
+    /// Whether both are the same passphrase (constant time): a confirmation typed twice.
+    public func hasSameBytes(as other: Passphrase) -> Bool {
+        bytes.hasSameBytes(as: other.bytes)
+    }
+
     init(bytes: SecretBytes) throws(EncryptionError) {
         try Self.check(count: bytes.count)
         self.bytes = bytes

@@ -14,9 +14,13 @@ enum PrivateFile {
         var requiresOwner: Bool
         /// Refuse group or other permission bits.
         var requiresPrivateMode: Bool
+        /// Refuse the file unless its folder is this user's own 0700 folder, checked at
+        /// every read: a folder opened to others since the file was written could have let
+        /// someone swap the file.
+        var requiresPrivateDirectory = false
 
         /// The local key file: Shelf wrote it, so anything else is refused.
-        static let keyFile = ReadPolicy(refusesLinks: true, requiresOwner: true, requiresPrivateMode: true)
+        static let keyFile = ReadPolicy(refusesLinks: true, requiresOwner: true, requiresPrivateMode: true, requiresPrivateDirectory: true)
         /// `SHELF_PASSPHRASE_FILE`: a person's file, perhaps a link into a secrets mount;
         /// the file it leads to must be private.
         static let passphraseFile = ReadPolicy(refusesLinks: false, requiresOwner: false, requiresPrivateMode: true)
@@ -28,8 +32,22 @@ enum PrivateFile {
     // MARK: - Reading
 
     /// The whole file in secure memory, at most `maximumBytes`; nil when it does not exist.
+    ///
+    /// NB: opened with `O_NONBLOCK`, so a FIFO or a device node planted at the path cannot
+    /// hold the open (a FIFO waits for a writer) or feed a read without end: `fstat` then
+    /// refuses anything but a regular file before a byte is read, and a regular file
+    /// ignores the flag.
     static func contents(_ path: String, policy: ReadPolicy, maximumBytes: Int) throws(FileProblem) -> SecretBytes? {
-        let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (policy.refusesLinks ? O_NOFOLLOW : 0)
+        if policy.requiresPrivateDirectory {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var status = stat()
+            if lstat(directory, &status) != 0 {
+                if errno == ENOENT { return nil }
+                throw systemProblem("lstat")
+            }
+            try checkPrivateDirectory(status)
+        }
+        let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (policy.refusesLinks ? O_NOFOLLOW : 0)
         let fd = open(path, flags)
         guard fd >= 0 else {
             switch errno {
@@ -134,6 +152,11 @@ enum PrivateFile {
             guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw systemProblem("mkdir") }
             guard lstat(path, &status) == 0 else { throw systemProblem("lstat") }
         }
+        try checkPrivateDirectory(status)
+    }
+
+    /// A folder (as `lstat` saw it) that is not a link, is this user's and is open to no one else.
+    private static func checkPrivateDirectory(_ status: stat) throws(FileProblem) {
         guard status.st_mode & S_IFMT == S_IFDIR else { throw .unsafeDirectory(reason: "not a folder (or a link to one)") }
         guard status.st_uid == geteuid() else { throw .unsafeDirectory(reason: "owned by uid \(status.st_uid)") }
         guard status.st_mode & 0o077 == 0 else {

@@ -1,3 +1,4 @@
+import CSodium
 import Domain
 import Foundation
 
@@ -81,6 +82,21 @@ public struct WrappedKey: Hashable, Sendable {
     /// Whether `kek` was derived with this wrapper's salt and parameters.
     public func opens(with kek: KeyEncryptionKey) -> Bool {
         kek.salt == salt && kek.parameters == parameters
+    }
+
+    /// BLAKE2b-256 of `lp("shelf wrapped key", format, kid, algorithm, ops, mem, salt,
+    /// nonce, ciphertext)` (the last three as their base64 text), hex: how the keyring's
+    /// manifest names this exact wrapped form, so a wrapper swapped for another shows.
+    public var digest: String {
+        let message = AssociatedData.of([
+            "shelf wrapped key", String(Self.formatVersion), keyID.rawValue, KDFParameters.algorithm,
+            String(parameters.opsLimit), String(parameters.memoryBytes), Data(salt.bytes).base64EncodedString(),
+            Data(nonce).base64EncodedString(), Data(ciphertext).base64EncodedString(),
+        ])
+        var digest = [UInt8](repeating: 0, count: 32)
+        _ = crypto_generichash(&digest, digest.count, message, UInt64(message.count), nil, 0)
+        // NB: ignored: crypto_generichash fails only for lengths outside its bounds; 32 is inside.
+        return Hex.string(digest)
     }
 
     private static func associatedData(keyID: KeyID, parameters: KDFParameters) -> [UInt8] {

@@ -10,15 +10,18 @@ enum XChaCha20Poly1305 {
     static let nonceLength = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
     static let tagLength = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
 
-    /// Seals `plaintext` under `key` with a fresh random nonce.
+    /// Seals `plaintext` under `key` with a fresh random nonce (`nonce` is for the
+    /// known-answer vectors only: a nonce must never be used twice under one key).
     static func seal(
         _ plaintext: [UInt8],
         associatedData: [UInt8],
-        key: SecretBytes
+        key: SecretBytes,
+        nonce: [UInt8]? = nil
     ) throws(EncryptionError) -> (nonce: [UInt8], ciphertext: [UInt8]) {
         try SodiumLibrary.ready()
+        if let nonce, nonce.count != nonceLength { throw .malformed(reason: "a nonce is not \(nonceLength) bytes") }
         return plaintext.withUnsafeBufferPointer { plaintext in
-            seal(UnsafeRawBufferPointer(plaintext), associatedData: associatedData, key: key)
+            seal(UnsafeRawBufferPointer(plaintext), associatedData: associatedData, key: key, nonce: nonce)
         }
     }
 
@@ -26,21 +29,24 @@ enum XChaCha20Poly1305 {
     static func seal(
         _ plaintext: SecretBytes,
         associatedData: [UInt8],
-        key: SecretBytes
+        key: SecretBytes,
+        nonce: [UInt8]? = nil
     ) throws(EncryptionError) -> (nonce: [UInt8], ciphertext: [UInt8]) {
         try SodiumLibrary.ready()
+        if let nonce, nonce.count != nonceLength { throw .malformed(reason: "a nonce is not \(nonceLength) bytes") }
         return plaintext.withUnsafeBytes { plaintext in
-            seal(plaintext, associatedData: associatedData, key: key)
+            seal(plaintext, associatedData: associatedData, key: key, nonce: nonce)
         }
     }
 
     private static func seal(
         _ plaintext: UnsafeRawBufferPointer,
         associatedData: [UInt8],
-        key: SecretBytes
+        key: SecretBytes,
+        nonce given: [UInt8]?
     ) -> (nonce: [UInt8], ciphertext: [UInt8]) {
-        var nonce = [UInt8](repeating: 0, count: nonceLength)
-        randombytes_buf(&nonce, nonceLength)
+        var nonce = given ?? [UInt8](repeating: 0, count: nonceLength)
+        if given == nil { randombytes_buf(&nonce, nonceLength) }
         var ciphertext = [UInt8](repeating: 0, count: plaintext.count + tagLength)
         var written: UInt64 = 0
         key.withPointer { key in

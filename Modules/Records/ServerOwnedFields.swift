@@ -20,3 +20,22 @@ public enum ServerOwnedFields {
         fields.removeValue(forKey: "last_modified")
     }
 }
+
+// MARK: - VersionFields
+
+/// The members Shelf's sync engine keeps in a record to tell its versions apart, named
+/// once for every module that reads or writes them. They are bookkeeping, never the
+/// reader's data: merges, screens, search and exports leave them out.
+public enum VersionFields {
+    /// The revision ids of the last writes, oldest first (`RecordLineage` in Storage).
+    public static let lineage = "_shelf_revs"
+    /// The version's sequence number on an encrypted account: one more than the version
+    /// it was made from. Sealed in the envelope's authenticated data (`seq`), and put back
+    /// into the record's fields when it is opened; a record in the clear never carries it.
+    public static let sequence = "_shelf_seq"
+    /// Marks a sealed record's content as the reader's deletion.
+    public static let deletion = "_shelf_deleted"
+
+    /// Every one of them.
+    public static let names: Set<String> = [lineage, sequence, deletion]
+}

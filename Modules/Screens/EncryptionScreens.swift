@@ -11,6 +11,9 @@ public struct EncryptionStatusScreen: RenderableScreen, Hashable {
     public let keyID: String?
     public let holdsKey: Bool
     public let notYetEncrypted: Int
+    public let keyringVersion: Int64?
+    public let plaintextClosed: Bool
+    public let deletedByServer: Int
 
     public init(account: String, _ status: AccountEncryption.Status) {
         self.account = account
@@ -18,6 +21,9 @@ public struct EncryptionStatusScreen: RenderableScreen, Hashable {
         keyID = status.keyID
         holdsKey = status.holdsKey
         notYetEncrypted = status.notYetEncrypted
+        keyringVersion = status.keyringVersion
+        plaintextClosed = status.plaintextClosed
+        deletedByServer = status.deletedByServer
     }
 
     public func renderText(_ options: RenderOptions) -> String {
@@ -34,6 +40,15 @@ public struct EncryptionStatusScreen: RenderableScreen, Hashable {
         text.line(notYetEncrypted == 0
             ? "Server:    every record this device knows is sealed"
             : "Server:    \(notYetEncrypted) record\(notYetEncrypted == 1 ? "" : "s") not sealed yet: 'shelf sync' sends them")
+        if let keyringVersion {
+            text.line("Keyring:   version \(keyringVersion), authenticated; "
+                + (plaintextClosed ? "records in the clear are refused" : "migration under way: records in the clear are still taken for ids never seen sealed"))
+        } else {
+            text.line("Keyring:   format 1, not authenticated: the next 'shelf sync' upgrades it")
+        }
+        if deletedByServer > 0 {
+            text.line("Refused:   the server deleted \(deletedByServer) record\(deletedByServer == 1 ? "" : "s") without you: 'shelf encryption put-back' uploads them again")
+        }
         return text.text
     }
 
@@ -42,6 +57,9 @@ public struct EncryptionStatusScreen: RenderableScreen, Hashable {
         case keyID = "key_id"
         case holdsKey = "holds_key"
         case notYetEncrypted = "not_yet_encrypted"
+        case keyringVersion = "keyring_version"
+        case plaintextClosed = "plaintext_closed"
+        case deletedByServer = "deleted_by_server"
     }
 }
 
@@ -50,7 +68,7 @@ public struct EncryptionStatusScreen: RenderableScreen, Hashable {
 /// What an `shelf encryption` command changed, as one sentence and as JSON.
 public struct EncryptionChangeScreen: RenderableScreen, Hashable {
     public enum Action: String, Encodable, Hashable, Sendable {
-        case enabled, joined, passphraseChanged = "passphrase_changed", rotated, locked
+        case enabled, joined, passphraseChanged = "passphrase_changed", rotated, locked, putBack = "put_back"
     }
 
     public let action: Action
@@ -74,6 +92,9 @@ public struct EncryptionChangeScreen: RenderableScreen, Hashable {
         case .locked: removedKey
             ? "Removed account \(account)'s key from this device; syncs leave its records alone until 'shelf encryption join'"
             : "This device held no key of account \(account)"
+        case .putBack: queued > 0
+            ? "Queued \(records) the server deleted without you to go back up (account \(account))"
+            : "The server deleted nothing without you (account \(account))"
         }
     }
 

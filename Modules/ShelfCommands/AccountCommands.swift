@@ -126,8 +126,8 @@ extension AccountCommand {
         private func settleEncryption(of added: AccountAddition.Added, passphrase: Passphrase?, _ context: CommandContext) async throws {
             let sync = try EncryptionCommand.accountSync(context, account: added.name.rawValue)
             if let passphrase {
-                let queued = try await EncryptionCommand.asking { try await sync.encryption.enable(passphrase: passphrase) }
-                try context.output.confirm(EncryptionChangeScreen(.enabled, account: added.name.rawValue, queued: queued))
+                let change = try await EncryptionCommand.asking { try await sync.encryption.enable(passphrase: passphrase) }
+                try context.output.confirm(EncryptionChangeScreen(.enabled, account: added.name.rawValue, queued: change.queued))
             } else if (try? await sync.encryption.isEncryptedOnServer()) == true {
                 context.output.warn("account \(added.name) is encrypted end to end: run 'shelf encryption join' before 'shelf sync' to read its records here")
             }

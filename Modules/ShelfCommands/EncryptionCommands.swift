@@ -20,7 +20,7 @@ struct EncryptionCommand: ParsableCommand {
         permissions), a systemd credential (shelf-passphrase), or a prompt without echo on
         a terminal — never from an argument. A wrong passphrase exits 77 and writes nothing.
         """,
-        subcommands: [Enable.self, Join.self, Status.self, ChangePassphrase.self, Rotate.self, Lock.self])
+        subcommands: [Enable.self, Join.self, Status.self, ChangePassphrase.self, Rotate.self, Lock.self, PutBack.self])
 }
 
 // MARK: - The account's encryption
@@ -47,31 +47,45 @@ extension EncryptionCommand {
         if let source = PassphraseSource.fromEnvironment(environment ?? context.environment) {
             return try asking { try source.read() }
         }
-        guard context.output.terminal.stdinIsTerminal, let typed = context.console.readSecret("\(prompt): ") else {
+        // NB: read straight into secure memory (`Passphrase.reading`): no String holds it.
+        let console = context.console
+        let typed = context.output.terminal.stdinIsTerminal
+            ? try asking { try Passphrase.reading { console.readSecretBytes("\(prompt): ", $0) } } : nil
+        guard let typed else {
             throw CommandFailure(.configuration, """
                 no passphrase: set SHELF_PASSPHRASE_FILE (mode 600), use a systemd credential (shelf-passphrase), \
                 or run on a terminal to be asked
                 """)
         }
-        if confirming, context.console.readSecret("Again, to be sure: ") != typed {
-            throw CommandFailure(.dataError, "the two passphrases differ; nothing was changed")
+        if confirming {
+            let again = try asking { try Passphrase.reading { console.readSecretBytes("Again, to be sure: ", $0) } }
+            guard let again, again.hasSameBytes(as: typed) else {
+                throw CommandFailure(.dataError, "the two passphrases differ; nothing was changed")
+            }
         }
-        return try asking { try Passphrase(typed) }
+        return typed
     }
 
     /// The shape of `enable`, `join` and `rotate`: the account, its passphrase, the use
     /// case, and its confirmation.
-    /// - Parameter work: the use case; returns how many records it queued.
+    /// - Parameter work: the use case; returns what it queued and what was wrong with the
+    ///   keyring's entries without stopping it (said as warnings).
     @MainActor
     static func changing(
         _ context: CommandContext, _ action: EncryptionChangeScreen.Action, prompt: String, confirming: Bool = false,
-        _ work: (AccountEncryption, Passphrase) async throws -> Int
+        _ work: (AccountEncryption, Passphrase) async throws -> AccountEncryption.Change
     ) async throws -> ExitCode {
         let sync = try accountSync(context)
         let passphrase = try passphrase(context, prompt: "\(prompt) \(sync.account.name)", confirming: confirming)
-        let queued = try await asking { try await work(sync.encryption, passphrase) }
-        try context.output.confirm(EncryptionChangeScreen(action, account: sync.account.name.rawValue, queued: queued))
+        let change = try await asking { try await work(sync.encryption, passphrase) }
+        warn(change.problems, context)
+        try context.output.confirm(EncryptionChangeScreen(action, account: sync.account.name.rawValue, queued: change.queued))
         return .success
+    }
+
+    /// The keyring's damaged or extra entries, each as a warning.
+    static func warn(_ problems: [KeyringProblem], _ context: CommandContext) {
+        for problem in problems { context.output.warn(problem.description) }
     }
 
     /// Runs a step, its failures as exit statuses.
@@ -104,7 +118,7 @@ extension EncryptionCommand {
             }
         case let error as AccountEncryptionError:
             switch error {
-            case .alreadyEncrypted, .notEncrypted: return CommandFailure(.failure, error.description)
+            case .alreadyEncrypted, .notEncrypted, .legacyKeyring: return CommandFailure(.failure, error.description)
             case .locked: return CommandFailure(.configuration, error.description)
             case .syncRunning: return CommandFailure(.temporaryFailure, error.description)
             }
@@ -144,7 +158,6 @@ extension EncryptionCommand {
         func run(_ context: CommandContext) async throws -> ExitCode {
             try await EncryptionCommand.changing(context, .joined, prompt: "Passphrase of account") {
                 try await $0.join(passphrase: $1)
-                return 0
             }
         }
     }
@@ -186,7 +199,8 @@ extension EncryptionCommand {
             forNew["CREDENTIALS_DIRECTORY"] = nil
             let new = try EncryptionCommand.passphrase(
                 context, from: forNew, prompt: "New passphrase of account \(sync.account.name)", confirming: true)
-            try await EncryptionCommand.asking { try await sync.encryption.changePassphrase(from: old, to: new) }
+            let change = try await EncryptionCommand.asking { try await sync.encryption.changePassphrase(from: old, to: new) }
+            EncryptionCommand.warn(change.problems, context)
             try context.output.confirm(EncryptionChangeScreen(.passphraseChanged, account: sync.account.name.rawValue))
             return .success
         }
@@ -222,6 +236,30 @@ extension EncryptionCommand {
             let removed = try EncryptionCommand.asking { try sync.encryption.lock() }
             try context.output.confirm(EncryptionChangeScreen(.locked, account: sync.account.name.rawValue, removedKey: removed))
             return .success
+        }
+    }
+}
+
+// MARK: - put-back
+
+extension EncryptionCommand {
+    struct PutBack: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "put-back", abstract: "Upload again what the server deleted without you, then sync.",
+            discussion: """
+            On an encrypted account your deletions are sealed, so a device tells them from a
+            deletion the server made alone: such a record is kept here, and the sync says so.
+            This queues every one of them to go back up as the version kept here, and syncs
+            (with --offline it only queues). 'shelf encryption status' counts them.
+            """,
+            examples: [Example("After a sync said the server deleted records without you", "shelf encryption put-back")])
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let sync = try EncryptionCommand.accountSync(context)
+            let queued = try EncryptionCommand.asking { try sync.encryption.putBack() }
+            try context.output.confirm(EncryptionChangeScreen(.putBack, account: sync.account.name.rawValue, queued: queued))
+            guard queued > 0, !context.isOffline else { return .success }
+            return try await SyncCommand().run(context)
         }
     }
 }

@@ -27,10 +27,12 @@ extension SyncRun {
         guard !collections.isEmpty else { return }
         let states = try store.read { reader in try collections.map { try reader.syncState($0) } }
         guard states.count > 1, states.allSatisfy({ $0.lastSuccess != nil }), !options.serverIsReadOnly else {
-            // NB: the keyring is asked for only in the batch below, where it costs no round
-            // trip: a device in the clear that has not synced every collection yet learns
+            // NB: a device in the clear asks for the keyring only in the batch below, where
+            // it costs no round trip: one that has not synced every collection yet learns
             // of encryption from the sealed records it pulls, and what it pushed in the
-            // clear meanwhile goes up again sealed when it joins.
+            // clear meanwhile goes up again sealed when it joins. An encrypted one always
+            // asks, before it takes anything.
+            if sealing.isSealed { try await readKeyring() }
             try await pullOneByOne(states)
             await learnCollectionTimestamps(states)
             return
@@ -49,7 +51,7 @@ extension SyncRun {
         let answers = zip(states, results.prefix(states.count)).map { state, result in
             Result { () throws(APIError) in try result.page(indexingFor: state.collection) }
         }
-        if asksForKeyring, results.count > states.count { try noteKeyring(results[states.count]) }
+        if asksForKeyring, results.count > states.count { try await noteKeyring(results[states.count]) }
         let forgotten = try await noticeForgetting(
             states, pulls: answers, listing: checksMemory ? results.last?.collectionTimestamps() : nil)
         for (state, (result, answer)) in zip(states, zip(results, answers)) {
@@ -340,18 +342,20 @@ extension SyncRun {
         let present = mode.present
         let merger = MergeApplier(policy: options.policy, now: now)
         let stored = try store.write(bulkLoad: recovering ? nil : bulkLoad) { tx in
-            var stored = try Self.storePage(remote, of: collection, recovering: recovering, merger: merger, morePagesFollow: page.next.morePagesFollow, tx)
+            var stored = try Self.storePage(
+                remote, of: collection, recovering: recovering, merger: merger, gate: readable.gate,
+                morePagesFollow: page.next.morePagesFollow, tx)
             try advanceState(of: collection, after: page, reading: reading, tx)
             if recovering, !page.next.morePagesFollow {
                 stored.requeued = try SyncRules(tx).requeueRecordsMissing(from: collection, present: present)
             }
-            try SyncRules(tx).sealAgain(readable.writtenBeforeEncryption, in: collection)
+            if let admission = stored.admission { try settle(admission, in: collection, tx) }
             return stored
         }
         reportStored(stored, of: collection)
         // NB: records the store already held are not counted as pulled: an idle run that
-        // reaches back over them reports nothing pulled, as it did before.
-        let pulled = remote.count - stored.alreadyHeld
+        // reaches back over them reports nothing pulled, as it did before; nor are those refused.
+        let pulled = remote.count - stored.alreadyHeld - (stored.admission?.refusals.count ?? 0)
         collectionReport(collection) {
             $0.pulled += pulled
             $0.deletedLocally += stored.deleted
@@ -385,14 +389,16 @@ extension SyncRun {
         var alreadyHeld = 0
         /// Acknowledged writes queued again (`OverwrittenWrites`).
         var overwritten: [String] = []
+        /// What the rules against a hostile server decided, on a sealed run.
+        var admission: IntegrityGate.Admission?
     }
 
     /// Stores a page's records in the caller's transaction: what the store holds already
     /// is dropped, a recovery keeps newer local versions and local deletions, and the
     /// rest is applied (`applyPulled`).
     private static func storePage(
-        _ remote: [RawRecord], of collection: CollectionName, recovering: Bool, merger: MergeApplier, morePagesFollow: Bool,
-        _ tx: StoreTransaction
+        _ remote: [RawRecord], of collection: CollectionName, recovering: Bool, merger: MergeApplier, gate: IntegrityGate?,
+        morePagesFollow: Bool, _ tx: StoreTransaction
     ) throws -> StoredPage {
         var stored = StoredPage()
         var incoming = remote
@@ -402,10 +408,17 @@ extension SyncRun {
             (incoming, stored.late) = (kept.records, kept.late)
         }
         stored.alreadyHeld = remote.count - incoming.count
-        stored.deleted = (recovering ? remote : incoming).filter(\.isDeleted).count
+        if let gate {
+            // NB: before anything else decides on them: what is refused is neither stored,
+            // merged, nor kept by a recovery.
+            let admission = try gate.admit(incoming, in: collection, tx)
+            incoming = admission.admitted
+            stored.admission = admission
+        }
+        stored.deleted = incoming.filter(\.isDeleted).count
         if recovering {
             let rules = SyncRules(tx)
-            incoming = try remote.filter { record in
+            incoming = try incoming.filter { record in
                 try !rules.keepNewerLocalVersion(record, in: collection)
                     && !rules.keepLocalDeletion(record, in: collection, cursorBefore: state.cursorBeforeRecovery)
             }
@@ -450,6 +463,7 @@ extension SyncRun {
     /// Events and counts for a stored page.
     private func reportStored(_ stored: StoredPage, of collection: CollectionName) {
         noteOverwritten(stored.overwritten, in: collection)
+        noteRefusals(stored.admission?.refusals ?? [], in: collection)
         if stored.late > 0 {
             emit(.lateRecords(collection, count: stored.late))
             collectionReport(collection) { $0.late += stored.late }

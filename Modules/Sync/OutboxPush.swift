@@ -27,6 +27,8 @@ extension SyncRun {
         var highest: [CollectionName: Int64] = [:]
         /// Acknowledged writes another device's concurrent write replaced (`OverwrittenWrites`).
         var overwritten: [CollectionName: [String]] = [:]
+        /// Server versions the rules against a hostile server refused (`IntegrityGate`).
+        var refusals: [CollectionName: [IntegrityRefusal]] = [:]
 
         var madeProgress: Bool {
             !accepted.isEmpty || !merges.isEmpty || !deadLetters.isEmpty
@@ -78,7 +80,16 @@ extension SyncRun {
     /// When one batch fails the run (credentials, `Backoff`, retries exhausted), no
     /// further batch leaves, and the answers of those in flight are stored first.
     func pushAll() async throws {
-        let collections = options.collections.filter { !$0.isReadOnly && unavailable[$0] == nil }
+        if pushHold == nil, !unknownKeys.isEmpty {
+            pushHold = """
+                records are sealed under key\(unknownKeys.count == 1 ? "" : "s") \(unknownKeys.sorted().joined(separator: ", ")) \
+                that this device's keyring does not list: it is out of date (another device rotated) or the server rolled \
+                it back; run 'shelf encryption join'; local changes wait
+                """
+        }
+        // NB: a device that knows its key is not the current one never seals under it.
+        let held = pushHold != nil
+        let collections = options.collections.filter { !$0.isReadOnly && unavailable[$0] == nil && !(held && WireSealing.seals($0)) }
         guard !collections.isEmpty else { return }
         let waiting = try store.read { reader in
             try collections.reduce(0) { $0 + (try reader.pendingCount(in: $1)) }
@@ -190,6 +201,7 @@ extension SyncRun {
             collectionReport(collection) { $0.pushed += count }
         }
         for (collection, ids) in summary.overwritten { noteOverwritten(ids, in: collection) }
+        for (collection, refusals) in summary.refusals { noteRefusals(refusals, in: collection) }
         for (collection, merges) in summary.merges { record(merges, in: collection) }
         for letter in summary.deadLetters {
             emit(.deadLettered(letter.collection, id: letter.id, status: letter.status, reason: letter.reason))
@@ -245,11 +257,13 @@ extension SyncRun {
             change.entry.isInFlight || change.entry.kind == .delete
                 ? nil : try RecordJSON.pushBody(change.json, collection: change.entry.collection, id: change.entry.recordID)
         }
+        let numbered = sealing.isSealed
         return try store.write { tx in
             try zip(changes, bodies).compactMap { change, body in
                 guard !change.entry.isInFlight else { return change }
                 // NB: an entry edited since it was read is left for the next batch.
-                return try SyncRules(tx).markSent(change.entry, body: body).map { PendingChange(entry: $0, json: change.json) }
+                let sealedHere = numbered && WireSealing.seals(change.entry.collection)
+                return try SyncRules(tx).markSent(change.entry, body: body, numbered: sealedHere).map { PendingChange(entry: $0, json: change.json) }
             }
         }
     }
@@ -259,6 +273,12 @@ extension SyncRun {
         let entry = change.entry
         let path = KintoCollectionPath(entry.collection)
         let base = entry.baseLastModified.map(Int.init)
+        if entry.kind == .delete, sealing.isSealed, WireSealing.seals(entry.collection) {
+            // NB: a reader's deletion on an encrypted account is a sealed record, so other
+            // devices can tell it from a tombstone the server made alone (`IntegrityGate`).
+            let marker = try sealing.sealed(body: entry.sentBody ?? Data("{}".utf8), in: entry.collection, id: entry.recordID, deletion: true)
+            return try KintoRequest.update(in: path, id: entry.recordID, data: marker, ifMatch: base)
+        }
         let plain = try entry.sentBody ?? RecordJSON.pushBody(change.json, collection: entry.collection, id: entry.recordID)
         // NB: sealed as it leaves, with a fresh nonce each time: a repeat carries the same
         // fields, which is what an echo is recognised by once opened.
@@ -322,12 +342,22 @@ extension SyncRun {
             // NB: what was sent, already applied (a retry after a lost reply), comes back
             // as a 412 whose existing record is what was sent.
             let existing: RawRecord?
-            switch readable(sealedExisting, of: collection) {
+            switch try readable(sealedExisting, of: collection, tx) {
             case .success(let opened): existing = opened
             case .failure(let refusal):
-                // Nothing to merge with: the change stays in flight, as it was.
-                emit(.recordRefused(collection, id: id, reason: refusal.reason))
+                // Nothing to merge with: the change stays in flight, as it was (aimed at the
+                // server's version when this device refused it as put back or forged).
+                if let integrity = refusal.integrity {
+                    summary.refusals[collection, default: []].append(integrity)
+                } else {
+                    emit(.recordRefused(collection, id: id, reason: refusal.reason))
+                }
                 summary.transient.append("\(collection.rawValue)/\(id): the server's version was refused: \(refusal.reason)")
+                return
+            }
+            if existing == nil, try editMeetsDeletionWithoutReader(entry, tx) {
+                emit(.recordRefused(collection, id: id, reason: "deleted on the server without the reader while an edit waited: the edited version goes back up"))
+                summary.transient.append("\(collection.rawValue)/\(id): deleted on the server without the reader; sent again")
                 return
             }
             if let existing {
@@ -358,26 +388,57 @@ extension SyncRun {
 
     /// The server's version of a write it acknowledged, as the store keeps it. For a
     /// sealed write the answer carries only ciphertext, and what it seals is exactly
-    /// what was sent: that, in the clear, with the server's stamp.
+    /// what was sent: that, in the clear, with the server's stamp. A sealed deletion is
+    /// a record to the server and a tombstone here.
     private func storedVersion(of entry: OutboxEntry, answer: RawRecord) throws -> RawRecord {
-        guard case .sealed = sealing, WireSealing.seals(entry.collection), !answer.isDeleted, let body = entry.sentBody else {
-            return answer
+        guard case .sealed = sealing, WireSealing.seals(entry.collection), !answer.isDeleted else { return answer }
+        if entry.kind == .delete {
+            return RawRecord(id: entry.recordID, lastModified: answer.lastModified, isDeleted: true, json: Data(#"{"deleted":true}"#.utf8))
         }
+        guard let body = entry.sentBody else { return answer }
         var fields = try WireJSON.fields(body)
         fields["id"] = .string(entry.recordID)
         fields["last_modified"] = .number(Double(answer.lastModified))
         return RawRecord(id: entry.recordID, lastModified: answer.lastModified, json: try WireJSON.data(fields))
     }
 
-    /// A 412's existing record, opened; nil stays nil (the record was deleted).
-    private func readable(_ record: RawRecord?, of collection: CollectionName) -> Result<RawRecord?, RefusedRecord> {
+    /// On an encrypted account, an edit whose record the server no longer has, though this
+    /// device saw it sealed and no sealed deletion came: the server deleted it without the
+    /// reader, who is still editing it. The edit goes back up as a create of the record,
+    /// not merged as a deletion (`IntegrityGate`). - Returns: whether it was queued so.
+    private func editMeetsDeletionWithoutReader(_ entry: OutboxEntry, _ tx: StoreTransaction) throws -> Bool {
+        guard sealing.isSealed, WireSealing.seals(entry.collection), entry.kind != .delete,
+              try tx.heldVersions(entry.collection, ids: [entry.recordID])[entry.recordID]?.sequence != nil,
+              let row = try tx.record(entry.collection, id: entry.recordID, includingDeleted: true), !row.isDeleted
+        else { return false }
+        try tx.forgetServerDeletion(entry.collection, id: entry.recordID)
+        return try SyncRules(tx).requeue(row)
+    }
+
+    /// Why a 412's existing record is not merged with.
+    private struct UnreadableExisting: Error {
+        let reason: String
+        /// Set when the record opened but the rules against a hostile server refused it.
+        var integrity: IntegrityRefusal?
+    }
+
+    /// A 412's existing record, opened and passed through the rules against a hostile
+    /// server (`IntegrityGate`), in the batch's transaction; nil stays nil (the record was
+    /// deleted).
+    private func readable(_ record: RawRecord?, of collection: CollectionName, _ tx: StoreTransaction) throws -> Result<RawRecord?, UnreadableExisting> {
         guard let record else { return .success(nil) }
         let opened = sealing.opened([record], in: collection)
         if opened.metSealedRecords {
-            return .failure(RefusedRecord(id: record.id, reason: WireSealing.lockedReason))
+            return .failure(UnreadableExisting(reason: WireSealing.lockedReason))
         }
-        if let refusal = opened.refused.first { return .failure(refusal) }
-        return .success(opened.records.first)
+        if let refusal = opened.refused.first { return .failure(UnreadableExisting(reason: refusal.reason)) }
+        guard let gate = integrityGate(for: opened, in: collection) else { return .success(opened.records.first) }
+        let admission = try gate.admit(opened.records, in: collection, tx)
+        if let refusal = admission.refusals.first {
+            return .failure(UnreadableExisting(reason: refusal.reason, integrity: refusal))
+        }
+        try settle(admission, in: collection, tx)
+        return .success(admission.admitted.first)
     }
 
     /// The server's own words when it gave them (`message`, plus `details` for schema errors).

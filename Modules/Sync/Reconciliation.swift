@@ -74,7 +74,8 @@ extension SyncRun {
         }
         let known = try store.read { reader in try reader.serverKnownCount(collection) }
         found.absent = max(0, known - differing.matched.count)
-        found.deleted = try applyReconciled(differing.tombstones, to: collection)
+        // NB: the listed tombstones are Kinto's: on an encrypted account no key vouches for them.
+        found.deleted = try applyReconciled(differing.tombstones, to: collection, gate: integrityGate(for: WireSealing.Opened(), in: collection))
         for chunk in differing.missing.chunked(into: Self.idsPerRequest) {
             let fetchQuery = ListQuery(since: 0, sort: ["last_modified"], ids: chunk)
             let fetched = try await withRetries("reconcile \(collection.rawValue)") { try await service.firstPage(fetchQuery).page }
@@ -83,7 +84,7 @@ extension SyncRun {
             let readable = try opened(fetched?.records ?? [], of: collection)
             let behind = readable.records.filter { $0.lastModified <= cursor }
             found.fetched += behind.count
-            found.deleted += try applyReconciled(behind, to: collection, sealingAgain: readable.writtenBeforeEncryption)
+            found.deleted += try applyReconciled(behind, to: collection, gate: readable.gate)
         }
         found.durationMilliseconds = milliseconds(since: started)
         // NB: the run's `requests` already counted each of them (`withRetries`).
@@ -97,17 +98,21 @@ extension SyncRun {
     }
 
     /// Applies records reconciliation found, without moving the cursor, in one
-    /// transaction; returns how many were tombstones.
-    private func applyReconciled(_ records: [RawRecord], to collection: CollectionName, sealingAgain plaintext: [String] = []) throws -> Int {
+    /// transaction, through the same rules as a pull (`gate`, on an encrypted account);
+    /// returns how many were tombstones applied.
+    private func applyReconciled(_ records: [RawRecord], to collection: CollectionName, gate: IntegrityGate?) throws -> Int {
         guard !records.isEmpty else { return 0 }
         let merger = MergeApplier(policy: options.policy, now: now)
-        let (applied, deleted) = try store.write { tx in
+        let (applied, deleted, refusals) = try store.write { tx in
             let cursor = try tx.syncState(collection).cursor ?? .max
-            let incoming = try Self.droppingHeldVersions(records, behind: cursor, in: collection, tx).records
+            var incoming = try Self.droppingHeldVersions(records, behind: cursor, in: collection, tx).records
+            let admission = try gate.map { gate in try gate.admit(incoming, in: collection, tx) }
+            if let admission { incoming = admission.admitted }
             let applied = try Self.applyPulled(incoming, to: collection, recovering: false, merger: merger, tx)
-            try SyncRules(tx).sealAgain(plaintext, in: collection)
-            return (applied: applied, deleted: incoming.filter(\.isDeleted).count)
+            if let admission { try settle(admission, in: collection, tx) }
+            return (applied: applied, deleted: incoming.filter(\.isDeleted).count, refusals: admission?.refusals ?? [])
         }
+        noteRefusals(refusals, in: collection)
         noteOverwritten(applied.overwritten, in: collection)
         record(applied.merges, in: collection)
         return deleted

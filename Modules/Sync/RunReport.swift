@@ -27,8 +27,17 @@ public struct CollectionReport: Sendable, Equatable, Codable {
     /// on the server, queued again and merged (`OverwrittenWrites`).
     public var overwritten = 0
     /// Records from the server not applied because they did not open: altered, moved,
-    /// sealed with an unknown key, or plaintext in an encrypted collection (`WireSealing`).
+    /// sealed with an unknown key (`WireSealing`).
     public var refused = 0
+    /// Versions an encrypted account's device refused as put back by the server: older
+    /// than the one held, another of the same number, a removed record brought back, or
+    /// sealed under a retired key (`IntegrityGate`). This device's version goes back.
+    public var rolledBack = 0
+    /// Records in the clear refused on an encrypted account (`IntegrityGate`).
+    public var inTheClear = 0
+    /// Records the server deleted without the reader (a tombstone no key vouches for):
+    /// kept here, for `shelf encryption put-back`.
+    public var deletedByServer = 0
     /// When the run compared the collection with the server's whole list: what it found.
     public var reconciliation: ReconciliationReport?
     public var durationMilliseconds = 0
@@ -40,6 +49,9 @@ public struct CollectionReport: Sendable, Equatable, Codable {
         case deletedLocally = "deleted_locally"
         case deadLetters = "dead_letters"
         case discardedLocal = "discarded_local"
+        case rolledBack = "rolled_back"
+        case inTheClear = "in_the_clear"
+        case deletedByServer = "deleted_by_server"
         case serverForgot = "server_forgot"
         case durationMilliseconds = "duration_ms"
     }
@@ -92,6 +104,9 @@ public struct RunReport: Sendable, Equatable, Codable {
     /// The most records the server put in one page when more followed, when that was
     /// fewer than asked for: its `paginate_by`, which Kinto does not publish.
     public var serverPageLimit: Int?
+    /// What this run did with an encrypted account's keyring, when it did something:
+    /// learnt a newer version, refused the server's (and put one back), upgraded it.
+    public var keyring: String?
 
     public init(
         account: String, outcome: RunOutcome, message: String, startedAt: Date,
@@ -120,6 +135,7 @@ public struct RunReport: Sendable, Equatable, Codable {
         case account, outcome, message, requests, collections, unavailable
         case capabilitiesChanged = "capabilities_changed"
         case serverPageLimit = "server_page_limit"
+        case keyring
         case startedAt = "started_at"
         case durationMilliseconds = "duration_ms"
         case backoffUntil = "backoff_until"

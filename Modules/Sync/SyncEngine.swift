@@ -98,6 +98,13 @@ final class SyncRun {
     var waitingForWritableServer = 0
     /// How the reader's records cross the wire this run (`WireSealing`), read at its start.
     var sealing = WireSealing.plaintext
+    /// Why this run pushes nothing sealed, when it learnt that this device's key is not
+    /// the current one (`checkKeyring`) or met records under keys its keyring lacks.
+    var pushHold: String?
+    /// Key ids of records met this run that this device's keyring does not list.
+    var unknownKeys: Set<String> = []
+    /// The server's keyring was refused this run (altered, rolled back, deleted).
+    var keyringRefused = false
 
     var store: ShelfStore { engine.store }
     var options: SyncOptions { engine.options }
@@ -122,6 +129,7 @@ final class SyncRun {
                 if self.options.pushes { try await self.pushAll() }
                 // NB: after the push, so a long reconciliation never holds local edits back.
                 if self.options.pulls { try await self.reconcileDue() }
+                try await self.closeMigrationIfDone()
             }
             try finishSuccessfully()
         } catch let error as StorageError where error.isCorruption {
@@ -193,12 +201,13 @@ final class SyncRun {
         let required = requiredUnavailable
         let optional = unavailable.keys.filter { options.optionalCollections.contains($0) }.sorted()
         let notes = optional.compactMap { unavailable[$0] }
-        if conflicts > 0 || deadLetters > 0 || !required.isEmpty {
+        let integrity = try integrityNotes()
+        if conflicts > 0 || deadLetters > 0 || !required.isEmpty || !integrity.isEmpty {
             report.outcome = .needsAttention
             let parts: [String?] = [
                 conflicts > 0 ? "\(conflicts) conflict\(conflicts == 1 ? "" : "s") to resolve ('shelf conflicts')" : nil,
                 deadLetters > 0 ? "\(deadLetters) change\(deadLetters == 1 ? "" : "s") refused by the server ('shelf failed')" : nil,
-            ]
+            ] + integrity.map(Optional.some)
             let refused = required.compactMap { collection in unavailable[collection].map { "\(collection.rawValue): \($0)" } }
             report.message = (parts.compactMap { $0 } + refused + notes).joined(separator: "; ")
         } else if waitingForWritableServer > 0 {
@@ -210,6 +219,30 @@ final class SyncRun {
             report.outcome = .synced
             report.message = (["synced"] + notes).joined(separator: "; ")
         }
+    }
+
+    /// What a hostile server did that the reader must hear of: versions put back or
+    /// written in the clear (refused; this device's go back), records it deleted alone
+    /// (kept here until `shelf encryption put-back`), a keyring refused, pushes held for a key this
+    /// device knows to be replaced.
+    private func integrityNotes() throws -> [String] {
+        guard case .sealed = sealing else { return [] }
+        let rolledBack = report.collections.values.reduce(0) { $0 + $1.rolledBack }
+        let inTheClear = report.collections.values.reduce(0) { $0 + $1.inTheClear }
+        let deleted = try store.read { reader in try reader.serverDeletions().count }
+        var notes: [String] = []
+        if rolledBack > 0 {
+            notes.append("the server put back \(rolledBack) older version\(rolledBack == 1 ? "" : "s") (refused; this device's go back)")
+        }
+        if inTheClear > 0 {
+            notes.append("the server showed \(inTheClear) record\(inTheClear == 1 ? "" : "s") in the clear (refused)")
+        }
+        if deleted > 0 {
+            notes.append("the server deleted \(deleted) record\(deleted == 1 ? "" : "s") without you (kept here: 'shelf encryption put-back' uploads them again)")
+        }
+        if keyringRefused, let said = report.keyring { notes.append(said) }
+        if let pushHold { notes.append(pushHold) }
+        return notes
     }
 
     private func stop(_ reason: SyncStop) {

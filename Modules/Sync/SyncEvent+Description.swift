@@ -19,6 +19,7 @@ extension SyncEvent {
         case .reuploading: "reuploading"
         case .recordSkipped: "record_skipped"
         case .recordRefused: "record_refused"
+        case .keyringRefused: "keyring_refused"
         case .lateRecords: "late_records"
         case .reconciled: "reconciled"
         case .writeOverwritten: "write_overwritten"
@@ -61,6 +62,8 @@ extension SyncEvent {
                     ("bytes", .number(bytes)), ("limit", .number(limit))]
         case .recordRefused(let collection, let id, let reason):
             return [("collection", .string(collection.rawValue)), ("id", .string(id)), ("reason", .string(reason))]
+        case .keyringRefused(let reason):
+            return [("reason", .string(reason))]
         case .lateRecords(let collection, let count):
             return [("collection", .string(collection.rawValue)), ("count", .number(count))]
         case .writeOverwritten(let collection, let id):
@@ -118,6 +121,8 @@ extension SyncEvent {
             return "\(collection.rawValue)/\(id): skipped, \(bytes) bytes is over the \(limit)-byte limit for one record (not stored)"
         case .recordRefused(let collection, let id, let reason):
             return "\(collection.rawValue)/\(id): refused, \(reason) (not applied; the local record is kept)"
+        case .keyringRefused(let reason):
+            return "keyring: \(reason)"
         case .lateRecords(let collection, let count):
             return "\(collection.rawValue): \(count) record\(count == 1 ? "" : "s") committed on the server after later ones; pulled now"
         case .writeOverwritten(let collection, let id):

@@ -34,6 +34,9 @@ public enum SyncEvent: Sendable, Equatable {
     /// A record from the server that did not open (`WireSealing`): not applied, the local
     /// record kept; the pull goes on past it.
     case recordRefused(CollectionName, id: String, reason: String)
+    /// The server's keyring was refused (altered, older than one seen, deleted); `reason`
+    /// says what was put back.
+    case keyringRefused(reason: String)
     /// Pulled records stamped behind the cursor that the store did not hold: their
     /// writes committed after later ones (`CommitWindow`); applied like any pulled change.
     case lateRecords(CollectionName, count: Int)

@@ -19,7 +19,7 @@ public enum ThreeWayMerge {
     /// Fields the server owns, and the lineage the sync engine keeps: they never take
     /// part in a merge. A merged record gets its lineage when it is next pushed, from
     /// the server version it was merged onto (the descendant's list).
-    public static let bookkeepingFields: Set<String> = ServerOwnedFields.names.union([RecordLineage.field])
+    public static let bookkeepingFields: Set<String> = ServerOwnedFields.names.union(VersionFields.names)
 
     ///
     /// - Parameter sent: what this device sent last for the record when the server's

@@ -86,11 +86,10 @@ struct LocalKeyStoreTests {
         #expect(throws: EncryptionError.keyFile(path: store.path, problem: .permissionsTooOpen(mode: "644"))) { try store.load() }
     }
 
-    @Test func anotherUsersFileIsRefused() throws {
+    @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"))
+    func anotherUsersFileIsRefused() throws {
         defer { scratch.remove() }
         try store.save(Keyring(current: try DataKey.generate()))
-        // Only root can give a file away; elsewhere this check is left to the mode tests.
-        guard geteuid() == 0 else { return }
         #expect(chown(store.path, 65534, 65534) == 0)
         #expect(throws: EncryptionError.keyFile(path: store.path, problem: .notOwnedByUser(owner: 65534))) { try store.load() }
     }
@@ -102,6 +101,29 @@ struct LocalKeyStoreTests {
         #expect(throws: EncryptionError.keyFile(path: store.path, problem: .unsafeDirectory(reason: "mode 755; use chmod 700"))) {
             try store.save(Keyring(current: try DataKey.generate()))
         }
+    }
+
+    /// The folder is checked at every read, not only when the key was written: a folder
+    /// opened to others since could have let someone swap the file.
+    @Test func aFolderOpenedToOthersAfterTheKeyWasWrittenIsRefusedWhenReading() throws {
+        defer { scratch.remove() }
+        try store.save(Keyring(current: try DataKey.generate()))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.path("keys"))
+        #expect(throws: EncryptionError.keyFile(path: store.path, problem: .unsafeDirectory(reason: "mode 755; use chmod 700"))) {
+            try store.load()
+        }
+    }
+
+    /// A FIFO at the key's path would hold an open for ever (it waits for a writer), and a
+    /// device node could feed a read without end: both are refused before a byte is read.
+    @Test func aFIFOAtTheKeysPathIsRefusedWithoutWaiting() throws {
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(atPath: scratch.path("keys"), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        #expect(mkfifo(store.path, 0o600) == 0)
+        let started = ContinuousClock.now
+        #expect(throws: EncryptionError.keyFile(path: store.path, problem: .notRegularFile)) { try store.load() }
+        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func aFolderThatIsALinkIsRefused() throws {
@@ -122,6 +144,7 @@ struct LocalKeyStoreTests {
     @Test func aDirectoryWhereTheFileShouldBeIsRefused() throws {
         defer { scratch.remove() }
         try FileManager.default.createDirectory(atPath: store.path, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: scratch.path("keys"))
         #expect(throws: EncryptionError.keyFile(path: store.path, problem: .notRegularFile)) { try store.load() }
     }
 }

@@ -36,7 +36,7 @@ struct RedactionTests {
         let key = try DataKey.generate()
         let sealer = RecordSealer(keyring: Keyring(current: key), bucket: "default")
         let record: [String: JSONValue] = ["id": "gr-7", "title": .string(Self.plaintextTitle)]
-        let sealed = try sealer.seal(record, in: "books")
+        let sealed = try sealer.seal(record, in: "books", sequence: 1)
         var tampered = sealed
         var envelope = try #require(tampered["shelf_enc"]?.objectValue)
         envelope["c"] = .string(Data(repeating: 7, count: 80).base64EncodedString())

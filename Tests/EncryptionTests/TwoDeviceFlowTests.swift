@@ -22,13 +22,18 @@ struct TwoDeviceFlowTests {
 
         // GIVEN the first device enables encryption and keeps its key locally
         let key = try DataKey.generate()
-        var keyRecord = try WrappedKey.wrap(key, passphrase: passphrase, parameters: cheap).fields
-        keyRecord["id"] = "shelf-key"
+        let wrapped = try WrappedKey.wrap(key, passphrase: passphrase, parameters: cheap)
+        var keyRecord = try KeyringRecord.make(
+            version: 1, current: key.id, identity: key.id, plaintextClosed: false, wrapped: [key.id: wrapped],
+            states: [key.id: .current], keys: [key]).fields
+        keyRecord["id"] = "keyring"
         let first = LocalKeyStore(path: scratch.path("first/keys/reader.key"))
         try first.save(Keyring(current: key))
 
-        // WHEN the second device joins from the wrapped key the server holds
-        let joined = try WrappedKey(fields: throughTheServer(keyRecord)).unwrap(passphrase: passphrase)
+        // WHEN the second device joins from the keyring the server holds
+        let (keys, problems) = try KeyringRecord(fields: throughTheServer(keyRecord)).open(passphrase: passphrase)
+        #expect(problems.isEmpty)
+        let joined = keys.current
         let second = LocalKeyStore(path: scratch.path("second/keys/reader.key"))
         try second.save(Keyring(current: joined))
 
@@ -38,10 +43,11 @@ struct TwoDeviceFlowTests {
         let id = try KeyedIdentifier(key: key).id(for: "gr-1234", in: "books")
         #expect(try KeyedIdentifier(key: joined).id(for: "gr-1234", in: "books") == id)
         let book: [String: JSONValue] = ["id": .string(id), "title": "Kindred", "_shelf_revs": ["r1"]]
-        var stored = try throughTheServer(firstSealer.seal(book, in: "books"))
+        var stored = try throughTheServer(firstSealer.seal(book, in: "books", sequence: 1))
         stored["last_modified"] = 1_700_000_000_000
         var expected = book
         expected["last_modified"] = 1_700_000_000_000
+        expected["_shelf_seq"] = 1
         #expect(try secondSealer.open(stored, in: "books") == expected)
     }
 
@@ -56,7 +62,7 @@ struct TwoDeviceFlowTests {
         let next = try DataKey.generate()
         let nextWrapped = try WrappedKey.wrap(next, with: kek)
         let rotated = RecordSealer(keyring: Keyring(current: original).rotated(to: next), bucket: "default")
-        let note = try throughTheServer(rotated.seal(["id": "n1", "body": "after the rotation"], in: "notes"))
+        let note = try throughTheServer(rotated.seal(["id": "n1", "body": "after the rotation"], in: "notes", sequence: 1))
 
         // The second device still holds the original key only.
         let behind = RecordSealer(keyring: Keyring(current: original), bucket: "default")

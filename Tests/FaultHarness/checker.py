@@ -19,9 +19,11 @@ KINDS = ("false_conflicts", "resurrected_deletes", "missing_edits", "wrong_field
          "extra_records", "duplicate_records", "dead_letters", "pending", "devices_differ",
          "differs_from_server", "plaintext_on_server")
 
-# What a sealed record, and a tombstone, may show the server (docs/encryption.md).
+# What a sealed record, and a tombstone, may show the server (docs/encryption.md): the
+# envelope of format 2 numbers each version (`seq`) and marks a reader's deletion (`del`).
 SEALED_MEMBERS = {"id", "last_modified", "shelf_enc"}
-SEALED_ENVELOPE = {"v", "kid", "n", "c"}
+SEALED_ENVELOPE = {"v", "kid", "seq", "n", "c"}
+SEALED_DELETION_ENVELOPE = SEALED_ENVELOPE | {"del"}
 TOMBSTONE_MEMBERS = {"id", "last_modified", "deleted"}
 
 
@@ -172,7 +174,8 @@ def _check_sealed(sealed, findings):
                     plain.append(f"{record.get('id')} (tombstone with {sorted(members - TOMBSTONE_MEMBERS)})")
                 continue
             envelope = record.get("shelf_enc")
-            if members != SEALED_MEMBERS or not isinstance(envelope, dict) or set(envelope) != SEALED_ENVELOPE:
+            if members != SEALED_MEMBERS or not isinstance(envelope, dict) or envelope.get("v") != 2 \
+                    or set(envelope) not in (SEALED_ENVELOPE, SEALED_DELETION_ENVELOPE):
                 shown = sorted(members - SEALED_MEMBERS) or ["no shelf_enc envelope"]
                 plain.append(f"{record.get('id')} ({', '.join(shown)})")
         if plain:
@@ -180,9 +183,15 @@ def _check_sealed(sealed, findings):
                          f"{_some(plain)}", len(plain))
 
 
+def _is_deletion(record):
+    """A Kinto tombstone, or a reader's deletion sealed as a record (`shelf_enc.del`)."""
+    envelope = record.get("shelf_enc")
+    return bool(record.get("deleted")) or (isinstance(envelope, dict) and envelope.get("del") is True)
+
+
 def _live_and_deleted(records):
-    live = {r.get("id"): r.get("last_modified") for r in records if not r.get("deleted")}
-    deleted = {r.get("id") for r in records if r.get("deleted")}
+    live = {r.get("id"): r.get("last_modified") for r in records if not _is_deletion(r)}
+    deleted = {r.get("id") for r in records if _is_deletion(r)}
     return live, deleted
 
 

@@ -614,8 +614,11 @@ class ShrinkTests(unittest.TestCase):
         self.assertEqual(without_empty_epochs(history), [sync, {"op": "barrier"}, {"op": "barrier", "final": True}])
 
 
-def _sealed(rid, stamp=1):
-    return {"id": rid, "last_modified": stamp, "shelf_enc": {"v": 1, "kid": "k1", "n": "bm9uY2U=", "c": "c2VhbGVk"}}
+def _sealed(rid, stamp=1, deleted=False):
+    envelope = {"v": 2, "kid": "k1", "seq": 1, "n": "bm9uY2U=", "c": "c2VhbGVk"}
+    if deleted:
+        envelope["del"] = True
+    return {"id": rid, "last_modified": stamp, "shelf_enc": envelope}
 
 
 class SealedServerCheckerTests(unittest.TestCase):
@@ -664,6 +667,14 @@ class SealedServerCheckerTests(unittest.TestCase):
                       "'Frank Herbert', 'isFinished': False})", self.findings(missing).lines)
         back = dict(self.server, notes=[_sealed("n-gone", 5)])
         self.assertEqual(self.findings(back).counts["resurrected_deletes"], 1)
+
+    def test_a_sealed_deletion_counts_as_deleted(self):
+        sealed_away = dict(self.server, notes=[_sealed("n-gone", 5, deleted=True)])
+        findings = self.findings(sealed_away)
+        self.assertTrue(findings.ok, findings.lines)
+        # A format 1 envelope is no longer what the server may hold.
+        old = dict(self.server, books=[dict(_sealed("b-1"), shelf_enc={"v": 1, "kid": "k1", "n": "bm9uY2U=", "c": "c2VhbGVk"})])
+        self.assertEqual(self.findings(old).counts["plaintext_on_server"], 1)
 
 
 # MARK: - End to end

@@ -224,7 +224,7 @@ public enum ShelfExport {
         // The server's and the sync engine's bookkeeping is not the reader's data: the
         // record gets its own when it is written here and synced.
         var content = fields
-        for field in ["last_modified", "deleted", RecordLineage.field] { content.removeValue(forKey: field) }
+        for field in ["last_modified", "deleted"] + VersionFields.names { content.removeValue(forKey: field) }
         plan.items.append(ImportItem(collection: collection, id: id, fields: content, location: location))
     }
 }

@@ -20,11 +20,39 @@ public struct EncryptionState: Codable, Sendable, Equatable {
     /// The key imported records' ids are keyed with, kept through rotations.
     public var identityKeyID: String?
 
-    public init(isEnabled: Bool, currentKeyID: String? = nil, enabledAt: Int64? = nil, identityKeyID: String? = nil) {
+    // MARK: The newest authenticated keyring seen
+
+    /// The version of the newest keyring manifest this device verified: an older one is
+    /// a keyring the server put back, and is refused. Nil: none verified yet (an account
+    /// whose keyring is still of format 1).
+    public var keyringVersion: Int64?
+    /// That manifest's digest: another manifest of the same version is refused too.
+    public var keyringDigest: String?
+    /// The manifest closed the plaintext period: a record in the clear is refused.
+    public var plaintextClosed: Bool?
+    /// Each listed key's state (`current`, `retiring`, `retired`), by key id.
+    public var keyStates: [String: String]?
+    /// The verified keyring record as the server kept it (its members, JSON): put back
+    /// when the server shows an older one, deletes it or alters it.
+    public var keyringRecord: Data?
+    /// When a check of a migration under way last found records left to seal again: the
+    /// next check waits a while (Modules/Sync/Encryption/SyncRun+Migration.swift).
+    public var migrationCheckedAt: Date?
+
+    public init(
+        isEnabled: Bool, currentKeyID: String? = nil, enabledAt: Int64? = nil, identityKeyID: String? = nil,
+        keyringVersion: Int64? = nil, keyringDigest: String? = nil, plaintextClosed: Bool? = nil,
+        keyStates: [String: String]? = nil, keyringRecord: Data? = nil
+    ) {
         self.isEnabled = isEnabled
         self.currentKeyID = currentKeyID
         self.enabledAt = enabledAt
         self.identityKeyID = identityKeyID
+        self.keyringVersion = keyringVersion
+        self.keyringDigest = keyringDigest
+        self.plaintextClosed = plaintextClosed
+        self.keyStates = keyStates
+        self.keyringRecord = keyringRecord
     }
 
     /// A store that has never heard of encryption.

@@ -22,12 +22,16 @@ public enum PushBody {
         }
     }
 
-    /// A push body with the write's lineage (`RecordLineage.field`) set.
+    /// A push body with the write's lineage (`RecordLineage.field`) set, and its sequence
+    /// number (`VersionFields.sequence`) when the account numbers its versions (encrypted).
     /// - Throws: `StorageError.invalidRecord` when `body` is not a JSON object.
-    public static func stamping(_ body: Data, lineage: [String], collection: CollectionName, id: String) throws(StorageError) -> Data {
+    public static func stamping(
+        _ body: Data, lineage: [String], sequence: Int64? = nil, collection: CollectionName, id: String
+    ) throws(StorageError) -> Data {
         do {
             var fields = try WireJSON.fields(body)
             fields[RecordLineage.field] = .array(lineage.map(JSONValue.string))
+            if let sequence { fields[VersionFields.sequence] = .number(Double(sequence)) } else { fields.removeValue(forKey: VersionFields.sequence) }
             return try WireJSON.data(fields)
         } catch {
             throw .invalidRecord(collection: collection, id: id, reason: "\(error)")

@@ -20,7 +20,7 @@ import Records
 /// it (other clients, an older Shelf) merge as before.
 public enum RecordLineage {
     /// The reserved field's name on the wire.
-    public static let field = "_shelf_revs"
+    public static let field = VersionFields.lineage
 
     /// How many ids a record carries.
     ///

@@ -14,8 +14,9 @@ import Domain
 /// against: those versions are known here too.
 extension StoreReader {
     /// The newest server version this store knows of each of `ids` (rows waiting for a
-    /// pushed deletion included); ids it knows no server version of are absent from the
-    /// answer.
+    /// pushed deletion included, and on an encrypted account the sealed deletions it saw
+    /// and the deletions the server made alone that it refused); ids it knows no server
+    /// version of are absent from the answer.
     public func serverStamps(_ collection: CollectionName, ids: some Sequence<String>) throws(StorageError) -> [String: Int64] {
         var stamps: [String: Int64] = [:]
         for id in ids {
@@ -30,12 +31,15 @@ extension StoreReader {
 
     /// -1 when no version is known: Kinto's timestamps are never negative.
     private static let serverStampSQL = """
-        SELECT max(coalesce(r.last_modified, -1), coalesce(o.base_last_modified, -1), coalesce(o.server_tombstone, -1),
-                   coalesce(c.remote_last_modified, -1))
-        FROM records r
-        LEFT JOIN outbox o ON o.collection = r.collection AND o.record_id = r.id
-        LEFT JOIN conflicts c ON c.collection = r.collection AND c.record_id = r.id
-        WHERE r.collection = ? AND r.id = ?
+        SELECT max(
+            coalesce((SELECT max(coalesce(r.last_modified, -1), coalesce(o.base_last_modified, -1), coalesce(o.server_tombstone, -1),
+                                 coalesce(c.remote_last_modified, -1))
+                      FROM records r
+                      LEFT JOIN outbox o ON o.collection = r.collection AND o.record_id = r.id
+                      LEFT JOIN conflicts c ON c.collection = r.collection AND c.record_id = r.id
+                      WHERE r.collection = ?1 AND r.id = ?2), -1),
+            coalesce((SELECT last_modified FROM sealed_deletions WHERE collection = ?1 AND id = ?2), -1),
+            coalesce((SELECT last_modified FROM server_deletions WHERE collection = ?1 AND id = ?2), -1))
         """
 
     /// How many records of `collection` this store holds a server version of: the

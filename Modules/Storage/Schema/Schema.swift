@@ -13,7 +13,7 @@ enum Schema {
     static let migrations: [Migration] = [
         .v1CoreTables, .v2CompletionAndPaging, .v3OneListingIndex, .v4InFlightAndServerIdentity,
         .v5WriteLineage, .v6AcknowledgedDeletions, .v7RecordsWithoutJSONCheck, .v8DroppableIdentityIndex,
-        .v9CommitWindow, .v10OrderIndexes,
+        .v9CommitWindow, .v10OrderIndexes, .v11IntegrityMemory,
     ]
 
     /// The version this build creates and understands.
@@ -455,5 +455,40 @@ extension Migration {
             CREATE INDEX records_by_completion
                 ON records (collection, deleted, completion_order, sort_key, id);
             """, operation: "migrate to v10")
+    }
+}
+
+// MARK: - v11
+
+extension Migration {
+    /// What an encrypted account's device remembers so that a server cannot roll back or
+    /// erase what it has seen (Modules/Sync/Encryption, docs/encryption.md "What a hostile
+    /// server cannot do"):
+    /// - `sealed_deletions`: every record this device saw removed by a sealed deletion (its
+    ///   own or another device's), with the deletion's sequence number, lineage revision
+    ///   and stamp. A version of the record no newer than the deletion is an old one put
+    ///   back. Kept for good: about 60 bytes a removed record.
+    /// - `server_deletions`: records the server deleted without the reader (a tombstone
+    ///   over a record whose newest sealed version is live), kept here and listed until
+    ///   `shelf encryption put-back` uploads them again or a sealed version settles them.
+    static let v11IntegrityMemory = Migration(version: 11, summary: "sealed deletions, deletions the server made alone") {
+        connection throws(StorageError) in
+        try connection.execute("""
+            CREATE TABLE sealed_deletions (
+                collection    TEXT    NOT NULL,
+                id            TEXT    NOT NULL,
+                seq           INTEGER NOT NULL,
+                revision      TEXT,
+                last_modified INTEGER NOT NULL,
+                PRIMARY KEY (collection, id)
+            ) WITHOUT ROWID;
+            CREATE TABLE server_deletions (
+                collection    TEXT    NOT NULL,
+                id            TEXT    NOT NULL,
+                last_modified INTEGER NOT NULL,
+                noticed_at    INTEGER NOT NULL,
+                PRIMARY KEY (collection, id)
+            ) WITHOUT ROWID;
+            """, operation: "migrate to v11")
     }
 }

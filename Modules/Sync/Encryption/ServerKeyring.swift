@@ -6,42 +6,57 @@ import Services
 
 // MARK: - ServerKeyring
 
-/// The account's wrapped data keys, as one record on the server:
+/// The account's keyring as one record on the server:
 /// `/buckets/default/collections/shelf-keys/records/keyring`.
 ///
-/// The server holds only what it cannot open: each data key sealed by a key of the
-/// reader's passphrase (`WrappedKey`), the id of the key new records are sealed with,
-/// and when encryption began. One record, written with `If-None-Match: *` the first
-/// time and `If-Match` after, so two devices turning encryption on at once cannot both
-/// win, and a rotation never loses another device's.
-///
-/// ```json
-/// {"id": "keyring", "format": 1, "current": "3f9c0d2a7b1e4c55", "identity": "3f9c0d2a7b1e4c55", "enabled_at": 1700000000000,
-///  "keys": {"3f9c0d2a7b1e4c55": {"format": 1, "kid": …, "kdf": …, "salt": …, "nonce": …, "ciphertext": …}}}
-/// ```
+/// Format 2 (`KeyringRecord`): the wrapped data keys and a manifest authenticated under
+/// them — which key is current, each key's state, the identity key, whether the plaintext
+/// period is closed, a version that only grows. Format 1 (`LegacyKeyring`), written before
+/// the manifest, is still read, so an account sealed then can be upgraded
+/// (`SyncRun.upgradeKeyring`). One record, written with `If-None-Match: *` the first time
+/// and `If-Match` after, so two devices turning encryption on at once cannot both win, and
+/// a rotation never loses another device's.
 struct ServerKeyring {
-    static let format = 1
     static let recordID = "keyring"
     /// NB: the force try is safe: both names are literals of Kinto's id alphabet.
     static let path = try! KintoCollectionPath(bucket: KintoCollectionPath.userBucket, collection: "shelf-keys")
 
-    var current: KeyID
-    /// The key imported records' ids are keyed with (`KeyedIdentifier`): the first one,
-    /// kept through rotations so a second import of a file finds the first one's records.
-    var identity: KeyID
-    var keys: [KeyID: WrappedKey]
-    /// The keyring's server timestamp when encryption began (nil until it is known).
-    var enabledAt: Int64?
+    enum Content {
+        case authenticated(KeyringRecord)
+        case legacy(LegacyKeyring)
+    }
+
+    var content: Content
     /// The record's version, for `If-Match`.
     var lastModified: Int64?
 
-    /// The wrapped key new records are sealed with.
-    var currentKey: WrappedKey? { keys[current] }
+    /// The authenticated keyring, when it is one.
+    var record: KeyringRecord? {
+        if case .authenticated(let record) = content { return record }
+        return nil
+    }
+
+    /// The key new records are sealed with, as the keyring names it.
+    var currentKeyID: KeyID {
+        switch content {
+        case .authenticated(let record): record.manifest.current
+        case .legacy(let legacy): legacy.current
+        }
+    }
+
+    /// The key imported records' ids are keyed with.
+    var identityKeyID: KeyID {
+        switch content {
+        case .authenticated(let record): record.manifest.identity
+        case .legacy(let legacy): legacy.identity
+        }
+    }
 
     // MARK: Reading
 
     /// The keyring on the server, nil when the account is not encrypted.
-    /// - Throws: `EncryptionError.malformed` for a keyring Shelf did not write.
+    /// - Throws: `EncryptionError.malformed` or `.unsupportedFormat` for a keyring Shelf
+    ///   did not write.
     static func fetch(_ client: APIClient) async throws -> ServerKeyring? {
         do {
             let record = try await KintoCollectionService(client: client, path: path).record(id: recordID)
@@ -51,19 +66,73 @@ struct ServerKeyring {
         }
     }
 
-    init(current: KeyID, identity: KeyID? = nil, keys: [KeyID: WrappedKey], enabledAt: Int64? = nil, lastModified: Int64? = nil) {
-        self.current = current
-        self.identity = identity ?? current
-        self.keys = keys
-        self.enabledAt = enabledAt
+    init(_ record: KeyringRecord, lastModified: Int64? = nil) {
+        content = .authenticated(record)
         self.lastModified = lastModified
     }
 
     init(_ record: RawRecord) throws {
         let fields = try WireJSON.fields(record.json)
-        guard fields["format"]?.intValue == Self.format else {
-            throw EncryptionError.malformed(reason: "the server's keyring is not of a format this Shelf knows")
+        switch fields["format"]?.intValue {
+        case KeyringRecord.formatVersion?:
+            content = .authenticated(try KeyringRecord(fields: fields))
+        case LegacyKeyring.format?:
+            content = .legacy(try LegacyKeyring(fields: fields))
+        case let format?:
+            throw EncryptionError.unsupportedFormat(version: format)
+        case nil:
+            throw EncryptionError.malformed(reason: "the server's keyring names no format")
         }
+        lastModified = record.lastModified
+    }
+
+    // MARK: Writing
+
+    /// The record's body.
+    func data() throws -> Data {
+        switch content {
+        case .authenticated(let record): try WireJSON.data(record.fields)
+        case .legacy(let legacy): try WireJSON.data(legacy.fields)
+        }
+    }
+
+    /// Writes the keyring: created when it has no version yet (`If-None-Match: *`),
+    /// else replaced if it is still that version (`If-Match`).
+    /// - Returns: the keyring as stored, with its new version.
+    /// - Throws: `APIError.preconditionFailed` when another device wrote it first.
+    func save(_ client: APIClient) async throws -> ServerKeyring {
+        let stored = try await Self.write(try data(), over: lastModified, client)
+        var saved = self
+        saved.lastModified = stored
+        return saved
+    }
+
+    /// Writes a keyring body over the version stamped `lastModified` (nil: create).
+    /// - Returns: the new version's stamp.
+    static func write(_ body: Data, over lastModified: Int64?, _ client: APIClient) async throws -> Int64 {
+        let request: KintoRequest = if let lastModified {
+            try .update(in: path, id: recordID, data: body, ifMatch: Int(lastModified))
+        } else {
+            try .create(in: path, id: recordID, data: body)
+        }
+        return try await client.write(request).lastModified
+    }
+}
+
+// MARK: - LegacyKeyring
+
+/// A format 1 keyring: wrapped keys with `current`, `identity` and `enabled_at` in the
+/// clear, nothing authenticating them as a whole. Read so that an account sealed before
+/// format 2 can be joined and upgraded; never written any more.
+struct LegacyKeyring {
+    static let format = 1
+
+    var current: KeyID
+    var identity: KeyID
+    var keys: [KeyID: WrappedKey]
+    var enabledAt: Int64?
+
+    init(fields: [String: JSONValue]) throws {
         guard let current = fields["current"]?.stringValue, case .object(let wrapped)? = fields["keys"] else {
             throw EncryptionError.malformed(reason: "the server's keyring names no current key")
         }
@@ -78,15 +147,13 @@ struct ServerKeyring {
         guard keys[currentID] != nil else { throw EncryptionError.malformed(reason: "the keyring's current key \(current) is not among its keys") }
         let identity = try fields["identity"]?.stringValue.map { name throws(EncryptionError) in try KeyID(name) } ?? currentID
         guard keys[identity] != nil else { throw EncryptionError.malformed(reason: "the keyring's identity key \(identity) is not among its keys") }
-        self.init(
-            current: currentID, identity: identity, keys: keys, enabledAt: fields["enabled_at"]?.intValue.map { Int64($0) },
-            lastModified: record.lastModified)
+        self.current = currentID
+        self.identity = identity
+        self.keys = keys
+        self.enabledAt = fields["enabled_at"]?.intValue.map { Int64($0) }
     }
 
-    // MARK: Writing
-
-    /// The record's body.
-    func data() throws -> Data {
+    var fields: [String: JSONValue] {
         var wrapped: [String: JSONValue] = [:]
         for (id, key) in keys { wrapped[id.rawValue] = .object(key.fields) }
         var fields: [String: JSONValue] = [
@@ -94,22 +161,18 @@ struct ServerKeyring {
             "identity": .string(identity.rawValue), "keys": .object(wrapped),
         ]
         if let enabledAt { fields["enabled_at"] = .number(Double(enabledAt)) }
-        return try WireJSON.data(fields)
+        return fields
     }
 
-    /// Writes the keyring: created when it has no version yet (`If-None-Match: *`),
-    /// else replaced if it is still that version (`If-Match`).
-    /// - Returns: the keyring as stored, with its new version.
-    /// - Throws: `APIError.preconditionFailed` when another device wrote it first.
-    func save(_ client: APIClient) async throws -> ServerKeyring {
-        let request: KintoRequest = if let lastModified {
-            try .update(in: Self.path, id: Self.recordID, data: try data(), ifMatch: Int(lastModified))
-        } else {
-            try .create(in: Self.path, id: Self.recordID, data: try data())
+    /// Every key, the current one first, opened with one derivation per salt.
+    func open(passphrase: Passphrase) throws -> Keyring {
+        guard let currentKey = keys[current] else { throw EncryptionError.malformed(reason: "the keyring has no current key") }
+        let kek = try PassphraseKDF.derive(from: passphrase, salt: currentKey.salt, parameters: currentKey.parameters)
+        let opened = try currentKey.unwrap(with: kek)
+        var older: [DataKey] = []
+        for (id, wrapped) in keys where id != current {
+            older.append(wrapped.opens(with: kek) ? try wrapped.unwrap(with: kek) : try wrapped.unwrap(passphrase: passphrase))
         }
-        let stored = try await client.write(request)
-        var saved = self
-        saved.lastModified = stored.lastModified
-        return saved
+        return Keyring(current: opened, older: older)
     }
 }

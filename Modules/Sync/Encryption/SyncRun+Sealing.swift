@@ -9,10 +9,11 @@ import Storage
 
 extension SyncRun {
     /// Reads how this run's records cross the wire: the store says whether its account
-    /// is encrypted, the key file (`SyncOptions.keyFile`) whether this device holds its
-    /// keys. Without them the reader's collections are left alone this run, saying why.
+    /// is encrypted (and what the newest keyring it verified decides), the key file
+    /// (`SyncOptions.keyFile`) whether this device holds its keys. Without them the
+    /// reader's collections are left alone this run, saying why.
     /// - Throws: `SyncStop.configuration` for a key file that exists but cannot be used
-    ///   (its mode, its owner, a link): it is never used anyway.
+    ///   (its mode, its owner, its folder, a link): it is never used anyway.
     func resolveSealing() throws {
         let state = try store.read { reader in try reader.encryptionState() }
         guard state.isEnabled else { return }
@@ -29,14 +30,15 @@ extension SyncRun {
             }
             return
         }
-        sealing = .sealed(RecordSealer(keyring: keyring, bucket: KintoCollectionPath.userBucket), enabledAt: state.enabledAt)
+        sealing = .sealed(RecordSealer(keyring: keyring, bucket: KintoCollectionPath.userBucket), policy: IntegrityPolicy(state))
     }
 
-    /// What the server sent of a collection, opened.
+    /// What the server sent of a collection, opened, and the rules that decide which of
+    /// it this device takes (nil: the account is in the clear, or the collection is the
+    /// catalog).
     struct ReadableRecords {
         var records: [RawRecord]
-        /// Accepted in the clear, written before encryption began: to be sealed again.
-        var writtenBeforeEncryption: [String]
+        var gate: IntegrityGate?
     }
 
     /// Opens what the server sent of `collection`, reporting each record refused.
@@ -52,7 +54,44 @@ extension SyncRun {
             emit(.recordRefused(collection, id: refusal.id, reason: refusal.reason))
         }
         if !opened.refused.isEmpty { collectionReport(collection) { $0.refused += opened.refused.count } }
-        return ReadableRecords(records: opened.records, writtenBeforeEncryption: opened.writtenBeforeEncryption)
+        unknownKeys.formUnion(opened.unknownKeys)
+        return ReadableRecords(records: opened.records, gate: integrityGate(for: opened, in: collection))
+    }
+
+    /// The rules for what `opened` gave, on a sealed run (never for the catalog, which is
+    /// not the reader's and stays in the clear).
+    func integrityGate(for opened: WireSealing.Opened, in collection: CollectionName) -> IntegrityGate? {
+        guard case .sealed(_, let policy) = sealing, WireSealing.seals(collection) else { return nil }
+        return IntegrityGate(policy: policy, provenance: opened.provenance)
+    }
+
+    /// The bookkeeping of what the gate took, in the caller's transaction (after the
+    /// records are stored): records in the clear sealed again, sealed deletions
+    /// remembered, and what was remembered of a record a sealed version now settles forgotten.
+    func settle(_ admission: IntegrityGate.Admission, in collection: CollectionName, _ tx: StoreTransaction) throws {
+        try SyncRules(tx).sealAgain(admission.sealAgain, in: collection)
+        for (id, deletion) in admission.deletions {
+            try tx.rememberSealedDeletion(collection, id: id, deletion)
+            try tx.forgetServerDeletion(collection, id: id)
+        }
+        for id in admission.settled {
+            try tx.forgetSealedDeletion(collection, id: id)
+            try tx.forgetServerDeletion(collection, id: id)
+        }
+    }
+
+    /// Reports versions the rules against a hostile server refused: an event (a log line
+    /// with the id and why) each, and counts.
+    func noteRefusals(_ refusals: [IntegrityRefusal], in collection: CollectionName) {
+        guard !refusals.isEmpty else { return }
+        for refusal in refusals {
+            emit(.recordRefused(collection, id: refusal.id, reason: refusal.reason))
+        }
+        collectionReport(collection) { report in
+            report.rolledBack += refusals.filter(\.isRollback).count
+            report.inTheClear += refusals.filter { $0.kind == .inTheClear || $0.kind == .inTheClearOverSealed }.count
+            report.deletedByServer += refusals.filter { $0.kind == .deletedWithoutReader }.count
+        }
     }
 
     /// Another device turned encryption on and this one holds no key: the store
@@ -73,36 +112,6 @@ extension SyncRun {
         for other in options.collections where other != collection && WireSealing.seals(other) && unavailable[other] == nil {
             try hold(other, reason: WireSealing.lockedReason)
         }
-    }
-
-    // MARK: The keyring, from a device in the clear
-
-    /// Whether this run asks the server for the keyring: only while the store knows of no
-    /// encryption, so that a device learns another one turned it on before it pushes
-    /// anything in the clear, even when no sealed record has reached it yet.
-    var asksForKeyring: Bool {
-        if case .plaintext = sealing { return true }
-        return false
-    }
-
-    /// The keyring GET for a batch (`pullAll`).
-    static func keyringRequest() throws -> KintoRequest {
-        try .read(in: ServerKeyring.path, id: ServerKeyring.recordID)
-    }
-
-    /// Reads a keyring answer (a record, or a 404 when the account is in the clear).
-    ///
-    /// NB: an answer that is no keyring Shelf wrote counts as none: it cannot name a key
-    /// to join, and the sealed records themselves still stop this device (`opened`).
-    func noteKeyring(_ result: BatchResult) throws {
-        guard result.isSuccess, let keyring = try? ServerKeyring(try result.record()) else { return }
-        try noteKeyring(keyring)
-    }
-
-    private func noteKeyring(_ keyring: ServerKeyring) throws {
-        try learnEncryptedElsewhere(EncryptionState(
-            isEnabled: true, currentKeyID: keyring.current.rawValue, enabledAt: keyring.enabledAt,
-            identityKeyID: keyring.identity.rawValue))
     }
 }
 

@@ -16,16 +16,17 @@ import Storage
 /// This is the whole of end-to-end encryption inside the sync engine: the store keeps
 /// plaintext, so the merge, its base snapshots, lineage, conflicts and acknowledged
 /// deletions work as they always did; only the bytes that leave and arrive change. A
-/// body is sealed as it is sent (`sealed(body:in:id:)`), and every record the server
-/// hands back — pulled, reconciled, or carried by a 412 — is opened before anything
-/// else looks at it (`opened(_:in:)`). The shop catalog is not the reader's and stays
-/// in the clear (`seals`).
+/// body is sealed as it is sent (`sealed(body:in:id:deletion:)`), and every record the
+/// server hands back — pulled, reconciled, or carried by a 412 — is opened before anything
+/// else looks at it (`opened(_:in:)`), each with where it came from (`Provenance`), which
+/// the rules against a hostile server (`IntegrityGate`) decide on. The shop catalog is not
+/// the reader's and stays in the clear (`seals`).
 public enum WireSealing: Sendable {
     /// The account is not encrypted, as far as this device knows.
     case plaintext
-    /// Sealed with `sealer`'s keyring. A plaintext record stamped after `enabledAt`
-    /// (when encryption began) was written by something other than Shelf: refused.
-    case sealed(RecordSealer, enabledAt: Int64?)
+    /// Sealed with `sealer`'s keyring, under the rules `policy` says (the plaintext period,
+    /// the retired keys) as the newest authenticated keyring this device saw has them.
+    case sealed(RecordSealer, policy: IntegrityPolicy)
     /// The account is encrypted and this device holds no key: the reader's collections
     /// are neither pulled nor pushed, so nothing is written over them (`lockedReason`).
     case locked
@@ -37,34 +38,64 @@ public enum WireSealing: Sendable {
     public static let lockedReason =
         "the account's records are encrypted and this device holds no key: run 'shelf encryption join'; its local changes wait"
 
+    /// Whether this run seals what it sends (and so numbers every version it writes).
+    var isSealed: Bool {
+        if case .sealed = self { return true }
+        return false
+    }
+
     // MARK: - Sending
 
-    /// The body of a create or update as it goes out: sealed when the account is.
-    /// - Parameter body: the push body (`PushBody`): the record without server fields.
-    public func sealed(body: Data, in collection: CollectionName, id: String) throws -> Data {
+    /// The body of a create or update as it goes out: sealed when the account is, as the
+    /// version its `_shelf_seq` names (`SyncRules.markSent` numbered it).
+    /// - Parameters:
+    ///   - body: the push body (`PushBody`): the record without server fields; for a
+    ///     deletion, its lineage and sequence number (`SyncRules.markSent`).
+    ///   - deletion: the body is a reader's deletion, sealed as one (`sealDeletion`).
+    public func sealed(body: Data, in collection: CollectionName, id: String, deletion: Bool = false) throws -> Data {
         guard case .sealed(let sealer, _) = self, Self.seals(collection) else { return body }
         var fields = try WireJSON.fields(body)
-        fields["id"] = .string(id)
-        var sealed = try sealer.seal(fields, in: collection.rawValue)
+        // NB: an entry sent by a build that did not number versions carries no number: 1.
+        let sequence = fields[RecordSealer.sequenceField]?.intValue.map(Int64.init) ?? 1
+        var sealed: [String: JSONValue]
+        if deletion {
+            let lineage = RecordLineage.ids(in: fields)
+            sealed = try sealer.sealDeletion(id: id, lineage: lineage, sequence: sequence, in: collection.rawValue)
+        } else {
+            fields["id"] = .string(id)
+            sealed = try sealer.seal(fields, in: collection.rawValue, sequence: sequence)
+        }
         ServerOwnedFields.removeAll(from: &sealed)
         return try WireJSON.data(sealed)
     }
 
     // MARK: - Receiving
 
+    /// Where a record the server sent came from, once opened.
+    enum Provenance: Equatable {
+        /// In the clear: no envelope.
+        case plaintext
+        /// A Kinto tombstone: a deletion no key vouches for.
+        case tombstone
+        /// A format 1 envelope: sealed by the reader, but with no sequence number.
+        case legacySealed
+        /// A format 2 envelope: a live version or a reader's deletion, numbered.
+        case sealed(sequence: Int64, revision: String?, keyID: String, deletion: Bool)
+    }
+
     /// What opening records from the server gave.
     struct Opened {
-        /// The records as the store keeps them: opened, or as they came (tombstones,
-        /// the catalog, an account in the clear).
+        /// The records as the store keeps them: opened (a sealed deletion as a tombstone),
+        /// or as they came (tombstones, the catalog, an account in the clear).
         var records: [RawRecord] = []
-        /// Records not applied, with why: altered, moved, sealed with an unknown key, or
-        /// plaintext where sealed records belong.
+        /// Where each of `records` came from, by id (sealed collections of a sealed run).
+        var provenance: [String: Provenance] = [:]
+        /// Records not applied, with why: altered, moved, sealed with an unknown key.
         var refused: [RefusedRecord] = []
         /// A sealed record arrived on a device that thought the account in the clear.
         var metSealedRecords = false
-        /// Records accepted in the clear because they were written before encryption
-        /// began: they are to be sealed again (`SyncRules.sealAgain`).
-        var writtenBeforeEncryption: [String] = []
+        /// Key ids of records sealed under a key this device's keyring does not list.
+        var unknownKeys: Set<String> = []
     }
 
     /// Opens `records` of `collection`.
@@ -76,42 +107,55 @@ public enum WireSealing: Sendable {
             return Opened(metSealedRecords: true)
         case .locked:
             return Opened(metSealedRecords: true)
-        case .sealed(let sealer, let enabledAt):
+        case .sealed(let sealer, _):
             var opened = Opened()
+            opened.records.reserveCapacity(records.count)
             for record in records {
-                switch Self.open(record, in: collection, sealer, enabledAt: enabledAt) {
-                case .success(let plain):
+                switch Self.open(record, in: collection, sealer) {
+                case .success(let (plain, provenance)):
                     opened.records.append(plain)
-                    if !record.isDeleted, plain.json == record.json { opened.writtenBeforeEncryption.append(record.id) }
-                case .failure(let refusal): opened.refused.append(refusal)
+                    opened.provenance[plain.id] = provenance
+                case .failure(let refusal):
+                    if case .unknownKey(let id) = refusal.error { opened.unknownKeys.insert(id.rawValue) }
+                    opened.refused.append(refusal.record)
                 }
             }
             return opened
         }
     }
 
+    /// A refusal, with the error behind it.
+    private struct OpenRefusal: Error {
+        let record: RefusedRecord
+        let error: EncryptionError
+    }
+
     private static func open(
-        _ record: RawRecord, in collection: CollectionName, _ sealer: RecordSealer, enabledAt: Int64?
-    ) -> Result<RawRecord, RefusedRecord> {
-        guard !record.isDeleted else { return .success(record) }
-        let fields: [String: JSONValue]
+        _ record: RawRecord, in collection: CollectionName, _ sealer: RecordSealer
+    ) -> Result<(RawRecord, Provenance), OpenRefusal> {
+        if record.isDeleted, record.envelope == nil { return .success((record, .tombstone)) }
+        guard record.envelope != nil else { return .success((withoutSequence(record), .plaintext)) }
         do {
-            fields = try WireJSON.fields(record.json)
+            let opened = try sealer.open(record, in: collection.rawValue)
+            guard let sequence = opened.sequence else { return .success((opened.record, .legacySealed)) }
+            let provenance = Provenance.sealed(
+                sequence: sequence, revision: opened.revision, keyID: opened.keyID.rawValue, deletion: opened.isDeletion)
+            return .success((opened.record, provenance))
         } catch {
-            return .failure(RefusedRecord(id: record.id, reason: "its JSON is \(error)"))
+            return .failure(OpenRefusal(record: RefusedRecord(id: record.id, reason: Self.reason(error)), error: error))
         }
-        guard SealedRecord.isSealed(fields) else {
-            if let enabledAt, record.lastModified <= enabledAt { return .success(record) }  // from before encryption began
-            return .failure(RefusedRecord(id: record.id, reason: "a plaintext record in an encrypted collection"))
+    }
+
+    /// A record in the clear as the store may keep it: without a `_shelf_seq`, which only
+    /// an opened seal may carry (it is how a device knows it saw a record sealed).
+    private static func withoutSequence(_ record: RawRecord) -> RawRecord {
+        let marker = Array("\"\(RecordSealer.sequenceField)\"".utf8)
+        guard record.json.withUnsafeBytes({ contains(marker, in: $0) }), var fields = try? WireJSON.fields(record.json) else {
+            return record
         }
-        do {
-            let plain = try sealer.open(fields, in: collection.rawValue)
-            return .success(RawRecord(id: record.id, lastModified: record.lastModified, json: try WireJSON.data(plain)))
-        } catch let error as EncryptionError {
-            return .failure(RefusedRecord(id: record.id, reason: Self.reason(error)))
-        } catch {
-            return .failure(RefusedRecord(id: record.id, reason: "it does not open: \(error)"))
-        }
+        fields.removeValue(forKey: RecordSealer.sequenceField)
+        guard let json = try? WireJSON.data(fields) else { return record }
+        return RawRecord(id: record.id, lastModified: record.lastModified, isDeleted: record.isDeleted, json: json)
     }
 
     /// A refusal in words a reader can act on.
@@ -120,7 +164,10 @@ public enum WireSealing: Sendable {
         case .tampered:
             return "its ciphertext does not verify (altered, or moved from another record or collection)"
         case .unknownKey(let id):
-            return "sealed with key \(id), which this device does not hold (rotated on another device? run 'shelf encryption join')"
+            return """
+                sealed with key \(id), which this device's keyring does not list: the keyring here is out of date \
+                (another device rotated: run 'shelf encryption join') or the server rolled it back
+                """
         default:
             return "\(error)"
         }
@@ -129,7 +176,7 @@ public enum WireSealing: Sendable {
     /// Whether a record's bytes carry the envelope, without decoding it: the plaintext
     /// path stays as fast as it was.
     static func looksSealed(_ record: RawRecord) -> Bool {
-        !record.isDeleted && record.json.withUnsafeBytes { bytes in contains(SealedMarker.bytes, in: bytes) }
+        !record.isDeleted && (record.envelope != nil || record.json.withUnsafeBytes { bytes in contains(SealedMarker.bytes, in: bytes) })
     }
 
     /// Whether `needle` occurs in `haystack`: `memchr` to each candidate first byte.
@@ -148,6 +195,30 @@ public enum WireSealing: Sendable {
 
     private enum SealedMarker {
         static let bytes = Array("\"\(SealedRecord.member)\"".utf8)
+    }
+}
+
+// MARK: - IntegrityPolicy
+
+/// What the newest authenticated keyring this device saw decides for the records it
+/// takes (`IntegrityGate`).
+public struct IntegrityPolicy: Sendable, Equatable {
+    /// The plaintext period is open: records in the clear (and format 1 envelopes) are
+    /// taken for ids never seen sealed, and sealed again.
+    public var plaintextOpen: Bool
+    /// Keys every record was sealed again away from: a new version under one is refused.
+    public var retiredKeys: Set<String>
+
+    public init(plaintextOpen: Bool, retiredKeys: Set<String> = []) {
+        self.plaintextOpen = plaintextOpen
+        self.retiredKeys = retiredKeys
+    }
+
+    /// From what the store remembers of the keyring. An account whose keyring was never
+    /// authenticated (format 1, before its upgrade) is in its migration: open.
+    init(_ state: EncryptionState) {
+        plaintextOpen = state.plaintextClosed != true
+        retiredKeys = Set((state.keyStates ?? [:]).filter { $0.value == KeyringManifest.KeyState.retired.rawValue }.keys)
     }
 }
 

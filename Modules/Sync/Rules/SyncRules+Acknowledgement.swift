@@ -51,6 +51,16 @@ extension SyncRules {
         if !server.isDeleted, let current, current.sequence == pushed.sequence, let base = try tx.base(collection, id: id) {
             try rememberWrite(pushed, server: server, base: base)
         }
+        if !server.isDeleted {
+            // NB: a version of the record is on the server again: nothing is missing there.
+            try tx.forgetServerDeletion(collection, id: id)
+        }
+        if server.isDeleted, pushed.kind == .delete, let sequence = Self.sentSequence(of: pushed) {
+            // NB: a sealed deletion (an encrypted account's): remembered, so that an older
+            // version the server puts back is refused (`IntegrityGate`).
+            try tx.rememberSealedDeletion(
+                collection, id: id, SealedDeletion(sequence: sequence, revision: pushed.sentLineageID, lastModified: server.lastModified))
+        }
         let deletedHere = try tx.record(collection, id: id, includingDeleted: true)?.isDeleted ?? true
         switch PushAcknowledgement.decide(pushed: pushed, current: current, deletedHere: deletedHere) {
         case .entryVanished:
@@ -69,6 +79,12 @@ extension SyncRules {
             guard let current else { return }
             try rebaseChangedSinceSent(current, onto: server, deletedHere: deletedHere)
         }
+    }
+
+    /// The sequence number a change was sent with (an encrypted account's), when it has one.
+    static func sentSequence(of entry: OutboxEntry) -> Int64? {
+        guard let body = entry.sentBody, let fields = try? WireJSON.fields(body) else { return nil }
+        return fields[VersionFields.sequence]?.intValue.map(Int64.init)
     }
 
     /// A change made after the pushed one was sent, moved onto the server's answer.

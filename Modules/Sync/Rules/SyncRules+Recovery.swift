@@ -87,9 +87,10 @@ extension SyncRules {
         return requeued
     }
 
-    /// Queues one local record the server no longer has. - Returns: whether it is
-    /// uploaded again (a deletion is not counted).
-    private func requeue(_ row: StoredRecord) throws(StorageError) -> Bool {
+    /// Queues one local record the server no longer has (it forgot it, or deleted it
+    /// without the reader: `putBack`). - Returns: whether it is uploaded again (a
+    /// deletion is not counted).
+    func requeue(_ row: StoredRecord) throws(StorageError) -> Bool {
         let (collection, id) = (row.collection, row.id)
         let waiting = try tx.outboxEntry(collection, id: id)
         if row.isDeleted {

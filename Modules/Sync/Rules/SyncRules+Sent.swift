@@ -15,18 +15,27 @@ extension SyncRules {
     /// appended to the lineage of the server version the change was made against (the
     /// base snapshot; the row itself when there is none). Id and body are kept, so a
     /// repeat sends the same id.
-    /// - Parameter body: the body of a `create` or `update`; nil for a `delete`.
+    ///
+    /// On an encrypted account (`numbered`) the body also gets the version's sequence
+    /// number, one more than the highest this device knows of the record (its base, its
+    /// row, its remembered sealed deletion): it goes into the seal's authenticated data,
+    /// so no older version can pass for a newer one. A deletion then has a body too — its
+    /// lineage and number — sent as a sealed deletion (`RecordSealer.sealDeletion`).
+    /// - Parameters:
+    ///   - body: the body of a `create` or `update`; nil for a `delete`.
+    ///   - numbered: the account is encrypted and numbers its versions.
     /// - Returns: the entry as it is now (in flight); nil when the reader changed it (or
     ///   it went away) since `entry` was read — the body no longer says what is here, so
     ///   it is not sent; the next batch reads it again.
-    public func markSent(_ entry: OutboxEntry, body: Data?) throws(StorageError) -> OutboxEntry? {
+    public func markSent(_ entry: OutboxEntry, body: Data?, numbered: Bool = false) throws(StorageError) -> OutboxEntry? {
         let (collection, id) = (entry.collection, entry.recordID)
         guard let current = try tx.outboxEntry(collection, id: id), current.sequence == entry.sequence else {
             return nil
         }
         if current.isInFlight { return current }
         guard current.revision == entry.revision else { return nil }
-        let stamped = try body.map { body throws(StorageError) in try lineageStamped(body, of: entry) }
+        let content = body ?? (numbered && entry.kind == .delete ? Data("{}".utf8) : nil)
+        let stamped = try content.map { body throws(StorageError) in try lineageStamped(body, of: entry, numbered: numbered) }
         try tx.markSent(current.sequence, body: stamped?.body, lineageID: stamped?.lineageID)
         var sent = current
         sent.sentRevision = current.revision
@@ -41,20 +50,36 @@ extension SyncRules {
         let lineageID: String?
     }
 
-    /// The body of `entry`'s write, stamped with its lineage.
-    private func lineageStamped(_ body: Data, of entry: OutboxEntry) throws(StorageError) -> StampedBody {
+    /// The body of `entry`'s write, stamped with its lineage (and number, when `numbered`).
+    private func lineageStamped(_ body: Data, of entry: OutboxEntry, numbered: Bool) throws(StorageError) -> StampedBody {
         let (collection, id) = (entry.collection, entry.recordID)
         let base = try tx.base(collection, id: id)?.json
         let row = try tx.record(collection, id: id, includingDeleted: true)?.json
         let parents = RecordLineage.ids(in: base ?? row)
+        let known = numbered ? try knownSequence(of: id, in: collection, base: base, row: row) : nil
         if entry.kind == .create, let base, base == row, !parents.isEmpty {
             // NB: an unchanged record uploaded again after the server forgot it is the
-            // version it was, not a new write: it keeps that version's lineage, so a
-            // device that deleted that version knows it (`AcknowledgedDeletions`).
-            return StampedBody(body: try PushBody.stamping(body, lineage: parents, collection: collection, id: id), lineageID: nil)
+            // version it was, not a new write: it keeps that version's lineage (and
+            // number), so a device that deleted that version knows it (`AcknowledgedDeletions`).
+            let sequence = known.map { max($0, 1) }
+            let stamped = try PushBody.stamping(body, lineage: parents, sequence: sequence, collection: collection, id: id)
+            return StampedBody(body: stamped, lineageID: nil)
         }
         let lineageID = RecordLineage.newID()
         let lineage = RecordLineage.appending(lineageID, to: parents)
-        return StampedBody(body: try PushBody.stamping(body, lineage: lineage, collection: collection, id: id), lineageID: lineageID)
+        let sequence = known.map { $0 + 1 }
+        return StampedBody(
+            body: try PushBody.stamping(body, lineage: lineage, sequence: sequence, collection: collection, id: id), lineageID: lineageID)
+    }
+
+    /// The highest sequence number this device knows of a record: its base's, its row's,
+    /// its remembered sealed deletion's; 0 when it knows none.
+    private func knownSequence(of id: String, in collection: CollectionName, base: Data?, row: Data?) throws(StorageError) -> Int64 {
+        let numbers = [base, row].compactMap { json -> Int64? in
+            guard let json, let fields = try? WireJSON.fields(json) else { return nil }
+            return fields[VersionFields.sequence]?.intValue.map(Int64.init)
+        }
+        let removed = try tx.sealedDeletion(collection, id: id)?.sequence
+        return (numbers + [removed ?? 0]).max() ?? 0
     }
 }

@@ -76,7 +76,8 @@ public final class WorkerLog: Sendable {
             .info
         case .reconciled(_, let found):
             found.absent > 0 ? .warning : .info
-        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .discardedLocalChange, .serverForgot, .recordSkipped, .recordRefused:
+        case .conflict, .deadLettered, .retrying, .collectionUnavailable, .discardedLocalChange, .serverForgot, .recordSkipped, .recordRefused,
+             .keyringRefused:
             .warning
         case .runFinished(let report):
             switch report.outcome {

@@ -34,11 +34,12 @@ struct EncryptedDevice {
     }
 
     func enable(_ passphrase: String) async throws -> Int {
-        try await encryption.enable(passphrase: try Passphrase(passphrase), parameters: Self.cheap)
+        try await encryption.enable(passphrase: try Passphrase(passphrase), parameters: Self.cheap).queued
     }
 
-    func join(_ passphrase: String) async throws {
-        try await encryption.join(passphrase: try Passphrase(passphrase))
+    @discardableResult
+    func join(_ passphrase: String) async throws -> [KeyringProblem] {
+        try await encryption.join(passphrase: try Passphrase(passphrase)).problems
     }
 }
 

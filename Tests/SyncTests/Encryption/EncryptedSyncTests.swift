@@ -126,26 +126,35 @@ struct EncryptedSyncTests {
 
         try await a.device.writeRawServerBook("b9", ["title": .string("Planted"), "author_name": .string("Server"), "finished": .bool(false)])
         let report = await b.device.sync()
-        #expect(report.collections["books"]?.refused == 1)
+        #expect(report.outcome == .needsAttention)
+        #expect(report.collections["books"]?.inTheClear == 1)
         #expect(try b.device.title("b9") == nil)
     }
 
-    @Test func aWrappedKeyReplacedByTheServerIsRefusedAndTheKeyHeldStaysInUse() async throws {
+    @Test func aKeyringReplacedByTheServerIsRefusedPutBackAndTheKeyHeldStaysInUse() async throws {
         let (a, b) = try await encryptedPair()
-        // The server swaps in a key of its own, wrapped under a passphrase it chose.
-        let impostor = try WrappedKey.wrap(try DataKey.generate(), passphrase: try Passphrase("server's own"), parameters: EncryptedDevice.cheap)
-        var keyring = try await ServerKeyringProbe.fetch(a.device.client)
-        keyring["current"] = .string(impostor.keyID.rawValue)
-        keyring["identity"] = .string(impostor.keyID.rawValue)
-        keyring["keys"] = .object([impostor.keyID.rawValue: .object(impostor.fields)])
-        try await ServerKeyringProbe.replace(a.device.client, with: keyring)
+        // The server swaps in a keyring of its own: a key wrapped under a passphrase it
+        // chose, a manifest authenticated under that key.
+        let impostorKey = try DataKey.generate()
+        let impostor = try WrappedKey.wrap(impostorKey, passphrase: try Passphrase("server's own"), parameters: EncryptedDevice.cheap)
+        let forged = try KeyringRecord.make(
+            version: 99, current: impostorKey.id, identity: impostorKey.id, plaintextClosed: false,
+            wrapped: [impostorKey.id: impostor], states: [impostorKey.id: .current], keys: [impostorKey])
+        try await ServerKeyringProbe.replace(a.device.client, with: forged.fields)
 
         await #expect(throws: EncryptionError.wrongPassphrase) { try await b.join("correct horse") }
-        // Device a never reads the keyring to sync: it keeps sealing with its own key.
+        // Device a refuses it at its next sync, puts back the keyring it verified, and
+        // keeps sealing with its own key.
         try a.device.editBook("b1") { $0["title"] = .string("Dune (kept)") }
-        #expect(await a.device.sync().outcome == .synced)
-        let status = try a.encryption.status()
-        #expect(status.keyID != impostor.keyID.rawValue)
+        let report = await a.device.sync()
+        #expect(report.outcome == .needsAttention)
+        #expect(report.keyring?.contains("put back version") == true, "\(report.keyring ?? "")")
+        #expect(try a.encryption.status().keyID != impostorKey.id.rawValue)
+        #expect(try await ServerKeyringProbe.fetch(a.device.client)["manifest"]?["current"] == .string(try #require(a.encryption.status().keyID)))
+        // The reader's keyring is back: b joins with the reader's passphrase.
+        try await b.join("correct horse")
+        #expect(await b.device.sync().outcome == .synced)
+        #expect(try b.device.title("b1") == "Dune (kept)")
     }
 
     @Test func aRotatedKeySealsEverythingAgainAndAJoinedDeviceCatchesUp() async throws {
@@ -154,7 +163,7 @@ struct EncryptedSyncTests {
         #expect(await b.device.sync().outcome == .synced)
         let before = try #require(try a.encryption.status().keyID)
 
-        #expect(try await a.encryption.rotate(passphrase: try Passphrase("correct horse")) == 2)
+        #expect(try await a.encryption.rotate(passphrase: try Passphrase("correct horse")).queued == 2)
         #expect(await a.device.sync().outcome == .synced)
         let after = try #require(try a.encryption.status().keyID)
         #expect(after != before)

@@ -1,0 +1,209 @@
+import Domain
+import Encryption
+import Foundation
+import Records
+import Storage
+
+// MARK: - IntegrityGate
+
+/// The rules that keep a hostile server from writing a reader's encrypted library: which
+/// of the records the server sent a device takes, decided against what the device holds
+/// (`HeldVersion`), inside the transaction that stores them.
+///
+/// A server cannot forge a seal, but it can put back an old one, write in the clear,
+/// delete, and replay. So on an encrypted account:
+/// - a sealed version is taken only when it is newer than the version held: its sequence
+///   number (authenticated in the seal) is higher, or equal with the same lineage
+///   revision (the same version, stamped again). An older one, another version of the
+///   same number, any version of a record this device saw removed by a sealed deletion
+///   of a higher number, and a new version under a retired key are refused;
+/// - a record in the clear (or a format 1 envelope, which has no number) is taken only
+///   while the plaintext period is open, and only for an id this device never saw sealed;
+///   it is then sealed again (`sealAgain`);
+/// - a Kinto tombstone (a deletion no key vouches for) of a record this device holds live
+///   and has seen sealed is refused and remembered (`ServerDeletion`): the reader's own
+///   deletions are sealed (`RecordSealer.sealDeletion`);
+/// - what is refused keeps the local copy, and — except a deletion, which waits for
+///   `shelf encryption put-back` — this device's version is queued to go back over the server's.
+struct IntegrityGate {
+    let policy: IntegrityPolicy
+    /// Where each record came from (`WireSealing.Opened.provenance`).
+    let provenance: [String: WireSealing.Provenance]
+
+    /// What the gate decided for a page.
+    struct Admission {
+        /// The records to apply as usual.
+        var admitted: [RawRecord] = []
+        var refusals: [IntegrityRefusal] = []
+        /// Ids taken in the clear during the plaintext period: to be sealed again.
+        var sealAgain: [String] = []
+        /// Sealed deletions taken: remembered once stored.
+        var deletions: [(id: String, deletion: SealedDeletion)] = []
+        /// Ids whose sealed live version was taken: what was remembered of their
+        /// deletion by anyone is settled.
+        var settled: [String] = []
+    }
+
+    /// Decides on `records` of `collection` and queues what goes back, in `tx`.
+    func admit(_ records: [RawRecord], in collection: CollectionName, _ tx: StoreTransaction) throws -> Admission {
+        var admission = Admission()
+        guard !records.isEmpty else { return admission }
+        // NB: one look per page when the store holds nothing to compare with (a first pull).
+        let held = try tx.holdsAnyVersion(in: collection) ? try tx.heldVersions(collection, ids: records.map(\.id)) : [:]
+        admission.admitted.reserveCapacity(records.count)
+        for record in records {
+            let version = held[record.id] ?? HeldVersion()
+            let origin = provenance[record.id] ?? (record.isDeleted ? .tombstone : .plaintext)
+            switch decide(record, provenance: origin, held: version) {
+            case .admit:
+                admission.admitted.append(record)
+                note(record, in: &admission)
+            case .admitAndSealAgain:
+                admission.admitted.append(record)
+                admission.sealAgain.append(record.id)
+            case .refuse(let kind):
+                admission.refusals.append(IntegrityRefusal(id: record.id, kind: kind, lastModified: record.lastModified))
+                try keepLocal(record, refused: kind, held: version, in: collection, tx)
+            }
+        }
+        return admission
+    }
+
+    // MARK: - The decision
+
+    enum Decision: Equatable {
+        case admit
+        case admitAndSealAgain
+        case refuse(IntegrityRefusal.Kind)
+    }
+
+    /// The rule for one record, without the store: what it is against what is held.
+    func decide(_ record: RawRecord, provenance: WireSealing.Provenance, held: HeldVersion) -> Decision {
+        switch provenance {
+        case .sealed(let sequence, let revision, let keyID, _):
+            let sameAsHeld = held.sequence == sequence && held.revision == revision
+            if policy.retiredKeys.contains(keyID), !sameAsHeld { return .refuse(.retiredKey) }
+            if let removal = held.removal, sequence <= removal.sequence {
+                // NB: the remembered deletion itself, listed again, changes nothing.
+                if sequence == removal.sequence, revision == removal.revision { return .admit }
+                return .refuse(.removedRecordBack)
+            }
+            if let heldSequence = held.sequence {
+                if sequence < heldSequence { return .refuse(.olderVersion) }
+                if sequence == heldSequence, revision != held.revision { return .refuse(.otherVersionSameNumber) }
+            }
+            return .admit
+        case .plaintext, .legacySealed:
+            guard policy.plaintextOpen else { return .refuse(.inTheClear) }
+            guard !held.seenSealed else { return .refuse(.inTheClearOverSealed) }
+            return record.isDeleted ? .admit : .admitAndSealAgain
+        case .tombstone:
+            guard held.hasRow, !held.deletedHere else { return .admit }
+            if held.sequence != nil || !policy.plaintextOpen { return .refuse(.deletedWithoutReader) }
+            return .admit
+        }
+    }
+
+    /// Bookkeeping of a record taken: a sealed deletion to remember, a sealed version
+    /// that settles what was remembered.
+    private func note(_ record: RawRecord, in admission: inout Admission) {
+        guard case .sealed(let sequence, let revision, _, let deletion)? = provenance[record.id] else { return }
+        if deletion {
+            admission.deletions.append((record.id, SealedDeletion(sequence: sequence, revision: revision, lastModified: record.lastModified)))
+        } else {
+            admission.settled.append(record.id)
+        }
+    }
+
+    // MARK: - What is kept
+
+    /// The local copy stays; this device's version goes back over the refused one with the
+    /// next push — its waiting change aimed at the refused version's stamp, or its held
+    /// version queued against it, or its sealed deletion queued again. A Kinto tombstone
+    /// is remembered instead, for `shelf encryption put-back`.
+    private func keepLocal(
+        _ record: RawRecord, refused kind: IntegrityRefusal.Kind, held: HeldVersion, in collection: CollectionName, _ tx: StoreTransaction
+    ) throws {
+        let rules = SyncRules(tx)
+        if kind == .deletedWithoutReader {
+            try tx.noteServerDeletion(collection, id: record.id, lastModified: record.lastModified)
+            return
+        }
+        if let waiting = try tx.outboxEntry(collection, id: record.id) {
+            // NB: a create cannot carry a base; it meets the refused record as a 412 and is
+            // aimed at it there (`OutboxPush.readable`).
+            if waiting.kind != .create { try tx.setBase(waiting.sequence, base: record.lastModified) }
+            return
+        }
+        if held.hasRow {
+            try rules.putBack(collection, id: record.id, over: record.lastModified)
+        } else if held.removal != nil, !record.isDeleted {
+            try rules.queueDeletion(of: record, in: collection)
+        }
+    }
+}
+
+// MARK: - IntegrityRefusal
+
+/// A version from the server a device did not take, and why.
+public struct IntegrityRefusal: Sendable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        /// Older than the version held (its sequence number is lower): put back.
+        case olderVersion = "older_version"
+        /// Another version with the number of the one held: a replay, or two writes the
+        /// server took at once.
+        case otherVersionSameNumber = "other_version_same_number"
+        /// A version of a record this device saw removed by a later sealed deletion.
+        case removedRecordBack = "removed_record_back"
+        /// A new version sealed under a key every record was sealed again away from.
+        case retiredKey = "retired_key"
+        /// In the clear after the plaintext period closed.
+        case inTheClear = "in_the_clear"
+        /// In the clear over a record this device has seen sealed.
+        case inTheClearOverSealed = "in_the_clear_over_sealed"
+        /// A tombstone no key vouches for, of a record whose newest sealed version is live.
+        case deletedWithoutReader = "deleted_without_reader"
+    }
+
+    public let id: String
+    public let kind: Kind
+    /// The refused version's stamp.
+    public let lastModified: Int64
+
+    /// Why, in words for a log line.
+    public var reason: String {
+        switch kind {
+        case .olderVersion: "an older version than the one this device holds: the server put it back; keeping this device's"
+        case .otherVersionSameNumber: "another version with the number of the one this device holds (a replay); keeping this device's"
+        case .removedRecordBack: "a version of a record the reader removed: the server brought it back; removing it again"
+        case .retiredKey: "sealed under a retired key; keeping this device's version"
+        case .inTheClear: "a record in the clear on an encrypted account (its plaintext period is closed)"
+        case .inTheClearOverSealed: "a record in the clear over one this device has seen sealed"
+        case .deletedWithoutReader: "deleted on the server without the reader (no sealed deletion): kept here; 'shelf encryption put-back' uploads it again"
+        }
+    }
+
+    /// Whether it counts as a version put back (rolled back) rather than one in the clear or a deletion.
+    public var isRollback: Bool {
+        switch kind {
+        case .olderVersion, .otherVersionSameNumber, .removedRecordBack, .retiredKey: true
+        case .inTheClear, .inTheClearOverSealed, .deletedWithoutReader: false
+        }
+    }
+}
+
+// MARK: - Putting a version back
+
+extension SyncRules {
+    /// Queues the version this store holds of `id` to go back over a server version it
+    /// refused (stamped `stamp`): an update of the held version, whose base is what is
+    /// held, so a merge with anything newer finds nothing changed here.
+    func putBack(_ collection: CollectionName, id: String, over stamp: Int64) throws(StorageError) {
+        guard try tx.outboxEntry(collection, id: id) == nil,
+              let row = try tx.record(collection, id: id, includingDeleted: true), !row.isDeleted
+        else { return }
+        try tx.writeBase(BaseSnapshot(collection: collection, recordID: id, json: row.json, lastModified: stamp))
+        try tx.setLastModified(collection, id: id, stamp)
+        try tx.writeOutbox(collection, id: id, kind: .update, base: stamp, waiting: nil)
+    }
+}
