@@ -137,7 +137,13 @@ public struct KeyringRecord: Sendable {
                 problems.append(.altered(id))
             }
         }
-        guard !opened.isEmpty else { throw .wrongPassphrase }
+        guard !opened.isEmpty else {
+            // NB: a passphrase is wrong only when a listed key's own wrapped form was there to
+            // try; when none is, the keyring was altered, whatever the passphrase.
+            let tried = manifest.keys.keys.contains { id in wrapped[id].map { $0.digest == manifest.keys[id]?.wrapDigest } == true }
+            if tried { throw .wrongPassphrase }
+            throw .keyringDamaged(problems.filter { manifest.keys[$0.keyID] != nil }.map(\.description).joined(separator: "; "))
+        }
         let listed = manifest.keys.keys.compactMap { opened[$0] }
         try verify(with: listed)
         guard let current = opened[manifest.current], !problems.contains(where: { $0.keyID == manifest.current }) else {

@@ -1,0 +1,73 @@
+import Domain
+import Foundation
+import Records
+import Storage
+@testable import Sync
+import Testing
+
+/// The rules against a hostile server, one decision at a time: a version the server sent,
+/// where it came from, against what the device holds — no store, no server.
+@Suite("What a device takes from a hostile server")
+struct IntegrityGateTests {
+    static let closed = IntegrityGate(policy: IntegrityPolicy(plaintextOpen: false, retiredKeys: ["0000000000000old"]), provenance: [:])
+    static let open = IntegrityGate(policy: IntegrityPolicy(plaintextOpen: true), provenance: [:])
+
+    static func record(_ deleted: Bool = false) -> RawRecord {
+        RawRecord(id: "b1", lastModified: 50, isDeleted: deleted, json: Data(#"{"id":"b1"}"#.utf8))
+    }
+
+    static func sealed(_ sequence: Int64, _ revision: String = "r-new", key: String = "00000000000cur", deletion: Bool = false) -> WireSealing.Provenance {
+        .sealed(sequence: sequence, revision: revision, keyID: key, deletion: deletion)
+    }
+
+    /// Holds version 5 ("r5") of the record, live.
+    static let heldLive = HeldVersion(sequence: 5, revision: "r5", hasRow: true)
+    /// Holds the record as it came in the clear (never seen sealed).
+    static let heldInTheClear = HeldVersion(hasRow: true)
+    /// Saw the record removed by a sealed deletion numbered 7.
+    static let removed = HeldVersion(removal: SealedDeletion(sequence: 7, revision: "r7", lastModified: 40))
+
+    @Test(arguments: [
+        ("a newer version", sealed(6), heldLive, IntegrityGate.Decision.admit),
+        ("the same version stamped again", sealed(5, "r5"), heldLive, .admit),
+        ("an older version", sealed(4, "r4"), heldLive, .refuse(.olderVersion)),
+        ("another version with the same number", sealed(5, "r5-other"), heldLive, .refuse(.otherVersionSameNumber)),
+        ("a version of a removed record, older than the removal", sealed(6), removed, .refuse(.removedRecordBack)),
+        ("the removal itself, listed again", sealed(7, "r7", deletion: true), removed, .admit),
+        ("a version made after the removal (recreated)", sealed(8), removed, .admit),
+        ("a new record", sealed(1), HeldVersion(), .admit),
+        ("a new version under a retired key", sealed(6, key: "0000000000000old"), heldLive, .refuse(.retiredKey)),
+        ("the held version, under a retired key", sealed(5, "r5", key: "0000000000000old"), heldLive, .admit),
+        ("a reader's deletion, newer", sealed(6, deletion: true), heldLive, .admit),
+    ] as [(String, WireSealing.Provenance, HeldVersion, IntegrityGate.Decision)])
+    func sealedVersions(_ label: String, _ provenance: WireSealing.Provenance, _ held: HeldVersion, _ expected: IntegrityGate.Decision) {
+        #expect(Self.closed.decide(Self.record(), provenance: provenance, held: held) == expected, "\(label)")
+    }
+
+    @Test(arguments: [
+        ("after the migration, a new id", HeldVersion(), false, IntegrityGate.Decision.refuse(.inTheClear)),
+        ("after the migration, over a sealed record", heldLive, false, .refuse(.inTheClear)),
+        ("during the migration, a new id", HeldVersion(), true, .admitAndSealAgain),
+        ("during the migration, a record held in the clear", heldInTheClear, true, .admitAndSealAgain),
+        ("during the migration, over a record seen sealed", heldLive, true, .refuse(.inTheClearOverSealed)),
+        ("during the migration, over a removal seen sealed", removed, true, .refuse(.inTheClearOverSealed)),
+    ] as [(String, HeldVersion, Bool, IntegrityGate.Decision)])
+    func recordsInTheClear(_ label: String, _ held: HeldVersion, _ migrating: Bool, _ expected: IntegrityGate.Decision) {
+        let gate = migrating ? Self.open : Self.closed
+        #expect(gate.decide(Self.record(), provenance: .plaintext, held: held) == expected, "\(label)")
+        // A format 1 envelope has no number: it is taken as a record in the clear is.
+        #expect(gate.decide(Self.record(), provenance: .legacySealed, held: held) == expected, "\(label), format 1")
+    }
+
+    @Test(arguments: [
+        ("over a record seen sealed", heldLive, true, IntegrityGate.Decision.refuse(.deletedWithoutReader)),
+        ("over a record held in the clear, after the migration", heldInTheClear, false, .refuse(.deletedWithoutReader)),
+        ("over a record held in the clear, during the migration", heldInTheClear, true, .admit),
+        ("of a record not held", HeldVersion(), false, .admit),
+        ("of a record deleted here, its deletion waiting", HeldVersion(sequence: 5, revision: "r5", hasRow: true, deletedHere: true, waiting: true), false, .admit),
+    ] as [(String, HeldVersion, Bool, IntegrityGate.Decision)])
+    func kintoTombstones(_ label: String, _ held: HeldVersion, _ migrating: Bool, _ expected: IntegrityGate.Decision) {
+        let gate = migrating ? Self.open : Self.closed
+        #expect(gate.decide(Self.record(true), provenance: .tombstone, held: held) == expected, "\(label)")
+    }
+}
