@@ -14,6 +14,7 @@ public struct EncryptionStatusScreen: RenderableScreen, Hashable {
     public let keyringVersion: Int64?
     public let plaintextClosed: Bool
     public let deletedByServer: Int
+    public let revealingIDs: Int
 
     public init(account: String, _ status: AccountEncryption.Status) {
         self.account = account
@@ -24,6 +25,7 @@ public struct EncryptionStatusScreen: RenderableScreen, Hashable {
         keyringVersion = status.keyringVersion
         plaintextClosed = status.plaintextClosed
         deletedByServer = status.deletedByServer
+        revealingIDs = status.revealingIDs
     }
 
     public func renderText(_ options: RenderOptions) -> String {
@@ -46,6 +48,9 @@ public struct EncryptionStatusScreen: RenderableScreen, Hashable {
         } else {
             text.line("Keyring:   format 1, not authenticated: the next 'shelf sync' upgrades it")
         }
+        text.line(revealingIDs == 0
+            ? "Ids:       none reveals a record's source"
+            : "Ids:       \(revealingIDs) record\(revealingIDs == 1 ? "" : "s") still named after their source (gr-…, cal-…): the next 'shelf sync' renames them")
         if deletedByServer > 0 {
             text.line("Refused:   the server deleted \(deletedByServer) record\(deletedByServer == 1 ? "" : "s") without you: 'shelf encryption put-back' uploads them again")
         }
@@ -60,6 +65,7 @@ public struct EncryptionStatusScreen: RenderableScreen, Hashable {
         case keyringVersion = "keyring_version"
         case plaintextClosed = "plaintext_closed"
         case deletedByServer = "deleted_by_server"
+        case revealingIDs = "revealing_ids"
     }
 }
 

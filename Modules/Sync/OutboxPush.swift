@@ -273,10 +273,11 @@ extension SyncRun {
         let entry = change.entry
         let path = KintoCollectionPath(entry.collection)
         let base = entry.baseLastModified.map(Int.init)
-        if entry.kind == .delete, sealing.isSealed, WireSealing.seals(entry.collection) {
+        if entry.kind == .delete, sealing.isSealed, WireSealing.seals(entry.collection), let deletion = entry.sentBody {
             // NB: a reader's deletion on an encrypted account is a sealed record, so other
-            // devices can tell it from a tombstone the server made alone (`IntegrityGate`).
-            let marker = try sealing.sealed(body: entry.sentBody ?? Data("{}".utf8), in: entry.collection, id: entry.recordID, deletion: true)
+            // devices can tell it from a tombstone the server made alone (`IntegrityGate`);
+            // one without a body deletes a record never sealed (`SyncRules.markSent`).
+            let marker = try sealing.sealed(body: deletion, in: entry.collection, id: entry.recordID, deletion: true)
             return try KintoRequest.update(in: path, id: entry.recordID, data: marker, ifMatch: base)
         }
         let plain = try entry.sentBody ?? RecordJSON.pushBody(change.json, collection: entry.collection, id: entry.recordID)

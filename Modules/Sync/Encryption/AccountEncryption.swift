@@ -51,19 +51,23 @@ public struct AccountEncryption: Sendable {
         public var plaintextClosed: Bool
         /// Records the server deleted without the reader, kept here ('shelf encryption put-back').
         public var deletedByServer: Int
+        /// Records still named by an id that reveals their source (`gr-…`, `cal-…`):
+        /// `enable` renames them, and a sync during the migration renames one left then
+        /// (its change was in flight).
+        public var revealingIDs: Int
     }
 
     /// The state as this device knows it, without a request.
     public func status() throws -> Status {
-        let (state, waiting, deleted) = try store.read { reader in
+        let (state, waiting, deleted, revealing) = try store.read { reader in
             (try reader.encryptionState(), try CollectionName.allCases.filter(WireSealing.seals).reduce(0) { $0 + (try reader.pendingCount(in: $1)) },
-             try reader.serverDeletions().count)
+             try reader.serverDeletions().count, try RevealingIDs.count(in: reader))
         }
         let keyring = try keys.load()
         return Status(
             isEnabled: state.isEnabled, keyID: keyring?.current.id.rawValue ?? state.currentKeyID, holdsKey: keyring != nil,
             notYetEncrypted: state.isEnabled ? waiting : 0, keyringVersion: state.keyringVersion,
-            plaintextClosed: state.plaintextClosed == true, deletedByServer: deleted)
+            plaintextClosed: state.plaintextClosed == true, deletedByServer: deleted, revealingIDs: state.isEnabled ? revealing : 0)
     }
 
     /// Whether the server holds a keyring for this account: another device turned
@@ -99,6 +103,7 @@ public struct AccountEncryption: Sendable {
     public func enable(passphrase: Passphrase, parameters: KDFParameters = .recommended) async throws -> Change {
         try await underLock {
             var keyring: ServerKeyring
+            var identity: DataKey
             if let existing = try await ServerKeyring.fetch(client) {
                 // A previous `enable` of this device that stopped halfway is finished; any
                 // other keyring is another device's.
@@ -108,8 +113,10 @@ public struct AccountEncryption: Sendable {
                 try record.verify(with: held.keys)
                 if try store.read({ try $0.encryptionState().keyringVersion != nil }) { return Change() }  // done before
                 keyring = existing
+                identity = held.key(for: record.manifest.identity) ?? held.current
             } else {
                 let key = try DataKey.generate()
+                identity = key
                 let wrapped = try WrappedKey.wrap(key, passphrase: passphrase, parameters: parameters)
                 // NB: the key is kept before the keyring leaves, so a kill in between never
                 // leaves a server keyring whose key no device holds.
@@ -124,7 +131,8 @@ public struct AccountEncryption: Sendable {
                     throw AccountEncryptionError.alreadyEncrypted
                 }
             }
-            return Change(queued: try markEncrypted(keyring, requeue: .all))
+            let keyed = try KeyedIdentifier(key: identity)
+            return Change(queued: try markEncrypted(keyring, requeue: .all) { id, collection in keyed.id(for: id, in: collection.rawValue) })
         }
     }
 
@@ -289,7 +297,11 @@ public struct AccountEncryption: Sendable {
         case none, all
     }
 
-    private func markEncrypted(_ keyring: ServerKeyring, requeue: Requeue, reconcile: Bool = false) throws -> Int {
+    /// - Parameter rename: the keyed ids records whose ids reveal their source are renamed to
+    ///   (`enable`: `SyncRules.renameRevealingIDs`).
+    private func markEncrypted(
+        _ keyring: ServerKeyring, requeue: Requeue, reconcile: Bool = false, rename: ((String, CollectionName) -> String)? = nil
+    ) throws -> Int {
         let remembered = try Self.remembered(keyring)
         return try store.write { tx in
             var state = try tx.encryptionState()
@@ -298,7 +310,7 @@ public struct AccountEncryption: Sendable {
             state.identityKeyID = keyring.identityKeyID.rawValue
             if let remembered { Self.remember(remembered, in: &state) }
             try tx.setEncryptionState(state)
-            var queued = 0
+            var queued = try rename.map { rename throws(StorageError) in try SyncRules(tx).renameRevealingIDs(rename) } ?? 0
             for collection in CollectionName.allCases where WireSealing.seals(collection) {
                 if reconcile { _ = try tx.updateSyncState(collection) { $0.lastReconciled = Date(timeIntervalSince1970: 0) } }
                 guard requeue == .all else { continue }

@@ -22,7 +22,8 @@ import Storage
 ///   it is then sealed again (`sealAgain`);
 /// - a Kinto tombstone (a deletion no key vouches for) of a record this device holds live
 ///   and has seen sealed is refused and remembered (`ServerDeletion`): the reader's own
-///   deletions are sealed (`RecordSealer.sealDeletion`);
+///   deletions are sealed (`RecordSealer.sealDeletion`), except that of a record never
+///   sealed (renamed by `enable`), which leaves as a tombstone;
 /// - what is refused keeps the local copy, and — except a deletion, which waits for
 ///   `shelf encryption put-back` — this device's version is queued to go back over the server's.
 struct IntegrityGate {
@@ -98,9 +99,12 @@ struct IntegrityGate {
             guard !held.seenSealed else { return .refuse(.inTheClearOverSealed) }
             return record.isDeleted ? .admit : .admitAndSealAgain
         case .tombstone:
-            guard held.hasRow, !held.deletedHere else { return .admit }
-            if held.sequence != nil || !policy.plaintextOpen { return .refuse(.deletedWithoutReader) }
-            return .admit
+            // NB: only a record this device has seen sealed is protected from a tombstone:
+            // one it holds as it was before encryption (never sealed since — `enable`
+            // renamed it, or it left the library then) follows it. A device that saw it
+            // sealed keeps it, and `put-back` brings it back for the others.
+            guard held.hasRow, !held.deletedHere, held.sequence != nil else { return .admit }
+            return .refuse(.deletedWithoutReader)
         }
     }
 

@@ -37,6 +37,7 @@ extension SyncRun {
         let sealed = CollectionName.allCases.filter(WireSealing.seals)
         let waiting = try store.read { reader in try sealed.reduce(0) { $0 + (try reader.pendingCount(in: $1)) } }
         guard waiting == 0 else { return }
+        if state.plaintextClosed != true, try renameRevealingIDs(state, keys: sealer.keyring) > 0 { return }
 
         var left = 0
         for collection in sealed {
@@ -96,6 +97,19 @@ extension SyncRun {
             }
             return left
         }
+    }
+
+    /// Renames what is still named after its source (a record whose change was in flight
+    /// when `enable` renamed the others, one another device pulled in the clear): while the
+    /// plaintext period is open, when its old id can still go as a Kinto tombstone.
+    /// - Returns: how many were renamed (queued: the migration waits for them).
+    private func renameRevealingIDs(_ state: EncryptionState, keys: Keyring) throws -> Int {
+        guard try store.read({ reader in try RevealingIDs.count(in: reader) }) > 0 else { return 0 }
+        let identity = try state.identityKeyID.flatMap { id in keys.key(for: try KeyID(id)) } ?? keys.current
+        let keyed = try KeyedIdentifier(key: identity)
+        let renamed = try store.write { tx in try SyncRules(tx).renameRevealingIDs { keyed.id(for: $0, in: $1.rawValue) } }
+        if renamed > 0 { report.keyring = "renamed \(renamed) record\(renamed == 1 ? "" : "s") named after their source; they go up with the next sync" }
+        return renamed
     }
 
     /// The members a migration check lists: the envelope's format, key and number.

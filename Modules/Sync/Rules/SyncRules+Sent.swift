@@ -34,7 +34,12 @@ extension SyncRules {
         }
         if current.isInFlight { return current }
         guard current.revision == entry.revision else { return nil }
-        let content = body ?? (numbered && entry.kind == .delete ? Data("{}".utf8) : nil)
+        // NB: the deletion of a record never sealed (its number unknown: renamed by `enable`,
+        // or from before encryption) goes as a Kinto tombstone, so its id leaves the server's
+        // live records; a device that saw it sealed never meets one (`IntegrityGate`).
+        var sealedDeletion = false
+        if numbered, entry.kind == .delete { sealedDeletion = try knownSequence(of: entry) > 0 }
+        let content = body ?? (sealedDeletion ? Data("{}".utf8) : nil)
         let stamped = try content.map { body throws(StorageError) in try lineageStamped(body, of: entry, numbered: numbered) }
         try tx.markSent(current.sequence, body: stamped?.body, lineageID: stamped?.lineageID)
         var sent = current
@@ -70,6 +75,14 @@ extension SyncRules {
         let sequence = known.map { $0 + 1 }
         return StampedBody(
             body: try PushBody.stamping(body, lineage: lineage, sequence: sequence, collection: collection, id: id), lineageID: lineageID)
+    }
+
+    /// The highest sequence number this device knows of an entry's record.
+    private func knownSequence(of entry: OutboxEntry) throws(StorageError) -> Int64 {
+        let (collection, id) = (entry.collection, entry.recordID)
+        return try knownSequence(
+            of: id, in: collection, base: try tx.base(collection, id: id)?.json,
+            row: try tx.record(collection, id: id, includingDeleted: true)?.json)
     }
 
     /// The highest sequence number this device knows of a record: its base's, its row's,

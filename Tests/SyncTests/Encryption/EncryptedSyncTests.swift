@@ -201,6 +201,52 @@ struct EncryptedSyncTests {
         #expect(second.collections["books"]?.added == 0)
     }
 
+    /// Ids made from an import's source (`gr-<Goodreads Book Id>`) tell the server which
+    /// book the reader has: `enable` names those records by keyed ids, the old ids leave
+    /// the server's live records as tombstones, and what names the book follows.
+    @Test func enablingRenamesRecordsWhoseIdsRevealTheirSource() async throws {
+        let a = try EncryptedDevice(user: user, server: server)
+        let b = try EncryptedDevice(user: user, server: server)
+        let csv = """
+            Book Id,Title,Author,Exclusive Shelf,My Review
+            4981,Slaughterhouse-Five,Kurt Vonnegut,read,So it goes.
+            """
+        let plan = try LibraryImport.plan(Data(csv.utf8), format: .goodreads, file: "goodreads.csv")
+        _ = try LibraryImport.apply(plan, to: a.device.store, file: "goodreads.csv", dryRun: false)
+        _ = try a.device.store.write { tx in
+            try tx.saveLocal(.preferences, id: "reader", json: Data(#"{"id":"reader","favorite:gr-4981":true}"#.utf8))
+        }
+        #expect(await a.device.sync().outcome == .synced)
+        #expect(await b.device.sync().outcome == .synced)
+        #expect(try a.device.title("gr-4981") == "Slaughterhouse-Five")
+
+        _ = try await a.enable("correct horse")
+        #expect(try a.encryption.status().revealingIDs == 0)
+        #expect(await a.device.sync().outcome == .synced)
+        try await b.join("correct horse")
+        #expect(await b.device.sync().outcome == .synced)
+
+        for device in [a, b] {
+            #expect(try device.device.title("gr-4981") == nil)
+            let books = try device.device.store.read { try $0.rows(of: .books) }.filter { !$0.isDeleted }
+            #expect(books.count == 1)
+            let book = try #require(books.first)
+            #expect(!book.id.contains("4981") && !RevealingIDs.reveals(book.id))
+            let notes = try device.device.store.read { try $0.rows(of: .notes) }.filter { !$0.isDeleted }
+            #expect(notes.count == 1)
+            let note = try WireJSON.fields(try #require(notes.first).json)
+            #expect(note["book_id"] == .string(book.id))
+            let preferences = try WireJSON.fields(try #require(try device.device.store.record(.preferences, id: "reader")).json)
+            #expect(preferences["favorite:\(book.id)"] == .bool(true))
+            #expect(preferences["favorite:gr-4981"] == nil)
+            #expect(try device.encryption.status().revealingIDs == 0)
+        }
+        // On the server the revealing ids are tombstones only: no live record keeps them.
+        let live = try await KintoCollectionService(client: a.device.client, collection: .books).firstPage(ListQuery()).page?.records ?? []
+        #expect(live.map(\.id).allSatisfy { !RevealingIDs.reveals($0) })
+        #expect(live.count == 1)
+    }
+
     @Test func aConflictOnSealedRecordsIsResolvedAndADeletionReachesTheOtherDevice() async throws {
         let (a, b) = try await encryptedPair()
         try await b.join("correct horse")

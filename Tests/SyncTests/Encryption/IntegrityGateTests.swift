@@ -61,7 +61,7 @@ struct IntegrityGateTests {
 
     @Test(arguments: [
         ("over a record seen sealed", heldLive, true, IntegrityGate.Decision.refuse(.deletedWithoutReader)),
-        ("over a record held in the clear, after the migration", heldInTheClear, false, .refuse(.deletedWithoutReader)),
+        ("over a record held in the clear, never seen sealed (renamed by enable)", heldInTheClear, false, .admit),
         ("over a record held in the clear, during the migration", heldInTheClear, true, .admit),
         ("of a record not held", HeldVersion(), false, .admit),
         ("of a record deleted here, its deletion waiting", HeldVersion(sequence: 5, revision: "r5", hasRow: true, deletedHere: true, waiting: true), false, .admit),
