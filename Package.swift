@@ -183,6 +183,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "shelf-bench-sealed",
+            dependencies: ["BenchmarkSupport", "Domain", "Encryption", "Records", "Storage", "Sync"],
+            path: "Benchmarks/SealedPages",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "shelf-bench-kdf",
             dependencies: ["Encryption"],
             path: "Benchmarks/KDFCost",

@@ -47,12 +47,13 @@ struct FieldReader {
     /// The text's length is checked before decoding, so a huge member costs nothing.
     /// `limit` is one of this module's constants, far from overflowing.
     private func base64(_ name: String, limit: Int, exact: Bool) throws(EncryptionError) -> [UInt8] {
-        let text = try string(name)
-        guard text.utf8.count <= (limit / 3 + 1) * 4,
-              let data = Data(base64Encoded: text),
-              exact ? data.count == limit : data.count <= limit
-        else { throw missing(name, exact ? "base64 of \(limit) bytes" : "base64 of at most \(limit) bytes") }
-        return [UInt8](data)
+        var text = try string(name)
+        let decoded = text.utf8.count <= (limit / 3 + 1) * 4
+            ? text.withUTF8 { Base64.decode(UnsafeRawBufferPointer($0), maximum: limit) } : nil
+        guard let decoded, !exact || decoded.count == limit else {
+            throw missing(name, exact ? "base64 of \(limit) bytes" : "base64 of at most \(limit) bytes")
+        }
+        return decoded
     }
 
     func keyID(_ name: String) throws(EncryptionError) -> KeyID {

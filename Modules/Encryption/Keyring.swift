@@ -18,7 +18,8 @@ public struct Keyring: Sendable {
     public var keys: [DataKey] { [current] + older }
 
     public func key(for id: KeyID) -> DataKey? {
-        keys.first { $0.id == id }
+        // NB: the current key first, without building `keys`: every record opened asks.
+        current.id == id ? current : older.first { $0.id == id }
     }
 
     /// `new` becomes current and the current key the most recent older one

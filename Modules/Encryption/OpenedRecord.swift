@@ -30,10 +30,15 @@ public struct OpenedRecord: Sendable {
     /// The most lineage entries read from a sealed content (Storage keeps 16).
     static let maximumLineage = 64
 
-    init(sealed: SealedRecord, lastModified: Int64, content: [UInt8], address: RecordAddress) throws(EncryptionError) {
+    /// - Parameter collection: also keep the members the store's columns for this
+    ///   collection are computed from (`RawRecord.indexedFields`), read in the same pass,
+    ///   so the store does not read the record again.
+    init(
+        sealed: SealedRecord, lastModified: Int64, content: [UInt8], address: RecordAddress, indexingFor collection: CollectionName?
+    ) throws(EncryptionError) {
         let reading: ContentReading
         do {
-            reading = try ContentReading(content)
+            reading = try ContentReading(content, indexing: collection.map { RecordIndexing.wireNames(for: $0) })
         } catch {
             throw .malformed(reason: "\(address) opened, but its sealed fields are not what Shelf writes (\(error.message))")
         }
@@ -57,9 +62,12 @@ public struct OpenedRecord: Sendable {
             do { json = try WireJSON.data(fields) } catch { throw .malformed(reason: "\(address)'s deletion cannot be written as JSON") }
             record = RawRecord(id: address.id, lastModified: lastModified, isDeleted: true, json: json)
         } else {
+            var indexed = reading.indexed
+            indexed?.set("id", .string(address.id))
             record = RawRecord(
                 id: address.id, lastModified: lastModified,
-                json: Self.spliced(content, reading: reading, id: address.id, lastModified: lastModified, sequence: sealed.sequence))
+                json: Self.spliced(content, reading: reading, id: address.id, lastModified: lastModified, sequence: sealed.sequence),
+                indexedFields: collection.flatMap { collection in indexed.map { IndexedFields(collection: collection, fields: $0) } })
         }
     }
 
@@ -69,7 +77,8 @@ public struct OpenedRecord: Sendable {
         var head = "{"
         if let sequence { head += "\"\(RecordSealer.sequenceField)\":\(sequence)," }
         head += "\"id\":\"\(id)\",\"last_modified\":\(lastModified)"
-        var json = Data(head.utf8)
+        var json = Data(capacity: head.utf8.count + content.count + 1)
+        json.append(contentsOf: head.utf8)
         if reading.memberCount == 0 {
             json.append(UInt8(ascii: "}"))
         } else {
@@ -93,9 +102,12 @@ private struct ContentReading {
     var lastRevision: String?
     /// Where the object's `{` is.
     var openingBrace = 0
+    /// The indexed members, when asked for.
+    var indexed: WireFields?
 
-    init(_ content: [UInt8]) throws(JSONScanError) {
+    init(_ content: [UInt8], indexing names: [WireFields.Name]?) throws(JSONScanError) {
         var reading = ContentReading(empty: ())
+        if names != nil { reading.indexed = WireFields() }
         try JSONByteScanner.withScanner(over: content) { (scanner) throws(JSONScanError) in
             scanner.skipWhitespace()
             reading.openingBrace = scanner.offset
@@ -117,6 +129,8 @@ private struct ContentReading {
                             try scanner.skipValue()
                         }
                     }
+                } else if let names, try scanner.readIndexedMember(key, of: names, into: &reading.indexed!) {
+                    // NB: `indexed!` is safe: it is set whenever `names` is.
                 } else {
                     try scanner.skipValue()
                 }

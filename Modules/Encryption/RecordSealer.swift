@@ -100,12 +100,14 @@ public struct RecordSealer: Sendable {
     /// - Throws: `.notSealed` for a plaintext record or a tombstone, `.unknownKey` for a
     ///   key this keyring lacks, `.tampered` when the seal does not verify here,
     ///   `.unsupportedFormat` and `.malformed` for an envelope or content Shelf did not write.
-    public func open(_ record: RawRecord, in collection: String) throws(EncryptionError) -> OpenedRecord {
+    /// - Parameter indexing: the collection whose store columns the opened record's
+    ///   members should be gathered for in the same pass (`RawRecord.indexedFields`).
+    public func open(_ record: RawRecord, in collection: String, indexing: CollectionName? = nil) throws(EncryptionError) -> OpenedRecord {
         guard (try? RecordID.validate(record.id)) != nil else { throw .malformed(reason: "a record in \(collection) has no valid id") }
         let address = RecordAddress(bucket: bucket, collection: collection, id: record.id)
         let sealed = try SealedRecord(scanned: record, address: address)
         let content = try openContent(sealed, address: address)
-        return try OpenedRecord(sealed: sealed, lastModified: record.lastModified, content: content, address: address)
+        return try OpenedRecord(sealed: sealed, lastModified: record.lastModified, content: content, address: address, indexingFor: indexing)
     }
 
     /// Opens a sealed record given as fields (`id`, optional `last_modified`, the envelope).

@@ -159,10 +159,13 @@ public struct SealedRecord: Hashable, Sendable {
     /// Base64 text at `range` of `json`, decoded; its length is checked before decoding.
     private static func base64(_ json: Data, _ range: Range<Int>, name: String, limit: Int, exact: Bool) throws(EncryptionError) -> [UInt8] {
         let shape = exact ? "base64 of \(limit) bytes" : "base64 of at most \(limit) bytes"
-        guard range.count <= (limit / 3 + 1) * 4, range.lowerBound >= 0, range.upperBound <= json.count,
-              let data = Data(base64Encoded: json[(json.startIndex + range.lowerBound)..<(json.startIndex + range.upperBound)]),
-              exact ? data.count == limit : data.count <= limit
-        else { throw .malformed(reason: "the envelope's \"\(name)\" is not \(shape)") }
-        return [UInt8](data)
+        guard range.count <= (limit / 3 + 1) * 4, range.lowerBound >= 0, range.upperBound <= json.count else {
+            throw .malformed(reason: "the envelope's \"\(name)\" is not \(shape)")
+        }
+        let decoded = json.withUnsafeBytes { bytes in
+            Base64.decode(UnsafeRawBufferPointer(rebasing: bytes[range]), maximum: limit)
+        }
+        guard let decoded, !exact || decoded.count == limit else { throw .malformed(reason: "the envelope's \"\(name)\" is not \(shape)") }
+        return decoded
     }
 }

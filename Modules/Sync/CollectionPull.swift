@@ -335,16 +335,21 @@ extension SyncRun {
         _ page: RecordPage, to collection: CollectionName, reading: PullReading, pulledBefore: Int,
         mode: inout PullMode, bulkLoad: BulkLoad
     ) throws -> PageCounts {
-        let readable = try opened(page.records, of: collection)
-        let remote = withinSizeLimit(readable.records, of: collection)
         mode.note(page.records)
         let recovering = mode.isRecovery
+        // NB: on a sealed run, what the store holds in that version already is dropped
+        // before it is opened: a pull that reaches back over the commit window brings the
+        // window's records again, and opening each only to drop it cost an idle run after a
+        // first sync ten times a plaintext one.
+        let held = try sealing.isSealed && !recovering ? heldAlready(page.records, of: collection) : nil
+        let readable = try opened(held?.records ?? page.records, of: collection)
+        let remote = withinSizeLimit(readable.records, of: collection)
         let present = mode.present
         let merger = MergeApplier(policy: options.policy, now: now)
         let stored = try store.write(bulkLoad: recovering ? nil : bulkLoad) { tx in
             var stored = try Self.storePage(
                 remote, of: collection, recovering: recovering, merger: merger, gate: readable.gate,
-                morePagesFollow: page.next.morePagesFollow, tx)
+                morePagesFollow: page.next.morePagesFollow, dropped: held.map { (page.records.count - $0.records.count, $0.late) }, tx)
             try advanceState(of: collection, after: page, reading: reading, tx)
             if recovering, !page.next.morePagesFollow {
                 stored.requeued = try SyncRules(tx).requeueRecordsMissing(from: collection, present: present)
@@ -355,7 +360,7 @@ extension SyncRun {
         reportStored(stored, of: collection)
         // NB: records the store already held are not counted as pulled: an idle run that
         // reaches back over them reports nothing pulled, as it did before; nor are those refused.
-        let pulled = remote.count - stored.alreadyHeld - (stored.admission?.refusals.count ?? 0)
+        let pulled = (held == nil ? remote.count - stored.alreadyHeld : remote.count) - (stored.admission?.refusals.count ?? 0)
         collectionReport(collection) {
             $0.pulled += pulled
             $0.deletedLocally += stored.deleted
@@ -393,21 +398,35 @@ extension SyncRun {
         var admission: IntegrityGate.Admission?
     }
 
+    /// The records of a page the store does not hold in that version yet (and how many
+    /// of them are late), read before the page is opened; nil when there is no cursor.
+    private func heldAlready(_ records: [RawRecord], of collection: CollectionName) throws -> (records: [RawRecord], late: Int)? {
+        try store.read { reader in
+            let state = try reader.syncState(collection)
+            guard let cursor = state.cursor else { return nil }
+            return try Self.droppingHeldVersions(records, behind: cursor, orPushedUpTo: state.pushedTimestamp, in: collection, reader)
+        }
+    }
+
     /// Stores a page's records in the caller's transaction: what the store holds already
     /// is dropped, a recovery keeps newer local versions and local deletions, and the
     /// rest is applied (`applyPulled`).
+    /// - Parameter dropped: what was dropped before the page was opened (`heldAlready`):
+    ///   how many records the store held, and how many of the rest are late.
     private static func storePage(
         _ remote: [RawRecord], of collection: CollectionName, recovering: Bool, merger: MergeApplier, gate: IntegrityGate?,
-        morePagesFollow: Bool, _ tx: StoreTransaction
+        morePagesFollow: Bool, dropped: (held: Int, late: Int)? = nil, _ tx: StoreTransaction
     ) throws -> StoredPage {
         var stored = StoredPage()
         var incoming = remote
         let state = try tx.syncState(collection)
-        if !recovering, let cursor = state.cursor {
+        if let dropped {
+            (stored.alreadyHeld, stored.late) = dropped
+        } else if !recovering, let cursor = state.cursor {
             let kept = try droppingHeldVersions(incoming, behind: cursor, orPushedUpTo: state.pushedTimestamp, in: collection, tx)
             (incoming, stored.late) = (kept.records, kept.late)
+            stored.alreadyHeld = remote.count - incoming.count
         }
-        stored.alreadyHeld = remote.count - incoming.count
         if let gate {
             // NB: before anything else decides on them: what is refused is neither stored,
             // merged, nor kept by a recovery.

@@ -289,6 +289,13 @@ public struct JSONByteScanner {
         var index = start
         var hasEscapes = false
         while index < end {
+            // NB: eight plain bytes at a time (no quote, backslash, control byte or byte
+            // above 0x7F among them): the long strings of a page — a sealed record's base64
+            // ciphertext, a description — are stepped over a word at a time.
+            if index + 8 <= end, !Self.needsALook(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
             let byte = base[index]
             if byte == UInt8(ascii: "\"") {
                 offset = index + 1
@@ -305,6 +312,21 @@ public struct JSONByteScanner {
             }
         }
         throw fail("unterminated string", at: start - 1)
+    }
+
+    /// Whether any of eight bytes is a quote, a backslash, below 0x20 or above 0x7F (a
+    /// word with none of them is plain string content). It may say yes for a word without
+    /// one (a borrow between bytes), never no for a word with one.
+    @inline(__always)
+    static func needsALook(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- 0x20 &* ones) & ~word
+        let quote = word ^ (0x22 &* ones)
+        let backslash = word ^ (0x5C &* ones)
+        let quotes = (quote &- ones) & ~quote
+        let backslashes = (backslash &- ones) & ~backslash
+        return (word | control | quotes | backslashes) & highs != 0
     }
 
     /// - Returns: the index after the escape that starts at `index` (a backslash).

@@ -34,6 +34,9 @@ public struct WireFields: Sendable {
     /// every name of every pulled record cost more than the linear look-ups.
     public private(set) var members: [(name: String, value: Value)] = []
 
+    /// No members: what a reader fills with `set` or `readIndexedMember`.
+    public init() {}
+
     public subscript(key: String) -> Value? {
         members.first { $0.name == key }?.value
     }
@@ -60,7 +63,8 @@ public struct WireFields: Sendable {
         members.reserveCapacity(count)
     }
 
-    mutating func set(_ name: String, _ value: Value) {
+    /// Sets a member (the last of a repeated name wins, as a dictionary would).
+    public mutating func set(_ name: String, _ value: Value) {
         if let index = members.firstIndex(where: { $0.name == name }) {
             members[index].value = value
         } else {
@@ -118,6 +122,18 @@ extension JSONByteScanner {
         }
         let bytes = UnsafeBufferPointer(start: base + token.start, count: token.end - token.start)
         return names.firstIndex { $0.utf8.count == bytes.count && $0.utf8.elementsEqual(bytes) }
+    }
+
+    /// Reads the value of member `key` into `fields` when it is one of `names` (a member a
+    /// store column is computed from, `RecordIndexing.wireNames`): a reader that walks a
+    /// record's members for its own reasons gathers them in the same pass.
+    /// - Returns: whether it was one of them; if not, the value is left for the caller.
+    public mutating func readIndexedMember(
+        _ key: StringToken, of names: [WireFields.Name], into fields: inout WireFields
+    ) throws(JSONScanError) -> Bool {
+        guard let index = index(of: key, in: names) else { return false }
+        fields.set(names[index].text, try readWireValue())
+        return true
     }
 
     /// Reads one member's value as a `WireFields.Value`, validating it.

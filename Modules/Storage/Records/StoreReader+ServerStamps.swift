@@ -19,9 +19,12 @@ extension StoreReader {
     /// version of are absent from the answer.
     public func serverStamps(_ collection: CollectionName, ids: some Sequence<String>) throws(StorageError) -> [String: Int64] {
         var stamps: [String: Int64] = [:]
+        // NB: one look per call at the encrypted account's memory: when it holds nothing of
+        // this collection (every account in the clear), each id is one query of the row.
+        let sql = try holdsIntegrityMemory(collection) ? Self.serverStampWithMemorySQL : Self.serverStampSQL
         for id in ids {
             let stamp = try db.queryFirst(
-                Self.serverStampSQL, [.text(collection.rawValue), .text(id)],
+                sql, [.text(collection.rawValue), .text(id)],
                 operation: "read the server version of a \(collection.rawValue) record"
             ) { $0.int64(0) }
             if let stamp, stamp >= 0 { stamps[id] = stamp }
@@ -31,6 +34,16 @@ extension StoreReader {
 
     /// -1 when no version is known: Kinto's timestamps are never negative.
     private static let serverStampSQL = """
+        SELECT max(coalesce(r.last_modified, -1), coalesce(o.base_last_modified, -1), coalesce(o.server_tombstone, -1),
+                   coalesce(c.remote_last_modified, -1))
+        FROM records r
+        LEFT JOIN outbox o ON o.collection = r.collection AND o.record_id = r.id
+        LEFT JOIN conflicts c ON c.collection = r.collection AND c.record_id = r.id
+        WHERE r.collection = ?1 AND r.id = ?2
+        """
+
+    /// The same, and the sealed deletions and the server's lone deletions remembered.
+    private static let serverStampWithMemorySQL = """
         SELECT max(
             coalesce((SELECT max(coalesce(r.last_modified, -1), coalesce(o.base_last_modified, -1), coalesce(o.server_tombstone, -1),
                                  coalesce(c.remote_last_modified, -1))
@@ -41,6 +54,17 @@ extension StoreReader {
             coalesce((SELECT last_modified FROM sealed_deletions WHERE collection = ?1 AND id = ?2), -1),
             coalesce((SELECT last_modified FROM server_deletions WHERE collection = ?1 AND id = ?2), -1))
         """
+
+    /// Whether an encrypted account's memory holds anything of `collection`.
+    private func holdsIntegrityMemory(_ collection: CollectionName) throws(StorageError) -> Bool {
+        try db.queryFirst(
+            """
+            SELECT EXISTS (SELECT 1 FROM sealed_deletions WHERE collection = ?1)
+                OR EXISTS (SELECT 1 FROM server_deletions WHERE collection = ?1)
+            """,
+            [.text(collection.rawValue)], operation: "look for remembered deletions"
+        ) { $0.bool(0) } ?? false
+    }
 
     /// How many records of `collection` this store holds a server version of: the
     /// records the server has, as far as this store knows (rows waiting for a pushed

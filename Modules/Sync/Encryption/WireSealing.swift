@@ -136,7 +136,7 @@ public enum WireSealing: Sendable {
         if record.isDeleted, record.envelope == nil { return .success((record, .tombstone)) }
         guard record.envelope != nil else { return .success((withoutSequence(record), .plaintext)) }
         do {
-            let opened = try sealer.open(record, in: collection.rawValue)
+            let opened = try sealer.open(record, in: collection.rawValue, indexing: collection)
             guard let sequence = opened.sequence else { return .success((opened.record, .legacySealed)) }
             let provenance = Provenance.sealed(
                 sequence: sequence, revision: opened.revision, keyID: opened.keyID.rawValue, deletion: opened.isDeletion)
