@@ -34,7 +34,7 @@ struct InteropTests {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         let request = folder.path("request.json")
-        try WireJSON.data(exchange.request).write(to: URL(fileURLWithPath: request))
+        try WireJSON.data(exchange.request()).write(to: URL(fileURLWithPath: request))
 
         // WHEN Python reads it and makes its own.
         let run = try await Self.python([Self.folder.appendingPathComponent("interop.py").path, request])
@@ -134,11 +134,11 @@ private struct Exchange {
         ["id": .string(id), "book_id": .string(bookID), "title": "Über \u{7}", "body": .string("line one\nline two\r\n\u{0}end")]
     }
 
-    var request: [String: JSONValue] {
+    func request() throws -> [String: JSONValue] {
         [
             "read": .object([
                 "passphrase": .string(passphrase),
-                "keyring": .string(String(decoding: (try? WireJSON.data(keyring.fields)) ?? Data(), as: UTF8.self)),
+                "keyring": .string(String(decoding: try WireJSON.data(keyring.fields), as: UTF8.self)),
                 "records": .array(sealed.map { .object(["collection": .string($0.collection), "record": .string($0.text)]) }),
                 "natural_ids": .array(naturalIDs.map { .object(["collection": .string($0.collection), "natural_id": .string($0.id)]) }),
             ]),
