@@ -15,8 +15,8 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 .PHONY: setup apt-packages build release run test check server server-stop server-production server-production-stop soak scenario-concurrent harness-test clean bench bench-quick bench-scale bench-devices bench-setup bench-build bench-micro bench-cli bench-interchange bench-ui bench-test man completions install uninstall
 
 ## setup: install the C libraries, openssl and PostgreSQL (apt), the pinned Kinto and its
-## PostgreSQL backend into .venv
-setup: apt-packages $(VENV)/.installed $(VENV)/.postgresql-installed
+## PostgreSQL backend into .venv, and PyNaCl for the encryption format's second implementation
+setup: apt-packages $(VENV)/.installed $(VENV)/.postgresql-installed $(VENV)/.interop-installed
 
 apt-packages:
 	@if ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \
@@ -32,6 +32,11 @@ $(VENV)/.installed: Fixtures/kinto/requirements.txt
 
 $(VENV)/.postgresql-installed: $(VENV)/.installed Fixtures/kinto/requirements-postgresql.txt
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r Fixtures/kinto/requirements-postgresql.txt
+	@touch $@
+
+# Tests/Interop: a Python implementation of the encryption format, run by EncryptionTests.
+$(VENV)/.interop-installed: $(VENV)/.installed Fixtures/encryption/requirements.txt
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r Fixtures/encryption/requirements.txt
 	@touch $@
 
 ## build: build every module and app (debug)

@@ -278,7 +278,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EncryptionTests",
-            dependencies: ["Domain", "Encryption", "Records"],
+            dependencies: ["CSodium", "Domain", "Encryption", "Records", "TestSupport"],
             path: "Tests/EncryptionTests",
             swiftSettings: swiftSettings
         ),
