@@ -118,16 +118,19 @@ public struct RecordSealer: Sendable {
         guard SealedRecord.isSealed(record) else { throw .notSealed(record: address) }
         let sealed = try SealedRecord(fields: record)
         let content = try openContent(sealed, address: address)
+        // NB: the content is checked as a scanned record's is (`OpenedRecord`): one rule for both readers.
+        let opened = try OpenedRecord(sealed: sealed, lastModified: 0, content: content, address: address, indexingFor: nil)
         var fields: [String: JSONValue]
         do {
-            fields = try WireJSON.fields(Data(content))
+            fields = try WireJSON.fields(opened.record.json)
         } catch {
             throw .malformed(reason: "\(address) opened, but its sealed fields are not what Shelf writes")
         }
-        fields["id"] = .string(address.id)
         fields["last_modified"] = sealed.lastModified
-        if let sequence = sealed.sequence { fields[Self.sequenceField] = .number(Double(sequence)) }
-        if sealed.isDeletion { fields[Self.deletionField] = .bool(true) }
+        if sealed.isDeletion {
+            fields["deleted"] = nil
+            fields[Self.deletionField] = .bool(true)
+        }
         return fields
     }
 

@@ -102,6 +102,7 @@ extension JSONByteScanner {
         var deleted = false
         var envelope: WireEnvelope?
         var others = 0
+        var sawDeleted = false
         let names = collection.map { RecordIndexing.wireNames(for: $0) }
         var fields = WireFields()
         if let names { fields.reserve(names.count) }
@@ -115,6 +116,7 @@ extension JSONByteScanner {
                 lastModified = try scanner.readInteger("\"last_modified\"")
             } else if scanner.key(key, is: "deleted") {
                 deleted = try scanner.readBool("\"deleted\"")
+                sawDeleted = true
             } else if scanner.key(key, is: "shelf_enc") {
                 envelope = try scanner.scanEnvelope(recordStart: start)
             } else {
@@ -128,7 +130,9 @@ extension JSONByteScanner {
         }
         guard let id else { throw fail("a record has no \"id\"", at: start) }
         guard let lastModified else { throw fail("record \(id) has no \"last_modified\"", at: start) }
-        envelope?.membersBeside = others
+        // NB: even `"deleted": false` stands beside an envelope: a sealed record has nothing
+        // else in the clear.
+        envelope?.membersBeside = others + (sawDeleted ? 1 : 0)
         let json = source.map { $0[($0.startIndex + start)..<($0.startIndex + offset)] } ?? Data(bytes: base + start, count: offset - start)
         return RawRecord(
             id: id, lastModified: Int64(lastModified), isDeleted: deleted, json: json,

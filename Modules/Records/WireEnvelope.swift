@@ -29,8 +29,8 @@ public struct WireEnvelope: Sendable, Hashable {
     public var unexpectedMembers = 0
     /// Whether `shelf_enc` is an object at all.
     public var isObject = false
-    /// Members of the record beside `id`, `last_modified`, `deleted` and the envelope:
-    /// a sealed record carries nothing else in the clear.
+    /// Members of the record beside `id`, `last_modified` and the envelope (a `deleted`
+    /// member counts, whatever its value): a sealed record carries nothing else in the clear.
     public var membersBeside = 0
 
     public init() {}

@@ -263,6 +263,9 @@ struct RecordSealerTests {
         ("an id Kinto refuses", ["id": "a/b", "shelf_enc": .object([:])]),
         ("envelope not an object", ["id": "x", "shelf_enc": "abc"]),
         ("member beside the envelope", ["id": "x", "title": "Plain", "shelf_enc": .object([:])]),
+        ("\"deleted\": false beside the envelope", ["id": "x", "deleted": false, "shelf_enc": .object([
+            "v": 2, "kid": "0123456789abcdef", "seq": 1, "n": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "c": "AAAAAAAAAAAAAAAAAAAAAA==",
+        ])]),
         ("no version", ["id": "x", "shelf_enc": .object(["kid": "0123456789abcdef", "n": "", "c": ""])]),
         ("kid not hex", ["id": "x", "shelf_enc": .object(["v": 2, "kid": "ZZZ", "seq": 1, "n": "", "c": ""])]),
         ("no number", ["id": "x", "shelf_enc": .object(["v": 2, "kid": "0123456789abcdef", "n": "", "c": ""])]),

@@ -214,7 +214,7 @@ public struct AccountEncryption: Sendable {
     /// retiring, and every record (and every sealed deletion this device knows) is queued
     /// to be sealed again with the new one. Once a run finds everything sealed under it,
     /// the retiring key is retired: it still opens history, and a new version under it is
-    /// refused. The identity key stays (docs/encryption.md, "Rotation").
+    /// refused. The identity key stays (docs/encryption.md, "Rotation and the identity key").
     public func rotate(passphrase: Passphrase) async throws -> Change {
         try await underLock {
             guard let keyring = try await ServerKeyring.fetch(client) else { throw AccountEncryptionError.notEncrypted }
