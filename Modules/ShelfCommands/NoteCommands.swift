@@ -80,8 +80,9 @@ extension NoteCommand {
             name: "add", abstract: "Add a note.",
             discussion: """
             The body is '--body TEXT', '--body -' (read from standard input, up to 256 KiB) or
-            '--edit' (written in $VISUAL, else $EDITOR, else vi). An empty body from standard
-            input or the editor is refused.
+            '--edit' (written in $VISUAL, else $EDITOR, else vi). A note must say something:
+            an empty body, however it is given, or none at all, is refused (65) and nothing
+            is written.
             """,
             examples: [
                 Example("A note about a book", "shelf note add --title 'Shevek' --body 'Walls on both sides.' --book b-42"),
@@ -103,6 +104,12 @@ extension NoteCommand {
         }
 
         func run(_ context: CommandContext) async throws -> ExitCode {
+            guard body != nil || edit else {
+                throw CommandFailure(.dataError, """
+                    a note's body must not be empty: give --body TEXT, --body - (standard input) or --edit; \
+                    nothing was written
+                    """)
+            }
             let model = NoteViewModel(service: try context.session().repositories.notes)
             // NB: the title and the book are checked before the editor opens: nothing
             // typed is refused afterwards for a reason known before.
@@ -123,8 +130,8 @@ extension NoteCommand {
             name: "edit", abstract: "Change a note's title or body.",
             discussion: """
             '--body -' reads the new body from standard input; '--edit' opens the body in
-            $VISUAL, else $EDITOR, else vi. An empty or unchanged body from the editor is
-            refused, and the note stays as it was.
+            $VISUAL, else $EDITOR, else vi. An empty body, however it is given, or one left
+            unchanged in the editor, is refused (65), and the note stays as it was.
             """,
             examples: [
                 Example("Rewrite a note's text", "shelf note edit n-7 --body 'Walls, and the gaps in them.'"),

@@ -65,7 +65,8 @@ public enum LibraryImport {
         let step = 500
         func body(_ reader: StoreReader, _ write: ((ImportItem, Data) throws -> Void)?) throws -> ImportReport {
             var report = ImportReport(
-                file: file, format: plan.format, dryRun: dryRun, rows: plan.rows, collections: [:], issues: plan.issues)
+                file: file, format: plan.format, dryRun: dryRun, rows: plan.rows, collections: [:], issues: plan.issues,
+                fields: plan.fields)
             for (index, item) in plan.items.enumerated() {
                 if index % step == 0 { progress(index, plan.items.count) }
                 var counts = report.collections[item.collection.rawValue] ?? ImportReport.Counts()
