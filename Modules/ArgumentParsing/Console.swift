@@ -29,19 +29,24 @@ public struct Console: Sendable {
     /// A line typed on the terminal with echo off after `prompt`; nil when there is no
     /// terminal to ask on or the input ended.
     public var readSecret: @Sendable (_ prompt: String) -> String?
+    /// A line typed on the terminal after `prompt`, shown as it is typed (a yes or no);
+    /// nil when there is no terminal to ask on or the input ended.
+    public var readAnswer: @Sendable (_ prompt: String) -> String?
 
     public init(
         write: @escaping @Sendable ([UInt8], Stream) -> Bool,
         isTerminal: @escaping @Sendable (Stream) -> Bool,
         size: @escaping @Sendable () -> (columns: Int, rows: Int)?,
         readInput: @escaping @Sendable (Int) throws(TextInputError) -> String,
-        readSecret: @escaping @Sendable (String) -> String?
+        readSecret: @escaping @Sendable (String) -> String?,
+        readAnswer: @escaping @Sendable (String) -> String? = { _ in nil }
     ) {
         self.write = write
         self.isTerminal = isTerminal
         self.size = size
         self.readInput = readInput
         self.readSecret = readSecret
+        self.readAnswer = readAnswer
     }
 
     // MARK: Writing text
@@ -68,7 +73,8 @@ extension Console {
             return (Int(size.ws_col), Int(size.ws_row))
         },
         readInput: { limit throws(TextInputError) in try StandardInputText.read(limit: limit) },
-        readSecret: { PasswordPrompt.read(prompt: $0) })
+        readSecret: { PasswordPrompt.read(prompt: $0) },
+        readAnswer: { PasswordPrompt.read(prompt: $0, echo: true) })
 
     private static func descriptor(_ stream: Stream) -> Int32 {
         switch stream {

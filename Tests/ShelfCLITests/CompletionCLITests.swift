@@ -88,7 +88,7 @@ struct CompletionCLITests {
         let listed = try await sandbox.run("__complete", "pending", "--", "books/")
         #expect(listed.stdout == "books/\(book)\tKindred\n", "\(listed)")
 
-        #expect(try await sandbox.run("undo", "tasks/\(task)").status == 0)
+        #expect(try await sandbox.run("undo", "--yes", "tasks/\(task)").status == 0)
         #expect(try await bashCompletions(["shelf", "undo", ""]) == ["books/\(book)"])
     }
 

@@ -146,4 +146,95 @@ struct InputRulesCLITests {
         #expect(try await sandbox.run("--json", "book", "show", "gr-23422").json()["book"].flatMap {
             ($0 as? [String: Any])?["title"] as? String } == "Solaris")
     }
+
+    // MARK: A passphrase weaker than the rule
+
+    private func device(_ kinto: KintoServer, _ user: TestUser) async throws -> ShelfSandbox {
+        let device = try ShelfSandbox()
+        let added = try await device.run(
+            ["account", "add", "reader", "--server", kinto.baseURL, "--user", user.name], environment: ["SHELF_PASSWORD": user.password])
+        #expect(added.status == 0, "\(added)")
+        return device
+    }
+
+    private func passphraseFile(_ device: ShelfSandbox, _ passphrase: String, name: String = "passphrase") throws -> String {
+        let file = device.root.appendingPathComponent(name)
+        try Data((passphrase + "\n").utf8).write(to: file)
+        #expect(chmod(file.path, 0o600) == 0)
+        return file.path
+    }
+
+    @Test func aPassphraseWeakerThanTheRuleIsRefusedUnlessTheReaderSaysSo() async throws {
+        let kinto = try KintoServer.shared()
+        let laptop = try await device(kinto, try await kinto.newUser(prefix: "weak"))
+        let weak = try passphraseFile(laptop, "hunter2")
+
+        let refused = try await laptop.run(["encryption", "enable"], environment: ["SHELF_PASSPHRASE_FILE": weak])
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.stderr == """
+            Error: the new passphrase is too weak: it has 7 characters, fewer than 12; Shelf's rule is at least 12 characters, \
+            at least 6 of them different; choose a longer one (four words will do), or give --weak-passphrase-ok to use it \
+            anyway; nothing was changed
+
+            """, "\(refused)")
+        #expect(!refused.stderr.contains("hunter2"), "the passphrase never reaches an error")
+        #expect(try await laptop.run(["--json", "encryption", "status"]).json()["enabled"] as? Bool == false)
+        let repeated = try passphraseFile(laptop, "aaaaaaaaaaaaaaaa", name: "repeated")
+        let same = try await laptop.run(["encryption", "enable"], environment: ["SHELF_PASSPHRASE_FILE": repeated])
+        #expect(same.status == 65 && same.stderr.contains("it uses 1 different characters, fewer than 6"), "\(same)")
+
+        // On a terminal it is said to be weak even when the reader goes ahead.
+        let captured = CapturedConsole(terminals: [.error])
+        var environment = laptop.environment
+        environment["SHELF_PASSPHRASE_FILE"] = weak
+        let context = ProgramContext(
+            arguments: ["encryption", "enable", "--weak-passphrase-ok"], environment: environment,
+            workingDirectory: laptop.root.path, console: captured.console)
+        #expect(await ShelfProgram.run(context) == .success, "\(captured.standardError)")
+        #expect(captured.standardError.contains("this passphrase is weak: it has 7 characters, fewer than 12"), "\(captured.standardError)")
+        #expect(try await laptop.run(["--json", "encryption", "status"]).json()["enabled"] as? Bool == true)
+    }
+
+    @Test func theRuleIsInTheHelp() async throws {
+        for command in [["encryption", "--help"], ["encryption", "enable", "--help"], ["encryption", "change-passphrase", "--help"],
+                        ["account", "add", "--help"]] {
+            let help = try await sandbox.run(command)
+            #expect(help.stdout.contains("at least 12 characters, at least 6 of them different"), "\(help)")
+        }
+    }
+
+    // MARK: Writes on a device without the key
+
+    /// `book add` and `import` on a device that holds no key of an encrypted account are
+    /// refused the same way, with the reason and the way out; reading still works, and
+    /// after `join` both are allowed.
+    @Test func writesAndImportsOnADeviceWithoutTheKeyAreRefusedTheSameWay() async throws {
+        let kinto = try KintoServer.shared()
+        let user = try await kinto.newUser(prefix: "keyless")
+        let laptop = try await device(kinto, user)
+        let secret = try passphraseFile(laptop, "winter on Gethen, again")
+        #expect(try await laptop.run(["encryption", "enable"], environment: ["SHELF_PASSPHRASE_FILE": secret]).status == 0)
+        #expect(try await laptop.run("book", "add", "--title", "Tehanu", "--author", "Ursula K. Le Guin").status == 0)
+        #expect(try await laptop.run("sync").status == 0)
+
+        let phone = try await device(kinto, user)
+        #expect(try await phone.run("sync").status == 1, "it leaves the encrypted records alone")
+        let csv = phone.root.appendingPathComponent("goodreads.csv")
+        try Data("Book Id,Title,Author,Exclusive Shelf\n4981,A Wizard of Earthsea,Ursula K. Le Guin,read\n".utf8).write(to: csv)
+
+        let add = try await phone.run("book", "add", "--title", "Kindred", "--author", "Octavia E. Butler")
+        let imported = try await phone.run("import", csv.path)
+        for refused in [add, imported] {
+            #expect(refused.status == 78, "\(refused)")
+            #expect(refused.stderr.contains("is encrypted end to end and this device holds no key"), "\(refused)")
+            #expect(refused.stderr.contains("run 'shelf encryption join' first; nothing was written"), "\(refused)")
+        }
+        #expect(add.stderr == imported.stderr, "one rule, said the same way")
+        #expect(try await phone.run("--offline", "books").status == 0, "reading still works")
+        #expect(try await phone.run("pending").stdout == "No unsynced changes.\n")
+
+        #expect(try await phone.run(["encryption", "join"], environment: ["SHELF_PASSPHRASE_FILE": try passphraseFile(phone, "winter on Gethen, again")]).status == 0)
+        #expect(try await phone.run("book", "add", "--title", "Kindred", "--author", "Octavia E. Butler").status == 0)
+        #expect(try await phone.run("import", csv.path).status == 0)
+    }
 }

@@ -27,7 +27,7 @@ struct ShortIDAndPlaceTests {
               ],
               "notes": [
                 {"id": "9c0ffee1-0000", "book_id": "\(Self.dispossessed)", "title": "Walls", "body": "On both sides."},
-                {"id": "9c0ffee2-0000", "book_id": null, "title": "Loose thought", "body": ""}
+                {"id": "9c0ffee2-0000", "book_id": null, "title": "Loose thought", "body": "Later."}
               ]
             }}
             """
@@ -123,7 +123,7 @@ struct ShortIDAndPlaceTests {
         let notes = try await sandbox.run("notes")
         #expect(notes.stdout == """
             ID        BOOK                         TITLE          BODY
-            9c0ffee2  -                            Loose thought
+            9c0ffee2  -                            Loose thought  Later.
             9c0ffee1  3f2b1c9a-0 The Dispossessed  Walls          On both sides.
             2 notes
 

@@ -307,7 +307,7 @@ extension CachedCollection where Mapping.DTO: WritableRecordDTO {
         let collection = self.collection
         let id = value.id
         let dto = Mapping.DTO(value)
-        try store.write { transaction in
+        try store.edit { transaction in
             let existing = try transaction.record(collection, id: id, includingDeleted: true)
             let isLive = existing.map { !$0.isDeleted } ?? false
             switch kind {
@@ -326,7 +326,7 @@ extension CachedCollection where Mapping.DTO: WritableRecordDTO {
     ///   record; otherwise deleting a missing record does nothing.
     func delete(id: String, mustExist: Bool) throws {
         let collection = self.collection
-        try store.write { transaction in
+        try store.edit { transaction in
             guard try transaction.record(collection, id: id) != nil else {
                 if mustExist { throw RepositoryError.notFound(collection, id: id) }
                 return

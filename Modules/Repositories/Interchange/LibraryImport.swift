@@ -95,7 +95,7 @@ public enum LibraryImport {
         if dryRun {
             return try store.read { reader in try body(reader, nil) }
         }
-        return try store.write { transaction in
+        return try store.edit { transaction in
             try body(transaction) { item, json in
                 try transaction.saveLocal(item.collection, id: item.id, json: json)
             }
