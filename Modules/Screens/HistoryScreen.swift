@@ -21,7 +21,9 @@ public struct HistoryScreen: RenderableScreen, Hashable {
 
     /// The ids the table shows, per collection, for working out their short forms.
     public static func idsShown(by entries: [HistoryEntry]) -> [(CollectionName, [String])] {
-        Dictionary(grouping: entries.flatMap(\.records), by: \.collection).map { ($0.key, $0.value.map(\.id)) }
+        var ids = Dictionary(grouping: entries.flatMap(\.records), by: \.collection).mapValues { $0.map(\.id) }
+        ids[.books, default: []] += OperationText.favoriteBooks(in: entries)
+        return ids.map { ($0.key, $0.value) }
     }
 
     /// The operation `undo` takes back: the last in effect.

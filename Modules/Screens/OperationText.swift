@@ -39,7 +39,11 @@ public enum OperationText {
 
     /// One record's part: `changed book 3f2b1c9a ("Dune (1965)"): title`.
     static func describe(_ record: HistoryRecord, shortIDs: ShortIDs) -> String {
-        let fields = record.fields.isEmpty ? "" : ": " + record.fields.joined(separator: ", ")
+        let shown = record.fields.map { field in
+            // A favorite's field names its book: by the id a table shows for it.
+            field.hasPrefix(favoritePrefix) ? favoritePrefix + shortIDs.shown(String(field.dropFirst(favoritePrefix.count)), in: .books) : field
+        }
+        let fields = shown.isEmpty ? "" : ": " + shown.joined(separator: ", ")
         return "\(record.change.rawValue) \(name(record.collection, id: record.id, label: record.label, shortIDs: shortIDs))\(fields)"
     }
 
@@ -47,6 +51,15 @@ public enum OperationText {
     public static func name(_ collection: CollectionName, id: String, label: String?, shortIDs: ShortIDs = .full) -> String {
         guard collection != .preferences else { return noun(.preferences) }
         return "\(noun(collection)) \(shortIDs.shown(id, in: collection))" + (label.map { " (\"\($0)\")" } ?? "")
+    }
+
+    /// How `OperationHistory` names a favorite's field: `favorite <book id>`.
+    static let favoritePrefix = "favorite "
+
+    /// The books whose favorite an entry's records changed, for their short ids.
+    public static func favoriteBooks(in entries: [HistoryEntry]) -> [String] {
+        entries.flatMap(\.records).filter { $0.collection == .preferences }.flatMap(\.fields)
+            .filter { $0.hasPrefix(favoritePrefix) }.map { String($0.dropFirst(favoritePrefix.count)) }
     }
 
     /// `#12 (book edit)`.

@@ -70,6 +70,7 @@ public struct PendingChangesScreen: RenderableScreen, Hashable {
         var ids: [CollectionName: [String]] = [:]
         for change in pending.outside { ids[change.collection, default: []].append(change.recordID) }
         for record in pending.operations.flatMap(\.records) { ids[record.collection, default: []].append(record.id) }
+        ids[.books, default: []] += OperationText.favoriteBooks(in: pending.operations)
         return ids.map { ($0.key, $0.value) }
     }
 

@@ -16,11 +16,13 @@ struct NotesCommand: ShelfCommand {
         """,
         examples: [
             Example("Notes about one book", "shelf notes --book b-42"),
-            Example("Notes that mention anarchy", "shelf notes --search anarchy"),
+            Example("Notes that mention anarchy", "shelf notes anarchy"),
             Example("The ten notes that come first by book", "shelf notes --sort book --limit 10"),
         ])
 
-    @Option(value: "text", help: "Only notes whose title or body contains the text.")
+    @Argument(name: "query", help: "Only notes whose title or body contains the text.")
+    var query: String?
+    @Option(value: "text", help: "The same as QUERY.")
     var search: String?
     @Option(value: "id", help: "Only notes about this book (its id, a unique prefix of it, or its title).", completion: .ids(.books))
     var book: String?
@@ -28,10 +30,14 @@ struct NotesCommand: ShelfCommand {
     var list = ListOptions<NoteSortField>(
         noun: "notes", sortHelp: "Sort by title (the default), book or id; '-field' for descending.")
 
+    func validate() throws(ParseError) {
+        if query != nil, search != nil { throw .invalid("Give the text once: as QUERY or with --search") }
+    }
+
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = NotesViewModel(service: session.repositories.notes)
-        model.search(search ?? "")
+        model.search(query ?? search ?? "")
         if let book { model.filter(book: try await context.resolveID(book, in: .books)) }
         await model.load(order: list.order(), limit: list.limit)
         let bookIDs = model.visibleNotes.compactMap(\.bookID)
@@ -49,7 +55,7 @@ struct NoteCommand: ParsableCommand {
         name: "note", abstract: "Show, add, edit or remove one note.",
         subcommands: [Show.self, Add.self, Edit.self, Remove.self])
 
-    /// The note `reference` names (its id or a unique prefix of it), or "no note with id …" (exit 1).
+    /// The note `reference` names (its id, a unique prefix of it, or its title), or "no note with id …" (exit 1).
     @MainActor static func existingNote(_ reference: String, _ context: CommandContext) async throws -> Note {
         let id = try await context.resolveID(reference, in: .notes)
         guard let note = try await context.session().repositories.notes.note(id: id) else {
@@ -64,7 +70,7 @@ extension NoteCommand {
         static let configuration = CommandConfiguration(
             name: "show", abstract: "Show a note.", examples: [Example("One note", "shelf note show n-7")])
 
-        @Argument(help: "The note's id, or a unique prefix of it.", completion: .ids(.notes))
+        @Argument(help: "The note's id, a unique prefix of it, or its title.", completion: .ids(.notes))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -138,7 +144,7 @@ extension NoteCommand {
                 Example("Rework a note's text in an editor", "shelf note edit n-7 --edit"),
             ])
 
-        @Argument(help: "The note's id, or a unique prefix of it.", completion: .ids(.notes))
+        @Argument(help: "The note's id, a unique prefix of it, or its title.", completion: .ids(.notes))
         var id: String
         @Option(value: "title", help: "The new title.")
         var title: String?
@@ -171,7 +177,7 @@ extension NoteCommand {
         static let configuration = CommandConfiguration(
             name: "rm", abstract: "Remove a note.", examples: [Example("Remove a note", "shelf note rm n-7")])
 
-        @Argument(help: "The note's id, or a unique prefix of it.", completion: .ids(.notes))
+        @Argument(help: "The note's id, a unique prefix of it, or its title.", completion: .ids(.notes))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {

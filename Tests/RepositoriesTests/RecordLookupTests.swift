@@ -6,7 +6,8 @@ import Testing
 import TestSupport
 
 /// What a reader may type for an id (`RecordLookupRepository`): the full id, a unique
-/// prefix of four characters or more, or a book's title — against a real store.
+/// prefix of four characters or more, or a title (books, notes, tasks), a name
+/// (products), a product's name (cart lines) — against a real store.
 @Suite("Record lookup: short ids and titles")
 struct RecordLookupTests {
     let store: ShelfStore
@@ -75,8 +76,11 @@ struct RecordLookupTests {
         await #expect(throws: RecordLookupError.notFound(.notes, reference: "ffff")) {
             try await lookup.resolve("ffff", in: .notes)
         }
-        await #expect(throws: DomainError.invalidIdentifier("has space")) {
+        await #expect(throws: RecordLookupError.notFound(.notes, reference: "has space"), "not an id, and no title holds it") {
             try await lookup.resolve("has space", in: .notes)
+        }
+        await #expect(throws: DomainError.invalidIdentifier("has space")) {
+            try await lookup.resolve("has space", in: .sessions)
         }
     }
 
@@ -109,10 +113,23 @@ struct RecordLookupTests {
         }
     }
 
-    @Test func onlyBooksAreNamedByTitle() async throws {
-        await #expect(throws: RecordLookupError.notFound(.notes, reference: "Walls")) {
-            try await lookup.resolve("Walls", in: .notes)
+    @Test func notesTasksProductsAndCartLinesAreNamedByTitleOrNameToo() async throws {
+        try store.pull([try Wire.task("t-1", title: "Read chapter 1"), try Wire.task("t-2", title: "Read chapter 2")], into: .tasks)
+        try store.pull([
+            try Wire.product("p-1", name: "Brass bookmark", priceMinor: 500), try Wire.product("p-2", name: "Reading lamp", priceMinor: 2500),
+        ], into: .products)
+        try store.pull([try Wire.cartLine("p-1", quantity: 2)], into: .cart)
+
+        #expect(try await lookup.resolve("walls", in: .notes) == "9c0ffee1")
+        #expect(try await lookup.resolve("Read chapter 2", in: .tasks) == "t-2", "a title equal to the text")
+        #expect(try await lookup.resolve("chapter 1", in: .tasks) == "t-1", "else the one title containing it")
+        #expect(try await lookup.resolve("brass", in: .products) == "p-1")
+        #expect(try await lookup.resolve("Brass bookmark", in: .cart) == "p-1", "a cart line by its product's name")
+        await #expect(throws: RecordLookupError.notFound(.cart, reference: "lamp")) {
+            try await lookup.resolve("lamp", in: .cart)
         }
+        await #expect(throws: RecordLookupError.self) { try await lookup.resolve("Read chapter", in: .tasks) }
+        #expect(RecordLookupError.notFound(.cart, reference: "lamp").summary == "no cart line with id or product name 'lamp'")
     }
 
     // MARK: Short ids

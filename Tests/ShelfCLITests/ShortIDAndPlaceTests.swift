@@ -74,7 +74,7 @@ struct ShortIDAndPlaceTests {
     @Test func anUnknownPrefixIsNotFound() async throws {
         let run = try await sandbox.run("task", "done", "ffff")
         #expect(run.status == 1, "\(run)")
-        #expect(run.stderr == "Error: no reading task with id 'ffff'\n")
+        #expect(run.stderr == "Error: no reading task with id or title 'ffff'\n")
     }
 
     // MARK: Titles
@@ -214,6 +214,6 @@ struct ShortIDAndPlaceTests {
 
         let run = try await sandbox.run("where")
         #expect(run.status == 0, "\(run)")
-        #expect(run.stdout.hasSuffix("Could not show shelf://note/9c0ffee2-0000: no note with id '9c0ffee2-0000'\n"), "\(run)")
+        #expect(run.stdout.hasSuffix("Could not show shelf://note/9c0ffee2-0000: no note with id or title '9c0ffee2-0000'\n"), "\(run)")
     }
 }

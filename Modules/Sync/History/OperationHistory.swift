@@ -188,7 +188,10 @@ extension OperationHistory {
     }
 
     private static func record(_ change: RecordedChange) throws -> HistoryRecord {
-        let kind: HistoryRecord.Change = change.before == nil ? .added : change.after == nil ? .removed : .changed
+        var kind: HistoryRecord.Change = change.before == nil ? .added : change.after == nil ? .removed : .changed
+        // NB: the reader's one preferences record is not added or removed for them: its
+        // fields (a favorite, a setting) are what changed.
+        if change.collection == .preferences { kind = .changed }
         var fields: [String] = []
         if kind == .changed {
             let before = try content(change.before), after = try content(change.after)
