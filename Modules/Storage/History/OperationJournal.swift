@@ -27,15 +27,21 @@ struct OperationJournal {
 
     private(set) var touched: [Key] = []
     private(set) var before: [Key: Before] = [:]
+    /// Whether each record touched is there after the operation's last change to it (a
+    /// save, or not: a deletion), so an operation too large to keep its versions is
+    /// counted without reading its records again.
+    private(set) var isThereAfter: [Key: Bool] = [:]
     /// Bytes of the versions kept so far.
     private(set) var bytes = 0
     /// Whether the operation grew past its bound (its versions are no longer kept).
     private(set) var isOverflowing = false
 
     /// Notes `existing` as the version before the operation, the first time the record
-    /// is touched; later changes within the same operation keep the first.
-    mutating func noteBefore(_ collection: CollectionName, id: String, existing: StoredRecord?) {
+    /// is touched (later changes within the same operation keep the first), and whether
+    /// this change leaves it there (`saving`) or not.
+    mutating func noteBefore(_ collection: CollectionName, id: String, existing: StoredRecord?, saving: Bool) {
         let key = Key(collection: collection, id: id)
+        isThereAfter[key] = saving
         guard before[key] == nil else { return }
         touched.append(key)
         guard let existing, !existing.isDeleted else {

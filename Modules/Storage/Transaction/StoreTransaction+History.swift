@@ -18,6 +18,7 @@ extension StoreTransaction {
     public func recordOperation(origin: String, reverts: Int64? = nil) throws(StorageError) -> Int64? {
         guard let journal, !journal.touched.isEmpty else { return nil }
         self.journal = nil
+        if journal.isOverflowing { return try recordTooLargeOperation(journal, origin: origin, reverts: reverts) }
         var changes: [(key: OperationJournal.Key, before: Data?, after: Data?)] = []
         var tally: [CollectionName: OperationTally] = [:]
         for key in journal.touched {
@@ -40,20 +41,10 @@ extension StoreTransaction {
         guard !changes.isEmpty else { return nil }
 
         let bytes = changes.reduce(0) { $0 + ($1.before?.count ?? 0) + ($1.after?.count ?? 0) }
-        let isComplete = !journal.isOverflowing && changes.count <= OperationHistoryLimits.maximumRecordsPerOperation
+        let isComplete = changes.count <= OperationHistoryLimits.maximumRecordsPerOperation
             && bytes <= OperationHistoryLimits.maximumBytesPerOperation
-        try db.run("DELETE FROM operation_changes WHERE operation IN (SELECT seq FROM operations WHERE state = 'undone')",
-                   operation: "forget the operations redo would put back")
-        try db.run("DELETE FROM operations WHERE state = 'undone'", operation: "forget the operations redo would put back")
-        try db.run(
-            """
-            INSERT INTO operations (made_at, origin, state, reverts, complete, records, bytes, tally)
-            VALUES (?, ?, 'done', ?, ?, ?, ?, ?)
-            """,
-            [.date(clock()), .text(origin), .integer(reverts), .bool(isComplete), .integer(Int64(changes.count)),
-             .integer(Int64(isComplete ? bytes : 0)), .text(Self.tallyText(tally))],
-            operation: "record an operation")
-        let sequence = try db.lastInsertRowID
+        let sequence = try insertOperation(
+            origin: origin, reverts: reverts, isComplete: isComplete, records: changes.count, bytes: isComplete ? bytes : 0, tally: tally)
         if isComplete {
             for (position, change) in changes.enumerated() {
                 let entry = try outboxEntry(change.key.collection, id: change.key.id)
@@ -69,6 +60,47 @@ extension StoreTransaction {
         }
         try pruneHistory()
         return sequence
+    }
+
+    /// An operation past the bound, recorded by its counts only: what each record was
+    /// before and whether the operation left it there, with no record read again.
+    private func recordTooLargeOperation(_ journal: OperationJournal, origin: String, reverts: Int64?) throws(StorageError) -> Int64? {
+        var tally: [CollectionName: OperationTally] = [:]
+        var records = 0
+        for key in journal.touched {
+            let wasThere = (journal.before[key] ?? .absent) != .absent
+            let isThere = journal.isThereAfter[key] ?? true
+            switch (wasThere, isThere) {
+            case (false, false): continue
+            case (false, true): tally[key.collection, default: .init()].added += 1
+            case (true, false): tally[key.collection, default: .init()].removed += 1
+            case (true, true): tally[key.collection, default: .init()].changed += 1
+            }
+            records += 1
+        }
+        guard records > 0 else { return nil }
+        let sequence = try insertOperation(origin: origin, reverts: reverts, isComplete: false, records: records, bytes: 0, tally: tally)
+        try pruneHistory()
+        return sequence
+    }
+
+    /// Inserts an operation in effect, dropping the undone ones first (a new operation
+    /// ends what `redo` could put back).
+    private func insertOperation(
+        origin: String, reverts: Int64?, isComplete: Bool, records: Int, bytes: Int, tally: [CollectionName: OperationTally]
+    ) throws(StorageError) -> Int64 {
+        try db.run("DELETE FROM operation_changes WHERE operation IN (SELECT seq FROM operations WHERE state = 'undone')",
+                   operation: "forget the operations redo would put back")
+        try db.run("DELETE FROM operations WHERE state = 'undone'", operation: "forget the operations redo would put back")
+        try db.run(
+            """
+            INSERT INTO operations (made_at, origin, state, reverts, complete, records, bytes, tally)
+            VALUES (?, ?, 'done', ?, ?, ?, ?, ?)
+            """,
+            [.date(clock()), .text(origin), .integer(reverts), .bool(isComplete), .integer(Int64(records)),
+             .integer(Int64(bytes)), .text(Self.tallyText(tally))],
+            operation: "record an operation")
+        return try db.lastInsertRowID
     }
 
     /// Marks an operation undone or done again (`undo`, `redo`).

@@ -58,7 +58,7 @@ public final class StoreTransaction: StoreReader {
         try Self.validate(id: id, in: collection)
         let indexing = try indexing(collection, id: id, json: json, requireID: false)
         let existing = try record(collection, id: id, includingDeleted: true)
-        journal?.noteBefore(collection, id: id, existing: existing)
+        journal?.noteBefore(collection, id: id, existing: existing, saving: true)
         let waiting = try outboxEntry(collection, id: id)
 
         let kind: OutboxEntry.Kind
@@ -101,7 +101,7 @@ public final class StoreTransaction: StoreReader {
         guard let existing = try record(collection, id: id, includingDeleted: true) else {
             throw .notFound(what: "\(collection.rawValue) record '\(id)'")
         }
-        journal?.noteBefore(collection, id: id, existing: existing)
+        journal?.noteBefore(collection, id: id, existing: existing, saving: false)
         let waiting = try outboxEntry(collection, id: id)
 
         if let waiting, waiting.isInFlight {
