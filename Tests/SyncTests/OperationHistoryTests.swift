@@ -132,6 +132,28 @@ struct OperationHistoryTests {
         #expect(Set(try store.read { try $0.records(RecordQuery(.notes)) }.map(\.id)) == ["n1", "n2"])
     }
 
+    /// The preferences record stands for its fields: taking back a favorite sets its field
+    /// back, and never asks about removing "favorites and settings".
+    @Test func undoingAFavoriteSetsItsFieldBackAndNeverRemovesThePreferences() throws {
+        try operation("favorite add") { tx in
+            try tx.saveLocal(.preferences, id: "reader", json: Wire.object(["id": "reader", "favorite:b1": true]))
+        }
+        try operation("settings") { tx in
+            try tx.saveLocal(.preferences, id: "reader", json: Wire.object(["id": "reader", "favorite:b1": true, "daily_goal_minutes": 45]))
+        }
+        let goal = try history.planUndo(.last)
+        #expect(goal.warnings.isEmpty)
+        #expect(try history.carryOut(goal).records.map(\.fields) == [["daily_goal_minutes"]])
+        let favorite = try history.planUndo(.last)
+        #expect(favorite.warnings.isEmpty, "no record is removed: a field is set back")
+        #expect(favorite.entry?.records.map(\.fields) == [["favorite b1"]])
+        _ = try history.carryOut(favorite)
+        #expect(try store.record(.preferences, id: "reader") == nil, "made here and left with no field: nothing to send")
+        #expect(try store.outbox().isEmpty)
+        try redo()
+        #expect(try store.record(.preferences, id: "reader") != nil)
+    }
+
     @Test func undoingABooksCreationWhileALaterNoteRefersToItIsRefused() throws {
         try saveBook("b1", title: "Dune")
         try operation("note add") { tx in

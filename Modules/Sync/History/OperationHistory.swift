@@ -318,22 +318,30 @@ extension OperationHistory {
         let record = UndoError.Record(collection: collection, id: id, label: label)
         if try reader.conflict(collection, id: id) != nil { throw UndoError.inConflict(record) }
         let by = { try changedBy(collection, id: id, after: operation.sequence, in: reader) }
+        var (fromFields, toFields, nowFields) = (try fields(from), try fields(to), try fields(current))
+        if collection == .preferences {
+            // NB: the reader's one preferences record stands for its fields (a favorite, a
+            // setting): no record is one with none, so an undo sets fields back and never
+            // removes the record or brings it back.
+            let none: [String: JSONValue] = ["id": .string(id)]
+            (fromFields, toFields, nowFields) = (fromFields ?? none, toFields ?? none, nowFields ?? none)
+        }
 
-        switch (try fields(to), try fields(current)) {
+        switch (toFields, nowFields) {
         case (nil, nil):
             return Step(collection: collection, id: id, label: label, action: .none)
         case (nil, let now?):
-            if content(now) != (try content(from)) {
+            if content(now) != content(fromFields ?? [:]) {
                 warnings.append(.removesChangedSince(record, by: try by()))
             } else if direction == .undo {
                 warnings.append(.removes(record))
             }
             return Step(collection: collection, id: id, label: label, action: .remove)
         case (let target?, nil):
-            if from != nil { warnings.append(.bringsBack(record, by: try by())) }
+            if fromFields != nil { warnings.append(.bringsBack(record, by: try by())) }
             return Step(collection: collection, id: id, label: label, action: .write(content(target), outcome: .restored, fields: []))
         case (let target?, let now?):
-            guard let old = try fields(from) else {
+            guard let old = fromFields else {
                 // The record was not there after the operation, and is now: it is set whole.
                 let differing = differingFields(content(now), content(target))
                 guard !differing.isEmpty else { return Step(collection: collection, id: id, label: label, action: .none) }
@@ -400,12 +408,18 @@ extension OperationHistory {
     }
 
     /// Drops a waiting update or deletion whose record is back as the server last had
-    /// it: the next sync has nothing to send for it.
+    /// it: the next sync has nothing to send for it. So goes a preferences record created
+    /// here and left with no field: the server never needs to hear of it.
     private static func settle(_ collection: CollectionName, id: String, in tx: StoreTransaction) throws {
-        guard let entry = try tx.outboxEntry(collection, id: id), !entry.isInFlight, entry.kind != .create,
-              let base = try tx.base(collection, id: id), let row = try tx.record(collection, id: id),
-              content(try fields(row.json) ?? [:]) == content(try fields(base.json) ?? [:])
-        else { return }
+        guard let entry = try tx.outboxEntry(collection, id: id), !entry.isInFlight, let row = try tx.record(collection, id: id) else {
+            return
+        }
+        let now = content(try fields(row.json) ?? [:])
+        if entry.kind == .create, collection == .preferences, now.isEmpty, try tx.base(collection, id: id) == nil {
+            try tx.deleteLocal(collection, id: id)
+            return
+        }
+        guard entry.kind != .create, let base = try tx.base(collection, id: id), now == content(try fields(base.json) ?? [:]) else { return }
         try SyncRules(tx).discardLocalChange(collection, id: id)
     }
 
