@@ -43,7 +43,7 @@ final class CommandContext {
         if let openedSession { return openedSession }
         let opened = try AccountSession(accountFlag: global.account, environment: environment, output: output, offline: isOffline)
         opened.store.setOperationOrigin(operationOrigin)
-        try opened.refuseEditsWithoutTheKey()
+        opened.refuseEditsWithoutTheKey()
         openedSession = opened
         return opened
     }

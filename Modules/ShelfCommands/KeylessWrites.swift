@@ -18,9 +18,12 @@ import Storage
 extension AccountSession {
     /// Refuses the reader's edits through this session's store when the account is
     /// encrypted and this device holds no key (`ShelfStore.refuseEdits`).
-    func refuseEditsWithoutTheKey() throws {
+    ///
+    /// NB: never in the way of a read: a store whose state cannot be read is left to the
+    /// command, which says what is wrong with it when it reads or writes.
+    func refuseEditsWithoutTheKey() {
         guard case .account(let account) = selection,
-              try store.read({ try $0.encryptionState() }).isEnabled,
+              (try? store.read({ try $0.encryptionState() }))?.isEnabled == true,
               !FileManager.default.fileExists(atPath: paths.keyFile(account.name).path)
         else { return }
         store.refuseEdits(CommandFailure(.configuration, """
