@@ -75,11 +75,12 @@ struct FavoriteCommand: ShelfCommand {
         if let message = favorites.errorMessage { throw CommandFailure(.ioError, message) }
         // NB: a favorite whose book is gone is named by its full id, and can still be unmarked.
         let id = favorites.isFavorite(reference) ? reference : try await BookCommand.existingBook(reference, context).id
+        let wasFavorite = favorites.isFavorite(id)
         let isFavorite = change(favorites, id)
         if let failure = favorites.failure {
             throw failure is StorageError ? CommandFailure(.ioError, favorites.errorMessage ?? "\(failure)") : failure
         }
-        try context.output.confirm(ChangeScreen.favorite(id, isFavorite: isFavorite))
+        try context.output.confirm(ChangeScreen.favorite(id, isFavorite: isFavorite, changed: isFavorite != wasFavorite))
         return .success
     }
 }
