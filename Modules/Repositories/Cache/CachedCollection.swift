@@ -298,7 +298,8 @@ actor CachedCollection<Mapping: RecordMapping> {
 // MARK: - Local edits
 
 extension CachedCollection where Mapping.DTO: WritableRecordDTO {
-    /// Writes a value to the store — record and outbox entry in one transaction — and
+    /// Writes a value to the store — record, outbox entry and the operation the history
+    /// records for it (`ShelfStore.edit`), in one transaction — and
     /// puts it into the in-memory copy.
     /// - Throws: `RepositoryError.notFound` (`.update`), `.idInUse` (`.create`),
     ///   `.unreadableRecord` when the stored JSON cannot carry its other fields over,
@@ -320,7 +321,8 @@ extension CachedCollection where Mapping.DTO: WritableRecordDTO {
         snapshot?.upsert(value)
     }
 
-    /// Deletes a record in the store — hidden row and outbox entry in one transaction —
+    /// Deletes a record in the store — hidden row, outbox entry and operation in one
+    /// transaction (`ShelfStore.edit`) —
     /// and from the in-memory copy.
     /// - Parameter mustExist: throw `RepositoryError.notFound` when there is no such
     ///   record; otherwise deleting a missing record does nothing.

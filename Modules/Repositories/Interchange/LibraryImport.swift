@@ -5,7 +5,8 @@ import Storage
 
 // MARK: - LibraryImport
 
-/// Reads a file, plans it, and writes it into an account's store in one transaction.
+/// Reads a file, plans it, and writes it into an account's store in one transaction,
+/// which the history records as one operation (`ShelfStore.edit`).
 ///
 /// A record the store does not have (or has only as a deletion waiting to be pushed) is
 /// added; one it has gets the file's fields over its own (fields the file does not
