@@ -45,6 +45,12 @@ public struct CommandLineProgram<Root: ProgramCommand>: Sendable {
             console.standardOutput(versionLine)
             return .finished(.success)
         }
+        if let position = context.undecodableArguments.first {
+            // NB: before parsing: an option's value must not be stored repaired, and a
+            // command name cannot be matched from bytes that are not text.
+            console.standardError("Error: argument \(position) is not UTF-8 text; nothing was done\n")
+            return .finished(.dataError)
+        }
         let parsed: ParsedCommandLine
         do {
             parsed = try parser.parse(context.arguments)

@@ -23,6 +23,8 @@ public struct CommandSpec: Sendable {
     public let inheritedByChildren: Bool
     /// The name of the subcommand a group runs when none is named.
     public let defaultSubcommand: String?
+    /// Other words that name it (`CommandConfiguration.aliases`).
+    public let aliases: [String]
 
     public init(_ type: any ParsableCommand.Type) {
         let configuration = type.configuration
@@ -35,6 +37,7 @@ public struct CommandSpec: Sendable {
         isHidden = configuration.isHidden
         inheritedByChildren = configuration.sharesOptionsWithSubcommands
         defaultSubcommand = configuration.defaultSubcommand?.configuration.name
+        aliases = configuration.aliases
 
         var arguments: [ArgumentSpec] = []
         var options: [OptionSpec] = []
@@ -78,9 +81,11 @@ public struct CommandSpec: Sendable {
     /// Whether the command is a group (it declares subcommands), without reading them.
     public var hasSubcommands: Bool { !type.configuration.subcommands.isEmpty }
 
-    /// The subcommand called `name`; only its own declaration is read.
+    /// The subcommand called `name`, or one of its aliases; only its own declaration is read.
     public func subcommand(named name: String) -> CommandSpec? {
-        type.configuration.subcommands.first { $0.configuration.name == name }.map(CommandSpec.init)
+        let subcommands = type.configuration.subcommands
+        return (subcommands.first { $0.configuration.name == name } ?? subcommands.first { $0.configuration.aliases.contains(name) })
+            .map(CommandSpec.init)
     }
 
     /// The subcommands a reader is shown (help, completions, man pages, suggestions).

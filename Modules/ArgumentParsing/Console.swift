@@ -34,6 +34,9 @@ public struct Console: Sendable {
     /// count above the buffer's size means the line was longer and the rest was dropped —
     /// or nil when there is no terminal to ask on or the input ended.
     public var readSecretBytes: @Sendable (_ prompt: String, _ buffer: UnsafeMutableRawBufferPointer) -> Int?
+    /// A line typed on the terminal after `prompt`, shown as it is typed (a yes or no);
+    /// nil when there is no terminal to ask on or the input ended.
+    public var readAnswer: @Sendable (_ prompt: String) -> String?
 
     public init(
         write: @escaping @Sendable ([UInt8], Stream) -> Bool,
@@ -41,7 +44,8 @@ public struct Console: Sendable {
         size: @escaping @Sendable () -> (columns: Int, rows: Int)?,
         readInput: @escaping @Sendable (Int) throws(TextInputError) -> String,
         readSecret: @escaping @Sendable (String) -> String?,
-        readSecretBytes: (@Sendable (String, UnsafeMutableRawBufferPointer) -> Int?)? = nil
+        readSecretBytes: (@Sendable (String, UnsafeMutableRawBufferPointer) -> Int?)? = nil,
+        readAnswer: @escaping @Sendable (String) -> String? = { _ in nil }
     ) {
         self.write = write
         self.isTerminal = isTerminal
@@ -55,6 +59,7 @@ public struct Console: Sendable {
             for (index, byte) in bytes.prefix(buffer.count).enumerated() { buffer[index] = byte }
             return bytes.count
         }
+        self.readAnswer = readAnswer
     }
 
     // MARK: Writing text
@@ -82,7 +87,8 @@ extension Console {
         },
         readInput: { limit throws(TextInputError) in try StandardInputText.read(limit: limit) },
         readSecret: { PasswordPrompt.read(prompt: $0) },
-        readSecretBytes: { PasswordPrompt.read(prompt: $0, into: $1) })
+        readSecretBytes: { PasswordPrompt.read(prompt: $0, into: $1) },
+        readAnswer: { PasswordPrompt.read(prompt: $0, echo: true) })
 
     private static func descriptor(_ stream: Stream) -> Int32 {
         switch stream {

@@ -28,7 +28,9 @@ public struct HelpRenderer: Sendable {
 
         if !command.visibleSubcommands.isEmpty {
             out += "\nSUBCOMMANDS:\n"
-            for sub in command.visibleSubcommands { out += row(sub.name, sub.abstract) }
+            for sub in command.visibleSubcommands {
+                out += row(sub.name, sub.abstract + (sub.aliases.isEmpty ? "" : " (also: \(sub.aliases.joined(separator: ", ")))"))
+            }
             let name = ([path[0], "help"] + path.dropFirst()).joined(separator: " ")
             out += "\n  See '\(name) <subcommand>' for detailed help.\n"
         }
@@ -47,6 +49,10 @@ public struct HelpRenderer: Sendable {
         if command.hasSubcommands && command.arguments.isEmpty {
             let sub = command.defaultSubcommand == nil ? "<subcommand>" : "[<subcommand>]"
             parts.append(command.options.isEmpty ? sub : "[<options>] \(sub)")
+        } else if command.hasSubcommands {
+            // A group that runs itself with its arguments, or one of its subcommands.
+            parts += command.arguments.map(\.usage)
+            parts.append("| <subcommand>")
         } else {
             parts += command.options.filter(\.isRequired).map(\.usage)
             if command.options.contains(where: { !$0.isRequired }) { parts.append("[<options>]") }

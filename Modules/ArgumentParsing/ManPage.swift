@@ -102,6 +102,11 @@ public struct ManPage: Sendable {
     private func commands(_ command: CommandSpec, path: [String]) -> String {
         var out = ".SS \(Roff.quoted(path.dropFirst().joined(separator: " ")))\n"
         out += Roff.paragraphs(command.abstract)
+        if !command.aliases.isEmpty {
+            let parent = path.dropFirst().dropLast().joined(separator: " ")
+            let forms = command.aliases.map { "\\fB\(Roff.escape((parent.isEmpty ? "" : parent + " ") + $0))\\fR" }
+            out += ".PP\nAlso accepted, as an older name: \(forms.joined(separator: ", ")).\n"
+        }
         out += ".PP\n.RS 4\n" + synopsis(command, path: path) + ".RE\n"
         if let discussion = command.discussion { out += ".PP\n" + Roff.paragraphs(discussion) }
         if !command.arguments.isEmpty {
@@ -117,7 +122,10 @@ public struct ManPage: Sendable {
             out += ".RE\n"
         }
         if !command.visibleSubcommands.isEmpty {
-            let names = command.visibleSubcommands.map { "\\fB\(Roff.escape($0.name))\\fR" }.joined(separator: ", ")
+            let names = command.visibleSubcommands.map { sub in
+                "\\fB\(Roff.escape(sub.name))\\fR"
+                    + (sub.aliases.isEmpty ? "" : " (also \(sub.aliases.map { "\\fB\(Roff.escape($0))\\fR" }.joined(separator: ", ")))")
+            }.joined(separator: ", ")
             out += ".PP\nSubcommands: \(names)"
             if let name = command.defaultSubcommand { out += " (\\fB\(Roff.escape(name))\\fR when none is named)" }
             out += ".\n"

@@ -62,12 +62,18 @@ public struct CommandConfiguration: Sendable {
     /// A command for the program's own tools (the completion scripts' helper): it runs,
     /// but help, suggestions, completions and man pages never mention it.
     public var isHidden: Bool
+    /// Other words that name the command: forms an older release used, still accepted
+    /// and said in help and the man page (`task done` for `task finish`), never offered by
+    /// completions or suggestions.
+    public var aliases: [String]
 
     public init(
         name: String, abstract: String, discussion: String? = nil, examples: [Example] = [],
         subcommands: [any ParsableCommand.Type] = [], defaultSubcommand: (any ParsableCommand.Type)? = nil,
-        sharesOptionsWithSubcommands: Bool = false, sections: [HelpSection] = [], isHidden: Bool = false
+        sharesOptionsWithSubcommands: Bool = false, sections: [HelpSection] = [], isHidden: Bool = false,
+        aliases: [String] = []
     ) {
+        self.aliases = aliases
         self.name = name
         self.abstract = abstract
         self.discussion = discussion

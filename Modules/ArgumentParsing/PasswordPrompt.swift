@@ -8,31 +8,32 @@ import Glibc
 /// Asks for a password on the controlling terminal with echo turned off (termios), as
 /// `ssh` and `sudo` do: the password is never shown, never in argv, never in history.
 public enum PasswordPrompt {
+    /// - Parameter echo: show what is typed (a yes or no), instead of hiding it.
     /// - Returns: the line typed, without its newline; nil when there is no terminal
     ///   to ask on or the input ended.
-    public static func read(prompt: String) -> String? {
+    public static func read(prompt: String, echo: Bool = false) -> String? {
         var bytes: [UInt8] = []
-        let count = withTerminal(prompt: prompt) { byte in bytes.append(byte) }
-        guard let count else { return nil }
-        return count == 0 && bytes.isEmpty ? "" : String(decoding: bytes, as: UTF8.self)
+        let count = withTerminal(prompt: prompt, echo: echo) { byte in bytes.append(byte) }
+        guard count != nil else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The same, written straight into `buffer` (a passphrase's secure memory): no Swift
-    /// value ever holds the bytes. Bytes past the buffer's end are read and dropped.
+    /// A secret read straight into `buffer` (a passphrase's secure memory), echo off: no
+    /// Swift value ever holds the bytes. Bytes past the buffer's end are read and dropped.
     /// - Returns: how many bytes the line had (more than `buffer.count`: too long); nil
     ///   when there is no terminal or the input ended before anything was typed.
     public static func read(prompt: String, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         var written = 0
-        return withTerminal(prompt: prompt) { byte in
+        return withTerminal(prompt: prompt, echo: false) { byte in
             if written < buffer.count { buffer[written] = byte }
             written += 1
         }
     }
 
-    /// Reads one line from the controlling terminal with echo off, handing each byte to
-    /// `take`. - Returns: the line's length; nil when there is no terminal, or the input
-    /// ended before any byte.
-    private static func withTerminal(prompt: String, take: (UInt8) -> Void) -> Int? {
+    /// Reads one line from the controlling terminal, handing each byte to `take`.
+    /// - Returns: the line's length; nil when there is no terminal, or the input ended
+    ///   before any byte.
+    private static func withTerminal(prompt: String, echo: Bool, take: (UInt8) -> Void) -> Int? {
         let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard tty >= 0 else { return nil }
         defer { close(tty) }
@@ -40,13 +41,13 @@ public enum PasswordPrompt {
         var saved = termios()
         guard tcgetattr(tty, &saved) == 0 else { return nil }
         var silent = saved
-        silent.c_lflag &= ~tcflag_t(ECHO)
+        if !echo { silent.c_lflag &= ~tcflag_t(ECHO) }
         silent.c_lflag |= tcflag_t(ICANON)
         guard tcsetattr(tty, TCSAFLUSH, &silent) == 0 else { return nil }
         // NB: the echo comes back however reading ends.
         defer {
             _ = tcsetattr(tty, TCSAFLUSH, &saved)
-            _ = write(tty, "\n", 1)
+            if !echo { _ = write(tty, "\n", 1) }
         }
         _ = prompt.withCString { write(tty, $0, strlen($0)) }
 

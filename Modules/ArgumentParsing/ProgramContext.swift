@@ -8,6 +8,11 @@ import Foundation
 public struct ProgramContext: Sendable {
     /// The arguments after the program's name.
     public var arguments: [String]
+    /// The positions (1 for the first after the program's name) of the arguments whose
+    /// bytes are not UTF-8. `arguments` holds them repaired (U+FFFD for each bad byte),
+    /// so a program refuses the line rather than store text it was not given
+    /// (`CommandLineProgram.start`).
+    public var undecodableArguments: [Int]
     public var environment: [String: String]
     /// Where relative paths on the command line start from.
     public var workingDirectory: String
@@ -17,9 +22,10 @@ public struct ProgramContext: Sendable {
 
     public init(
         arguments: [String], environment: [String: String], workingDirectory: String, console: Console,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, undecodableArguments: [Int] = []
     ) {
         self.arguments = arguments
+        self.undecodableArguments = undecodableArguments
         self.environment = environment
         self.workingDirectory = workingDirectory
         self.console = console
@@ -30,7 +36,20 @@ public struct ProgramContext: Sendable {
     public static func live() -> ProgramContext {
         ProgramContext(
             arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
-            workingDirectory: FileManager.default.currentDirectoryPath, console: .live)
+            workingDirectory: FileManager.default.currentDirectoryPath, console: .live,
+            undecodableArguments: undecodableProcessArguments())
+    }
+
+    /// The positions of the process's arguments that are not UTF-8, read from the bytes
+    /// the kernel passed (`CommandLine.arguments` repairs them silently).
+    static func undecodableProcessArguments() -> [Int] {
+        var positions: [Int] = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+            if String(validating: bytes, as: UTF8.self) == nil { positions.append(index) }
+        }
+        return positions
     }
 
     /// `path` as an absolute path: itself when it is one, else under the working directory.

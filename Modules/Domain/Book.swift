@@ -9,11 +9,13 @@ public struct Book: Identifiable, Hashable, Sendable, Codable {
     public private(set) var author: String
     public var isFinished: Bool
 
-    /// - Throws: `DomainError` when the id is malformed or the title or author is empty.
-    public init(id: ID, title: String, author: String, isFinished: Bool = false) throws(DomainError) {
+    /// - Parameter author: trimmed; may be empty (an anthology, a book whose author the
+    ///   reader does not know).
+    /// - Throws: `DomainError` when the id is malformed or the title is empty.
+    public init(id: ID, title: String, author: String = "", isFinished: Bool = false) throws(DomainError) {
         self.id = try RecordID.validate(id)
         self.title = try TitleRule.validate(title)
-        self.author = try TitleRule.validate(author, field: "author")
+        self.author = TitleRule.trimmed(author)
         self.isFinished = isFinished
     }
 
@@ -21,7 +23,8 @@ public struct Book: Identifiable, Hashable, Sendable, Codable {
         self.title = try TitleRule.validate(title)
     }
 
-    public mutating func setAuthor(_ author: String) throws(DomainError) {
-        self.author = try TitleRule.validate(author, field: "author")
+    /// Sets the author, trimmed; an empty one is allowed.
+    public mutating func setAuthor(_ author: String) {
+        self.author = TitleRule.trimmed(author)
     }
 }

@@ -34,12 +34,43 @@ public protocol FailedChangeService: Sendable {
     func discard(failedChange id: Int64) async throws
 }
 
-/// The local changes the server has not seen yet, and taking one back.
+/// The reader's history of operations, what of it the server has not seen yet, and
+/// taking one step back (undo) or forward (redo). An undo or redo is judged first (a
+/// `Step`, which says what needs the reader's yes) and carried out once confirmed.
 public protocol PendingChangeService: Sendable {
-    associatedtype Change: Sendable
-    associatedtype Undone: Sendable
+    /// What waits for the next sync.
+    associatedtype Pending: Sendable
+    /// One operation of the history.
+    associatedtype Entry: Sendable
+    /// An undo or redo, judged before it is done.
+    associatedtype Step: ConfirmableChange
+    /// What an undo or redo did.
+    associatedtype Done: Sendable
 
-    func pendingChanges() async throws -> [Change]
-    /// Takes back the record's change, or the latest one when `id` is nil.
-    func undo(_ collection: CollectionName?, id: String?) async throws -> Undone
+    func pendingChanges() async throws -> Pending
+    /// The history, oldest first.
+    func history() async throws -> [Entry]
+    func planUndo(_ target: UndoTarget) async throws -> Step
+    /// The last operation undone, put back.
+    func planRedo() async throws -> Step
+    /// Does what the step says, unless the store changed so that it needs another yes.
+    func carryOut(_ step: Step) async throws -> Done
+}
+
+/// What an undo takes back.
+public enum UndoTarget: Hashable, Sendable {
+    /// The last operation in effect.
+    case last
+    /// The last operation that changed a record (its id or a unique prefix of it, in a
+    /// collection or in any); a record's waiting changes when no operation did.
+    case record(CollectionName?, String)
+    /// One operation of the history, by its number.
+    case operation(Int64)
+}
+
+/// A change judged before it is made: why it needs the reader's yes, if it does (a
+/// record it removes, a later change it would lose).
+public protocol ConfirmableChange: Sendable {
+    /// Each thing the reader must agree to, as a sentence; empty when nothing needs a yes.
+    var confirmationReasons: [String] { get }
 }

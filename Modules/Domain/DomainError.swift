@@ -7,6 +7,8 @@
 public enum DomainError: Error, Equatable, Sendable {
     /// A title was empty or only whitespace after trimming.
     case emptyTitle(field: String)
+    /// A note's body was empty or only whitespace (`NoteBodyRule`).
+    case emptyBody
     /// A list held the same identity more than once.
     case duplicateIdentities([String])
     /// The daily reading goal was outside 5...120 minutes or not a multiple of 5.
@@ -32,6 +34,8 @@ extension DomainError: CustomStringConvertible {
         switch self {
         case .emptyTitle(let field):
             return "\(field) must not be empty"
+        case .emptyBody:
+            return "a note's body must not be empty; nothing was written"
         case .duplicateIdentities(let ids):
             return "duplicate ids: \(ids.joined(separator: ", "))"
         case .dailyGoalOutOfRange(let minutes):

@@ -44,9 +44,9 @@ extension ExitCode {
         case .failure:
             "not found, or finished with conflicts, failed changes, or a collection the server refuses (the others synced); a book others refer to (book rm); an editor that failed"
         case .usage:
-            "usage error (a wrong command line; an id prefix shorter than 4 characters or one several records share — the candidates are listed)"
+            "usage error (a wrong command line; an id prefix shorter than 4 characters or one several records share — the candidates are listed; an undo that needs a yes with no terminal to ask on and no --yes)"
         case .dataError:
-            "invalid data (e.g. an empty title, a daily goal out of range, a malformed import file, an empty note body)"
+            "invalid data (e.g. an empty title, a daily goal out of range, a malformed import file, an empty note body, an argument that is not UTF-8, a new passphrase weaker than the rule)"
         case .noInput:
             "an input file cannot be read (import); a link to a record that is not there (open)"
         case .unavailable:
@@ -62,7 +62,7 @@ extension ExitCode {
         case .noPermission:
             "the server refused the credentials"
         case .configuration:
-            "configuration error (no or unknown account, unsafe or missing password file, a server Shelf cannot use, a TLS certificate that does not verify)"
+            "configuration error (no or unknown account, unsafe or missing password file, a server Shelf cannot use, a TLS certificate that does not verify, a write on an encrypted account this device holds no key for)"
         }
     }
 }

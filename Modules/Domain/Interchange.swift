@@ -31,6 +31,31 @@ public struct ImportIssue: Hashable, Sendable, Codable {
     }
 }
 
+// MARK: - ImportField
+
+/// One field (a Goodreads column, a Calibre key) of the rows an import read: what Shelf
+/// kept it as, or that it was dropped, and in how many of the imported rows it held a
+/// value. An import says field by field what it kept and what it left behind.
+public struct ImportField: Hashable, Sendable, Codable {
+    /// The field's name in the file (`My Rating`, `tags`).
+    public var source: String
+    /// What Shelf keeps it as (`title`, `finished`, `a note on the book`); nil when dropped.
+    public var keptAs: String?
+    /// Imported rows in which it held a value (an empty cell, or a rating of 0, holds none).
+    public var rows: Int
+    /// Why it was dropped, or how it was read; nil when the name says it all.
+    public var reason: String?
+
+    public init(source: String, keptAs: String?, rows: Int, reason: String? = nil) {
+        self.source = source
+        self.keptAs = keptAs
+        self.rows = rows
+        self.reason = reason
+    }
+
+    public var isDropped: Bool { keptAs == nil }
+}
+
 // MARK: - ImportReport
 
 /// What an import did (or, for a dry run, would do).
@@ -56,9 +81,13 @@ public struct ImportReport: Hashable, Sendable, Codable {
     public var collections: [String: Counts]
     /// Rows skipped, and rows imported with a change, each with why.
     public var issues: [ImportIssue]
+    /// The file's fields that held a value in an imported row, kept or dropped, in the
+    /// file's order; empty for a Shelf export, whose every field is kept.
+    public var fields: [ImportField]
 
     public init(
-        file: String, format: ImportFormat, dryRun: Bool, rows: Int, collections: [String: Counts], issues: [ImportIssue]
+        file: String, format: ImportFormat, dryRun: Bool, rows: Int, collections: [String: Counts], issues: [ImportIssue],
+        fields: [ImportField] = []
     ) {
         self.file = file
         self.format = format
@@ -66,7 +95,11 @@ public struct ImportReport: Hashable, Sendable, Codable {
         self.rows = rows
         self.collections = collections
         self.issues = issues
+        self.fields = fields
     }
+
+    /// The fields dropped: data the file held that Shelf does not keep.
+    public var droppedFields: [ImportField] { fields.filter(\.isDropped) }
 
     public var added: Int { collections.values.reduce(0) { $0 + $1.added } }
     public var updated: Int { collections.values.reduce(0) { $0 + $1.updated } }

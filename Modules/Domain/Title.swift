@@ -19,6 +19,15 @@ public enum TitleRule {
         return trimmed
     }
 
+    /// `raw` without leading and trailing whitespace and newlines, possibly empty: for
+    /// text that may be left out (a book's author).
+    public static func trimmed(_ raw: String) -> String {
+        if let first = raw.utf8.first, let last = raw.utf8.last, isVisibleASCII(first), isVisibleASCII(last) {
+            return raw
+        }
+        return raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     private static func isVisibleASCII(_ byte: UInt8) -> Bool {
         byte > 0x20 && byte < 0x7F
     }

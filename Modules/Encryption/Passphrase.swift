@@ -1,3 +1,5 @@
+import Domain
+
 // MARK: - Passphrase
 
 /// A reader's passphrase, held in secure memory and never printed.
@@ -54,4 +56,14 @@ public struct Passphrase: Sendable {
 
 extension Passphrase: RedactedDescription {
     public var redactedSummary: String { "Passphrase(hidden)" }
+}
+
+// MARK: - Shelf's rule
+
+extension Passphrase {
+    /// What falls short of Shelf's rule for a new passphrase (`PassphraseRule`), measured
+    /// in secure memory; empty when it holds.
+    public var shortcomings: [String] {
+        bytes.withUnsafeBytes { PassphraseRule.shortcomings(utf8: $0) }
+    }
 }

@@ -24,7 +24,7 @@ public enum KeyBindings {
         Binding(keys: "e  n  E", action: "edit a book or a note; a new note on it; a body in $EDITOR"),
         Binding(keys: "s", action: "sync now, in the background"),
         Binding(keys: "S", action: "the sync status: last run, waiting, conflicts, backoff"),
-        Binding(keys: "P", action: "the changes waiting for a sync; u takes one back"),
+        Binding(keys: "P", action: "what waits for a sync; u undoes one, r redoes"),
         Binding(keys: "X", action: "the changes the server refused; r retries, d discards"),
         Binding(keys: "C", action: "the conflicts: Enter opens one, l / r sides, w resolves"),
         Binding(keys: "N", action: "every note; Enter opens one"),

@@ -126,6 +126,7 @@ extension LiveInterface {
 
     private func handle(_ key: Key, over overlay: Overlay) async -> Outcome {
         let last = max(0, rowCount(of: overlay) - 1)
+        if overlay == .pending, key != .character("u"), key != .character("r") { models.pending?.disarm() }
         switch key {
         case .character("q"): return .quit
         case .escape, .backspace, overlay.key:
@@ -153,9 +154,22 @@ extension LiveInterface {
     private func act(on key: Key, in overlay: Overlay) async -> Bool {
         let index = overlaySelection
         switch (overlay, key) {
-        case (.pending, .character("u")):
-            guard let pending = models.pending, pending.rows().indices.contains(index) else { return true }
-            notice = await pending.undo(pending.rows()[index]) ?? "Taken back."
+        case (.pending, .character("u")), (.pending, .character("r")):
+            guard let pending = models.pending else { return true }
+            let outcome: PendingChanges.Outcome
+            if key == .character("r") {
+                outcome = await pending.redo()
+            } else {
+                guard pending.rows().indices.contains(index) else { return true }
+                outcome = await pending.undo(pending.rows()[index])
+            }
+            switch outcome {
+            case .done(let line): notice = line
+            case .needsConfirmation(let reasons):
+                notice = "This \(key == .character("r") ? "redo" : "undo") \(reasons.joined(separator: "; ")). "
+                    + "Press \(key == .character("r") ? "r" : "u") again to do it."
+            case .refused(let reason): notice = reason
+            }
             await afterDecision(in: overlay)
         case (.failed, .character("r")), (.failed, .character("d")):
             guard let failed = models.failed, failed.rows().indices.contains(index) else { return true }

@@ -79,8 +79,15 @@ extension ChangeScreen {
     }
 
     /// Favorites sync (the `preferences` collection): the change is queued.
-    public static func favorite(_ id: Book.ID, isFavorite: Bool) -> ChangeScreen {
-        ChangeScreen(
+    /// - Parameter changed: false when the book already was as asked (`favorite add` of a
+    ///   favorite): nothing is queued, and the line says so.
+    public static func favorite(_ id: Book.ID, isFavorite: Bool, changed: Bool = true) -> ChangeScreen {
+        guard changed else {
+            return ChangeScreen(
+                isFavorite ? "Book \(id) is a favorite already; nothing changed" : "Book \(id) is not a favorite; nothing changed",
+                .favorite(id: id, isFavorite: isFavorite), queued: false)
+        }
+        return ChangeScreen(
             isFavorite ? "Book \(id) is now a favorite" : "Book \(id) is no longer a favorite",
             .favorite(id: id, isFavorite: isFavorite), queued: true)
     }

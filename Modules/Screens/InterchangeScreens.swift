@@ -2,11 +2,13 @@ import Domain
 
 // MARK: - ImportReportScreen
 
-/// What `shelf import` did: counts per collection, and every row skipped or adjusted
-/// with its line (or entry) and why.
+/// What `shelf import` did: counts per collection, the file's fields one by one — what
+/// each was kept as, or that it was dropped, and in how many imported rows it held a
+/// value — and every row skipped or adjusted with its line (or entry) and why.
 ///
 /// JSON: `{"file", "format", "dryRun", "rows", "added", "updated", "unchanged",
 /// "skipped", "collections": {"books": {"added", "updated", "unchanged"}, …},
+/// "fields": [{"source", "keptAs" (null: dropped), "rows", "reason"}],
 /// "issues": [{"location", "reason", "imported"}]}`.
 public struct ImportReportScreen: RenderableScreen, Hashable {
     public let report: ImportReport
@@ -33,6 +35,18 @@ public struct ImportReportScreen: RenderableScreen, Hashable {
             }
             text.table(table)
         }
+        if !report.fields.isEmpty {
+            let dropped = report.droppedFields.count
+            text.line(dropped == 0
+                ? "Every field that held a value was kept (ROWS: imported rows that held one):"
+                : "\(Wording.count(dropped, "field")) Shelf does not keep \(dropped == 1 ? "was" : "were") dropped "
+                    + "(ROWS: imported rows that held a value):", dropped == 0 ? nil : .warning)
+            var table = TextTable([.init("FIELD"), .init("KEPT AS"), .init("ROWS", .right), .init("NOTE")])
+            for field in report.fields {
+                table.append(field.source, field.keptAs ?? "dropped", String(field.rows), field.reason ?? "")
+            }
+            text.table(table)
+        }
         for issue in report.issues {
             text.line("\(issue.location): \(issue.imported ? "" : "skipped: ")\(issue.reason)", issue.imported ? .quiet : .warning)
         }
@@ -40,7 +54,7 @@ public struct ImportReportScreen: RenderableScreen, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case file, format, dryRun, rows, added, updated, unchanged, skipped, collections, issues
+        case file, format, dryRun, rows, added, updated, unchanged, skipped, collections, fields, issues
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -54,7 +68,26 @@ public struct ImportReportScreen: RenderableScreen, Hashable {
         try container.encode(report.unchanged, forKey: .unchanged)
         try container.encode(report.skipped, forKey: .skipped)
         try container.encode(report.collections, forKey: .collections)
+        try container.encode(report.fields.map(FieldJSON.init), forKey: .fields)
         try container.encode(report.issues, forKey: .issues)
+    }
+}
+
+extension ImportReportScreen {
+    /// One field as `--json` prints it: every key present, `keptAs` null for a dropped one.
+    private struct FieldJSON: Encodable {
+        let field: ImportField
+        init(_ field: ImportField) { self.field = field }
+
+        private enum CodingKeys: String, CodingKey { case source, keptAs, rows, reason }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(field.source, forKey: .source)
+            try container.encode(field.keptAs, forKey: .keptAs)
+            try container.encode(field.rows, forKey: .rows)
+            try container.encode(field.reason, forKey: .reason)
+        }
     }
 }
 

@@ -4,8 +4,15 @@ import Sync
 
 // MARK: - PendingChangesScreen
 
-/// The changes the server has not acknowledged yet (`shelf pending`), the least recently
-/// changed first, so the last line is what `shelf undo` takes back.
+/// What the next sync sends (`shelf pending`): the operations of the history whose
+/// changes the server has not acknowledged yet, oldest first, so the last line is what
+/// `shelf undo` takes back; then the waiting changes no operation holds (made outside the
+/// history: before it, or by a conflict's resolution), which `shelf undo ID` discards.
+///
+/// JSON: `{"operations": [operation, as `shelf history`], "outside": [change],
+/// "changes": [change]}` where a change is `{"collection", "id", "change" (create,
+/// update, delete), "title", "since", "changedAt", "state" (waiting, sent, conflict)}`;
+/// `changes` holds every waiting change, one per record (what the next sync sends).
 public struct PendingChangesScreen: RenderableScreen, Hashable {
     public struct Entry: Encodable, Hashable, Sendable {
         public let collection: String
@@ -44,29 +51,54 @@ public struct PendingChangesScreen: RenderableScreen, Hashable {
         }
     }
 
+    public let operations: [HistoryEntry]
+    public let outside: [Entry]
     public let changes: [Entry]
     private let shortIDs: ShortIDs
 
-    /// - Parameter shortIDs: the prefixes the table shows for the records' ids, as every
+    /// - Parameter shortIDs: the prefixes the tables show for the records' ids, as every
     ///   other table does (`--json` keeps full ids).
-    public init(_ changes: [UnsyncedChange], shortIDs: ShortIDs = .full) {
-        self.changes = changes.map(Entry.init)
+    public init(_ pending: PendingWork, shortIDs: ShortIDs = .full) {
+        operations = pending.operations
+        outside = pending.outside.map(Entry.init)
+        changes = pending.changes.map(Entry.init)
         self.shortIDs = shortIDs
     }
 
-    /// The ids the table shows, per collection, for working out their short forms.
-    public static func idsShown(by changes: [UnsyncedChange]) -> [(CollectionName, [String])] {
-        Dictionary(grouping: changes, by: \.collection).map { ($0.key, $0.value.map(\.recordID)) }
+    /// The ids the tables show, per collection, for working out their short forms.
+    public static func idsShown(by pending: PendingWork) -> [(CollectionName, [String])] {
+        var ids: [CollectionName: [String]] = [:]
+        for change in pending.outside { ids[change.collection, default: []].append(change.recordID) }
+        for record in pending.operations.flatMap(\.records) { ids[record.collection, default: []].append(record.id) }
+        ids[.books, default: []] += OperationText.favoriteBooks(in: pending.operations)
+        return ids.map { ($0.key, $0.value) }
     }
 
     public func renderText(_ options: RenderOptions) -> String {
         var text = ScreenText(options)
-        guard !changes.isEmpty else {
+        guard !operations.isEmpty || !outside.isEmpty else {
             text.line("No unsynced changes.")
             return text.text
         }
+        if !operations.isEmpty {
+            var table = TextTable([.init("#", .right), .init("MADE"), .init("COMMAND"), .init("WHAT"), .init("STATE")])
+            for entry in operations {
+                let state = OperationText.state(entry)
+                table.append([
+                    .init(String(entry.operation)), .init(Wording.timestamp(entry.madeAt)), .init(entry.origin),
+                    .init(OperationText.summary(entry, shortIDs: shortIDs)), .init(state, state == "waiting" ? nil : .warning),
+                ])
+            }
+            text.table(table)
+            let count = operations.count
+            var summary = Wording.count(count, "operation") + " not synced yet; 'shelf sync' sends \(count == 1 ? "it" : "them")"
+            if let last = operations.last { summary += ", 'shelf undo' takes back #\(last.operation)" }
+            text.line(summary, .quiet)
+        }
+        guard !outside.isEmpty else { return text.text }
+        if !operations.isEmpty { text.line("Also waiting, made outside the history ('shelf undo ID' discards one):", .quiet) }
         var table = TextTable([.init("RECORD"), .init("CHANGE"), .init("TITLE"), .init("SINCE"), .init("STATE")])
-        for change in changes {
+        for change in outside {
             table.append([
                 .init(reference(change)), .init(change.change),
                 .init(change.title ?? "-", change.title == nil ? .quiet : nil), .init(change.since),
@@ -74,9 +106,10 @@ public struct PendingChangesScreen: RenderableScreen, Hashable {
             ])
         }
         text.table(table)
-        var summary = Wording.count(changes.count, "unsynced change") + "; 'shelf sync' sends \(changes.count == 1 ? "it" : "them")"
-        if changes.last?.state == "waiting" { summary += ", 'shelf undo' takes " + (changes.count == 1 ? "it back" : "back the last one") }
-        text.line(summary, .quiet)
+        if operations.isEmpty {
+            text.line(Wording.count(outside.count, "unsynced change") + " made outside the history; 'shelf sync' sends "
+                      + (outside.count == 1 ? "it" : "them") + ", 'shelf undo ID' discards one", .quiet)
+        }
         return text.text
     }
 
@@ -94,54 +127,12 @@ public struct PendingChangesScreen: RenderableScreen, Hashable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case changes }
+    private enum CodingKeys: String, CodingKey { case operations, outside, changes }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(operations.map(HistoryEntryJSON.init), forKey: .operations)
+        try container.encode(outside, forKey: .outside)
         try container.encode(changes, forKey: .changes)
-    }
-}
-
-// MARK: - UndoScreen
-
-/// A change `shelf undo` took back.
-public struct UndoScreen: RenderableScreen, Hashable {
-    public let collection: String
-    public let id: String
-    /// The change taken back: `create`, `update` or `delete`.
-    public let change: String
-    public let title: String?
-    /// `removed` (a creation taken back) or `restored` (the record as last synced).
-    public let outcome: String
-
-    public init(_ undone: UndoneChange) {
-        collection = undone.collection.rawValue
-        id = undone.recordID
-        change = undone.change.rawValue
-        title = undone.label
-        outcome = undone.outcome.rawValue
-    }
-
-    public func renderText(_ options: RenderOptions) -> String {
-        var text = ScreenText(options)
-        let noun = CollectionName(rawValue: collection).map(Wording.noun) ?? collection
-        let record = "\(noun) \(id)\(title.map { " (\"\($0)\")" } ?? "")"
-        switch change {
-        case "create": text.line("Undid adding \(record): it is removed")
-        case "delete": text.line("Undid removing \(record): it is back as last synced")
-        default: text.line("Undid the changes to \(noun) \(id): it is back as last synced\(title.map { ", \"\($0)\"" } ?? "")")
-        }
-        return text.text
-    }
-
-    private enum CodingKeys: String, CodingKey { case collection, id, change, title, outcome }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(collection, forKey: .collection)
-        try container.encode(id, forKey: .id)
-        try container.encode(change, forKey: .change)
-        try container.encode(title, forKey: .title)
-        try container.encode(outcome, forKey: .outcome)
     }
 }

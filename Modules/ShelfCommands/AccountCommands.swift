@@ -76,6 +76,8 @@ extension AccountCommand {
         var noVerify = false
         @Flag(help: "Turn end-to-end encryption on before anything is uploaded (asks for a new passphrase; see 'shelf encryption').")
         var encrypted = false
+        @OptionGroup
+        var newPassphrase = NewPassphraseOptions()
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let addition = try AccountAddition(name: name, server: server, accounts: accountStore(context))
@@ -91,7 +93,8 @@ extension AccountCommand {
             }
             // NB: asked for before anything is saved, so a missing passphrase adds nothing.
             let passphrase = encrypted
-                ? try EncryptionCommand.passphrase(context, prompt: "New passphrase for account \(name)", confirming: true) : nil
+                ? try EncryptionCommand.passphrase(
+                    context, prompt: "New passphrase for account \(name)", confirming: true, new: newPassphrase) : nil
             let password: AccountAddition.Password
             if let file = passwordFile ?? passwordFileFromEnvironment(context) {
                 password = .file(path: context.program.absolutePath(file))

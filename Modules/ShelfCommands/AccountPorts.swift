@@ -12,7 +12,7 @@ import Sync
 
 // MARK: - StoreDecisions
 
-/// Sync's decisions over one account's store (`ConflictResolver`, `UnsyncedChanges`), as
+/// Sync's decisions over one account's store (`ConflictResolver`, `OperationHistory`), as
 /// the ports the decision view models are built on: wiring, one call each.
 struct StoreDecisions: ConflictService, FailedChangeService, PendingChangeService {
     typealias Conflict = ConflictSummary
@@ -20,8 +20,10 @@ struct StoreDecisions: ConflictService, FailedChangeService, PendingChangeServic
     typealias Decisions = ConflictDecisions
     typealias Resolution = ConflictResolver.Resolution
     typealias FailedChange = Sync.FailedChange
-    typealias Change = UnsyncedChange
-    typealias Undone = UndoneChange
+    typealias Pending = PendingWork
+    typealias Entry = HistoryEntry
+    typealias Step = UndoPlan
+    typealias Done = UndoOutcome
 
     let store: ShelfStore
 
@@ -51,13 +53,13 @@ struct StoreDecisions: ConflictService, FailedChangeService, PendingChangeServic
 
     // MARK: PendingChangeService
 
-    func pendingChanges() async throws -> [UnsyncedChange] { try UnsyncedChanges(store: store).list() }
+    private var operations: OperationHistory { OperationHistory(store: store) }
 
-    func undo(_ collection: CollectionName?, id: String?) async throws -> UndoneChange {
-        let changes = UnsyncedChanges(store: store)
-        guard let id else { return try changes.undoLatest() }
-        return try changes.undo(collection, id: id)
-    }
+    func pendingChanges() async throws -> PendingWork { try operations.pending() }
+    func history() async throws -> [HistoryEntry] { try operations.entries() }
+    func planUndo(_ target: UndoTarget) async throws -> UndoPlan { try operations.planUndo(target) }
+    func planRedo() async throws -> UndoPlan { try operations.planRedo() }
+    func carryOut(_ plan: UndoPlan) async throws -> UndoOutcome { try operations.carryOut(plan) }
 }
 
 // MARK: - AccountImport
@@ -74,6 +76,8 @@ struct AccountImport: LibraryImporting {
         _ plan: ImportPlan, file: String, dryRun: Bool, progress: @escaping @Sendable (Int, Int) -> Void
     ) async throws -> ImportReport {
         var plan = plan
+        // NB: a device without the key is refused as every other write is (`refuseEditsWithoutTheKey`).
+        try store.checkEditsAllowed()
         if let keyFile, let keyed = try AccountEncryption.importIDs(store: store, keyFile: keyFile) {
             plan = plan.keyingIDs(keyed)
         }

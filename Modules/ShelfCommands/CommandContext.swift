@@ -14,6 +14,9 @@ final class CommandContext {
     let program: ProgramContext
     let output: Output
     private(set) var openedSession: AccountSession?
+    /// What the store's history says made the operations this command records: the
+    /// command's path without the program's name (`book edit`).
+    var operationOrigin = "shelf"
 
     nonisolated var environment: [String: String] { program.environment }
     nonisolated var console: Console { program.console }
@@ -39,6 +42,8 @@ final class CommandContext {
     func session() throws -> AccountSession {
         if let openedSession { return openedSession }
         let opened = try AccountSession(accountFlag: global.account, environment: environment, output: output, offline: isOffline)
+        opened.store.setOperationOrigin(operationOrigin)
+        opened.refuseEditsWithoutTheKey()
         openedSession = opened
         return opened
     }

@@ -54,8 +54,10 @@ extension ExitCode {
         case is ConflictEditFormError: .dataError
         case let error as UndoError:
             switch error {
-            case .ambiguous, .tooShort: .usage
-            case .nothingToUndo, .noChange, .alreadySent, .inConflict, .notAnEdit, .referenced: .failure
+            case .ambiguous, .tooShort, .needsConfirmation: .usage
+            case .changedMeanwhile: .temporaryFailure
+            case .nothingToUndo, .nothingInHistory, .nothingToRedo, .noChange, .noOperation, .alreadyUndone, .tooLarge, .declined,
+                 .alreadySent, .inConflict, .notAnEdit, .referenced: .failure
             }
         case let error as RecordLookupError: error.exitCode
         case let error as StorageError:

@@ -27,6 +27,7 @@ struct CommandRunner {
         }
 
         let context = CommandContext(global: global, program: program)
+        context.operationOrigin = parsed.path.dropFirst().joined(separator: " ")
         let status: ExitCode
         var failed = false
         do {

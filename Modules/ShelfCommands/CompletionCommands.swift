@@ -81,9 +81,15 @@ struct WordListCommand: ShelfCommand {
                 .compactMap { Self.reference($0.collection, $0.recordID, typed: first ?? "").map { ($0, nil) } }
         case "pending":
             guard let store = try openStore(paths, context) else { return .success }
-            // NB: only changes still waiting: one a sync sent cannot be taken back.
-            lines = try UnsyncedChanges(store: store).list().filter { $0.state == .waiting }.compactMap { change in
-                Self.reference(change.collection, change.recordID, typed: first ?? "").map { ($0, change.label) }
+            // NB: what `undo ID` takes back: the records of the operations not synced yet,
+            // newest first, then the changes made outside the history.
+            let pending = try OperationHistory(store: store).pending()
+            var seen: Set<String> = []
+            let records = pending.operations.reversed().flatMap(\.records).map { ($0.collection, $0.id, $0.label) }
+                + pending.outside.map { ($0.collection, $0.recordID, $0.label) }
+            lines = records.compactMap { collection, id, label in
+                guard seen.insert("\(collection.rawValue)/\(id)").inserted else { return nil }
+                return Self.reference(collection, id, typed: first ?? "").map { ($0, label) }
             }
         case "failed":
             guard let store = try openStore(paths, context) else { return .success }

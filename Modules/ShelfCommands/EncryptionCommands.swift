@@ -19,6 +19,8 @@ struct EncryptionCommand: ParsableCommand {
         them. The passphrase comes from SHELF_PASSPHRASE_FILE (no group or other
         permissions), a systemd credential (shelf-passphrase), or a prompt without echo on
         a terminal — never from an argument. A wrong passphrase exits 77 and writes nothing.
+        A new passphrase must have \(PassphraseRule.statement): a weaker one is refused (65)
+        unless --weak-passphrase-ok is given, and said to be weak on a terminal either way.
         """,
         subcommands: [Enable.self, Join.self, Status.self, ChangePassphrase.self, Rotate.self, Lock.self, PutBack.self])
 }
@@ -40,9 +42,20 @@ extension EncryptionCommand {
 
     /// The passphrase: `SHELF_PASSPHRASE_FILE`, a systemd credential, or the prompt
     /// (asked twice when `confirming`, so a typo cannot lock the reader out).
-    /// - Parameter environment: where to look for a file or credential; the context's own by default.
+    /// - Parameters:
+    ///   - environment: where to look for a file or credential; the context's own by default.
+    ///   - new: a new passphrase, held to `PassphraseRule` (`NewPassphraseOptions`).
     static func passphrase(
-        _ context: CommandContext, from environment: [String: String]? = nil, prompt: String, confirming: Bool = false
+        _ context: CommandContext, from environment: [String: String]? = nil, prompt: String, confirming: Bool = false,
+        new: NewPassphraseOptions? = nil
+    ) throws -> Passphrase {
+        let passphrase = try givenPassphrase(context, from: environment, prompt: prompt, confirming: confirming)
+        if let new { try new.check(passphrase, context) }
+        return passphrase
+    }
+
+    private static func givenPassphrase(
+        _ context: CommandContext, from environment: [String: String]?, prompt: String, confirming: Bool
     ) throws -> Passphrase {
         if let source = PassphraseSource.fromEnvironment(environment ?? context.environment) {
             return try asking { try source.read() }
@@ -73,10 +86,10 @@ extension EncryptionCommand {
     @MainActor
     static func changing(
         _ context: CommandContext, _ action: EncryptionChangeScreen.Action, prompt: String, confirming: Bool = false,
-        _ work: (AccountEncryption, Passphrase) async throws -> AccountEncryption.Change
+        new: NewPassphraseOptions? = nil, _ work: (AccountEncryption, Passphrase) async throws -> AccountEncryption.Change
     ) async throws -> ExitCode {
         let sync = try accountSync(context)
-        let passphrase = try passphrase(context, prompt: "\(prompt) \(sync.account.name)", confirming: confirming)
+        let passphrase = try passphrase(context, prompt: "\(prompt) \(sync.account.name)", confirming: confirming, new: new)
         let change = try await asking { try await work(sync.encryption, passphrase) }
         warn(change.problems, context)
         try context.output.confirm(EncryptionChangeScreen(action, account: sync.account.name.rawValue, queued: change.queued))
@@ -139,8 +152,11 @@ extension EncryptionCommand {
             name: "enable", abstract: "Turn encryption on: every record goes up again sealed with the next sync.",
             examples: [Example("With the passphrase in a file", "SHELF_PASSPHRASE_FILE=~/.shelf-passphrase shelf encryption enable && shelf sync")])
 
+        @OptionGroup
+        var new = NewPassphraseOptions()
+
         func run(_ context: CommandContext) async throws -> ExitCode {
-            try await EncryptionCommand.changing(context, .enabled, prompt: "New passphrase for account", confirming: true) {
+            try await EncryptionCommand.changing(context, .enabled, prompt: "New passphrase for account", confirming: true, new: new) {
                 try await $0.enable(passphrase: $1)
             }
         }
@@ -190,6 +206,9 @@ extension EncryptionCommand {
             examples: [Example(
                 "Both from files", "SHELF_PASSPHRASE_FILE=~/.old SHELF_NEW_PASSPHRASE_FILE=~/.new shelf encryption change-passphrase")])
 
+        @OptionGroup
+        var newPassphrase = NewPassphraseOptions()
+
         func run(_ context: CommandContext) async throws -> ExitCode {
             let sync = try EncryptionCommand.accountSync(context)
             let old = try EncryptionCommand.passphrase(context, prompt: "Current passphrase of account \(sync.account.name)")
@@ -198,7 +217,7 @@ extension EncryptionCommand {
             forNew["SHELF_PASSPHRASE_FILE"] = context.environment["SHELF_NEW_PASSPHRASE_FILE"]
             forNew["CREDENTIALS_DIRECTORY"] = nil
             let new = try EncryptionCommand.passphrase(
-                context, from: forNew, prompt: "New passphrase of account \(sync.account.name)", confirming: true)
+                context, from: forNew, prompt: "New passphrase of account \(sync.account.name)", confirming: true, new: newPassphrase)
             let change = try await EncryptionCommand.asking { try await sync.encryption.changePassphrase(from: old, to: new) }
             EncryptionCommand.warn(change.problems, context)
             try context.output.confirm(EncryptionChangeScreen(.passphraseChanged, account: sync.account.name.rawValue))
@@ -263,3 +282,30 @@ extension EncryptionCommand {
         }
     }
 }
+
+// MARK: - NewPassphraseOptions
+
+/// `--weak-passphrase-ok`, for the commands that set a new passphrase (`encryption
+/// enable`, `change-passphrase`, `account add --encrypted`), and the check it relaxes.
+struct NewPassphraseOptions: ParsableArguments {
+    @Flag(help: "Use a new passphrase weaker than Shelf's rule (\(PassphraseRule.statement)) anyway.")
+    var weakPassphraseOk = false
+
+    /// Refuses a passphrase below `PassphraseRule` (65) unless `--weak-passphrase-ok`; says
+    /// why on a terminal either way.
+    func check(_ passphrase: Passphrase, _ context: CommandContext) throws {
+        let shortcomings = passphrase.shortcomings
+        guard !shortcomings.isEmpty else { return }
+        let why = "\(shortcomings.joined(separator: " and ")); Shelf's rule is \(PassphraseRule.statement)"
+        if context.output.terminal.stderrIsTerminal {
+            context.output.warn("this passphrase is weak: \(why). Whoever copies the wrapped key from the server can guess it offline.")
+        }
+        guard weakPassphraseOk else {
+            throw CommandFailure(.dataError, """
+                the new passphrase is too weak: \(why); choose a longer one (four words will do), \
+                or give --weak-passphrase-ok to use it anyway; nothing was changed
+                """)
+        }
+    }
+}
+

@@ -18,12 +18,14 @@ struct BooksCommand: ShelfCommand {
         first 50 of a million books are as quick to list as 50 ('totalCount' is then null).
         """,
         examples: [
-            Example("Books by Le Guin, whatever the case or accents", "shelf books --search 'le guin'"),
+            Example("Books by Le Guin, whatever the case or accents", "shelf books 'le guin'"),
             Example("What is left to read, as JSON", "shelf books --unfinished --json"),
             Example("The first 20 books by author, Z to A", "shelf books --sort -author --limit 20"),
         ])
 
-    @Option(value: "text", help: "Only books whose title or author contains the text (any case, any accents).")
+    @Argument(name: "query", help: "Only books whose title or author contains the text (any case, any accents).")
+    var query: String?
+    @Option(value: "text", help: "The same as QUERY.")
     var search: String?
     @Flag(help: "Only books not finished yet.")
     var unfinished = false
@@ -32,12 +34,16 @@ struct BooksCommand: ShelfCommand {
         noun: "books", sortHelp: "Sort by title (the default), author, finished or id; '-field' for descending.",
         completesFields: true)
 
+    func validate() throws(ParseError) {
+        if query != nil, search != nil { throw .invalid("Give the text once: as QUERY or with --search") }
+    }
+
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let settings = ReadingSettingsViewModel(preferences: session.preferences)
         let model = BookSearchViewModel(service: session.repositories.books)
         await model.search(
-            search ?? "", unfinishedOnly: unfinished || !settings.showFinished, limit: list.limit,
+            query ?? search ?? "", unfinishedOnly: unfinished || !settings.showFinished, limit: list.limit,
             order: list.order(), counting: list.limit == nil)
         let shortIDs = await context.shortIDs([(.books, model.books.map(\.id))])
         return try context.output.present(LibraryScreen(model, shortIDs: shortIDs), loaded: model.state)
@@ -101,16 +107,19 @@ extension BookCommand {
     struct Add: ShelfCommand {
         static let configuration = CommandConfiguration(
             name: "add", abstract: "Add a book.",
-            examples: [Example("Add a book", "shelf book add --title 'The Left Hand of Darkness' --author 'Ursula K. Le Guin'")])
+            examples: [
+            Example("Add a book", "shelf book add --title 'The Left Hand of Darkness' --author 'Ursula K. Le Guin'"),
+            Example("A book whose author is not known", "shelf book add --title 'Beowulf'"),
+        ])
 
         @Option(value: "title", help: "The title.")
         var title: String
-        @Option(value: "author", help: "The author.")
-        var author: String
+        @Option(value: "author", help: "The author (none when left out).")
+        var author: String?
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let model = try viewModel(context)
-            let book = try outcome(await model.add(title: title, author: author), failure: model.failure)
+            let book = try outcome(await model.add(title: title, author: author ?? ""), failure: model.failure)
             try context.output.confirm(ChangeScreen.book(.added, book))
             return .success
         }

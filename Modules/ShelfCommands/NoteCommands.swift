@@ -16,11 +16,13 @@ struct NotesCommand: ShelfCommand {
         """,
         examples: [
             Example("Notes about one book", "shelf notes --book b-42"),
-            Example("Notes that mention anarchy", "shelf notes --search anarchy"),
+            Example("Notes that mention anarchy", "shelf notes anarchy"),
             Example("The ten notes that come first by book", "shelf notes --sort book --limit 10"),
         ])
 
-    @Option(value: "text", help: "Only notes whose title or body contains the text.")
+    @Argument(name: "query", help: "Only notes whose title or body contains the text.")
+    var query: String?
+    @Option(value: "text", help: "The same as QUERY.")
     var search: String?
     @Option(value: "id", help: "Only notes about this book (its id, a unique prefix of it, or its title).", completion: .ids(.books))
     var book: String?
@@ -28,10 +30,14 @@ struct NotesCommand: ShelfCommand {
     var list = ListOptions<NoteSortField>(
         noun: "notes", sortHelp: "Sort by title (the default), book or id; '-field' for descending.")
 
+    func validate() throws(ParseError) {
+        if query != nil, search != nil { throw .invalid("Give the text once: as QUERY or with --search") }
+    }
+
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = NotesViewModel(service: session.repositories.notes)
-        model.search(search ?? "")
+        model.search(query ?? search ?? "")
         if let book { model.filter(book: try await context.resolveID(book, in: .books)) }
         await model.load(order: list.order(), limit: list.limit)
         let bookIDs = model.visibleNotes.compactMap(\.bookID)
@@ -49,7 +55,7 @@ struct NoteCommand: ParsableCommand {
         name: "note", abstract: "Show, add, edit or remove one note.",
         subcommands: [Show.self, Add.self, Edit.self, Remove.self])
 
-    /// The note `reference` names (its id or a unique prefix of it), or "no note with id …" (exit 1).
+    /// The note `reference` names (its id, a unique prefix of it, or its title), or "no note with id …" (exit 1).
     @MainActor static func existingNote(_ reference: String, _ context: CommandContext) async throws -> Note {
         let id = try await context.resolveID(reference, in: .notes)
         guard let note = try await context.session().repositories.notes.note(id: id) else {
@@ -64,7 +70,7 @@ extension NoteCommand {
         static let configuration = CommandConfiguration(
             name: "show", abstract: "Show a note.", examples: [Example("One note", "shelf note show n-7")])
 
-        @Argument(help: "The note's id, or a unique prefix of it.", completion: .ids(.notes))
+        @Argument(help: "The note's id, a unique prefix of it, or its title.", completion: .ids(.notes))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
@@ -80,8 +86,9 @@ extension NoteCommand {
             name: "add", abstract: "Add a note.",
             discussion: """
             The body is '--body TEXT', '--body -' (read from standard input, up to 256 KiB) or
-            '--edit' (written in $VISUAL, else $EDITOR, else vi). An empty body from standard
-            input or the editor is refused.
+            '--edit' (written in $VISUAL, else $EDITOR, else vi). A note must say something:
+            an empty body, however it is given, or none at all, is refused (65) and nothing
+            is written.
             """,
             examples: [
                 Example("A note about a book", "shelf note add --title 'Shevek' --body 'Walls on both sides.' --book b-42"),
@@ -103,6 +110,12 @@ extension NoteCommand {
         }
 
         func run(_ context: CommandContext) async throws -> ExitCode {
+            guard body != nil || edit else {
+                throw CommandFailure(.dataError, """
+                    a note's body must not be empty: give --body TEXT, --body - (standard input) or --edit; \
+                    nothing was written
+                    """)
+            }
             let model = NoteViewModel(service: try context.session().repositories.notes)
             // NB: the title and the book are checked before the editor opens: nothing
             // typed is refused afterwards for a reason known before.
@@ -123,15 +136,15 @@ extension NoteCommand {
             name: "edit", abstract: "Change a note's title or body.",
             discussion: """
             '--body -' reads the new body from standard input; '--edit' opens the body in
-            $VISUAL, else $EDITOR, else vi. An empty or unchanged body from the editor is
-            refused, and the note stays as it was.
+            $VISUAL, else $EDITOR, else vi. An empty body, however it is given, or one left
+            unchanged in the editor, is refused (65), and the note stays as it was.
             """,
             examples: [
                 Example("Rewrite a note's text", "shelf note edit n-7 --body 'Walls, and the gaps in them.'"),
                 Example("Rework a note's text in an editor", "shelf note edit n-7 --edit"),
             ])
 
-        @Argument(help: "The note's id, or a unique prefix of it.", completion: .ids(.notes))
+        @Argument(help: "The note's id, a unique prefix of it, or its title.", completion: .ids(.notes))
         var id: String
         @Option(value: "title", help: "The new title.")
         var title: String?
@@ -164,7 +177,7 @@ extension NoteCommand {
         static let configuration = CommandConfiguration(
             name: "rm", abstract: "Remove a note.", examples: [Example("Remove a note", "shelf note rm n-7")])
 
-        @Argument(help: "The note's id, or a unique prefix of it.", completion: .ids(.notes))
+        @Argument(help: "The note's id, a unique prefix of it, or its title.", completion: .ids(.notes))
         var id: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {

@@ -5,9 +5,10 @@ import Repositories
 // MARK: - Ids as readers type them
 
 // Every command that takes an id resolves it here, so all of them accept the same
-// things: the full id, a unique prefix of at least four characters (like git), and for
-// books a unique title. What is allowed and how it is found lives in
-// `RecordLookupService` (Repositories, over the store's indexes).
+// things: the full id, a unique prefix of at least four characters (like git), and a
+// unique title (books, notes, tasks) or name (products; cart lines by their product's).
+// What is allowed and how it is found lives in `RecordLookupService` (Repositories, over
+// the store's indexes).
 
 extension CommandContext {
     /// The full id of the record of `collection` that `reference` names.
@@ -17,16 +18,20 @@ extension CommandContext {
         try await session().repositories.lookup.resolve(reference, in: collection)
     }
 
-    /// The full id `reference` names when it names one; otherwise `reference` itself,
-    /// for commands whose own model says what is wrong with an unknown id (the cart:
-    /// "not in the catalog"). An ambiguous prefix is still refused.
+    /// The full id `reference` names when it names one; otherwise `reference` itself
+    /// when it is shaped like an id, for commands whose own model says what is wrong with
+    /// an unknown id (the cart: "not in the catalog"). An ambiguous reference, or a name
+    /// that names nothing, is still refused.
     func resolveIDIfKnown(_ reference: String, in collection: CollectionName) async throws -> String {
+        let idShaped = (try? RecordID.validate(reference)) != nil
         do {
             return try await resolveID(reference, in: collection)
         } catch let error as RecordLookupError {
-            guard case .ambiguous = error else { return reference }
-            throw error
-        } catch is DomainError {
+            if !idShaped { throw error }
+            if case .ambiguous = error { throw error }
+            return reference
+        } catch let error as DomainError {
+            guard idShaped else { throw error }
             return reference
         }
     }

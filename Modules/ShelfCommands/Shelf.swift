@@ -28,7 +28,7 @@ struct Shelf: ProgramCommand {
             FavoritesCommand.self, FavoriteCommand.self, ProductsCommand.self, CartCommand.self, SettingsCommand.self,
             ReadCommand.self, TodayCommand.self, LogCommand.self, ImportCommand.self, ExportCommand.self, OpenCommand.self, BackCommand.self, WhereCommand.self, SyncCommand.self, StatusCommand.self,
             ConflictsCommand.self, ResolveCommand.self, FailedCommand.self, RetryCommand.self, DiscardCommand.self,
-            PendingCommand.self, UndoCommand.self, EncryptionCommand.self, UICommand.self,
+            PendingCommand.self, HistoryCommand.self, UndoCommand.self, RedoCommand.self, EncryptionCommand.self, UICommand.self,
             AccountCommand.self, DoctorCommand.self, BackupCommand.self, RestoreCommand.self,
             CompletionCommand.self, WordListCommand.self,
         ],

@@ -14,20 +14,26 @@ struct ProductsCommand: ShelfCommand {
         ('totalCount' is then null).
         """,
         examples: [
-            Example("Products whose name mentions a bookmark", "shelf products --search bookmark"),
+            Example("Products whose name mentions a bookmark", "shelf products bookmark"),
             Example("The five dearest products", "shelf products --sort -price --limit 5"),
         ])
 
-    @Option(value: "text", help: "Only products whose name contains the text.")
+    @Argument(name: "query", help: "Only products whose name contains the text.")
+    var query: String?
+    @Option(value: "text", help: "The same as QUERY.")
     var search: String?
     @OptionGroup
     var list = ListOptions<ProductSortField>(
         noun: "products", sortHelp: "Sort by name (the default), price or id; '-field' for descending.")
 
+    func validate() throws(ParseError) {
+        if query != nil, search != nil { throw .invalid("Give the text once: as QUERY or with --search") }
+    }
+
     func run(_ context: CommandContext) async throws -> ExitCode {
         let session = try context.session()
         let model = ProductViewModel(service: session.repositories.catalog)
-        model.search(search ?? "")
+        model.search(query ?? search ?? "")
         await model.load(order: list.order(), limit: list.limit)
         let shortIDs = await context.shortIDs([(.products, model.visibleProducts.map(\.id))])
         return try context.output.present(ProductsScreen(model, shortIDs: shortIDs), loaded: model.state)
@@ -36,11 +42,13 @@ struct ProductsCommand: ShelfCommand {
 
 // MARK: - shelf cart
 
-/// `shelf cart [show]|add|set|rm`.
+/// `shelf cart [show]|add|edit|rm`: the verbs every record takes (`docs/cli.md`, "One
+/// grammar"); `set` is the older name of `edit`, kept for a release. A product, or a
+/// cart line, is named by its id, a unique prefix of it, or its name.
 struct CartCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        name: "cart", abstract: "Show the cart, or add and remove products.",
-        subcommands: [Show.self, Add.self, SetQuantity.self, Remove.self], defaultSubcommand: Show.self)
+        name: "cart", abstract: "Show the cart, or add, change and remove its lines.",
+        subcommands: [Show.self, Add.self, Edit.self, Remove.self], defaultSubcommand: Show.self)
 
     @MainActor static func loadedCart(_ context: CommandContext) async throws -> CartViewModel {
         let session = try context.session()
@@ -55,6 +63,8 @@ struct CartCommand: ParsableCommand {
     @MainActor static func refusal(_ model: CartViewModel, missing: Bool) -> CommandFailure {
         CommandFailure(missing ? .failure : .ioError, model.errorMessage ?? "the cart was not changed")
     }
+
+    static let productHelp = "The product's id, a unique prefix of it, or its name."
 }
 
 extension CartCommand {
@@ -77,16 +87,18 @@ extension CartCommand {
             name: "add", abstract: "Put a product in the cart (adds to the quantity when it is there).",
             examples: [
                 Example("Two of a product (four when two were there)", "shelf cart add p-1 --quantity 2"),
+                Example("A product by its name", "shelf cart add 'Brass bookmark'"),
             ])
 
-        @Argument(help: "The product's id, or a unique prefix of it.", completion: .ids(.products))
+        @Argument(help: CartCommand.productHelp, completion: .ids(.products))
         var productID: String
         @Option(value: "n", help: "How many to add (default 1).")
         var quantity = 1
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            _ = try CartItem(productID: productID, quantity: quantity)
+            guard quantity >= 1 else { throw DomainError.invalidQuantity(quantity) }
             let productID = try await context.resolveIDIfKnown(productID, in: .products)
+            _ = try CartItem(productID: productID, quantity: quantity)
             let model = try await loadedCart(context)
             guard await model.add(productID: productID, quantity: quantity) else {
                 throw refusal(model, missing: model.state.value?.product(id: productID) == nil)
@@ -97,19 +109,25 @@ extension CartCommand {
         }
     }
 
-    /// Sets a catalog product's quantity in the cart, whatever was there.
-    struct SetQuantity: ShelfCommand {
+    /// Sets a catalog product's quantity in the cart, whatever was there; 0 takes the
+    /// line out, as `rm` does.
+    struct Edit: ShelfCommand {
         static let configuration = CommandConfiguration(
-            name: "set", abstract: "Set how many of a product the cart holds.",
-            examples: [Example("Exactly three of a product", "shelf cart set p-1 --quantity 3")])
+            name: "edit", abstract: "Set how many of a product the cart holds (0 takes it out).",
+            examples: [
+                Example("Exactly three of a product", "shelf cart edit p-1 --quantity 3"),
+                Example("None: the line goes", "shelf cart edit 'Brass bookmark' --quantity 0"),
+            ],
+            aliases: ["set"])
 
-        @Argument(help: "The product's id, or a unique prefix of it.", completion: .ids(.products))
+        @Argument(help: CartCommand.productHelp, completion: .ids(.products))
         var productID: String
-        @Option(value: "n", help: "How many (at least 1; 'shelf cart rm' takes it out).")
+        @Option(value: "n", help: "How many (0 takes the line out).")
         var quantity: Int
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            _ = try CartItem(productID: productID, quantity: quantity)
+            guard quantity >= 0 else { throw DomainError.invalidQuantity(quantity) }
+            guard quantity > 0 else { return try await Remove.takeOut(productID, context) }
             let productID = try await context.resolveIDIfKnown(productID, in: .products)
             let item = try CartItem(productID: productID, quantity: quantity)
             let model = try await loadedCart(context)
@@ -123,13 +141,19 @@ extension CartCommand {
 
     struct Remove: ShelfCommand {
         static let configuration = CommandConfiguration(
-            name: "rm", abstract: "Take a product out of the cart.", examples: [Example("Take a product out", "shelf cart rm p-1")])
+            name: "rm", abstract: "Take a product out of the cart.",
+            examples: [Example("Take a product out", "shelf cart rm p-1"), Example("By its name", "shelf cart rm 'Brass bookmark'")])
 
-        @Argument(help: "The product's id, or a unique prefix of it.", completion: .ids(.cart))
+        @Argument(help: "The cart line's product: its id, a unique prefix of it, or its name.", completion: .ids(.cart))
         var productID: String
 
         func run(_ context: CommandContext) async throws -> ExitCode {
-            let productID = try await context.resolveIDIfKnown(productID, in: .cart)
+            try await Self.takeOut(productID, context)
+        }
+
+        /// Takes the line `reference` names out of the cart.
+        @MainActor static func takeOut(_ reference: String, _ context: CommandContext) async throws -> ExitCode {
+            let productID = try await context.resolveIDIfKnown(reference, in: .cart)
             let model = try await loadedCart(context)
             guard await model.remove(productID: productID) else {
                 throw refusal(model, missing: model.state.value?.line(productID: productID) == nil)

@@ -121,11 +121,22 @@ struct UICommand: ShelfCommand {
             favorites: FavoritesViewModel(preferences: session.preferences),
             book: BookViewModel(service: repositories.books, removal: repositories))
         models.syncStatus = SyncStatusViewModel(provider: repositories.syncStatus)
-        models.pending = PendingChanges(PendingChangesViewModel(service: session.decisions)) { change in
-            PendingChanges.Row(
-                collection: change.collection, id: change.recordID,
-                text: "\(change.change.rawValue)  \(change.label ?? "")" + (change.state == .sent ? " (sent, not yet acknowledged)" : ""))
-        }
+        models.pending = PendingChanges(
+            PendingChangesViewModel(service: session.decisions),
+            rows: { pending in
+                pending.operations.map { entry in
+                    PendingChanges.Row(
+                        target: .operation(entry.operation),
+                        line: "#\(entry.operation)  \(entry.origin)  \(OperationText.summary(entry))"
+                            + (entry.delivery == .waiting ? "" : "  (\(OperationText.state(entry)))"))
+                } + pending.outside.map { change in
+                    PendingChanges.Row(
+                        target: .record(change.collection, change.recordID),
+                        line: "\(change.collection.rawValue)/\(change.recordID)  \(change.change.rawValue)  \(change.label ?? "")"
+                            + "  (made outside the history)")
+                }
+            },
+            done: { UndoScreen($0).headline })
         models.failed = FailedChanges(FailedChangesViewModel(service: session.decisions)) { change in
             FailedChanges.Row(
                 id: change.id, text: "\(change.collection.rawValue)/\(change.recordID)  \(change.change)  \(change.status)  \(change.reason)")

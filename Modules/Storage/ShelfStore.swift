@@ -28,6 +28,10 @@ public final class ShelfStore: Sendable {
     public let location: StoreLocation
     let configuration: Configuration
     private let connection: Mutex<SQLiteConnection>
+    /// What the operations recorded through this store say made them (`edit`).
+    private let origin = Mutex("shelf")
+    /// Why the reader's edits through this store are refused, when they are (`refuseEdits`).
+    private let editRefusal = Mutex<(any Error & Sendable)?>(nil)
 
     // MARK: Opening
 
@@ -152,6 +156,51 @@ public final class ShelfStore: Sendable {
                 throw error
             }
         }
+    }
+
+    // MARK: The reader's edits
+
+    /// A reader's edit: `write`, whose local edits (`saveLocal`, `deleteLocal`) are
+    /// recorded as one operation of the history in the same transaction
+    /// (`StoreTransaction.recordOperation`), so a kill leaves both or neither.
+    /// - Parameter reverts: the operation a selective undo takes back by this one.
+    /// - Throws: the refusal `refuseEdits` set, before anything is read or written; what
+    ///   `body` throws; `StorageError`.
+    @discardableResult
+    public func edit<Result: Sendable>(reverting reverts: Int64? = nil, _ body: (StoreTransaction) throws -> Result) throws -> Result {
+        try editRecordingOperation(reverting: reverts, body).result
+    }
+
+    /// `edit`, saying which operation it recorded (nil when nothing changed).
+    public func editRecordingOperation<Result: Sendable>(
+        reverting reverts: Int64? = nil, _ body: (StoreTransaction) throws -> Result
+    ) throws -> RecordedEdit<Result> {
+        try checkEditsAllowed()
+        let origin = self.origin.withLock { $0 }
+        return try write { transaction in
+            transaction.journal = OperationJournal()
+            let result = try body(transaction)
+            return RecordedEdit(result: result, operation: try transaction.recordOperation(origin: origin, reverts: reverts))
+        }
+    }
+
+    /// Throws the refusal `refuseEdits` set, if any: for a reader's write that goes
+    /// through `write` (an undo marks its operation rather than recording a new one).
+    public func checkEditsAllowed() throws {
+        if let refusal = editRefusal.withLock({ $0 }) { throw refusal }
+    }
+
+    /// Names what the operations recorded from now on come from: the command (`book
+    /// edit`) or `ui`. A front sets it once, when it opens the store.
+    public func setOperationOrigin(_ origin: String) {
+        self.origin.withLock { $0 = origin }
+    }
+
+    /// From now on, every `edit` throws `refusal` and writes nothing: for a front that
+    /// decided the reader may not write to this store now (an encrypted account on a
+    /// device that holds no key). The sync engine's writes are not edits.
+    public func refuseEdits(_ refusal: any Error & Sendable) {
+        editRefusal.withLock { $0 = refusal }
     }
 
     /// Runs `body` against one consistent snapshot of the store (a read transaction),

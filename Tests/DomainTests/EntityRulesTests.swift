@@ -25,8 +25,22 @@ struct EntityRulesTests {
         #expect(try TitleRule.validate(title) == title.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    @Test func emptyAuthorIsRejectedNamingTheField() {
-        #expect(throws: DomainError.emptyTitle(field: "author")) { try Book(id: "b1", title: "T", author: " ") }
+    /// An anthology, or a book whose author the reader does not know: the author may be
+    /// left out, and is trimmed like a title.
+    @Test func anAuthorMayBeEmptyAndIsTrimmed() throws {
+        #expect(try Book(id: "b1", title: "T", author: " ").author == "")
+        #expect(try Book(id: "b1", title: "T").author == "")
+        var book = try Book(id: "b1", title: "T", author: " Le Guin\n")
+        #expect(book.author == "Le Guin")
+        book.setAuthor("\t")
+        #expect(book.author == "")
+    }
+
+    @Test func aNoteBodyMustSaySomething() throws {
+        #expect(throws: DomainError.emptyBody) { try NoteBodyRule.validate("") }
+        #expect(throws: DomainError.emptyBody) { try NoteBodyRule.validate(" \n\t\u{3000}") }
+        #expect(try NoteBodyRule.validate("  Walls.\n") == "  Walls.\n", "the reader's spacing is kept")
+        #expect(try Note(id: "n1", title: "T", body: "").body == "", "a note written elsewhere with no body still reads")
     }
 
     @Test func renameFollowsTheSameRule() throws {

@@ -64,18 +64,39 @@ struct LiveInterfaceTests {
         try FrameSnapshot.expect(interface.frame(), matches: "pending-\(columns)")
     }
 
-    @Test func uTakesTheSelectedPendingChangeBackThroughTheViewModel() async throws {
+    @Test func uTakesTheSelectedPendingChangeBackThroughTheViewModelAndRPutsItBack() async throws {
         let decisions = FakeDecisions(pending: ["book-001", "book-003"])
         let shelf = try LiveShelf(pending: decisions)
         let interface = await shelf.interface(columns: 80)
         await interface.press(.character("P"), .down, .character("u"))
 
         #expect(await decisions.writes == ["undo book-003"])
-        #expect(interface.notice == "Taken back.")
+        #expect(interface.notice == "Undid #book-003.")
         let screen = FrameSnapshot.text(of: interface.frame())
         #expect(screen.contains("books/book-001") && !screen.contains("books/book-003"))
+        await interface.press(.character("r"))
+        #expect(await decisions.writes == ["undo book-003", "redo book-003"])
+        #expect(FrameSnapshot.text(of: interface.frame()).contains("books/book-003"))
         await interface.press(.escape)
         #expect(interface.frame().line(1).contains("/ to search"))
+    }
+
+    /// An undo that removes a record says so on the status line and waits for `u` again;
+    /// any other key between forgets it.
+    @Test func anUndoThatNeedsAYesWaitsForTheSameKeyAgain() async throws {
+        let decisions = FakeDecisions(pending: ["book-001"])
+        await decisions.requireConfirmation(of: "book-001", ["removes book book-001 (\"Dune\")"])
+        let shelf = try LiveShelf(pending: decisions)
+        let interface = await shelf.interface(columns: 100)
+        await interface.press(.character("P"), .character("u"))
+        #expect(await decisions.writes.isEmpty)
+        #expect(interface.notice == "This undo removes book book-001 (\"Dune\"). Press u again to do it.")
+
+        await interface.press(.down, .character("u"))
+        #expect(await decisions.writes.isEmpty, "another key between: asked again, not done")
+        await interface.press(.character("u"))
+        #expect(await decisions.writes == ["undo book-001"])
+        #expect(interface.notice == "Undid #book-001.")
     }
 
     @Test(arguments: [80, 120])

@@ -32,9 +32,10 @@ struct LiveShelf {
             favorites: FavoritesViewModel(preferences: store), book: BookViewModel(service: books, removal: FakeBookRemoval()))
         models.syncStatus = syncStatus.map { SyncStatusViewModel(provider: $0) }
         models.pending = pending.map { decisions in
-            PendingChanges(PendingChangesViewModel(service: decisions)) { id in
-                PendingChanges.Row(collection: .books, id: id, text: "update")
-            }
+            PendingChanges(
+                PendingChangesViewModel(service: decisions),
+                rows: { ids in ids.map { PendingChanges.Row(target: .record(.books, $0), line: "books/\($0)  update") } },
+                done: { "Undid #\($0)." })
         }
         models.failed = failed.map { decisions in
             FailedChanges(FailedChangesViewModel(service: decisions)) { id in

@@ -65,16 +65,44 @@ struct DecisionViewModelTests {
 
     // MARK: Pending changes
 
-    @Test func undoTakesBackTheLatestOrTheNamedChange() async {
+    @Test func undoTakesBackTheLatestOrTheNamedOperationAndRedoPutsItBack() async {
         let service = FakeDecisions(pending: ["b-1", "n-7", "t-3"])
         let model = PendingChangesViewModel(service: service)
         await model.load()
         #expect(model.state.value == ["b-1", "n-7", "t-3"])
+        let yes: @MainActor (FakeUndoStep) async throws -> Bool = { _ in true }
 
-        #expect(await model.undo(nil, id: nil) == "t-3")
-        #expect(await model.undo(.books, id: "b-1") == "b-1")
-        #expect(await model.undo(.books, id: "b-9") == nil)
+        #expect(await model.undo(confirm: yes) == "t-3")
+        #expect(await model.undo(.record(.books, "b-1"), confirm: yes) == "b-1")
+        #expect(await model.undo(.record(.books, "b-9"), confirm: yes) == nil)
         #expect(model.failure as? FakeError == FakeError("nothing to undo"))
+        #expect(await model.redo(confirm: yes) == "b-1")
+        #expect(await service.writes == ["undo t-3", "undo b-1", "redo b-1"])
+    }
+
+    /// A step that needs a yes asks the front, and without one writes nothing.
+    @Test func anUndoThatNeedsAYesAsksAndWritesNothingWithoutOne() async {
+        let service = FakeDecisions(pending: ["b-1"])
+        await service.requireConfirmation(of: "b-1", ["removes book b-1"])
+        let model = PendingChangesViewModel(service: service)
+        var asked: [[String]] = []
+
+        #expect(await model.undo(confirm: { step in asked.append(step.confirmationReasons); return false }) == nil)
+        #expect(model.failure as? FeatureError == .declined)
+        #expect(asked == [["removes book b-1"]])
+        #expect(await service.writes.isEmpty)
+
+        #expect(await model.undo(confirm: { _ in true }) == "b-1")
+        #expect(model.failure == nil)
+        #expect(await service.writes == ["undo b-1"])
+    }
+
+    @Test func theHistoryLoadsOnItsOwn() async {
+        let service = FakeDecisions(pending: ["b-1", "n-7"])
+        let model = PendingChangesViewModel(service: service)
+        _ = await model.undo(confirm: { _ in true })
+        await model.loadHistory()
+        #expect(model.history.value == ["b-1", "n-7 (undone)"])
     }
 
     // MARK: Import

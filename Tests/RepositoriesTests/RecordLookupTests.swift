@@ -6,7 +6,8 @@ import Testing
 import TestSupport
 
 /// What a reader may type for an id (`RecordLookupRepository`): the full id, a unique
-/// prefix of four characters or more, or a book's title — against a real store.
+/// prefix of four characters or more, or a title (books, notes, tasks), a name
+/// (products), a product's name (cart lines) — against a real store.
 @Suite("Record lookup: short ids and titles")
 struct RecordLookupTests {
     let store: ShelfStore
@@ -75,8 +76,11 @@ struct RecordLookupTests {
         await #expect(throws: RecordLookupError.notFound(.notes, reference: "ffff")) {
             try await lookup.resolve("ffff", in: .notes)
         }
-        await #expect(throws: DomainError.invalidIdentifier("has space")) {
+        await #expect(throws: RecordLookupError.notFound(.notes, reference: "has space"), "not an id, and no title holds it") {
             try await lookup.resolve("has space", in: .notes)
+        }
+        await #expect(throws: DomainError.invalidIdentifier("has space")) {
+            try await lookup.resolve("has space", in: .sessions)
         }
     }
 
@@ -109,10 +113,23 @@ struct RecordLookupTests {
         }
     }
 
-    @Test func onlyBooksAreNamedByTitle() async throws {
-        await #expect(throws: RecordLookupError.notFound(.notes, reference: "Walls")) {
-            try await lookup.resolve("Walls", in: .notes)
+    @Test func notesTasksProductsAndCartLinesAreNamedByTitleOrNameToo() async throws {
+        try store.pull([try Wire.task("t-1", title: "Read chapter 1"), try Wire.task("t-2", title: "Read chapter 2")], into: .tasks)
+        try store.pull([
+            try Wire.product("p-1", name: "Brass bookmark", priceMinor: 500), try Wire.product("p-2", name: "Reading lamp", priceMinor: 2500),
+        ], into: .products)
+        try store.pull([try Wire.cartLine("p-1", quantity: 2)], into: .cart)
+
+        #expect(try await lookup.resolve("walls", in: .notes) == "9c0ffee1")
+        #expect(try await lookup.resolve("Read chapter 2", in: .tasks) == "t-2", "a title equal to the text")
+        #expect(try await lookup.resolve("chapter 1", in: .tasks) == "t-1", "else the one title containing it")
+        #expect(try await lookup.resolve("brass", in: .products) == "p-1")
+        #expect(try await lookup.resolve("Brass bookmark", in: .cart) == "p-1", "a cart line by its product's name")
+        await #expect(throws: RecordLookupError.notFound(.cart, reference: "lamp")) {
+            try await lookup.resolve("lamp", in: .cart)
         }
+        await #expect(throws: RecordLookupError.self) { try await lookup.resolve("Read chapter", in: .tasks) }
+        #expect(RecordLookupError.notFound(.cart, reference: "lamp").summary == "no cart line with id or product name 'lamp'")
     }
 
     // MARK: Short ids
@@ -123,9 +140,10 @@ struct RecordLookupTests {
 
         let shown = try await lookup.shortIDs(ids, in: .books)
 
+        // NB: never cut inside a number (`ShortID`): "3f2b1c9a-0" would end inside 0000.
         #expect(shown == [
-            "3f2b1c9a-0000": "3f2b1c9a-0", "3f2b1c9a-1111": "3f2b1c9a-1", "3f2b1c9f-0000": "3f2b1c9f",
-            "3f2b": "3f2b", "8b00aaaa-0000": "8b00aaaa", "gone-0000000000": "gone-000",
+            "3f2b1c9a-0000": "3f2b1c9a-0000", "3f2b1c9a-1111": "3f2b1c9a-1111", "3f2b1c9f-0000": "3f2b1c9f",
+            "3f2b": "3f2b", "8b00aaaa-0000": "8b00aaaa", "gone-0000000000": "gone-0000000000",
         ])
         // Every prefix shown resolves back to its id.
         for (id, prefix) in shown where id != "gone-0000000000" {
@@ -175,7 +193,9 @@ struct RecordReferenceMatchTests {
 
     @Test func theShortestUniquePrefixDependsOnTheNeighbours() {
         #expect(ShortID.shortestUniquePrefix(of: "3f2b1c9a-0000", before: nil, after: nil) == "3f2b1c9a")
-        #expect(ShortID.shortestUniquePrefix(of: "3f2b1c9a-0000", before: "3f2b1c9a-0", after: "3f2b1c9a-1111") == "3f2b1c9a-00")
+        #expect(ShortID.shortestUniquePrefix(of: "3f2b1c9a-0000", before: "3f2b1c9a-0", after: "3f2b1c9a-1111") == "3f2b1c9a-0000",
+                "a cut between two digits moves on to the end of the number")
+        #expect(ShortID.shortestUniquePrefix(of: "3f2b1c9a-00ab", before: "3f2b1c9a-0", after: "3f2b1c9a-1111") == "3f2b1c9a-00")
         #expect(ShortID.shortestUniquePrefix(of: "b-42", before: "b-41", after: nil) == "b-42")
     }
 }

@@ -55,14 +55,60 @@ struct DecisionScreenRenderingTests {
             UnsyncedChange(collection: .tasks, recordID: "task-009", change: .delete, label: nil, since: later,
                            changedAt: later, state: .waiting, sequence: 3),
         ]
+        let edit = HistoryEntry(
+            operation: 7, madeAt: detected, origin: "book edit", state: .done, delivery: .sent, reverts: nil, isUndoable: true,
+            records: [HistoryRecord(collection: .books, id: "book-001", label: "The Dispossessed", change: .changed, fields: ["title"])],
+            recordCount: 1, tally: [.books: HistoryEntry.Tally(changed: 1)])
+        let removal = HistoryEntry(
+            operation: 8, madeAt: later, origin: "book rm", state: .done, delivery: .waiting, reverts: nil, isUndoable: true,
+            records: [
+                HistoryRecord(collection: .books, id: "book-002", label: "Kindred", change: .removed, fields: []),
+                HistoryRecord(collection: .notes, id: "note-001", label: "Dana", change: .removed, fields: []),
+                HistoryRecord(collection: .notes, id: "note-002", label: "Rufus", change: .removed, fields: []),
+                HistoryRecord(collection: .preferences, id: "reader", label: nil, change: .changed, fields: ["favorite book-002"]),
+            ],
+            recordCount: 4, tally: [.books: HistoryEntry.Tally(removed: 1), .notes: HistoryEntry.Tally(removed: 2), .preferences: HistoryEntry.Tally(changed: 1)])
+        let pending = PendingWork(operations: [edit, removal], outside: Array(changes.suffix(2)), changes: changes)
         // The text shows the session's short id as every table does; the JSON the full one.
-        try RenderingFixture.expect(PendingChangesScreen(changes, shortIDs: Self.sessionShortIDs), matches: "pending-full")
-        try RenderingFixture.expect(PendingChangesScreen([]), matches: "pending-empty")
+        try RenderingFixture.expect(PendingChangesScreen(pending, shortIDs: Self.sessionShortIDs), matches: "pending-full")
+        try RenderingFixture.expect(PendingChangesScreen(PendingWork(operations: [], outside: [], changes: [])), matches: "pending-empty")
+
+        var undone = removal
+        undone.state = .undone
         try RenderingFixture.expect(
-            UndoScreen(UndoneChange(collection: .books, recordID: "book-001", change: .update, label: "Dispossessed", outcome: .restoredSyncedVersion)),
+            UndoScreen(UndoOutcome(
+                direction: .undo, entry: edit,
+                records: [.init(collection: .books, id: "book-001", label: "Dispossessed", outcome: .changed, fields: ["title"])],
+                revertedBy: nil, canRedo: true)),
             matches: "undo-update")
         try RenderingFixture.expect(
-            UndoScreen(UndoneChange(collection: .books, recordID: "book-002", change: .create, label: "Kindred", outcome: .removed)),
+            UndoScreen(UndoOutcome(
+                direction: .undo, entry: undone,
+                records: [
+                    .init(collection: .notes, id: "note-002", label: "Rufus", outcome: .restored, fields: []),
+                    .init(collection: .notes, id: "note-001", label: "Dana", outcome: .restored, fields: []),
+                    .init(collection: .preferences, id: "reader", label: nil, outcome: .changed, fields: ["favorite book-002"]),
+                    .init(collection: .books, id: "book-002", label: "Kindred", outcome: .restored, fields: []),
+                ],
+                revertedBy: nil, canRedo: true)),
+            matches: "undo-removal")
+        try RenderingFixture.expect(
+            UndoScreen(UndoOutcome(
+                direction: .undo, entry: nil,
+                records: [.init(collection: .books, id: "book-002", label: "Kindred", outcome: .removed, fields: [])],
+                revertedBy: nil, canRedo: false)),
             matches: "undo-create")
+        let incomplete = HistoryEntry(
+            operation: 9, madeAt: later, origin: "import", state: .done, delivery: .unknown, reverts: nil, isUndoable: false,
+            records: [], recordCount: 5000, tally: [.books: HistoryEntry.Tally(added: 4990), .notes: HistoryEntry.Tally(added: 10)])
+        try RenderingFixture.expect(HistoryScreen([edit, removal, incomplete, undone.with(operation: 10)]), matches: "history")
+    }
+}
+
+private extension HistoryEntry {
+    func with(operation: Int64) -> HistoryEntry {
+        var entry = self
+        entry.operation = operation
+        return entry
     }
 }

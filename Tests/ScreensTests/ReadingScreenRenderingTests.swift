@@ -48,8 +48,14 @@ struct ReadingScreenRenderingTests {
             file: "goodreads_library_export.csv", format: .goodreads, dryRun: false, rows: 6,
             collections: ["books": .init(), "notes": .init()],
             issues: [
-                ImportIssue(location: "line 4", reason: "no author: imported as 'Unknown author'", imported: true),
+                ImportIssue(location: "line 4", reason: "a note's body must not be empty: the review was left out", imported: true),
                 ImportIssue(location: "line 6", reason: "no title"),
+            ],
+            fields: [
+                ImportField(source: "Title", keptAs: "title", rows: 4),
+                ImportField(source: "Exclusive Shelf", keptAs: "finished", rows: 4, reason: "finished when 'read'"),
+                ImportField(source: "My Rating", keptAs: nil, rows: 3, reason: "Shelf keeps no ratings"),
+                ImportField(source: "Date Read", keptAs: nil, rows: 1, reason: "Shelf keeps no dates read"),
             ])
         report.collections["books"]?.added = 3
         report.collections["books"]?.unchanged = 1

@@ -4,8 +4,8 @@ import TestSupport
 
 /// Judging a conflict and taking back an unsynced change through the `shelf` binary,
 /// two devices of one reader against a real Kinto: `conflicts show`, `resolve` per
-/// field, with a written value and in a scripted `$EDITOR`; `pending` and `undo`,
-/// refused for a change a sync already sent.
+/// field, with a written value and in a scripted `$EDITOR`; `pending` and `undo`, for a
+/// change a sync already sent and for one another device changed since.
 @Suite("shelf: conflicts judged per field, pending changes and undo (real Kinto)")
 struct ConflictAndUndoCLITests {
     /// Two devices of one new reader, with a book both hold as synced.
@@ -176,23 +176,32 @@ struct ConflictAndUndoCLITests {
         #expect(changes.map { $0["title"] as? String } == ["Kindred", "Read chapter 1"])
         #expect(changes.map { $0["state"] as? String } == ["waiting", "waiting"])
         #expect(changes.first?["id"] as? String == id)
+        let operations = try #require(pending["operations"] as? [[String: Any]])
+        #expect(operations.map { $0["origin"] as? String } == ["book add", "task add"])
         // The table shows the shortest unique prefix (8 characters here), as every table does.
         let table = try await sandbox.run("pending").stdout
-        #expect(table.contains("books/\(id.prefix(8)) ") && !table.contains(id), "\(table)")
+        #expect(table.contains("added book \(id.prefix(8)) (\"Kindred\")") && !table.contains(id), "\(table)")
 
-        let undone = try await sandbox.run("undo")
+        // Taking back an addition removes a record: off a terminal it needs --yes.
+        let asked = try await sandbox.run("undo")
+        #expect(asked.status == 64, "\(asked)")
+        #expect(asked.stderr.hasPrefix("Error: this undo removes task "), "\(asked)")
+        #expect(asked.stderr.contains("run it on a terminal to be asked, or add --yes; nothing was changed"), "\(asked)")
+        let undone = try await sandbox.run("undo", "--yes")
         #expect(undone.status == 0, "\(undone)")
-        #expect(undone.stdout.hasPrefix("Undid adding task "), "\(undone)")
-        let byID = try await sandbox.run("--json", "undo", id)
-        #expect(try byID.json()["outcome"] as? String == "removed")
+        #expect(undone.stdout.hasPrefix("Undid #2 (task add): added task "), "\(undone)")
+        let byID = try await sandbox.run("--json", "undo", "--yes", id)
+        #expect(try (byID.json()["records"] as? [[String: Any]])?.first?["outcome"] as? String == "removed", "\(byID)")
         #expect(try await sandbox.run("pending").stdout == "No unsynced changes.\n")
         #expect((try await sandbox.run("--json", "books").json()["books"] as? [Any])?.isEmpty == true)
         let nothing = try await sandbox.run("undo")
         #expect(nothing.status == 1)
-        #expect(nothing.stderr == "Error: nothing to undo: every change has been synced\n")
+        #expect(nothing.stderr == "Error: nothing to undo: the history holds no operation in effect and nothing waits\n")
     }
 
-    @Test func aChangeASyncAlreadySentIsNotUndone() async throws {
+    /// An undo of a change in flight is a change of its own, queued behind it: the server
+    /// gets the edit (it may have it already) and then its undoing.
+    @Test func aChangeASyncAlreadySentIsTakenBackByAChangeQueuedBehindIt() async throws {
         let kinto = try KintoServer.shared()
         let proxy = try FaultProxy.start(upstream: kinto)
         defer { proxy.stop() }
@@ -209,13 +218,40 @@ struct ConflictAndUndoCLITests {
         let changes = try #require(try await laptop.run("--json", "pending").json()["changes"] as? [[String: Any]])
         #expect(changes.map { $0["state"] as? String } == ["sent"])
 
-        let refused = try await laptop.run("undo")
-        #expect(refused.status == 1, "\(refused)")
-        #expect(refused.stderr.contains("was already sent to the server, which may have applied it"), "\(refused)")
-        #expect(refused.stderr.contains("run 'shelf sync', then change the record again"), "\(refused)")
-        #expect(try await book(laptop, id)["title"] as? String == "The Dispossessed")
+        let undone = try await laptop.run("undo")
+        #expect(undone.status == 0, "\(undone)")
+        #expect(undone.stdout.contains("title") && undone.stdout.contains("set back"), "\(undone)")
+        #expect(try await book(laptop, id)["title"] as? String == "Dispossessed")
 
         #expect(try await laptop.run("sync").status == 0)
         #expect(try await laptop.run("pending").stdout == "No unsynced changes.\n")
+        #expect(try await devices.phone.run("sync").status == 0)
+        #expect(try await book(devices.phone, id)["title"] as? String == "Dispossessed")
+    }
+
+    /// Another device renamed the book after this one edited it: the undo names that
+    /// change, and takes it over only with a yes.
+    @Test func anUndoOfAnEditAnotherDeviceChangedSinceSaysSoAndNeedsAYes() async throws {
+        let kinto = try KintoServer.shared()
+        let devices = try await devices(server: kinto.baseURL, user: try await kinto.newUser(prefix: "undo-later"))
+        let laptop = devices.laptop, phone = devices.phone, id = devices.bookID
+        #expect(try await laptop.run("book", "edit", id, "--title", "The Dispossessed").status == 0)
+        #expect(try await laptop.run("sync").status == 0)
+        #expect(try await phone.run("sync").status == 0)
+        #expect(try await phone.run("book", "edit", id, "--title", "The Dispossessed: An Ambiguous Utopia").status == 0)
+        #expect(try await phone.run("sync").status == 0)
+        #expect(try await laptop.run("sync").status == 0)
+
+        let asked = try await laptop.run("undo")
+        #expect(asked.status == 64, "\(asked)")
+        #expect(asked.stderr.contains(
+            "title back to \"Dispossessed\": it was changed since by a sync (or a settled conflict), to \"The Dispossessed: An Ambiguous Utopia\""),
+            "\(asked)")
+        #expect(try await book(laptop, id)["title"] as? String == "The Dispossessed: An Ambiguous Utopia", "nothing changed")
+
+        #expect(try await laptop.run("undo", "--yes").status == 0)
+        #expect(try await laptop.run("sync").status == 0)
+        #expect(try await phone.run("sync").status == 0)
+        #expect(try await book(phone, id)["title"] as? String == "Dispossessed")
     }
 }

@@ -90,7 +90,7 @@ struct EncryptionCLITests {
         let kinto = try KintoServer.shared()
         let user = try await kinto.newUser(prefix: "e2e")
         let laptop = try ShelfSandbox()
-        let secret = try passphraseFile(laptop, "tehanu")
+        let secret = try passphraseFile(laptop, "tehanu of gont island")
         let added = try await laptop.run(
             ["account", "add", "reader", "--server", kinto.baseURL, "--user", user.name, "--encrypted"],
             environment: ["SHELF_PASSWORD": user.password, "SHELF_PASSPHRASE_FILE": secret])
@@ -110,7 +110,7 @@ struct EncryptionCLITests {
         let kinto = try KintoServer.shared()
         let user = try await kinto.newUser(prefix: "e2e")
         let laptop = try await device(kinto, user)
-        let secret = try passphraseFile(laptop, "earthsea")
+        let secret = try passphraseFile(laptop, "earthsea archipelago")
         #expect(try await laptop.run(["encryption", "enable"], environment: ["SHELF_PASSPHRASE_FILE": secret]).status == 0)
         let csv = laptop.root.appendingPathComponent("goodreads.csv")
         try Data("Book Id,Title,Author,Exclusive Shelf\n4981,A Wizard of Earthsea,Ursula K. Le Guin,read\n".utf8).write(to: csv)

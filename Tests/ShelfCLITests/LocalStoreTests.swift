@@ -122,7 +122,7 @@ struct LocalStoreTests {
         let book = try await addBook("Dune", author: "Frank Herbert")
         let note = try await sandbox.run("--json", "note", "add", "--title", "Spice", "--body", "must flow", "--book", book).json()
         #expect(note["bookID"] as? String == book)
-        #expect(try await sandbox.run("note", "add", "--title", "Orphan", "--book", "b-404").status == 1)
+        #expect(try await sandbox.run("note", "add", "--title", "Orphan", "--body", "Lost.", "--book", "b-404").status == 1)
         let notes = try await sandbox.run("--json", "notes", "--book", book).json()
         #expect((notes["notes"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Spice"])
         #expect(notes["bookID"] as? String == book)

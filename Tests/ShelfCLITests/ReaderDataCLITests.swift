@@ -109,7 +109,7 @@ struct ReaderDataCLITests {
         let dune = try await addBook("Dune", author: "Frank Herbert")
         let solaris = try await addBook("Solaris", author: "Stanisław Lem")
         for book in [dune, solaris] {
-            #expect(try await sandbox.run("note", "add", "--title", "About it", "--book", book).status == 0)
+            #expect(try await sandbox.run("note", "add", "--title", "About it", "--body", "Worth it.", "--book", book).status == 0)
             #expect(try await sandbox.run("read", "10", "--book", book).status == 0)
             #expect(try await sandbox.run("favorite", book).status == 0)
         }

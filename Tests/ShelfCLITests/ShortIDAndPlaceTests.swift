@@ -27,7 +27,7 @@ struct ShortIDAndPlaceTests {
               ],
               "notes": [
                 {"id": "9c0ffee1-0000", "book_id": "\(Self.dispossessed)", "title": "Walls", "body": "On both sides."},
-                {"id": "9c0ffee2-0000", "book_id": null, "title": "Loose thought", "body": ""}
+                {"id": "9c0ffee2-0000", "book_id": null, "title": "Loose thought", "body": "Later."}
               ]
             }}
             """
@@ -74,7 +74,7 @@ struct ShortIDAndPlaceTests {
     @Test func anUnknownPrefixIsNotFound() async throws {
         let run = try await sandbox.run("task", "done", "ffff")
         #expect(run.status == 1, "\(run)")
-        #expect(run.stderr == "Error: no reading task with id 'ffff'\n")
+        #expect(run.stderr == "Error: no reading task with id or title 'ffff'\n")
     }
 
     // MARK: Titles
@@ -123,7 +123,7 @@ struct ShortIDAndPlaceTests {
         let notes = try await sandbox.run("notes")
         #expect(notes.stdout == """
             ID        BOOK                         TITLE          BODY
-            9c0ffee2  -                            Loose thought
+            9c0ffee2  -                            Loose thought  Later.
             9c0ffee1  3f2b1c9a-0 The Dispossessed  Walls          On both sides.
             2 notes
 
@@ -214,6 +214,6 @@ struct ShortIDAndPlaceTests {
 
         let run = try await sandbox.run("where")
         #expect(run.status == 0, "\(run)")
-        #expect(run.stdout.hasSuffix("Could not show shelf://note/9c0ffee2-0000: no note with id '9c0ffee2-0000'\n"), "\(run)")
+        #expect(run.stdout.hasSuffix("Could not show shelf://note/9c0ffee2-0000: no note with id or title '9c0ffee2-0000'\n"), "\(run)")
     }
 }

@@ -83,6 +83,19 @@ struct SyncRoundTripTests {
         #expect(try await sandbox.run("--offline", "cart", "set", product).status == 64)
         #expect(try await sandbox.run("--offline", "cart", "add", product, "--quantity", "0").status == 65)
         #expect(try await quantity() == 1)
+
+        // A product by its name; `edit` (the grammar's verb for `set`); quantity 0 takes the line out.
+        let name = try #require(products.first?["name"] as? String)
+        #expect(try await sandbox.run("--offline", "cart", "edit", name, "--quantity", "2").status == 0)
+        #expect(try await quantity() == 2)
+        let out = try await sandbox.run("--offline", "cart", "edit", name, "--quantity", "0")
+        #expect(out.status == 0, "\(out)")
+        #expect(out.stdout == "Took \(product) out of the cart (queued for sync)\n", "\(out)")
+        #expect(try await quantity() == nil)
+        #expect(try await sandbox.run("--offline", "cart", "add", name).status == 0)
+        #expect(try await sandbox.run("--offline", "cart", "rm", name).status == 0, "a cart line by its product's name")
+        #expect(try await quantity() == nil)
+        #expect(try await sandbox.run("--offline", "cart", "edit", product, "--quantity", "-1").status == 65)
     }
 
     /// Two devices through the real binaries: a favorite on one and a goal on the other

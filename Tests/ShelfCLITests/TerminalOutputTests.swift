@@ -189,9 +189,9 @@ struct TerminalOutputTests {
         let dune = try await added("book", "add", "--title", "Dune", "--author", "Frank Herbert")
         let odo = try await added("book", "add", "--title", "The Dispossessed", "--author", "Ursula K. Le Guin")
         for (title, book) in [("Spice", dune), ("Walls", odo), ("Arrakis", dune), ("Odo", odo)] {
-            _ = try await added("note", "add", "--title", title, "--book", book)
+            _ = try await added("note", "add", "--title", title, "--body", "About \(title).", "--book", book)
         }
-        _ = try await added("note", "add", "--title", "Anarchy")
+        _ = try await added("note", "add", "--title", "Anarchy", "--body", "Walls.")
 
         func titles(_ arguments: String...) async throws -> (titles: [String], total: Any?) {
             let run = try await sandbox.run(["--json", "notes"] + arguments)

@@ -11,7 +11,8 @@ import Storage
 // Usage: StorageCrashProbe <database path> <batches>
 //
 // First, in one transaction, it stores `syncedCount` records as if pulled from a
-// server (`r-<n>`). Then each batch k, in ONE transaction, makes local edits:
+// server (`r-<n>`). Then each batch k, in ONE transaction — a reader's edit, recorded as
+// one operation of the history (`ShelfStore.edit`) — makes local edits:
 // - creates `b-k-0` … `b-k-99` (outbox: create),
 // - edits `b-k-0` … `b-k-49` again (create + update → create),
 // - deletes `b-k-90` … `b-k-99` (create + delete → nothing),
@@ -77,8 +78,9 @@ func run() throws {
     }
     report("ready")
 
+    store.setOperationOrigin("crash probe")
     for k in 0..<batches {
-        try store.write { tx in
+        try store.edit { tx in
             for i in 0..<100 {
                 try tx.saveLocal(.books, id: "b-\(k)-\(i)", json: book("b-\(k)-\(i)", title: "Created \(k) \(i)"))
             }

@@ -105,6 +105,18 @@ struct CrashTests {
             #expect(entryByID["r-\(10 * k)"]?.baseLastModified == Int64(1_000 + 10 * k))
         }
         #expect(entryByID["r-\(10 * committed)"] == nil)
+
+        // Each committed batch is one operation of the history, written with it: 90 books
+        // added, 10 edited, 5 deleted (the 10 created and deleted within it changed nothing).
+        let operations = try store.read { try $0.operations() }
+        #expect(operations.count == committed, "an operation for every committed batch, none for one that was not")
+        for (k, operation) in operations.enumerated() {
+            let changes = try store.read { try $0.operationChanges(operation.sequence) }
+            #expect(changes.count == 105 && operation.isComplete)
+            let created = try #require(changes.first { $0.recordID == "b-\(k)-1" })
+            #expect(created.before == nil && created.after == liveByID["b-\(k)-1"]?.json)
+            #expect(changes.filter { $0.after == nil }.count == 5)
+        }
     }
 
     /// A first sync's bulk load killed mid-way (the id index left out) opens with the

@@ -101,8 +101,8 @@ struct JudgedConflictSyncTests {
         try a.editBook("b1") { $0["title"] = .string("A typo") }
         try a.saveBook("b2", title: "Never meant")
         let changes = UnsyncedChanges(store: a.store)
-        #expect(try changes.undoLatest().recordID == "b2")
-        #expect(try changes.undoLatest().recordID == "b1")
+        #expect(try changes.discardLatest().recordID == "b2")
+        #expect(try changes.discardLatest().recordID == "b1")
 
         let report = await a.sync()
         #expect(report.outcome == .synced)
@@ -121,7 +121,7 @@ struct JudgedConflictSyncTests {
         #expect(await a.sync().outcome == .synced)
         #expect(await b.sync().outcome == .synced)
         try a.deleteBook("b1")
-        try UnsyncedChanges(store: a.store).undo(.books, id: "b1")
+        try UnsyncedChanges(store: a.store).discard(.books, id: "b1")
         #expect(await a.sync().collections["books"]?.pushed == 0)
         #expect(try await a.serverBook("b1")["title"] == .string("Dune"))
         #expect(try a.title("b1") == "Dune")

@@ -6,8 +6,8 @@ import Sync
 import Testing
 import TestSupport
 
-/// `shelf pending` and `shelf undo` in one store: what is listed, what an undo puts
-/// back, and what it refuses.
+/// The waiting changes in one store: what is listed, what discarding one puts
+/// back, and what it refuses (what `shelf undo ID` does for a change outside the history).
 @Suite("Unsynced changes: listing and undo")
 struct UnsyncedChangesTests {
     private func book(_ id: String, _ title: String) -> Data {
@@ -55,7 +55,7 @@ struct UnsyncedChangesTests {
         try store.write { tx in try tx.saveLocal(.books, id: "synced", json: book("synced", "First edit")) }
         try store.write { tx in try tx.saveLocal(.books, id: "synced", json: book("synced", "Second edit")) }
 
-        let undone = try UnsyncedChanges(store: store).undoLatest()
+        let undone = try UnsyncedChanges(store: store).discardLatest()
 
         #expect(undone.change == .update)
         #expect(undone.outcome == .restoredSyncedVersion)
@@ -69,7 +69,7 @@ struct UnsyncedChangesTests {
     @Test func undoingACreationRemovesTheRecord() throws {
         let store = try store()
         try store.write { tx in try tx.saveLocal(.books, id: "new", json: book("new", "New book")) }
-        let undone = try UnsyncedChanges(store: store).undo(nil, id: "new")
+        let undone = try UnsyncedChanges(store: store).discard(nil, id: "new")
         #expect(undone.outcome == .removed)
         #expect(undone.label == "New book")
         #expect(try store.record(.books, id: "new") == nil)
@@ -82,7 +82,7 @@ struct UnsyncedChangesTests {
         try store.write { tx in try tx.deleteLocal(.books, id: "synced") }
         #expect(try store.record(.books, id: "synced") == nil)
 
-        let undone = try UnsyncedChanges(store: store).undo(.books, id: "synced")
+        let undone = try UnsyncedChanges(store: store).discard(.books, id: "synced")
         #expect(undone.change == .delete)
         #expect(try title(store, "synced") == "Synced title", "back as last synced, before the edit too")
         #expect(try store.read { try $0.pendingCount() } == 0)
@@ -93,10 +93,10 @@ struct UnsyncedChangesTests {
         try store.write { tx in try tx.saveLocal(.books, id: "synced", json: book("synced", "Edited")) }
         try store.write { tx in try tx.saveLocal(.books, id: "new", json: book("new", "New book")) }
         let changes = UnsyncedChanges(store: store)
-        #expect(try changes.undoLatest().recordID == "new")
+        #expect(try changes.discardLatest().recordID == "new")
         #expect(try changes.list().map(\.recordID) == ["synced"])
-        #expect(try changes.undoLatest().recordID == "synced")
-        #expect(throws: UndoError.nothingToUndo) { try changes.undoLatest() }
+        #expect(try changes.discardLatest().recordID == "synced")
+        #expect(throws: UndoError.nothingToUndo) { try changes.discardLatest() }
     }
 
     @Test func aSentChangeIsRefusedWithWhatToDoInstead() throws {
@@ -106,7 +106,7 @@ struct UnsyncedChangesTests {
         let changes = UnsyncedChanges(store: store)
         #expect(try changes.list().map(\.state) == [.sent])
 
-        let error = try #require(throws: UndoError.self) { try changes.undoLatest() }
+        let error = try #require(throws: UndoError.self) { try changes.discardLatest() }
         #expect(error == .alreadySent(.init(collection: .books, id: "synced", label: "Synced title")))
         #expect(error.description.contains("run 'shelf sync', then change the record again"))
         #expect(try title(store, "synced") == "Edited", "nothing changed")
@@ -124,16 +124,16 @@ struct UnsyncedChangesTests {
         let changes = UnsyncedChanges(store: store)
         #expect(try changes.list().map(\.state) == [.conflict])
         #expect(throws: UndoError.inConflict(.init(collection: .books, id: "synced", label: "Synced title"))) {
-            try changes.undo(.books, id: "synced")
+            try changes.discard(.books, id: "synced")
         }
 
         try store.write { tx in try tx.saveLocal(.books, id: "new", json: book("new", "New book")) }
         try store.write { tx in
             try tx.saveLocal(.notes, id: "n-1", json: Data(#"{"id":"n-1","book_id":"new","title":"On it","body":""}"#.utf8))
         }
-        #expect(throws: UndoError.self) { try changes.undo(.books, id: "new") }
+        #expect(throws: UndoError.self) { try changes.discard(.books, id: "new") }
         #expect(try store.record(.books, id: "new") != nil)
-        #expect(throws: UndoError.noChange(collection: nil, id: "missing")) { try changes.undo(nil, id: "missing") }
+        #expect(throws: UndoError.noChange(collection: nil, id: "missing")) { try changes.discard(nil, id: "missing") }
     }
 
     @Test func aChangeIsFoundByAUniquePrefixOfItsRecordsID() throws {
@@ -142,13 +142,13 @@ struct UnsyncedChangesTests {
             try store.write { tx in try tx.saveLocal(.books, id: id, json: book(id, "Book \(id)")) }
         }
         let changes = UnsyncedChanges(store: store)
-        #expect(throws: UndoError.tooShort("ab")) { try changes.undo(nil, id: "ab") }
+        #expect(throws: UndoError.tooShort("ab")) { try changes.discard(nil, id: "ab") }
         #expect(throws: UndoError.ambiguous(reference: "abcd", candidates: ["books/abcd-1111", "books/abcd-2222"])) {
-            try changes.undo(nil, id: "abcd")
+            try changes.discard(nil, id: "abcd")
         }
-        #expect(try changes.undo(nil, id: "abcd-2").recordID == "abcd-2222")
-        #expect(try changes.undo(.books, id: "abcd").recordID == "abcd-1111")
-        #expect(throws: UndoError.noChange(collection: .notes, id: "abcd")) { try changes.undo(.notes, id: "abcd") }
+        #expect(try changes.discard(nil, id: "abcd-2").recordID == "abcd-2222")
+        #expect(try changes.discard(.books, id: "abcd").recordID == "abcd-1111")
+        #expect(throws: UndoError.noChange(collection: .notes, id: "abcd")) { try changes.discard(.notes, id: "abcd") }
     }
 
     /// The undo is one transaction: when it fails half-way (here: the outbox entry is
@@ -158,7 +158,7 @@ struct UnsyncedChangesTests {
         try store.write { tx in try tx.saveLocal(.books, id: "synced", json: book("synced", "Edited")) }
         try store.write { tx in try tx.removeBase(.books, id: "synced") }
 
-        #expect(throws: StorageError.self) { try UnsyncedChanges(store: store).undo(.books, id: "synced") }
+        #expect(throws: StorageError.self) { try UnsyncedChanges(store: store).discard(.books, id: "synced") }
 
         #expect(try title(store, "synced") == "Edited")
         let entry = try #require(try store.read { try $0.outboxEntry(.books, id: "synced") })

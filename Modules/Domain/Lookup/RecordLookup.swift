@@ -1,7 +1,8 @@
 // MARK: - RecordLookupService (port)
 
 /// Finds the record a reader means by what they typed: a full id, a unique prefix of
-/// one (at least `ShortID.minimumTypedLength` characters), or — for books — a title.
+/// one (at least `ShortID.minimumTypedLength` characters), or a title (books, notes,
+/// tasks), a name (products), a product's name (cart lines).
 ///
 /// Declared here so every front (the CLI's commands, Presentation's router) resolves
 /// the same way; Repositories implements it over the local store's indexes.
@@ -9,9 +10,9 @@ public protocol RecordLookupService: Sendable {
     /// The full id of the live record of `collection` that `reference` names.
     ///
     /// In order: an exact id always wins; then a unique id prefix of at least four
-    /// characters; then, for books only, a unique title match (case- and
-    /// accent-insensitive like search: a title equal to the text first, else titles
-    /// containing it).
+    /// characters; then a unique title (or name) match (`CollectionName.titleWord`),
+    /// case- and accent-insensitive like search: a title equal to the text first, else
+    /// titles containing it. A cart line is named by its product's name.
     /// - Throws: `RecordLookupError` (too short, ambiguous with candidates, not found),
     ///   `DomainError.invalidIdentifier` for text that can be neither an id nor a title.
     func resolve(_ reference: String, in collection: CollectionName) async throws -> String
@@ -69,11 +70,11 @@ extension RecordLookupError: CustomStringConvertible {
         switch self {
         case .tooShort(let collection, let reference):
             return "'\(reference)' is too short to name a \(collection.recordNoun): give its full id or at least "
-                + "\(ShortID.minimumTypedLength) characters of it\(collection == .books ? ", or its title" : "")"
+                + "\(ShortID.minimumTypedLength) characters of it\(collection.titleWord.map { ", or its \($0)" } ?? "")"
         case .ambiguous(let collection, let reference, _, let total):
             return "'\(reference)' could be any of \(total) \(collection.recordNoun)s; give more of the id"
         case .notFound(let collection, let reference):
-            return "no \(collection.recordNoun) with id \(collection == .books ? "or title " : "")'\(reference)'"
+            return "no \(collection.recordNoun) with id \(collection.titleWord.map { "or \($0) " } ?? "")'\(reference)'"
         case .noBooks(let author):
             return "no book by '\(author)' is on the shelf"
         }
@@ -100,6 +101,17 @@ extension CollectionName {
         case .products: "product"
         case .preferences: "preferences record"
         case .sessions: "reading session"
+        }
+    }
+
+    /// What else than its id names a record of the collection: "title" (books, notes,
+    /// tasks), "name" (products), "product name" (cart lines); nil when only the id does.
+    public var titleWord: String? {
+        switch self {
+        case .books, .notes, .tasks: "title"
+        case .products: "name"
+        case .cart: "product name"
+        case .preferences, .sessions: nil
         }
     }
 }

@@ -15,19 +15,31 @@ public enum ShortID {
     public static let minimumShownLength = 8
 
     /// The shortest prefix of `id` that no other id of the collection starts with, at
-    /// least `minimumShownLength` characters and at most the whole id.
+    /// least `minimumShownLength` characters, never cut inside a number, and at most the
+    /// whole id.
+    ///
+    /// NB: never inside a number: ids made from a source's numbers (`gr-234225`, Goodreads'
+    /// Book Id 234225) cut at eight characters would read `gr-23422`, the whole id of
+    /// another book that a later import may bring. A cut between two digits moves on to
+    /// the end of the digits, so a short id shown is never another record's possible id
+    /// with a number cut short.
     /// - Parameters:
     ///   - before: the next smaller id of the collection, if any.
     ///   - after: the next larger id, if any.
     public static func shortestUniquePrefix(of id: String, before: String?, after: String?) -> String {
         let shared = max(before.map { commonPrefixLength(id, $0) } ?? 0, after.map { commonPrefixLength(id, $0) } ?? 0)
-        let length = max(minimumShownLength, shared + 1)
-        guard length < id.utf8.count else { return id }
-        // NB: a valid id is ASCII, so any byte boundary is a character boundary; for
-        // anything else the decoding repairs a cut character rather than trapping.
         var id = id
-        return id.withUTF8 { bytes in String(decoding: bytes.prefix(length), as: UTF8.self) }
+        return id.withUTF8 { bytes in
+            var length = max(minimumShownLength, shared + 1)
+            while length < bytes.count, isDigit(bytes[length - 1]), isDigit(bytes[length]) { length += 1 }
+            guard length < bytes.count else { return String(decoding: bytes, as: UTF8.self) }
+            // NB: a valid id is ASCII, so any byte boundary is a character boundary; for
+            // anything else the decoding repairs a cut character rather than trapping.
+            return String(decoding: bytes.prefix(length), as: UTF8.self)
+        }
     }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// How many leading bytes `a` and `b` share.
     static func commonPrefixLength(_ a: String, _ b: String) -> Int {

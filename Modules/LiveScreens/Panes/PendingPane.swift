@@ -2,8 +2,9 @@ import Terminal
 
 // MARK: - PendingPane
 
-/// The changes waiting for the next sync, the selected one marked; `u` takes the selected
-/// change back (as `shelf undo COLLECTION/ID` does).
+/// The operations waiting for the next sync (then the changes made outside the history),
+/// the selected one marked; `u` takes the selected one back (as `shelf undo --operation N`
+/// or `shelf undo COLLECTION/ID` does), `r` puts the last one undone back (`shelf redo`).
 @MainActor
 struct PendingPane {
     let pending: PendingChanges?
@@ -13,7 +14,7 @@ struct PendingPane {
         let empty = pending.map { $0.isLoading() ? "Reading the changes…" : ($0.errorMessage() ?? "Nothing waits: every change is synced.") }
             ?? "Nothing is queued on this account."
         ListPane(
-            title: "Waiting for the next sync", hint: "u takes the selected change back",
+            title: "Waiting for the next sync", hint: "u takes the selected one back, r redoes",
             rows: (pending?.rows() ?? []).map(\.line), empty: empty, selection: selection
         ).draw(into: &frame, rows: area)
     }

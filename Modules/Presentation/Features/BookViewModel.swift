@@ -46,7 +46,8 @@ public final class BookViewModel {
 
     // MARK: Intents
 
-    /// Adds a book; the title and author are trimmed and must not be empty (Domain's rule).
+    /// Adds a book; the title is trimmed and must not be empty, the author is trimmed and
+    /// may be (Domain's rules).
     /// - Returns: the new book, or nil when it was refused (see `failure`).
     public func add(title: String, author: String) async -> Book? {
         let service = self.service
@@ -59,7 +60,7 @@ public final class BookViewModel {
         let service = self.service
         return await content.change("edit the book", "book", { book in
             if let title { try book.rename(to: title) }
-            if let author { try book.setAuthor(author) }
+            if let author { book.setAuthor(author) }
         }, save: { try await service.updateBook($0) })
     }
 

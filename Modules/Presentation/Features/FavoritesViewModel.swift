@@ -18,6 +18,8 @@ public final class FavoritesViewModel {
     public private(set) var favoriteIDs: Set<Book.ID>
     /// The last failure to read or save the favorites; cleared by the next success.
     public private(set) var errorMessage: String?
+    /// The error behind `errorMessage`, for a front that tells failures apart by kind.
+    public private(set) var failure: (any Error)?
 
     /// The favorite ids in a stable order, for listing.
     public var sortedIDs: [Book.ID] { favoriteIDs.sorted() }
@@ -78,6 +80,7 @@ public final class FavoritesViewModel {
             validID = try RecordID.validate(id)
         } catch {
             errorMessage = FailureMessage.make(action, error)
+            failure = error
             return false
         }
         var updated = favoriteIDs
@@ -86,10 +89,12 @@ public final class FavoritesViewModel {
             try preferences.setFavorites(updated)
         } catch {
             errorMessage = FailureMessage.make(action, error)
+            failure = error
             return false
         }
         favoriteIDs = updated
         errorMessage = nil
+        failure = nil
         return true
     }
 }

@@ -40,20 +40,24 @@ public final class NoteViewModel {
 
     // MARK: Intents
 
-    /// Adds a note; the title is trimmed and must not be empty (Domain's rule).
+    /// Adds a note; the title is trimmed and must not be empty, and the body must say
+    /// something (Domain's `TitleRule` and `NoteBodyRule`).
     /// - Returns: the new note, or nil when it was refused (see `failure`).
     public func add(title: String, body: String, bookID: Book.ID?) async -> Note? {
         let service = self.service
-        return await content.write("add the note") { try await service.addNote(title: title, body: body, bookID: bookID) }
+        return await content.write("add the note") {
+            try await service.addNote(title: title, body: try NoteBodyRule.validate(body), bookID: bookID)
+        }
     }
 
-    /// Changes the shown note's title, body or both.
+    /// Changes the shown note's title, body or both; a new body must say something
+    /// (`NoteBodyRule`).
     /// - Returns: the note as saved, or nil when a rule refused it or the write failed.
     public func edit(title: String?, body: String?) async -> Note? {
         let service = self.service
         return await content.change("edit the note", "note", { note in
             if let title { try note.rename(to: title) }
-            if let body { note.body = body }
+            if let body { note.body = try NoteBodyRule.validate(body) }
         }, save: { try await service.updateNote($0) })
     }
 

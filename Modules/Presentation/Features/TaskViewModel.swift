@@ -3,9 +3,9 @@ import Observation
 
 // MARK: - TaskViewModel
 
-/// One reading task, as a detail screen shows and changes it: add, done or not, remove.
-/// Every front's task writes go through these intents (`shelf task add|done|undo|rm`
-/// today, the terminal interface later), so the rules and the failure state are
+/// One reading task, as a detail screen shows and changes it: add, rename, done or not,
+/// remove. Every front's task writes go through these intents (`shelf task
+/// add|edit|finish|unfinish|rm`, `shelf ui`), so the rules and the failure state are
 /// written once.
 @MainActor
 @Observable
@@ -46,6 +46,13 @@ public final class TaskViewModel {
     public func add(title: String) async -> ReadingTask? {
         let service = self.service
         return await content.write("add the task") { try await service.addTask(title: title) }
+    }
+
+    /// Renames the shown task; the title is trimmed and must not be empty.
+    /// - Returns: the task as saved, or nil when a rule refused it or the write failed.
+    public func rename(to title: String) async -> ReadingTask? {
+        let service = self.service
+        return await content.change("rename the task", "task", { try $0.rename(to: title) }, save: { try await service.updateTask($0) })
     }
 
     /// Marks the shown task done, or not done.

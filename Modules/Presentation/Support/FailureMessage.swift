@@ -32,6 +32,8 @@ public enum FeatureError: Error, Equatable, Sendable, CustomStringConvertible {
     case notInCatalog(productID: String)
     /// The intent needs content that has not been loaded yet.
     case notLoaded(String)
+    /// The reader was asked to confirm the intent, and did not.
+    case declined
 
     public var description: String {
         switch self {
@@ -41,6 +43,8 @@ public enum FeatureError: Error, Equatable, Sendable, CustomStringConvertible {
             return "product '\(productID)' is not in the catalog"
         case .notLoaded(let what):
             return "the \(what) is not loaded yet"
+        case .declined:
+            return "not confirmed; nothing was changed"
         }
     }
 }

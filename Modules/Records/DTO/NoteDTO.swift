@@ -21,6 +21,7 @@ public struct NoteDTO: WritableRecordDTO, Hashable {
 
     /// The field that names the book a record belongs to, for queries that follow it.
     public static let bookIDField = CodingKeys.bookID.stringValue
+    public static let bodyField = CodingKeys.body.stringValue
 
     public init(id: String, bookID: String?, title: String, body: String, lastModified: Int? = nil) {
         self.id = id

@@ -298,7 +298,8 @@ actor CachedCollection<Mapping: RecordMapping> {
 // MARK: - Local edits
 
 extension CachedCollection where Mapping.DTO: WritableRecordDTO {
-    /// Writes a value to the store — record and outbox entry in one transaction — and
+    /// Writes a value to the store — record, outbox entry and the operation the history
+    /// records for it (`ShelfStore.edit`), in one transaction — and
     /// puts it into the in-memory copy.
     /// - Throws: `RepositoryError.notFound` (`.update`), `.idInUse` (`.create`),
     ///   `.unreadableRecord` when the stored JSON cannot carry its other fields over,
@@ -307,7 +308,7 @@ extension CachedCollection where Mapping.DTO: WritableRecordDTO {
         let collection = self.collection
         let id = value.id
         let dto = Mapping.DTO(value)
-        try store.write { transaction in
+        try store.edit { transaction in
             let existing = try transaction.record(collection, id: id, includingDeleted: true)
             let isLive = existing.map { !$0.isDeleted } ?? false
             switch kind {
@@ -320,13 +321,14 @@ extension CachedCollection where Mapping.DTO: WritableRecordDTO {
         snapshot?.upsert(value)
     }
 
-    /// Deletes a record in the store — hidden row and outbox entry in one transaction —
+    /// Deletes a record in the store — hidden row, outbox entry and operation in one
+    /// transaction (`ShelfStore.edit`) —
     /// and from the in-memory copy.
     /// - Parameter mustExist: throw `RepositoryError.notFound` when there is no such
     ///   record; otherwise deleting a missing record does nothing.
     func delete(id: String, mustExist: Bool) throws {
         let collection = self.collection
-        try store.write { transaction in
+        try store.edit { transaction in
             guard try transaction.record(collection, id: id) != nil else {
                 if mustExist { throw RepositoryError.notFound(collection, id: id) }
                 return

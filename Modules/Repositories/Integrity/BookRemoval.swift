@@ -39,7 +39,7 @@ public enum BookRemoval {
     ///   (nothing is written then); `StorageError`.
     public static func remove(_ bookID: Book.ID, mode: BookRemovalMode, from store: ShelfStore) throws -> BookRemovalResult {
         let id = try RecordID.validate(bookID)
-        return try store.write { transaction in
+        return try store.edit { transaction in
             guard try transaction.record(.books, id: id) != nil else { throw RepositoryError.notFound(.books, id: id) }
             var result = BookRemovalResult(bookID: id, mode: mode)
             let notes = try transaction.recordIDs(.notes, field: NoteDTO.bookIDField, equals: id)

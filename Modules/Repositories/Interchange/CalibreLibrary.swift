@@ -12,7 +12,8 @@ import Records
 /// `--fields uuid` or `all`) is the stable id of a book across libraries and is
 /// preferred; otherwise the library's numeric `id`. Ids become `cal-<uuid or id>`, so
 /// importing the same list twice adds nothing. A custom column `#read` that is true
-/// marks the book finished.
+/// marks the book finished. Every other key (`rating`, `tags`, `series`, …) is dropped,
+/// and the report counts, key by key, the imported entries that held a value in it.
 public enum CalibreLibrary {
     /// - Throws: `CSVReader.Malformed`-like `ImportError` reasons as `Malformed` (entry
     ///   numbers instead of lines) when the bytes are not a JSON array of objects.
@@ -27,6 +28,7 @@ public enum CalibreLibrary {
             throw Malformed(entry: nil, reason: "not the JSON array 'calibredb list --for-machine' prints")
         }
         var plan = ImportPlan(format: .calibre, rows: entries.count)
+        var tally = ImportFieldTally(rules: fieldRules, unknown: .init(keptAs: nil, reason: "not a field Shelf keeps"))
         var seen: [String: Int] = [:]
         for (index, entry) in entries.enumerated() {
             let number = index + 1
@@ -56,22 +58,57 @@ public enum CalibreLibrary {
                 plan.issues.append(ImportIssue(location: location, reason: "no title"))
                 continue
             }
-            var author = authors(object["authors"])
-            if author.isEmpty {
-                author = GoodreadsLibrary.unknownAuthor
-                plan.issues.append(ImportIssue(
-                    location: location, reason: "no authors: imported as '\(GoodreadsLibrary.unknownAuthor)'", imported: true))
-            }
+            let author = authors(object["authors"])
             let finished = object["#read"]?.boolValue ?? false
             do {
                 var fields = try WireFieldsEncoding.fields(BookDTO(id: bookID, title: title, authorName: author, finished: finished))
                 if let isbn = object["isbn"]?.stringValue, !isbn.isEmpty { fields["isbn"] = .string(isbn) }
                 plan.items.append(ImportItem(collection: .books, id: bookID, fields: fields, location: location))
+                for key in object.keys.sorted() {
+                    // NB: a JSON object has no order to keep once decoded; the report lists keys by name.
+                    tally.count(key, hasValue: holdsValue(object[key], key: key))
+                }
             } catch {
                 plan.issues.append(ImportIssue(location: location, reason: "\(error)"))
             }
         }
+        plan.fields = tally.fields
         return plan
+    }
+
+    // MARK: Fields kept and dropped
+
+    /// What each key of `calibredb list --for-machine` becomes. A key not named here
+    /// (a custom column other than `#read`) is dropped as "not a field Shelf keeps".
+    static let fieldRules: [String: ImportFieldTally.Rule] = [
+        "uuid": .init(keptAs: "id", reason: "as cal-<uuid>, so a second import finds the same book"),
+        "id": .init(keptAs: "id", reason: "as cal-<id> when there is no uuid"),
+        "title": .init(keptAs: "title"),
+        "authors": .init(keptAs: "author", reason: "several authors as one line, joined with ' & '"),
+        "isbn": .init(keptAs: "isbn", reason: "kept on the record and exported; not shown"),
+        "#read": .init(keptAs: "finished"),
+        "rating": .init(keptAs: nil, reason: "Shelf keeps no ratings"),
+        "tags": .init(keptAs: nil, reason: "Shelf keeps no tags"),
+        "series": .init(keptAs: nil, reason: "Shelf keeps no series"),
+        "series_index": .init(keptAs: nil, reason: "Shelf keeps no series"),
+        "pubdate": .init(keptAs: nil, reason: "Shelf keeps no dates"),
+        "timestamp": .init(keptAs: nil, reason: "Shelf keeps no dates"),
+        "last_modified": .init(keptAs: nil, reason: "Shelf keeps no dates"),
+        "comments": .init(keptAs: nil, reason: "not imported as a note"),
+        "author_sort": .init(keptAs: nil, reason: "the authors again, sorted"),
+    ]
+
+    /// Whether a value is data: not null, not an empty string, list or object, and not
+    /// a `rating` of 0 (unrated).
+    static func holdsValue(_ value: JSONValue?, key: String) -> Bool {
+        switch value {
+        case nil, .null?: return false
+        case .string(let text)?: return !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        case .array(let items)?: return !items.isEmpty
+        case .object(let members)?: return !members.isEmpty
+        case .number(let number)? where key == "rating": return number != 0
+        default: return true
+        }
     }
 
     /// `"A & B"` as it is; an array of names joined with ` & ` (some versions and tools).

@@ -14,10 +14,12 @@ import Records
 ///
 /// Ids are derived from the Book Id (`gr-<Book Id>`, its review `gr-<Book Id>-review`),
 /// so importing the same export twice finds the same records instead of adding copies.
+///
+/// Every other column (`My Rating`, `Bookshelves`, `Date Read`, …) is dropped, and the
+/// report counts, column by column, the imported rows that held a value in it
+/// (`fieldRules`, `ImportField`).
 public enum GoodreadsLibrary {
     static let requiredColumns = ["Book Id", "Title", "Author", "Exclusive Shelf"]
-    /// Stands in for an empty Author (Shelf's books need one); each use is reported.
-    public static let unknownAuthor = "Unknown author"
 
     /// - Throws: `CSVReader.Malformed` for bad CSV, a header without the columns above, or
     ///   a row whose number of fields differs from the header's.
@@ -32,6 +34,8 @@ public enum GoodreadsLibrary {
             throw CSVReader.Malformed(line: header.line, reason: "not a Goodreads library export: no '\(name)' column")
         }
         var plan = ImportPlan(format: .goodreads, rows: records.count - 1)
+        var tally = ImportFieldTally(rules: fieldRules, unknown: .init(keptAs: nil, reason: "not a field Shelf keeps"))
+        tally.declare(header.fields.map { $0.trimmingCharacters(in: .whitespaces) })
         var seen: [String: Int] = [:]
         for record in records.dropFirst() {
             guard record.fields.count == header.fields.count else {
@@ -58,11 +62,7 @@ public enum GoodreadsLibrary {
                 plan.issues.append(ImportIssue(location: location, reason: "no title"))
                 continue
             }
-            var author = value("Author")
-            if author.isEmpty {
-                author = unknownAuthor
-                plan.issues.append(ImportIssue(location: location, reason: "no author: imported as '\(unknownAuthor)'", imported: true))
-            }
+            let author = value("Author")
             let bookID = "gr-" + sourceID
             let finished = value("Exclusive Shelf").lowercased() == "read"
             do {
@@ -71,18 +71,60 @@ public enum GoodreadsLibrary {
                     let isbn = excelText(value(name))
                     if !isbn.isEmpty { fields[key] = .string(isbn) }
                 }
-                plan.items.append(ImportItem(collection: .books, id: bookID, fields: fields, location: location))
+                var items = [ImportItem(collection: .books, id: bookID, fields: fields, location: location)]
                 let review = reviewText(column["My Review"].map { record.fields[$0] } ?? "")
                 if !review.isEmpty {
                     let note = NoteDTO(id: bookID + "-review", bookID: bookID, title: "Review: \(title)", body: review)
-                    plan.items.append(ImportItem(
+                    items.append(ImportItem(
                         collection: .notes, id: note.id, fields: try WireFieldsEncoding.fields(note), location: location))
+                }
+                plan.items += items
+                for (index, name) in header.fields.enumerated() {
+                    tally.count(name.trimmingCharacters(in: .whitespaces), hasValue: holdsValue(record.fields[index], column: name))
                 }
             } catch {
                 plan.issues.append(ImportIssue(location: location, reason: "\(error)"))
             }
         }
+        plan.fields = tally.fields
         return plan
+    }
+
+    // MARK: Fields kept and dropped
+
+    /// What each column of a Goodreads export becomes. A column not named here is
+    /// dropped as "not a field Shelf keeps".
+    static let fieldRules: [String: ImportFieldTally.Rule] = [
+        "Book Id": .init(keptAs: "id", reason: "as gr-<Book Id>, so a second import finds the same book"),
+        "Title": .init(keptAs: "title"),
+        "Author": .init(keptAs: "author"),
+        "ISBN": .init(keptAs: "isbn", reason: "kept on the record and exported; not shown"),
+        "ISBN13": .init(keptAs: "isbn13", reason: "kept on the record and exported; not shown"),
+        "Exclusive Shelf": .init(keptAs: "finished", reason: "finished when 'read'; other shelves are not kept"),
+        "My Review": .init(keptAs: "a note on the book", reason: "titled 'Review: <title>'"),
+        "My Rating": .init(keptAs: nil, reason: "Shelf keeps no ratings"),
+        "Average Rating": .init(keptAs: nil, reason: "Shelf keeps no ratings"),
+        "Bookshelves": .init(keptAs: nil, reason: "Shelf has no shelves but finished or not"),
+        "Bookshelves with positions": .init(keptAs: nil, reason: "Shelf has no shelves but finished or not"),
+        "Date Read": .init(keptAs: nil, reason: "Shelf keeps no dates read"),
+        "Date Added": .init(keptAs: nil, reason: "Shelf keeps no dates added"),
+        "Read Count": .init(keptAs: nil, reason: "Shelf keeps whether a book is finished, not how often"),
+        "Author l-f": .init(keptAs: nil, reason: "the author again, last name first"),
+        "Additional Authors": .init(keptAs: nil, reason: "a book has one author line"),
+        "Private Notes": .init(keptAs: nil, reason: "not imported as a note; copy it into 'shelf note add' to keep it"),
+        "Spoiler": .init(keptAs: nil, reason: "Shelf keeps no spoiler mark"),
+    ]
+
+    /// Columns whose `0` means "none" (no rating given, never read, no copy owned).
+    private static let zeroMeansNone: Set<String> = ["My Rating", "Read Count", "Owned Copies", "Average Rating"]
+
+    /// Whether a cell holds data: not empty, not an empty Excel text (`=""`), and not
+    /// the `0` of a column where it means none.
+    static func holdsValue(_ raw: String, column: String) -> Bool {
+        let text = excelText(raw.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard !text.isEmpty else { return false }
+        if zeroMeansNone.contains(column.trimmingCharacters(in: .whitespaces)), Double(text) == 0 { return false }
+        return true
     }
 
     /// `="0441013597"` → `0441013597`: Goodreads writes ISBNs as Excel formulas so that

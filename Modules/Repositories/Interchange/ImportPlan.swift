@@ -53,12 +53,15 @@ public struct ImportPlan: Sendable {
     public var rows: Int
     public var items: [ImportItem]
     public var issues: [ImportIssue]
+    /// The file's fields, kept or dropped, counted over the rows that became records.
+    public var fields: [ImportField]
 
-    public init(format: ImportFormat, rows: Int, items: [ImportItem] = [], issues: [ImportIssue] = []) {
+    public init(format: ImportFormat, rows: Int, items: [ImportItem] = [], issues: [ImportIssue] = [], fields: [ImportField] = []) {
         self.format = format
         self.rows = rows
         self.items = items
         self.issues = issues
+        self.fields = fields
     }
 }
 

@@ -5,7 +5,8 @@ import Storage
 
 // MARK: - LibraryImport
 
-/// Reads a file, plans it, and writes it into an account's store in one transaction.
+/// Reads a file, plans it, and writes it into an account's store in one transaction,
+/// which the history records as one operation (`ShelfStore.edit`).
 ///
 /// A record the store does not have (or has only as a deletion waiting to be pushed) is
 /// added; one it has gets the file's fields over its own (fields the file does not
@@ -65,7 +66,8 @@ public enum LibraryImport {
         let step = 500
         func body(_ reader: StoreReader, _ write: ((ImportItem, Data) throws -> Void)?) throws -> ImportReport {
             var report = ImportReport(
-                file: file, format: plan.format, dryRun: dryRun, rows: plan.rows, collections: [:], issues: plan.issues)
+                file: file, format: plan.format, dryRun: dryRun, rows: plan.rows, collections: [:], issues: plan.issues,
+                fields: plan.fields)
             for (index, item) in plan.items.enumerated() {
                 if index % step == 0 { progress(index, plan.items.count) }
                 var counts = report.collections[item.collection.rawValue] ?? ImportReport.Counts()
@@ -94,7 +96,7 @@ public enum LibraryImport {
         if dryRun {
             return try store.read { reader in try body(reader, nil) }
         }
-        return try store.write { transaction in
+        return try store.edit { transaction in
             try body(transaction) { item, json in
                 try transaction.saveLocal(item.collection, id: item.id, json: json)
             }

@@ -221,6 +221,11 @@ public enum ShelfExport {
             plan.issues.append(ImportIssue(location: location, reason: "\(collection.rawValue) record '\(id)' appears twice; the first was kept"))
             return
         }
+        if collection == .notes, (try? NoteBodyRule.validate(fields[NoteDTO.bodyField]?.stringValue ?? "")) == nil {
+            // NB: the rule every other way of writing a note follows (`NoteBodyRule`).
+            plan.issues.append(ImportIssue(location: location, reason: "note '\(id)' has an empty body, which Shelf does not write"))
+            return
+        }
         // The server's and the sync engine's bookkeeping is not the reader's data: the
         // record gets its own when it is written here and synced.
         var content = fields

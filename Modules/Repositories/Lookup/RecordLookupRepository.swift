@@ -31,13 +31,16 @@ public struct RecordLookupRepository: RecordLookupService {
         try store.read { reader in try Self.resolve(reference, in: collection, reader: reader) }
     }
 
-    /// - Parameter matchingTitles: also try titles (books only).
+    /// - Parameter matchingTitles: also try titles and names (`CollectionName.titleWord`).
     static func resolve(
         _ reference: String, in collection: CollectionName, matchingTitles: Bool = true, reader: StoreReader
     ) throws -> String {
         let idShaped = (try? RecordID.validate(reference)) != nil
         if idShaped, try reader.record(collection, id: reference) != nil { return reference }
-        let titled = matchingTitles && collection == .books
+        if collection == .cart {
+            return try cartLine(reference, idShaped: idShaped, matchingTitles: matchingTitles, reader: reader)
+        }
+        let titled = matchingTitles && collection.titleWord != nil
         guard idShaped || titled else { throw DomainError.invalidIdentifier(reference) }
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
         guard trimmed.utf8.count >= ShortID.minimumTypedLength else {
@@ -57,6 +60,24 @@ public struct RecordLookupRepository: RecordLookupService {
             }
         }
         throw RecordLookupError.notFound(collection, reference: reference)
+    }
+
+    /// A cart line (its id is its product's) by a unique prefix of its id, else by its
+    /// product's name or id as the catalog resolves it.
+    private static func cartLine(_ reference: String, idShaped: Bool, matchingTitles: Bool, reader: StoreReader) throws -> String {
+        if idShaped, reference.utf8.count >= ShortID.minimumTypedLength,
+           let id = try single(reader.records(.cart, idPrefix: reference, limit: RecordLookupError.candidateLimit), reference, .cart) {
+            return id
+        }
+        guard matchingTitles else { throw RecordLookupError.notFound(.cart, reference: reference) }
+        let product: String
+        do {
+            product = try resolve(reference, in: .products, reader: reader)
+        } catch RecordLookupError.notFound {
+            throw RecordLookupError.notFound(.cart, reference: reference)
+        }
+        guard try reader.record(.cart, id: product) != nil else { throw RecordLookupError.notFound(.cart, reference: reference) }
+        return product
     }
 
     /// The one match's id; nil for none.

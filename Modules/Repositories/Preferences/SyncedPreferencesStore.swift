@@ -46,7 +46,7 @@ public final class SyncedPreferencesStore: PreferencesStore {
 
     public func setFavorites(_ ids: Set<Book.ID>) throws {
         try carryOverIfNeeded()
-        try store.write { transaction in
+        try store.edit { transaction in
             try Self.update(in: transaction) { fields in
                 let current = Self.favorites(in: fields)
                 for id in current.subtracting(ids) {
@@ -65,7 +65,7 @@ public final class SyncedPreferencesStore: PreferencesStore {
 
     public func setReadingSettings(_ settings: ReadingSettings) throws {
         try carryOverIfNeeded()
-        try store.write { transaction in
+        try store.edit { transaction in
             try Self.update(in: transaction) { fields in Self.write(settings, into: &fields) }
         }
     }

@@ -113,10 +113,21 @@ extension StoreReader {
     // MARK: Titles
 
     /// The live records of `collection` whose title — the first field of the sort key
-    /// (books, notes: `RecordIndexing`), folded like search — equals `title`: a range of
-    /// the listing index.
+    /// (books, notes; the whole key of tasks and products: `RecordIndexing`), folded like
+    /// search — equals `title`: a range of the listing index.
     public func records(_ collection: CollectionName, titleEquals title: String, limit: Int) throws(StorageError) -> Matches {
         let folded = SearchText.fold(title.trimmingCharacters(in: .whitespaces))
+        if collection == .tasks || collection == .products {
+            // NB: a key of one field: the title is the whole key.
+            let key: [SQLiteValue] = [.text(collection.rawValue), .text(folded)]
+            let records = try db.query(
+                "SELECT \(Self.recordColumns) FROM records WHERE collection = ? AND deleted = 0 AND sort_key = ? ORDER BY id LIMIT ?",
+                key + [.integer(Int64(max(0, limit)))], operation: "find \(collection.rawValue) by title", row: Self.storedRecord)
+            let total = try db.queryFirst(
+                "SELECT count(*) FROM records WHERE collection = ? AND deleted = 0 AND sort_key = ?",
+                key, operation: "count \(collection.rawValue) by title") { $0.int(0) } ?? 0
+            return Matches(records: records, total: total)
+        }
         // NB: U+001F separates the title from the next field, and U+0020 is the next
         // code point: the keys from "title␟" up to "title " are exactly this title's.
         let range: [SQLiteValue] = [

@@ -13,7 +13,7 @@ enum Schema {
     static let migrations: [Migration] = [
         .v1CoreTables, .v2CompletionAndPaging, .v3OneListingIndex, .v4InFlightAndServerIdentity,
         .v5WriteLineage, .v6AcknowledgedDeletions, .v7RecordsWithoutJSONCheck, .v8DroppableIdentityIndex,
-        .v9CommitWindow, .v10OrderIndexes, .v11IntegrityMemory,
+        .v9CommitWindow, .v10OrderIndexes, .v11IntegrityMemory, .v12OperationHistory,
     ]
 
     /// The version this build creates and understands.
@@ -490,5 +490,51 @@ extension Migration {
                 PRIMARY KEY (collection, id)
             ) WITHOUT ROWID;
             """, operation: "migrate to v11")
+    }
+}
+
+// MARK: - v12
+
+extension Migration {
+    /// The history of the reader's operations, which `shelf undo`, `redo`, `history` and
+    /// `pending` walk (`OperationHistory` in Sync). One row of `operations` per local
+    /// write (a command, a key in `shelf ui`, an import), written in the transaction of
+    /// the write it describes (`ShelfStore.edit`), so a kill leaves both or neither:
+    /// - `origin`: what made it (`book edit`, `ui`); `made_at` in ms;
+    /// - `state`: `done`, or `undone` (what `redo` puts back; a new operation drops them);
+    /// - `reverts`: the operation a selective `undo` took back, when this one did;
+    /// - `complete`: 0 when the operation was too large to keep its records (listed, never
+    ///   undone); `records` and `bytes` say how large it was, `tally` what it did per
+    ///   collection (`{"books": [added, changed, removed]}`).
+    /// `operation_changes` holds each record's version before and after (NULL: no record),
+    /// and the outbox entry the change went into (`outbox_seq`: it is not synced while that
+    /// entry is there). The history is bounded (`OperationHistoryLimits`); nothing before
+    /// this version is in it: a store migrated with changes waiting lists them outside it.
+    static let v12OperationHistory = Migration(version: 12, summary: "the history of the reader's operations") {
+        connection throws(StorageError) in
+        try connection.execute("""
+            CREATE TABLE operations (
+                seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+                made_at  INTEGER NOT NULL,
+                origin   TEXT    NOT NULL,
+                state    TEXT    NOT NULL CHECK (state IN ('done', 'undone')),
+                reverts  INTEGER,
+                complete INTEGER NOT NULL CHECK (complete IN (0, 1)),
+                records  INTEGER NOT NULL,
+                bytes    INTEGER NOT NULL,
+                tally    TEXT    NOT NULL
+            );
+            CREATE TABLE operation_changes (
+                operation  INTEGER NOT NULL REFERENCES operations (seq) ON DELETE CASCADE,
+                position   INTEGER NOT NULL,
+                collection TEXT    NOT NULL,
+                record_id  TEXT    NOT NULL,
+                before     BLOB,
+                after      BLOB,
+                outbox_seq INTEGER,
+                PRIMARY KEY (operation, position)
+            ) WITHOUT ROWID;
+            CREATE INDEX operation_changes_by_record ON operation_changes (collection, record_id, operation);
+            """, operation: "migrate to v12")
     }
 }

@@ -8,7 +8,8 @@ import Records
 ///
 /// Grouped by who calls them:
 /// - local edits (repositories): `saveLocal`, `deleteLocal` — the record and its
-///   outbox entry change together;
+///   outbox entry change together; inside `ShelfStore.edit`, with the operation that
+///   records them in the history (`recordOperation`);
 /// - the sync engine: plain row, base-snapshot and outbox writes (`writeRecord`,
 ///   `storePulled`, `writeBase`, `writeOutbox`, `markSent`…), sync state, conflicts
 ///   and dead letters. What those writes mean — when a change is acknowledged, how it
@@ -23,6 +24,11 @@ public final class StoreTransaction: StoreReader {
 
     /// The pull's bulk load this transaction may carry on (`ShelfStore.write(bulkLoad:_:)`).
     let bulkLoad: BulkLoad?
+
+    /// The records a reader's edit touched, recorded as one operation of the history when
+    /// the edit's body returns; nil outside `ShelfStore.edit` (the sync engine's writes
+    /// are not the reader's operations).
+    var journal: OperationJournal?
 
     init(connection: SQLiteConnection, clock: @escaping @Sendable () -> Date, faults: FaultInjection, bulkLoad: BulkLoad? = nil) {
         self.clock = clock
@@ -52,6 +58,7 @@ public final class StoreTransaction: StoreReader {
         try Self.validate(id: id, in: collection)
         let indexing = try indexing(collection, id: id, json: json, requireID: false)
         let existing = try record(collection, id: id, includingDeleted: true)
+        journal?.noteBefore(collection, id: id, existing: existing, saving: true)
         let waiting = try outboxEntry(collection, id: id)
 
         let kind: OutboxEntry.Kind
@@ -94,6 +101,7 @@ public final class StoreTransaction: StoreReader {
         guard let existing = try record(collection, id: id, includingDeleted: true) else {
             throw .notFound(what: "\(collection.rawValue) record '\(id)'")
         }
+        journal?.noteBefore(collection, id: id, existing: existing, saving: false)
         let waiting = try outboxEntry(collection, id: id)
 
         if let waiting, waiting.isInFlight {

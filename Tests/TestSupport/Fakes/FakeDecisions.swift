@@ -11,14 +11,21 @@ public actor FakeDecisions: ConflictService, FailedChangeService, PendingChangeS
     public typealias Decisions = String
     public typealias Resolution = String
     public typealias FailedChange = Int64
-    public typealias Change = String
-    public typealias Undone = String
+    public typealias Pending = [String]
+    public typealias Entry = String
+    public typealias Step = FakeUndoStep
+    public typealias Done = String
     public typealias Plan = Int
 
     public private(set) var conflictList: [String]
     public private(set) var failed: [Int64]
+    /// The operations waiting, oldest first (each a record id).
     public private(set) var pending: [String]
-    /// Every write, in order: "resolve books/b-1 local", "retry 3", "undo latest", "import 2 rows".
+    /// The operations undone, the next to redo last.
+    public private(set) var undone: [String] = []
+    /// What undoing or redoing an operation needs a yes for, by its id.
+    public var confirmationReasons: [String: [String]] = [:]
+    /// Every write, in order: "resolve books/b-1 local", "retry 3", "undo b-1", "redo b-1", "import 2 rows".
     public private(set) var writes: [String] = []
 
     private var loadReplies = ReplyQueue<Void>()
@@ -91,14 +98,42 @@ public actor FakeDecisions: ConflictService, FailedChangeService, PendingChangeS
         return pending
     }
 
-    public func undo(_ collection: CollectionName?, id: String?) async throws -> String {
-        writes.append("undo \(id ?? "latest")")
-        try await writeReplies.next()?.resolve()
-        guard let undone = id.flatMap({ id in pending.first { $0 == id } }) ?? (id == nil ? pending.last : nil) else {
-            throw FakeError("nothing to undo")
+    public func history() async throws -> [String] {
+        try await loadReplies.next()?.resolve()
+        return pending + undone.reversed().map { "\($0) (undone)" }
+    }
+
+    /// Says what needs a yes before `undo` of `id` or its `redo`.
+    public func requireConfirmation(of id: String, _ reasons: [String]) {
+        confirmationReasons[id] = reasons
+    }
+
+    public func planUndo(_ target: UndoTarget) async throws -> FakeUndoStep {
+        let id: String? = switch target {
+        case .last: pending.last
+        case .record(_, let id): pending.first { $0 == id }
+        case .operation(let index): pending.indices.contains(Int(index)) ? pending[Int(index)] : nil
         }
-        pending.removeAll { $0 == undone }
-        return undone
+        guard let id else { throw FakeError("nothing to undo") }
+        return FakeUndoStep(id: id, isRedo: false, confirmationReasons: confirmationReasons[id] ?? [])
+    }
+
+    public func planRedo() async throws -> FakeUndoStep {
+        guard let id = undone.last else { throw FakeError("nothing to redo") }
+        return FakeUndoStep(id: id, isRedo: true, confirmationReasons: confirmationReasons[id] ?? [])
+    }
+
+    public func carryOut(_ step: FakeUndoStep) async throws -> String {
+        writes.append("\(step.isRedo ? "redo" : "undo") \(step.id)")
+        try await writeReplies.next()?.resolve()
+        if step.isRedo {
+            undone.removeAll { $0 == step.id }
+            pending.append(step.id)
+        } else {
+            pending.removeAll { $0 == step.id }
+            undone.append(step.id)
+        }
+        return step.id
     }
 
     // MARK: LibraryImporting
@@ -109,4 +144,13 @@ public actor FakeDecisions: ConflictService, FailedChangeService, PendingChangeS
         progress(plan, plan)
         return ImportReport(file: file, format: .shelf, dryRun: dryRun, rows: plan, collections: [:], issues: [])
     }
+}
+
+// MARK: - FakeUndoStep
+
+/// An undo or redo `FakeDecisions` judged: which operation, and what it needs a yes for.
+public struct FakeUndoStep: ConfirmableChange, Hashable {
+    public let id: String
+    public let isRedo: Bool
+    public let confirmationReasons: [String]
 }
