@@ -17,6 +17,12 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
         public let deadLetters: Int
         /// Records over the size limit: skipped, never stored.
         public let skipped: Int
+        /// An encrypted account's refusals: records that did not open, versions the server
+        /// put back, records in the clear, deletions the server made alone (docs/encryption.md).
+        public let refused: Int
+        public let rolledBack: Int
+        public let inTheClear: Int
+        public let deletedByServer: Int
 
         init(_ report: CollectionReport) {
             pulled = report.pulled
@@ -26,6 +32,10 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
             conflicts = report.conflicts
             deadLetters = report.deadLetters
             skipped = report.skipped
+            refused = report.refused
+            rolledBack = report.rolledBack
+            inTheClear = report.inTheClear
+            deletedByServer = report.deletedByServer
         }
     }
 
@@ -42,6 +52,8 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
     public let collections: [String: Counts]
     /// Collections the server refused this run (403/404), by name, with why.
     public let unavailable: [String: String]
+    /// What the run did with an encrypted account's keyring, when it did something.
+    public let keyring: String?
     private let runOutcome: RunOutcome
 
     public init(_ report: RunReport) {
@@ -55,6 +67,7 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
         backoffUntil = report.backoffUntil.map(Wording.timestamp)
         collections = report.collections.mapValues(Counts.init)
         unavailable = report.unavailable
+        keyring = report.keyring
     }
 
     // MARK: Text
