@@ -269,7 +269,8 @@ extension EncryptionCommand {
             On an encrypted account your deletions are sealed, so a device tells them from a
             deletion the server made alone: such a record is kept here, and the sync says so.
             This queues every one of them to go back up as the version kept here, and syncs
-            (with --offline it only queues). 'shelf encryption status' counts them.
+            (with --offline it only queues). 'shelf encryption status' counts them. A keyring
+            the server replaced with one that lists none of this device's keys is put back too.
             """,
             examples: [Example("After a sync said the server deleted records without you", "shelf encryption put-back")])
 
@@ -277,7 +278,12 @@ extension EncryptionCommand {
             let sync = try EncryptionCommand.accountSync(context)
             let queued = try EncryptionCommand.asking { try sync.encryption.putBack() }
             try context.output.confirm(EncryptionChangeScreen(.putBack, account: sync.account.name.rawValue, queued: queued))
-            guard queued > 0, !context.isOffline else { return .success }
+            guard !context.isOffline else { return .success }
+            if try await EncryptionCommand.asking({ try await sync.encryption.putBackKeyring() }) {
+                context.output.note("put back the keyring this device verified over the one the server showed")
+            } else if queued == 0 {
+                return .success
+            }
             return try await SyncCommand().run(context)
         }
     }

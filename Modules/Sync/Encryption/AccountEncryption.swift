@@ -277,6 +277,31 @@ public struct AccountEncryption: Sendable {
         }
     }
 
+    /// Puts back the keyring this device verified when the server's lists none of this
+    /// device's keys or does not verify under them (a keyring the server replaced): the
+    /// reader's decision, since a sync cannot tell a replaced keyring from one made without
+    /// this device's keys (`SyncRun.checkKeyring`). - Returns: whether it was put back.
+    public func putBackKeyring() async throws -> Bool {
+        try await underLock {
+            let state = try store.read { try $0.encryptionState() }
+            guard let body = state.keyringRecord, let held = try keys.load() else { return false }
+            let service = KintoCollectionService(client: client, path: ServerKeyring.path)
+            let stamp: Int64?
+            do {
+                let fetched = try await service.record(id: ServerKeyring.recordID)
+                if let record = try? ServerKeyring(fetched).record, (try? record.verify(with: held.keys)) != nil,
+                   (try? Self.refuseOlder(record.manifest, than: state)) != nil {
+                    return false
+                }
+                stamp = fetched.lastModified
+            } catch APIError.notFound {
+                stamp = nil
+            }
+            _ = try await ServerKeyring.write(body, over: stamp, client)
+            return true
+        }
+    }
+
     // MARK: - Lock
 
     /// Removes this device's keys; the account stays encrypted, and syncs leave its

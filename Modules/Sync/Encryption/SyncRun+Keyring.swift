@@ -95,6 +95,19 @@ extension SyncRun {
             }
             try await upgrade(legacy, over: fetched.lastModified, keys: keys)
         case .authenticated(let record):
+            guard keys.keys.contains(where: { record.manifest.keys[$0.id] != nil }) else {
+                // NB: a keyring none of whose keys this device holds is not one it can judge:
+                // it is not put back over (it may be the reader's, made after entries this
+                // device needs were lost); this device seals nothing until it joins again.
+                pushHold = """
+                    the account's keyring lists none of the keys this device holds: run 'shelf encryption join'; local changes \
+                    wait ('shelf encryption put-back' puts back the keyring this device verified, if the server replaced it)
+                    """
+                report.keyring = "refused the server's keyring: it lists none of this device's keys"
+                keyringRefused = true
+                emit(.keyringRefused(reason: report.keyring ?? ""))
+                return
+            }
             do {
                 try record.verify(with: keys.keys)
                 try AccountEncryption.refuseOlder(record.manifest, than: state)

@@ -143,12 +143,15 @@ struct EncryptedSyncTests {
         try await ServerKeyringProbe.replace(a.device.client, with: forged.fields)
 
         await #expect(throws: EncryptionError.wrongPassphrase) { try await b.join("correct horse") }
-        // Device a refuses it at its next sync, puts back the keyring it verified, and
-        // keeps sealing with its own key.
+        // Device a refuses it at its next sync and seals nothing under a keyring it cannot
+        // judge; the reader puts back the keyring a verified.
         try a.device.editBook("b1") { $0["title"] = .string("Dune (kept)") }
         let report = await a.device.sync()
         #expect(report.outcome == .needsAttention)
-        #expect(report.keyring?.contains("put back version") == true, "\(report.keyring ?? "")")
+        #expect(report.keyring?.contains("lists none of this device's keys") == true, "\(report.keyring ?? "")")
+        #expect(try a.device.store.pendingCount() == 1)
+        #expect(try await a.encryption.putBackKeyring())
+        #expect(await a.device.sync().outcome == .synced)
         #expect(try a.encryption.status().keyID != impostorKey.id.rawValue)
         #expect(try await ServerKeyringProbe.fetch(a.device.client)["manifest"]?["current"] == .string(try #require(a.encryption.status().keyID)))
         // The reader's keyring is back: b joins with the reader's passphrase.
