@@ -14,8 +14,9 @@ public struct EncryptionState: Codable, Sendable, Equatable {
     public var isEnabled: Bool
     /// The key id new records are sealed with, when known.
     public var currentKeyID: String?
-    /// The server's timestamp of the keyring when encryption was turned on: a plaintext
-    /// record stamped after it was written by something other than Shelf, and refused.
+    /// What a store written before keyrings of format 2 kept: the server's timestamp of the
+    /// keyring when encryption was turned on. Server data, so it decides nothing any more
+    /// (the authenticated manifest's plaintext period does); read from old stores only.
     public var enabledAt: Int64?
     /// The key imported records' ids are keyed with, kept through rotations.
     public var identityKeyID: String?

@@ -103,7 +103,6 @@ extension SyncRun {
         try store.write { tx in
             var state = try tx.encryptionState()
             state.isEnabled = true
-            state.enabledAt = state.enabledAt ?? learnt.enabledAt
             state.currentKeyID = state.currentKeyID ?? learnt.currentKeyID
             state.identityKeyID = state.identityKeyID ?? learnt.identityKeyID
             try tx.setEncryptionState(state)
