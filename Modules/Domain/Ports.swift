@@ -288,6 +288,9 @@ public protocol AccountService: Sendable {
     associatedtype Addition: Sendable
     associatedtype Added: Sendable
     associatedtype Removal: Sendable
+    /// A new password for an account, and where it comes from.
+    associatedtype PasswordChange: Sendable
+    associatedtype PasswordChanged: Sendable
     /// What an addition tells the reader along the way (warnings, notes).
     associatedtype Notice: Sendable
 
@@ -295,8 +298,11 @@ public protocol AccountService: Sendable {
     /// Verifies (or signs up) and saves; told each notice as it arises.
     func add(_ addition: Addition, notify: @escaping @Sendable (Notice) -> Void) async throws -> Added
     func use(_ name: String) async throws -> Account
-    /// Removes the account; its local store stays.
-    func remove(_ name: String) async throws -> Removal
+    /// Removes the account; its local store stays. An account whose store holds changes
+    /// not synced yet is refused unless `discardingUnsynced` (the reader confirmed).
+    func remove(_ name: String, discardingUnsynced: Bool) async throws -> Removal
+    /// Checks the new password with the server, then saves it; told each notice as it arises.
+    func changePassword(_ change: PasswordChange, notify: @escaping @Sendable (Notice) -> Void) async throws -> PasswordChanged
 }
 
 // MARK: - Store care

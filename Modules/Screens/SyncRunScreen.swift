@@ -43,6 +43,9 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
     /// Collections the server refused this run (403/404), by name, with why.
     public let unavailable: [String: String]
     private let runOutcome: RunOutcome
+    /// Text without the closing sentence: a run that did not sync everything says why in
+    /// an `Error:` line on standard error instead (`failure`).
+    private var tableOnly = false
 
     public init(_ report: RunReport) {
         account = report.account
@@ -56,6 +59,30 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
         collections = report.collections.mapValues(Counts.init)
         unavailable = report.unavailable
     }
+
+    // MARK: Failure
+
+    /// The sentence after `Error:` for a run that did not sync everything (its status is
+    /// not 0): the cause once, with its hint; nil for a synced run.
+    public var failure: String? {
+        switch runOutcome {
+        case .synced: nil
+        case .needsAttention: "not everything synced: \(message) (\(took)); the rest synced"
+        case .alreadyRunning: message
+        case .backoff, .temporaryFailure, .authenticationFailed, .localStoreFailure, .configurationError: "not synced: \(message)"
+        }
+    }
+
+    /// The same screen whose text is only the table of what each collection did (JSON
+    /// unchanged): results for standard output, when `failure` goes to standard error.
+    public var withoutSummary: SyncRunScreen {
+        var copy = self
+        copy.tableOnly = true
+        return copy
+    }
+
+    /// Whether the text has anything to show: a table, or the closing sentence.
+    public var hasText: Bool { !tableOnly || !collections.isEmpty }
 
     // MARK: Text
 
@@ -73,7 +100,7 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
             }
             text.table(table)
         }
-        text.line(summary, role)
+        if !tableOnly { text.line(summary, role) }
         return text.text
     }
 

@@ -68,6 +68,7 @@ extension EncryptionCommand {
         _ work: (AccountEncryption, Passphrase) async throws -> Int
     ) async throws -> ExitCode {
         let sync = try accountSync(context)
+        try sync.requireCredentials()
         let passphrase = try passphrase(context, prompt: "\(prompt) \(sync.account.name)", confirming: confirming)
         let queued = try await asking { try await work(sync.encryption, passphrase) }
         try context.output.confirm(EncryptionChangeScreen(action, account: sync.account.name.rawValue, queued: queued))
@@ -179,6 +180,7 @@ extension EncryptionCommand {
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let sync = try EncryptionCommand.accountSync(context)
+            try sync.requireCredentials()
             let old = try EncryptionCommand.passphrase(context, prompt: "Current passphrase of account \(sync.account.name)")
             // NB: the new one from its own file, or asked for: never the current one's source again.
             var forNew = context.environment

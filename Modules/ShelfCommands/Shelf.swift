@@ -53,6 +53,8 @@ struct Shelf: ProgramCommand {
     var verbose = false
     @Flag(help: "Never contact the server; show the local data (also: SHELF_OFFLINE=1).")
     var offline = false
+    @Flag(help: "Show progress on standard error even when it is no terminal (one line per step).")
+    var progress = false
     @Flag(help: "Show the version.", standalone: true)
     var version = false
     @Flag(help: "Print the man page, shelf(1), written from these declarations.", standalone: true, hidden: true)

@@ -10,7 +10,7 @@ import Sync
 
 /// Runs the sync engine once under the account's run lock, built as the `shelf-sync`
 /// worker builds it (`AccountSync`): another run holding the lock (the cron worker,
-/// another `shelf sync`) is not an error, there is just nothing to do. Exits as the
+/// another `shelf sync`) means this one did nothing, which it says, exit 75. Exits as the
 /// worker does (`RunOutcome.exitStatus`); 69 without a server.
 struct SyncCommand: ShelfCommand {
     static let configuration = CommandConfiguration(
@@ -65,13 +65,16 @@ struct SyncCommand: ShelfCommand {
         progress.finish()
         let report = await run.value
 
-        switch report.outcome {
-        case .synced: try context.output.confirm(SyncRunScreen(report))
-        case .needsAttention, .alreadyRunning: try context.output.show(SyncRunScreen(report))
-        case .backoff, .temporaryFailure, .authenticationFailed, .localStoreFailure, .configurationError:
-            try context.output.showFailure(SyncRunScreen(report))
+        // NB: what each collection did is the result (standard output); a run that did not
+        // sync everything ends in one `Error:` line on standard error, with its status.
+        let screen = SyncRunScreen(report)
+        guard let failure = screen.failure else {
+            try context.output.confirm(screen)
+            return report.outcome.exitStatus
         }
-        return report.outcome.exitStatus
+        let results = screen.withoutSummary
+        if context.output.isJSON || results.hasText { try context.output.show(results) }
+        throw CommandFailure(report.outcome.exitStatus, failure)
     }
 }
 

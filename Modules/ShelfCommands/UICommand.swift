@@ -220,20 +220,20 @@ struct UICommand: ShelfCommand {
                 guard let step = SyncProgress.activity(event) else { return }
                 Task { @MainActor in progress(step) }
             }
-            return Self.summary(report.outcome)
+            return Self.summary(report)
         }
     }
 
     /// The status line a finished sync leaves, in words (`--json`'s values are for scripts).
-    static func summary(_ outcome: RunOutcome) -> String {
-        switch outcome {
+    static func summary(_ report: RunReport) -> String {
+        switch report.outcome {
         case .synced: "Synced."
         case .needsAttention: "Synced; conflicts or refused changes wait for you (C, X)."
         case .backoff: "Not synced: the server asked to wait; S shows until when."
         case .temporaryFailure: "Not synced: the server could not be reached; your changes wait."
-        case .authenticationFailed: "Not synced: the server refused the credentials (shelf account add)."
+        case .authenticationFailed: "Not synced: the server refused the credentials (shelf account password)."
         case .localStoreFailure: "Not synced: the local store could not be read or written (shelf doctor)."
-        case .configurationError: "Not synced: the account's settings cannot be used (shelf account list)."
+        case .configurationError: "Not synced: \(report.message)"
         case .alreadyRunning: "Not synced: another sync of this account is running."
         }
     }

@@ -102,7 +102,14 @@ public struct AccountAddition: Sendable {
             if verification == .signUpAndVerify, try await verifying.signUp() == .alreadyExists {
                 notify(.note("user \(user) already has an account on \(server); checking its password"))
             }
-            let verified = try await verifying.verify()
+            let verified: VerifiedServer
+            do {
+                verified = try await verifying.verify()
+            } catch {
+                // NB: Kinto answers an unknown user as it answers a wrong password (401).
+                guard case .credentialsRefused(let user, let server, _) = error, verification == .verify else { throw error }
+                throw AccountVerificationError.credentialsRefused(user: user, server: server, then: .accountNotAddedMaybeNewUser)
+            }
             for warning in verified.warnings { notify(.warning(warning)) }
             notify(.note("verified \(server): Kinto API \(verified.capabilities.httpAPIVersion), user id \(verified.userID)"))
             capabilities = verified.capabilities

@@ -64,7 +64,7 @@ public enum RunOutcome: String, Sendable, Equatable, Codable {
     /// The account's configuration is unusable: no account, a server Shelf cannot use,
     /// a TLS certificate that does not verify against the trusted CAs.
     case configurationError = "configuration_error"
-    /// Another run holds the account's lock.
+    /// Another run holds the account's lock: this one did nothing (exit 75).
     case alreadyRunning = "already_running"
 }
 
@@ -92,6 +92,9 @@ public struct RunReport: Sendable, Equatable, Codable {
     /// The most records the server put in one page when more followed, when that was
     /// fewer than asked for: its `paginate_by`, which Kinto does not publish.
     public var serverPageLimit: Int?
+    /// When the account last synced completely on this device (this run, when it did):
+    /// what `shelf status` calls the last sync. Nil before the first complete sync.
+    public var lastSuccess: Date?
 
     public init(
         account: String, outcome: RunOutcome, message: String, startedAt: Date,
@@ -123,5 +126,6 @@ public struct RunReport: Sendable, Equatable, Codable {
         case startedAt = "started_at"
         case durationMilliseconds = "duration_ms"
         case backoffUntil = "backoff_until"
+        case lastSuccess = "last_success"
     }
 }

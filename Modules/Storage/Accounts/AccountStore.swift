@@ -63,20 +63,27 @@ public struct AccountStore: Sendable {
         if currentAccount() == name { try setCurrentAccount(nil) }
     }
 
-    /// The account with its password read from wherever the file says it is.
+    /// The account, with where its password is: the password itself is not read here
+    /// (`ResolvedAccount.credentials()` reads it when a request needs it), so a missing
+    /// or loose password file never keeps the reader from their local store.
     public func resolve(_ name: AccountName) throws(AccountConfigError) -> ResolvedAccount {
         let config = try load(name)
-        let password: String
+        let password: PasswordSource
         if let file = config.passwordFile {
-            password = try SecretFile.read(file)
-        } else if let stored = config.password, !stored.isEmpty {
-            password = stored
+            password = .file(path: file, origin: .accountFile(name))
+        } else if let stored = config.password {
+            password = .given(stored, origin: .accountFile(name))
         } else {
             throw .invalidFile(path: paths.accountFile(name).path, reason: "no password or password_file")
         }
-        return ResolvedAccount(name: name, server: config.server,
-                               credentials: Credentials(user: config.user, password: password), source: .accountFile,
-                               caFile: config.caFile)
+        return ResolvedAccount(
+            name: name, server: config.server, user: config.user, password: password, source: .accountFile, caFile: config.caFile)
+    }
+
+    /// Replaces an existing account's file (a new password, say), atomically.
+    public func replace(_ name: AccountName, _ config: AccountConfig) throws(AccountConfigError) {
+        guard exists(name) else { throw .notFound(name.rawValue, known: list().map(\.rawValue)) }
+        try save(name, config)
     }
 
     // MARK: Current account
