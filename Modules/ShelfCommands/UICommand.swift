@@ -121,6 +121,7 @@ struct UICommand: ShelfCommand {
             favorites: FavoritesViewModel(preferences: session.preferences),
             book: BookViewModel(service: repositories.books, removal: repositories))
         models.syncStatus = SyncStatusViewModel(provider: repositories.syncStatus)
+        models.settings = ReadingSettingsViewModel(preferences: session.preferences)
         models.pending = PendingChanges(PendingChangesViewModel(service: session.decisions)) { change in
             PendingChanges.Row(
                 collection: change.collection, id: change.recordID,
@@ -214,6 +215,10 @@ struct UICommand: ShelfCommand {
         var options = SyncOptions(ignoresBackoff: false, budget: SyncCommand.syncBudget)
         options.maximumRecordBytes = limits.maximumRecordBytes
         let sync = try AccountSync(account: account, paths: paths, options: options, transport: limits.transport(caFile: account.caFile))
+        if case .passwordUnavailable(let problem) = sync.credentialProblem {
+            // NB: the status line has one line: what is wrong and the command that mends it.
+            return { _ in "Not synced: \(problem.brief)." }
+        }
         let model = SyncRunViewModel(service: AccountSyncRun(sync: sync))
         return { progress in
             let report = await model.sync { event in

@@ -97,6 +97,21 @@ public struct PasswordProblem: Sendable, Equatable, CustomStringConvertible {
         "\(what); \(mend)"
     }
 
+    /// A few words for a status line (`shelf ui`): what is wrong and the command that
+    /// mends it, without the path.
+    public var brief: String {
+        let what = switch kind {
+        case .missing: "password file missing"
+        case .notPrivate: "password file open to others"
+        case .notAFile: "password file not a file"
+        case .unreadable: "password file unreadable"
+        case .empty: "empty password"
+        }
+        guard case .accountFile(let name) = origin else { return what }
+        let chmod = if case .notPrivate = kind { "chmod 600 it, or " } else { "" }
+        return "\(what) (\(chmod)shelf account password \(name))"
+    }
+
     private var what: String {
         let file = path.map { "the password file \($0)" } ?? ""
         switch kind {
