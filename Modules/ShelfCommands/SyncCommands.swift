@@ -15,6 +15,15 @@ import Sync
 struct SyncCommand: ShelfCommand {
     static let configuration = CommandConfiguration(
         name: "sync", abstract: "Send local changes to the server and fetch its changes now.",
+        discussion: """
+        What each collection pulled and pushed goes to standard output; the progress bar to
+        standard error when it is a terminal (--progress: one line per step anywhere). A run
+        that did not sync everything ends with one 'Error:' line and its status: 1 conflicts
+        or refused changes wait, 75 try again (the network, the server, its backoff, or
+        another sync of the account running: this one did nothing), 77 the password was
+        refused, 78 the account cannot be used (a missing or loose password file: the line
+        says how to mend it).
+        """,
         examples: [
             Example("Sync everything", "shelf sync"),
             Example("Only the books; the server wins fields changed on both sides", "shelf sync --collection books --policy server-wins"),
@@ -83,6 +92,11 @@ struct SyncCommand: ShelfCommand {
 struct StatusCommand: ShelfCommand {
     static let configuration = CommandConfiguration(
         name: "status", abstract: "Show the last sync, pending changes, conflicts and failed changes.",
+        discussion: """
+        The last sync is when the last run that pulled every collection and sent every change
+        it could started: a failed push, 'sync --collection' or a read's refresh does not move
+        it. The last error says each cause once, with the collections it hit.
+        """,
         examples: [Example("What waits to be sent, and what needs a decision", "shelf status")])
 
     func run(_ context: CommandContext) async throws -> ExitCode {
