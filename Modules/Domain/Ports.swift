@@ -227,7 +227,8 @@ public protocol SyncStatusProviding: Sendable {
 
 /// A summary of the local store's sync state, across collections.
 public struct SyncStatus: Hashable, Sendable, Codable {
-    /// When every collection last synced without error; nil before the first sync.
+    /// When the last complete sync started (every collection pulled, every change it could
+    /// send pushed); nil before the first. A failed push or a read's refresh does not move it.
     public var lastSuccess: Date?
     /// Local changes waiting in the outbox.
     public var pendingChanges: Int
@@ -237,7 +238,7 @@ public struct SyncStatus: Hashable, Sendable, Codable {
     public var deadLetters: Int
     /// The server asked clients to wait until then (Backoff / Retry-After).
     public var backoffUntil: Date?
-    /// The last run's error, when it failed.
+    /// The last run's error, when it failed: each cause once, with the collections it hit.
     public var lastError: String?
 
     public init(

@@ -97,6 +97,17 @@ struct AccountPasswordTests {
         #expect(warnings.first?.hasPrefix("Warning: could not refresh books from the server (the password file") == true, "\(books)")
     }
 
+    @Test func encryptionThatAsksTheServerSaysWhatToMendToo() async throws {
+        let password = try await account(server: try unreachableServer())
+        try FileManager.default.removeItem(at: password)
+        let passphrase = try sandbox.file("passphrase", contents: "correct horse battery staple", mode: 0o600)
+        let enable = try await sandbox.run(["encryption", "enable"], environment: ["SHELF_PASSPHRASE_FILE": passphrase.path])
+        #expect(enable.status == 78, "\(enable)")
+        #expect(enable.stderr.hasPrefix("Error: the password file \(password.path) is missing"), "\(enable)")
+        // What is local answers: the encryption status, a lock.
+        #expect(try await sandbox.run("encryption", "status").status == 0)
+    }
+
     @Test func anEnvironmentAccountsPasswordFileIsReadOnlyBySync() async throws {
         let environment = [
             "SHELF_SERVER": try unreachableServer(), "SHELF_USER": "ana",
