@@ -17,7 +17,7 @@ struct Shelf: ProgramCommand {
         discussion: """
         Every change is written to the local store at once and queued; 'shelf sync' (or the
         shelf-sync worker from cron) sends it to the server. Results go to standard output;
-        progress (on a terminal, or with --progress), warnings and errors ('Error: …') to
+        progress (on a terminal, or with --progress), warnings and errors ('Error: ...') to
         standard error.
         """,
         examples: [

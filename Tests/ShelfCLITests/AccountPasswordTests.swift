@@ -85,6 +85,17 @@ struct AccountPasswordTests {
             notSaying: ["missing"], "mode 644")
     }
 
+    @Test func anAccountFileRestoredAt644LocksNothingLocalAndIsTrustedWithNoServer() async throws {
+        _ = try await account(server: try unreachableServer())
+        let file = sandbox.configHome.appendingPathComponent("shelf/accounts/home.json")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+
+        try await expectLocalWorkGoesOn("account file 644")
+        try await expectSyncRefused(
+            saying: ["the account file \(file.path) is accessible by group or others (mode 644)", "chmod 600 \(file.path)"],
+            "account file 644")
+    }
+
     @Test func aReadWarnsOnceAboutThePasswordAndShowsTheLocalData() async throws {
         let password = try await account(server: try unreachableServer())
         try FileManager.default.removeItem(at: password)

@@ -32,7 +32,7 @@ struct BoundedWaitTests {
         try Data(text.utf8).write(to: file)
         let clock = ContinuousClock()
         let started = clock.now
-        let sync = try sandbox.runBinary(["sync"], environment: ["SHELF_PASSWORD": user.password])
+        let sync = try await sandbox.runBinaryInBackground(["sync"], environment: ["SHELF_PASSWORD": user.password])
         let took = clock.now - started
 
         // THEN it gives up within the documented time, saying why, and keeps the change

@@ -49,7 +49,7 @@ struct StatusTruthTests {
         let worker = ShelfBinary.url.deletingLastPathComponent().appendingPathComponent("shelf-sync")
         if FileManager.default.isExecutableFile(atPath: worker.path) {
             let reportPath = sandbox.root.appendingPathComponent("report.json").path
-            let run = try sandbox.runProgram(worker.path, ["--report", reportPath])
+            let run = try await sandbox.runProgramInBackground(worker.path, ["--report", reportPath])
             #expect(run.status == 75, "\(run)")
             let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any])
             let account = try #require((report["accounts"] as? [[String: Any]])?.first)

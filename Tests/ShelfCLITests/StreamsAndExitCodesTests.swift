@@ -104,41 +104,54 @@ struct StreamsAndExitCodesTests {
 
     /// Runs the built `shelf` in a session of its own (`setsid`: no controlling terminal
     /// to prompt on), standard input empty, its two output streams as `streams` says.
-    private static func run(_ invocation: Invocation, in sandbox: ShelfSandbox, _ streams: Streams) throws -> Captured {
+    private static func run(_ invocation: Invocation, in sandbox: ShelfSandbox, _ streams: Streams) async throws -> Captured {
         let environment = sandbox.environment.merging(invocation.environment) { $1 }
             .mapValues { $0.hasPrefix("~/") ? sandbox.root.path + $0.dropFirst() : $0 }
         let arguments = ["--wait", ShelfBinary.url.path] + invocation.arguments.map { $0.hasPrefix("~/") ? sandbox.root.path + $0.dropFirst() : $0 }
         switch streams {
         case .files:
-            let run = try sandbox.runProgram("/usr/bin/setsid", arguments, environment: environment)
+            let run = try await sandbox.runProgramInBackground("/usr/bin/setsid", arguments, environment: environment)
             return Captured(status: run.status, stdout: run.stdout, stderr: run.stderr)
         case .terminals:
-            let output = try PseudoTerminal(), error = try PseudoTerminal()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-            process.arguments = arguments
-            process.environment = environment
-            process.currentDirectoryURL = sandbox.root
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle(fileDescriptor: output.slave, closeOnDealloc: false)
-            process.standardError = FileHandle(fileDescriptor: error.slave, closeOnDealloc: false)
-            try process.run()
-            var out: [UInt8] = [], err: [UInt8] = []
-            let deadline = ContinuousClock.now + .seconds(120)
-            while process.isRunning {
-                out += output.outputBytes()
-                err += error.outputBytes()
-                if ContinuousClock.now > deadline { process.terminate() }
-                usleep(5_000)
+            // NB: the wait happens on a Dispatch thread, not on Swift's cooperative pool
+            // (see `ProcessRunner.runInBackground`).
+            let root = sandbox.root
+            return try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result { try Self.runOnTerminals(arguments, environment: environment, in: root) })
+                }
             }
-            process.waitUntilExit()
+        }
+    }
+
+    /// Runs `setsid arguments…` with standard output and standard error each on a
+    /// pseudo-terminal of its own, reading both while it runs.
+    private static func runOnTerminals(_ arguments: [String], environment: [String: String], in root: URL) throws -> Captured {
+        let output = try PseudoTerminal(), error = try PseudoTerminal()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = root
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle(fileDescriptor: output.slave, closeOnDealloc: false)
+        process.standardError = FileHandle(fileDescriptor: error.slave, closeOnDealloc: false)
+        try process.run()
+        var out: [UInt8] = [], err: [UInt8] = []
+        let deadline = ContinuousClock.now + .seconds(120)
+        while process.isRunning {
             out += output.outputBytes()
             err += error.outputBytes()
-            // NB: a terminal turns each line feed into CR LF (ONLCR); a carriage return of
-            // the program's own stays.
-            let text = { (bytes: [UInt8]) in String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n") }
-            return Captured(status: process.terminationStatus, stdout: text(out), stderr: text(err))
+            if ContinuousClock.now > deadline { process.terminate() }
+            usleep(5_000)
         }
+        process.waitUntilExit()
+        out += output.outputBytes()
+        err += error.outputBytes()
+        // NB: a terminal turns each line feed into CR LF (ONLCR); a carriage return of
+        // the program's own stays.
+        let text = { (bytes: [UInt8]) in String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n") }
+        return Captured(status: process.terminationStatus, stdout: text(out), stderr: text(err))
     }
 
     // MARK: The rules
@@ -200,7 +213,7 @@ struct StreamsAndExitCodesTests {
         var sawProgressBar = false
         var failures = 0, successes = 0
         for invocation in invocations {
-            let run = try Self.run(invocation, in: sandbox, streams)
+            let run = try await Self.run(invocation, in: sandbox, streams)
             if run.status == 0 { successes += 1 } else { failures += 1 }
             if run.stderr.contains("\r[") { sawProgressBar = true }
             for problem in Self.problems(run, invocation, streams) {
@@ -238,13 +251,13 @@ struct StreamsAndExitCodesTests {
 
     @Test func progressOffATerminalOnlyWithProgress() async throws {
         let sandbox = try await Self.reader(prefix: "streams-progress")
-        #expect(try sandbox.runBinary("book", "add", "--title", "Kindred", "--author", "Octavia E. Butler").status == 0)
-        let asked = try sandbox.runBinary("--progress", "sync")
+        #expect(try await sandbox.run("book", "add", "--title", "Kindred", "--author", "Octavia E. Butler").status == 0)
+        let asked = try await sandbox.runBinaryInBackground(["--progress", "sync"])
         #expect(asked.status == 0, "\(asked)")
         #expect(asked.stderr.contains("sync: books: pushed 1 change\n"), "\(asked)")
         #expect(!asked.stdout.contains("sync: "), "\(asked)")
         #expect(asked.stdout.hasSuffix("requests).\n") && asked.stdout.contains("Synced account reader"), "\(asked)")
-        let piped = try sandbox.runBinary("sync")
+        let piped = try await sandbox.runBinaryInBackground(["sync"])
         #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped)")
     }
 

@@ -74,7 +74,12 @@ struct AccountStoreTests {
         try home.store.add(name, try AccountConfig(server: "http://h", user: "ana", password: "pw"))
         let path = home.paths.accountFile(name).path
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-        #expect(throws: AccountConfigError.unsafePermissions(path: path, mode: "644")) { try home.store.resolve(name) }
+        // It still names the store (local work goes on), but nothing in it goes to a server.
+        let account = try home.store.resolve(name)
+        let problem = PasswordProblem(origin: .accountFile(name), path: path, kind: .notPrivate(mode: "644"), file: .account)
+        #expect(throws: AccountConfigError.passwordUnavailable(problem)) { try account.credentials() }
+        #expect("\(problem)" == "the account file \(path) is accessible by group or others (mode 644), so Shelf trusts neither its password nor its server; run 'chmod 600 \(path)'")
+        #expect(throws: AccountConfigError.unsafePermissions(path: path, mode: "644")) { try home.store.load(name) }
     }
 
     @Test func passwordFilesMustBePrivateAndNonEmpty() throws {

@@ -15,6 +15,8 @@ public enum PasswordSource: Sendable, Equatable, CustomStringConvertible, Custom
     /// A file that holds it (mode 600): the account file's `password_file`,
     /// `SHELF_PASSWORD_FILE`, or the systemd credential `password`.
     case file(path: String, origin: Origin)
+    /// Not to be used, and why (an account file that others may access).
+    case unusable(PasswordProblem)
 
     /// Who named the password, which decides how a reader mends a problem with it.
     public enum Origin: Sendable, Equatable {
@@ -29,6 +31,7 @@ public enum PasswordSource: Sendable, Equatable, CustomStringConvertible, Custom
     public var origin: Origin {
         switch self {
         case .given(_, let origin), .file(_, let origin): origin
+        case .unusable(let problem): problem.origin
         }
     }
 
@@ -46,6 +49,8 @@ public enum PasswordSource: Sendable, Equatable, CustomStringConvertible, Custom
             } catch {
                 throw .passwordUnavailable(PasswordProblem(origin: origin, path: path, kind: error))
             }
+        case .unusable(let problem):
+            throw .passwordUnavailable(problem)
         }
     }
 
@@ -55,6 +60,7 @@ public enum PasswordSource: Sendable, Equatable, CustomStringConvertible, Custom
         case .given(_, .accountFile): "stored in the account file"
         case .given(_, _): "from SHELF_PASSWORD"
         case .file(let path, _): "from \(path)"
+        case .unusable(let problem): "not usable: \(problem.brief)"
         }
     }
 
@@ -82,15 +88,25 @@ public struct PasswordProblem: Sendable, Equatable, CustomStringConvertible {
         case empty
     }
 
+    /// Which file `path` is.
+    public enum File: Sendable, Equatable {
+        /// A file that holds only the password.
+        case password
+        /// The account file, which holds the password or its path, and the server.
+        case account
+    }
+
     public let origin: PasswordSource.Origin
     /// The file, for a password kept in one.
     public let path: String?
     public let kind: Kind
+    public let file: File
 
-    public init(origin: PasswordSource.Origin, path: String?, kind: Kind) {
+    public init(origin: PasswordSource.Origin, path: String?, kind: Kind, file: File = .password) {
         self.origin = origin
         self.path = path
         self.kind = kind
+        self.file = file
     }
 
     public var description: String {
@@ -100,11 +116,12 @@ public struct PasswordProblem: Sendable, Equatable, CustomStringConvertible {
     /// A few words for a status line (`shelf ui`): what is wrong and the command that
     /// mends it, without the path.
     public var brief: String {
+        let role = file == .account ? "account file" : "password file"
         let what = switch kind {
-        case .missing: "password file missing"
-        case .notPrivate: "password file open to others"
-        case .notAFile: "password file not a file"
-        case .unreadable: "password file unreadable"
+        case .missing: "\(role) missing"
+        case .notPrivate: "\(role) open to others"
+        case .notAFile: "\(role) not a file"
+        case .unreadable: "\(role) unreadable"
         case .empty: "empty password"
         }
         guard case .accountFile(let name) = origin else { return what }
@@ -113,9 +130,11 @@ public struct PasswordProblem: Sendable, Equatable, CustomStringConvertible {
     }
 
     private var what: String {
-        let file = path.map { "the password file \($0)" } ?? ""
+        let file = path.map { "the \(self.file == .account ? "account" : "password") file \($0)" } ?? ""
         switch kind {
         case .missing: return "\(file) is missing (moved, deleted, or on a drive that is not mounted)"
+        case .notPrivate(let mode) where self.file == .account:
+            return "\(file) is accessible by group or others (mode \(mode)), so Shelf trusts neither its password nor its server"
         case .notPrivate(let mode): return "\(file) is accessible by group or others (mode \(mode)), so Shelf does not use it"
         case .notAFile: return "\(file) is not a regular file"
         case .unreadable(let reason): return "\(file) cannot be read (\(reason))"
@@ -130,6 +149,7 @@ public struct PasswordProblem: Sendable, Equatable, CustomStringConvertible {
         switch origin {
         case .accountFile(let name):
             let again = "run 'shelf account password \(name)' to give the password again"
+            if file == .account, let chmod { return chmod }
             if let chmod { return "\(chmod), or \(again)" }
             return path != nil && kind == .missing ? "put it back, or \(again)" : again
         case .environment:

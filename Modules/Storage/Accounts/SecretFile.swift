@@ -12,13 +12,7 @@ public enum SecretFile {
         do {
             return try readSecret(path)
         } catch {
-            switch error {
-            case .missing: throw .unreadable(path: path, reason: "no such file")
-            case .notPrivate(let mode): throw .unsafePermissions(path: path, mode: mode)
-            case .notAFile: throw .unreadable(path: path, reason: "not a regular file")
-            case .unreadable(let reason): throw .unreadable(path: path, reason: reason)
-            case .empty: throw .emptyPassword(source: path)
-            }
+            throw configurationError(error, path: path)
         }
     }
 
@@ -38,13 +32,18 @@ public enum SecretFile {
         do {
             try checkPrivate(path)
         } catch {
-            switch error {
-            case .missing: throw .unreadable(path: path, reason: "no such file")
-            case .notPrivate(let mode): throw .unsafePermissions(path: path, mode: mode)
-            case .notAFile: throw .unreadable(path: path, reason: "not a regular file")
-            case .unreadable(let reason): throw .unreadable(path: path, reason: reason)
-            case .empty: throw .unreadable(path: path, reason: "empty")
-            }
+            throw configurationError(error, path: path)
+        }
+    }
+
+    /// A secret file's problem as the configuration error of a file the reader named.
+    private static func configurationError(_ kind: PasswordProblem.Kind, path: String) -> AccountConfigError {
+        switch kind {
+        case .missing: .unreadable(path: path, reason: "no such file")
+        case .notPrivate(let mode): .unsafePermissions(path: path, mode: mode)
+        case .notAFile: .unreadable(path: path, reason: "not a regular file")
+        case .unreadable(let reason): .unreadable(path: path, reason: reason)
+        case .empty: .emptyPassword(source: path)
         }
     }
 
