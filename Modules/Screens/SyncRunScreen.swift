@@ -81,8 +81,13 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
         return copy
     }
 
-    /// Whether the text has anything to show: a table, or the closing sentence.
-    public var hasText: Bool { !tableOnly || !collections.isEmpty }
+    /// Whether any collection pulled, pushed or settled anything: a run that failed before
+    /// it did has no table to show, only its `Error:` line.
+    public var didSomething: Bool {
+        collections.values.contains { counts in
+            counts.pulled + counts.deletedLocally + counts.pushed + counts.merged + counts.conflicts + counts.deadLetters + counts.skipped > 0
+        }
+    }
 
     // MARK: Text
 

@@ -82,7 +82,7 @@ struct SyncCommand: ShelfCommand {
             return report.outcome.exitStatus
         }
         let results = screen.withoutSummary
-        if context.output.isJSON || results.hasText { try context.output.show(results) }
+        if context.output.isJSON || results.didSomething { try context.output.show(results) }
         throw CommandFailure(report.outcome.exitStatus, failure)
     }
 }

@@ -17,7 +17,9 @@ import Glibc
 /// and as each of its help's examples, against an account on a real Kinto, as the built
 /// binary — once with both streams on files, once with each on a pseudo-terminal of its
 /// own (so they are still told apart).
-@Suite("shelf: streams and exit codes of every command")
+/// NB: `.serialized`: the two runs of every command (some 270 processes each) one after
+/// the other, so the machine's other tests are not starved while they run.
+@Suite("shelf: streams and exit codes of every command", .serialized)
 struct StreamsAndExitCodesTests {
     // MARK: The runs
 
