@@ -49,16 +49,7 @@ public struct AccountPasswordChange: Sendable {
         to password: AccountAddition.Password, verifies: Bool, transport: (any HTTPTransport)? = nil,
         notify: @Sendable (AccountAddition.Notice) -> Void
     ) async throws -> Changed {
-        let secret: String
-        let updated: AccountConfig
-        switch password {
-        case .file(let path):
-            secret = try SecretFile.read(path)
-            updated = try AccountConfig(server: config.server, user: config.user, passwordFile: path, caFile: config.caFile)
-        case .given(let given):
-            secret = given
-            updated = try AccountConfig(server: config.server, user: config.user, password: given, caFile: config.caFile)
-        }
+        let (secret, updated) = try password.account(server: config.server, user: config.user, caFile: config.caFile)
         if verifies {
             let verifying = AccountVerification(
                 server: config.server, credentials: Credentials(user: config.user, password: secret), caFile: config.caFile,
@@ -73,14 +64,7 @@ public struct AccountPasswordChange: Sendable {
             }
         }
         try accounts.replace(name, updated)
-        let kept = password.isFile ? "in \(updated.passwordFile ?? "")" : "in the account file"
+        let kept = updated.passwordFile.map { "in \($0)" } ?? "in the account file"
         return Changed(name: name, user: config.user, server: config.server, kept: kept, verified: verifies)
-    }
-}
-
-extension AccountAddition.Password {
-    var isFile: Bool {
-        if case .file = self { return true }
-        return false
     }
 }
