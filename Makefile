@@ -70,8 +70,18 @@ BUILT ?= .build/release
 MAN_OUT ?= .build/man
 APPS := shelf shelf-sync
 
+# The last commit's time: from git in a checkout, else from .source-date-epoch, which
+# `git archive` fills in (export-subst, .gitattributes). Never exported empty: swift
+# refuses an empty SOURCE_DATE_EPOCH, and a tarball has no git to ask.
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
+ifeq ($(strip $(SOURCE_DATE_EPOCH)),)
+override SOURCE_DATE_EPOCH := $(shell grep -Ex '[0-9]+' .source-date-epoch 2>/dev/null)
+endif
+ifneq ($(strip $(SOURCE_DATE_EPOCH)),)
 export SOURCE_DATE_EPOCH
+else
+unexport SOURCE_DATE_EPOCH
+endif
 COMPLETIONS := $(MAN_OUT)/shelf.bash $(MAN_OUT)/_shelf $(MAN_OUT)/shelf.fish
 
 man: $(addprefix $(MAN_OUT)/,$(addsuffix .1,$(APPS)))

@@ -17,9 +17,10 @@ public protocol ProgramCommand: ParsableCommand {
 
 // MARK: - CommandLineProgram
 
-/// The steps every Shelf program takes before its command runs, written once: parse the
-/// line, or print the usage error (status 64); print help, the version or the man page
-/// when asked; otherwise hand back the parsed line for the program to run.
+/// The steps every Shelf program takes before its command runs, written once: print the
+/// short help for a bare program of subcommands (status 0); parse the line, or print the
+/// usage error (status 64); print help, the version or the man page when asked;
+/// otherwise hand back the parsed line for the program to run.
 public struct CommandLineProgram<Root: ProgramCommand>: Sendable {
     public let parser: CommandLineParser
     public let help: HelpRenderer
@@ -50,6 +51,13 @@ public struct CommandLineProgram<Root: ProgramCommand>: Sendable {
             // command name cannot be matched from bytes that are not text.
             console.standardError("Error: argument \(position) is not UTF-8 text; nothing was done\n")
             return .finished(.dataError)
+        }
+        // NB: a program of subcommands run bare is asked what it can do, not given a
+        // usage error: the short help, status 0.
+        let tree = parser.root
+        if context.arguments.isEmpty, tree.hasSubcommands, tree.defaultSubcommand == nil {
+            console.standardOutput(help.shortHelp())
+            return .finished(.success)
         }
         let parsed: ParsedCommandLine
         do {

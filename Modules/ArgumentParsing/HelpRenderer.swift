@@ -42,6 +42,18 @@ public struct HelpRenderer: Sendable {
         return out
     }
 
+    /// What a program with subcommands prints when run with no arguments at all: what it
+    /// is, its usage line, the names of its commands and where to read more — a screenful,
+    /// not the whole help (git's, gh's habit).
+    public func shortHelp() -> String {
+        let root = parser.root
+        var out = "\(root.name): \(root.abstract)\n\nUSAGE: \(usage(for: [root.name]))\n\nCOMMANDS:\n"
+        let names = root.visibleSubcommands.map(\.name).joined(separator: ", ")
+        for line in TextWrapping.lines(names, width: Self.width - 2) { out += "  \(line)\n" }
+        out += "\n  See '\(root.name) --help' for what each does, and '\(root.name) help <subcommand>' for one.\n"
+        return out
+    }
+
     /// `shelf [<options>] book add --title <title> --author <author>`
     public func usage(for path: [String]) -> String {
         let command = parser.spec(for: path)

@@ -40,9 +40,9 @@ extension ExitCode {
     public var meaning: String {
         switch self {
         case .success:
-            "success (also: another run holds the account's lock; the server offers no shop catalog, a warning says so; --every stopped by SIGTERM/SIGINT)"
+            "success (also: the server offers no shop catalog, a warning says so; --every stopped by SIGTERM/SIGINT)"
         case .failure:
-            "not found, or finished with conflicts, failed changes, or a collection the server refuses (the others synced); a book others refer to (book rm); an editor that failed"
+            "not found, or finished with conflicts, failed changes, or a collection the server refuses (the others synced); a book others refer to (book rm); an account with unsynced changes (account rm without --yes); an editor that failed"
         case .usage:
             "usage error (a wrong command line; an id prefix shorter than 4 characters or one several records share — the candidates are listed; an undo that needs a yes with no terminal to ask on and no --yes)"
         case .dataError:
@@ -58,11 +58,11 @@ extension ExitCode {
         case .ioError:
             "the local store cannot be read or written, or is damaged (the message names the file; 'shelf doctor')"
         case .temporaryFailure:
-            "temporary failure: network, server, the run's time budget, the server asked to wait (backoff), or a read-only server holds local changes back"
+            "temporary failure: network, server, the run's time budget, the server asked to wait (backoff), a read-only server holds local changes back, or another sync of the account is running (this one did nothing)"
         case .noPermission:
             "the server refused the credentials"
         case .configuration:
-            "configuration error (no or unknown account, unsafe or missing password file, a server Shelf cannot use, a TLS certificate that does not verify, a write on an encrypted account this device holds no key for)"
+            "configuration error (no or unknown account, a missing or unsafe password file when the server is asked, while local work goes on without it; a server Shelf cannot use, a TLS certificate that does not verify; a write on an encrypted account this device holds no key for)"
         }
     }
 }

@@ -227,7 +227,8 @@ public protocol SyncStatusProviding: Sendable {
 
 /// A summary of the local store's sync state, across collections.
 public struct SyncStatus: Hashable, Sendable, Codable {
-    /// When every collection last synced without error; nil before the first sync.
+    /// When the last complete sync started (every collection pulled, every change it could
+    /// send pushed); nil before the first. A failed push or a read's refresh does not move it.
     public var lastSuccess: Date?
     /// Local changes waiting in the outbox.
     public var pendingChanges: Int
@@ -237,7 +238,7 @@ public struct SyncStatus: Hashable, Sendable, Codable {
     public var deadLetters: Int
     /// The server asked clients to wait until then (Backoff / Retry-After).
     public var backoffUntil: Date?
-    /// The last run's error, when it failed.
+    /// The last run's error, when it failed: each cause once, with the collections it hit.
     public var lastError: String?
 
     public init(
@@ -288,6 +289,9 @@ public protocol AccountService: Sendable {
     associatedtype Addition: Sendable
     associatedtype Added: Sendable
     associatedtype Removal: Sendable
+    /// A new password for an account, and where it comes from.
+    associatedtype PasswordChange: Sendable
+    associatedtype PasswordChanged: Sendable
     /// What an addition tells the reader along the way (warnings, notes).
     associatedtype Notice: Sendable
 
@@ -295,8 +299,11 @@ public protocol AccountService: Sendable {
     /// Verifies (or signs up) and saves; told each notice as it arises.
     func add(_ addition: Addition, notify: @escaping @Sendable (Notice) -> Void) async throws -> Added
     func use(_ name: String) async throws -> Account
-    /// Removes the account; its local store stays.
-    func remove(_ name: String) async throws -> Removal
+    /// Removes the account; its local store stays. An account whose store holds changes
+    /// not synced yet is refused unless `discardingUnsynced` (the reader confirmed).
+    func remove(_ name: String, discardingUnsynced: Bool) async throws -> Removal
+    /// Checks the new password with the server, then saves it; told each notice as it arises.
+    func changePassword(_ change: PasswordChange, notify: @escaping @Sendable (Notice) -> Void) async throws -> PasswordChanged
 }
 
 // MARK: - Store care

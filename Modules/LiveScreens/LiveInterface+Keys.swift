@@ -7,6 +7,14 @@ import Terminal
 /// What each key does: on the prompt line, in the search, over a view, or at the place on
 /// top of the path. The table `?` shows is `KeyBindings`.
 extension LiveInterface {
+    /// Keys that only move the selection and can write nothing.
+    static func onlyMoves(_ key: Key) -> Bool {
+        switch key {
+        case .up, .down, .pageUp, .pageDown, .home, .end, .character("k"), .character("j"), .character("g"), .character("G"): true
+        default: false
+        }
+    }
+
     func handle(_ key: Key) async -> Outcome {
         if prompt != nil {
             await handlePrompt(key)

@@ -39,7 +39,11 @@ public final class LiveInterface {
     var isSearching = false
     var selection = 0
     var orderIndex = 0
+    /// Whether the library leaves finished books out: the reader's `showFinished` setting
+    /// decides at the start and whenever it changes; `u` turns it over for this screen.
     var unfinishedOnly = false
+    /// The `showFinished` the library last followed, to notice a change of the setting.
+    @ObservationIgnored var followedShowFinished: Bool?
 
     /// The selected row of the place on top of the path.
     var placeSelection = 0
@@ -83,6 +87,7 @@ public final class LiveInterface {
     /// Reads what the first frame shows: the library's first window, or the place the
     /// saved path (or a deep link already opened) leads to.
     public func start() async {
+        followSettings()
         await reloadLibrary(recount: true)
         await settle()
         if models.router.current != nil { await models.router.showDestination() }
@@ -95,11 +100,28 @@ public final class LiveInterface {
         await counting?.value
     }
 
+    /// Applies the reader's `showFinished` to the library when it is new to it: at the
+    /// start, and when another process (or a sync) changed it. A `u` of the reader's own
+    /// stands until the setting itself changes.
+    func followSettings() {
+        guard let showFinished = models.settings?.showFinished, showFinished != followedShowFinished else { return }
+        followedShowFinished = showFinished
+        unfinishedOnly = !showFinished
+        selection = 0
+    }
+
     // MARK: Events
 
     public func handle(_ event: TerminalEvent) async -> Outcome {
         switch event {
-        case .key(let key): return await handle(key)
+        case .key(let key):
+            let outcome = await handle(key)
+            // NB: the store tells other processes' commits (`storeChanged`), not this
+            // interface's own: after a key that may have written, the status line reads
+            // the waiting changes again, so an edit made here never leaves "nothing waiting".
+            let typing = prompt != nil || isSearching
+            if outcome == .keepGoing, !typing, !Self.onlyMoves(key) { await models.syncStatus?.refresh() }
+            return outcome
         case .paste(let text):
             if prompt != nil {
                 prompt?.editor.insert(text)
@@ -122,6 +144,8 @@ public final class LiveInterface {
     /// read again, and a place whose record was deleted pops itself.
     public func storeChanged() async {
         models.favorites.reload()
+        models.settings?.reload()
+        followSettings()
         if models.router.current == nil {
             await reloadLibrary(recount: true)
         } else {

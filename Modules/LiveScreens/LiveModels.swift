@@ -18,6 +18,9 @@ public struct LiveModels {
     public let book: BookViewModel
     /// Last run, waiting changes, conflicts, backoff; nil when the account has none.
     public var syncStatus: SyncStatusViewModel?
+    /// The reader's settings: the library hides finished books when `showFinished` is
+    /// off, as `shelf books` does. Nil: every book is shown until `u` says otherwise.
+    public var settings: ReadingSettingsViewModel?
     /// Starts one sync as `shelf sync` runs it; each step is passed to `progress`, and the
     /// returned line sums the run up. Nil when the account has no server.
     public var sync: (@MainActor (_ progress: @escaping @MainActor (String) -> Void) async -> String)?

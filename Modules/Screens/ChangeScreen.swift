@@ -8,12 +8,33 @@ import Domain
 /// Changes to the reader's records are written to the local store and its outbox at
 /// once; the sentence says they are queued, because the server has not seen them yet.
 public struct ChangeScreen: RenderableScreen, Hashable {
-    public let message: String
+    /// What was done, without where it goes next.
+    public let done: String
     public let record: ChangedRecord
+    /// Whether the change waits in the outbox for a sync.
+    public let queued: Bool
+    /// Whether there is an account to sync it with; a write to the local-only store is
+    /// kept there, and saying "queued for sync" would promise a sync that cannot happen.
+    public private(set) var hasServer = true
 
     init(_ message: String, _ record: ChangedRecord, queued: Bool) {
-        self.message = queued ? "\(message) (queued for sync)" : message
+        done = message
         self.record = record
+        self.queued = queued
+    }
+
+    /// The sentence: "Added book b-42 (queued for sync)", or without an account
+    /// "Added book b-42 (saved locally; no account to sync it with)".
+    public var message: String {
+        guard queued else { return done }
+        return hasServer ? "\(done) (queued for sync)" : "\(done) (saved locally; no account to sync it with)"
+    }
+
+    /// The same change, written where no account syncs it.
+    public var withoutServer: ChangeScreen {
+        var copy = self
+        copy.hasServer = false
+        return copy
     }
 
     public func renderText(_ options: RenderOptions) -> String {
@@ -158,6 +179,14 @@ extension ChangeScreen {
     /// server, not the reader's data.
     public static func accountRemoved(_ name: String, store: String) -> ChangeScreen {
         ChangeScreen("Removed account \(name); its local store is kept at \(store)", .removedAccount(name: name, store: store), queued: false)
+    }
+
+    /// "Changed the password of account home (checked with the server; kept in …)".
+    public static func accountPasswordChanged(_ name: String, user: String, server: String, kept: String, verified: Bool) -> ChangeScreen {
+        let checked = verified ? "the server accepted it" : "not checked with the server"
+        return ChangeScreen(
+            "Changed the password of account \(name) (\(user) @ \(server); \(checked); kept \(kept))",
+            .account(AccountsScreen.Entry(name: name, user: user, server: server, isCurrent: false)), queued: false)
     }
 }
 

@@ -12,9 +12,12 @@ import Domain
 /// "issues": [{"location", "reason", "imported"}]}`.
 public struct ImportReportScreen: RenderableScreen, Hashable {
     public let report: ImportReport
+    /// False for the local-only store: nothing is queued for a sync that cannot happen.
+    public let hasServer: Bool
 
-    public init(_ report: ImportReport) {
+    public init(_ report: ImportReport, hasServer: Bool = true) {
         self.report = report
+        self.hasServer = hasServer
     }
 
     public func renderText(_ options: RenderOptions) -> String {
@@ -22,7 +25,7 @@ public struct ImportReportScreen: RenderableScreen, Hashable {
         let verb = report.dryRun ? "Would import" : "Imported"
         text.line("\(verb) \(report.file) (\(report.format.rawValue), \(Wording.count(report.rows, "row"))): "
             + "\(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged, \(report.skipped) skipped"
-            + (report.dryRun ? "; nothing was written" : (report.added + report.updated > 0 ? " (queued for sync)" : "")))
+            + (report.dryRun ? "; nothing was written" : (report.added + report.updated > 0 ? (hasServer ? " (queued for sync)" : " (saved locally; no account to sync it with)") : "")))
         let names = report.collections.keys.sorted {
             (CollectionName(rawValue: $0) ?? .products, $0) < (CollectionName(rawValue: $1) ?? .products, $1)
         }

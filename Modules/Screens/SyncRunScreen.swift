@@ -55,6 +55,9 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
     /// What the run did with an encrypted account's keyring, when it did something.
     public let keyring: String?
     private let runOutcome: RunOutcome
+    /// Text without the closing sentence: a run that did not sync everything says why in
+    /// an `Error:` line on standard error instead (`failure`).
+    private var tableOnly = false
 
     public init(_ report: RunReport) {
         account = report.account
@@ -68,6 +71,35 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
         collections = report.collections.mapValues(Counts.init)
         unavailable = report.unavailable
         keyring = report.keyring
+    }
+
+    // MARK: Failure
+
+    /// The sentence after `Error:` for a run that did not sync everything (its status is
+    /// not 0): the cause once, with its hint; nil for a synced run.
+    public var failure: String? {
+        switch runOutcome {
+        case .synced: nil
+        case .needsAttention: "not everything synced: \(message) (\(took)); the rest synced"
+        case .alreadyRunning: message
+        case .backoff, .temporaryFailure, .authenticationFailed, .localStoreFailure, .configurationError: "not synced: \(message)"
+        }
+    }
+
+    /// The same screen whose text is only the table of what each collection did (JSON
+    /// unchanged): results for standard output, when `failure` goes to standard error.
+    public var withoutSummary: SyncRunScreen {
+        var copy = self
+        copy.tableOnly = true
+        return copy
+    }
+
+    /// Whether any collection pulled, pushed or settled anything: a run that failed before
+    /// it did has no table to show, only its `Error:` line.
+    public var didSomething: Bool {
+        collections.values.contains { counts in
+            counts.pulled + counts.deletedLocally + counts.pushed + counts.merged + counts.conflicts + counts.deadLetters + counts.skipped > 0
+        }
     }
 
     // MARK: Text
@@ -86,7 +118,7 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
             }
             text.table(table)
         }
-        text.line(summary, role)
+        if !tableOnly { text.line(summary, role) }
         return text.text
     }
 

@@ -75,6 +75,9 @@ public struct SyncStatusScreen: RenderableScreen, Hashable {
             status: state, hasValue: sync != nil, noun: "sync status",
             table: sync.map(table), empty: nil, summary: nil, error: error
         )
+        // NB: a sentence under the table, wrapped rather than cut at a cell's edge: the
+        // cause, the collections it hit, the request and the hint all stay readable.
+        if let lastError = sync?.lastError { text.line("Last error: \(lastError)", .error) }
         return text.text
     }
 
@@ -89,7 +92,7 @@ public struct SyncStatusScreen: RenderableScreen, Hashable {
         } else {
             table.append("backoff", "none")
         }
-        table.append([.init("last error"), sync.lastError.map { .init($0, .error) } ?? .init("none")])
+        table.append([.init("last error"), sync.lastError == nil ? .init("none") : .init("below", .error)])
         return table
     }
 

@@ -9,13 +9,14 @@ import Sync
 
 // MARK: - shelf account
 
-/// `shelf account add|list|use|rm`: the account files under `$XDG_CONFIG_HOME/shelf`
-/// (written 0600 by `AccountStore`). Only `add` asks the server (to verify it); no
-/// store is opened except to adopt local-only work.
+/// `shelf account add|list|use|rm|password`: the account files under `$XDG_CONFIG_HOME/shelf`
+/// (written 0600 by `AccountStore`). Only `add` and `password` ask the server (to verify
+/// the password); a store is opened only to adopt local-only work, or to count what
+/// `rm` would leave unsynced.
 struct AccountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        name: "account", abstract: "Add, list, choose or remove accounts.",
-        subcommands: [Add.self, List.self, Use.self, Remove.self])
+        name: "account", abstract: "Add, list, choose or remove accounts, or give one a new password.",
+        subcommands: [Add.self, List.self, Use.self, Remove.self, Password.self])
 
     static func accountStore(_ context: CommandContext) -> AccountStore {
         AccountStore(paths: ShelfPaths(environment: context.environment))
@@ -96,7 +97,7 @@ extension AccountCommand {
                 ? try EncryptionCommand.passphrase(
                     context, prompt: "New passphrase for account \(name)", confirming: true, new: newPassphrase) : nil
             let password: AccountAddition.Password
-            if let file = passwordFile ?? passwordFileFromEnvironment(context) {
+            if let file = passwordFile ?? Self.passwordFileFromEnvironment(context) {
                 password = .file(path: context.program.absolutePath(file))
             } else {
                 password = .given(try Self.password(context, user: user, server: addition.server))
@@ -148,13 +149,13 @@ extension AccountCommand {
             return path
         }
 
-        private func passwordFileFromEnvironment(_ context: CommandContext) -> String? {
+        static func passwordFileFromEnvironment(_ context: CommandContext) -> String? {
             guard context.environment["SHELF_PASSWORD"] == nil else { return nil }
             return context.environment["SHELF_PASSWORD_FILE"]
         }
 
         /// `SHELF_PASSWORD`, or the prompt on a terminal.
-        private static func password(_ context: CommandContext, user: String, server: String) throws -> String {
+        static func password(_ context: CommandContext, user: String, server: String) throws -> String {
             if let password = context.environment["SHELF_PASSWORD"] {
                 guard !password.isEmpty else { throw AccountConfigError.emptyPassword(source: "SHELF_PASSWORD") }
                 return password
@@ -202,19 +203,93 @@ extension AccountCommand {
         }
     }
 
-    /// Removes the account file; the account's local store stays, so nothing unsynced is lost.
+    /// Removes the account file; the account's local store stays. An account whose store
+    /// holds changes not synced yet is refused (exit 1) unless `--yes` confirms it: once
+    /// the account is gone, nothing syncs them.
     struct Remove: ShelfCommand {
         static let configuration = CommandConfiguration(
             name: "rm", abstract: "Remove an account (its local store is kept).",
-            examples: [Example("Forget an account (its data stays on this machine)", "shelf account rm work")])
+            discussion: """
+            An account whose local store holds changes not synced yet (waiting, in conflict
+            or refused) is kept, exit 1, saying how many: sync them first, or confirm with
+            --yes (or --force). The local store stays on this machine either way.
+            """,
+            examples: [
+                Example("Forget an account (its data stays on this machine)", "shelf account rm work"),
+                Example("Even though changes wait to be sent", "shelf account rm work --yes"),
+            ])
 
         @Argument(help: "The account.", completion: .accounts)
         var name: String
+        @Flag(short: "y", help: "Remove it even though its store holds changes not synced yet.")
+        var yes = false
+        @Flag(help: "The same as --yes.")
+        var force = false
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let model = viewModel(context)
-            let removed = try outcome(await model.remove(name), failure: model.failure)
+            let removed = try outcome(await model.remove(name, discardingUnsynced: yes || force), failure: model.failure)
+            if !removed.unsynced.isEmpty {
+                context.output.warn("account \(removed.name) was removed with \(removed.unsynced) in its local store")
+            }
             try context.output.confirm(ChangeScreen.accountRemoved(removed.name.rawValue, store: removed.store))
+            return .success
+        }
+    }
+}
+
+// MARK: - shelf account password
+
+extension AccountCommand {
+    /// Gives an account a new password — the mend for a password file that went missing
+    /// or changed mode, and for a password changed on the server. The new one is checked
+    /// with the server before the account file is rewritten (`AccountPasswordChange`).
+    struct Password: ShelfCommand {
+        static let configuration = CommandConfiguration(
+            name: "password", abstract: "Give an account a new password (checked with the server before it is saved).",
+            discussion: """
+            The password comes from --password-file (mode 600; the path is kept, not the
+            password), SHELF_PASSWORD, SHELF_PASSWORD_FILE, or a prompt without echo on a
+            terminal — never from an argument. The server is asked (GET /v1/) whether it
+            accepts it for the account's user: a refused password exits 77 and changes
+            nothing, an unreachable server 75 (--no-verify saves it anyway).
+            """,
+            examples: [
+                Example("Asked on the terminal", "shelf account password home"),
+                Example("From a file that moved", "shelf account password home --password-file ~/.config/kinto-pw"),
+            ])
+
+        @Argument(help: "The account (the current one when not given).", completion: .accounts)
+        var name: String?
+        @Option(value: "path", help: "A file holding the password (mode 600).", completion: .file)
+        var passwordFile: String?
+        @Flag(help: "Save without asking the server (e.g. while it is unreachable).")
+        var noVerify = false
+
+        func run(_ context: CommandContext) async throws -> ExitCode {
+            let accounts = accountStore(context)
+            let chosen = name ?? context.global.account ?? accounts.currentAccount()?.rawValue
+            guard let chosen else {
+                throw CommandFailure(.configuration, "no account to change: name one ('shelf account password NAME'), or add one with 'shelf account add'")
+            }
+            let change = try AccountPasswordChange(name: try AccountName.checked(chosen), accounts: accounts)
+            let password: AccountAddition.Password
+            if let file = passwordFile ?? Add.passwordFileFromEnvironment(context) {
+                password = .file(path: context.program.absolutePath(file))
+            } else {
+                password = .given(try Add.password(context, user: change.config.user, server: change.config.server))
+            }
+            let output = context.output
+            let model = viewModel(context)
+            let request = AccountFiles.PasswordChange(change: change, password: password, verifies: !noVerify && !context.isOffline)
+            let changed = try outcome(await model.changePassword(request, notify: { notice in
+                switch notice {
+                case .warning(let warning): output.warn(warning)
+                case .note(let note): output.note(note)
+                }
+            }), failure: model.failure)
+            try output.confirm(ChangeScreen.accountPasswordChanged(
+                changed.name.rawValue, user: changed.user, server: changed.server, kept: changed.kept, verified: changed.verified))
             return .success
         }
     }

@@ -120,10 +120,12 @@ struct AccountFiles: AccountService {
         let problems: [String]
     }
 
-    /// A removed account, and where its store stays.
-    struct Removal: Sendable {
-        let name: AccountName
-        let store: String
+    /// A new password for a loaded account (`AccountPasswordChange.init`), with the
+    /// person's inputs.
+    struct PasswordChange: Sendable {
+        let change: AccountPasswordChange
+        let password: AccountAddition.Password
+        let verifies: Bool
     }
 
     let store: AccountStore
@@ -155,10 +157,14 @@ struct AccountFiles: AccountService {
         return .init(name: name.rawValue, user: config.user, server: config.server, isCurrent: true)
     }
 
-    func remove(_ name: String) async throws -> Removal {
-        let name = try AccountName.checked(name)
-        try store.remove(name)
-        return Removal(name: name, store: store.paths.database(name).description)
+    func remove(_ name: String, discardingUnsynced: Bool) async throws -> AccountRemoval.Removed {
+        try AccountRemoval(name: try AccountName.checked(name), accounts: store).remove(discardingUnsynced: discardingUnsynced)
+    }
+
+    func changePassword(
+        _ request: PasswordChange, notify: @escaping @Sendable (AccountAddition.Notice) -> Void
+    ) async throws -> AccountPasswordChange.Changed {
+        try await request.change.change(to: request.password, verifies: request.verifies, notify: notify)
     }
 }
 

@@ -33,11 +33,17 @@ final class AccountSession: Sendable {
             let limits = try LimitOverrides(environment: environment)
             let sync = try AccountSync(
                 account: account, paths: paths, options: SyncOptions(retry: .none, maximumRecordBytes: limits.maximumRecordBytes),
-                transport: limits.transport(caFile: account.caFile), timeouts: Self.readTimeouts, storeConfiguration: .reader)
+                transport: limits.transport(caFile: account.caFile), timeouts: Self.readTimeouts, storeConfiguration: .reader,
+                readsPassword: !offline)
             store = sync.store
             if offline {
                 refresher = LocalOnlyRefresher()
                 output.note("account \(account); store \(store.location); offline: the server is not contacted")
+            } else if let problem = sync.credentialProblem {
+                // NB: no budget to wait on: every refresh fails at once, saying why, and
+                // the read shows the local data.
+                refresher = sync.refresher()
+                output.note("account \(account); store \(store.location); the server is not asked: \(problem)")
             } else {
                 let waiting = sync.refresher { holder in
                     output.note("waiting for the sync in progress\(holder.map { " (pid \($0))" } ?? "") to finish")
@@ -48,6 +54,7 @@ final class AccountSession: Sendable {
         case .localOnly:
             store = try ShelfStore(account: .localOnly, environment: environment, configuration: .reader)
             refresher = LocalOnlyRefresher()
+            output.destination.markLocalOnly()
             output.note("no account configured: local-only store \(store.location)")
         }
         // NB: no stale-while-revalidate here: a stale read waits for its refresh within

@@ -28,7 +28,7 @@ final class CommandContext {
         let terminal = Terminal(console: program.console, environment: environment, color: global.noColor ? .never : global.color ?? .auto)
         output = Output(
             terminal: terminal, format: global.json ? .json : .text, quiet: global.quiet, verbose: global.verbose,
-            unreadable: UnreadableLog(), noPager: global.noPager)
+            unreadable: UnreadableLog(), noPager: global.noPager, progress: global.progress)
     }
 
     /// `--offline` or `SHELF_OFFLINE=1` (also `true`, `yes`, `on`): never touch the network.

@@ -67,6 +67,7 @@ extension ExitCode {
             case .sqlite, .newerSchema, .fileSystem, .transactionFinished, .corruptValue: .ioError
             }
         case is AccountConfigError: .configuration
+        case is AccountRemovalError: .failure
         case is DamagedStoreError: .ioError
         case let error as MaintenanceError:
             switch error {

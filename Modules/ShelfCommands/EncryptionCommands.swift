@@ -89,6 +89,7 @@ extension EncryptionCommand {
         new: NewPassphraseOptions? = nil, _ work: (AccountEncryption, Passphrase) async throws -> AccountEncryption.Change
     ) async throws -> ExitCode {
         let sync = try accountSync(context)
+        try sync.requireCredentials()
         let passphrase = try passphrase(context, prompt: "\(prompt) \(sync.account.name)", confirming: confirming, new: new)
         let change = try await asking { try await work(sync.encryption, passphrase) }
         warn(change.problems, context)
@@ -211,6 +212,7 @@ extension EncryptionCommand {
 
         func run(_ context: CommandContext) async throws -> ExitCode {
             let sync = try EncryptionCommand.accountSync(context)
+            try sync.requireCredentials()
             let old = try EncryptionCommand.passphrase(context, prompt: "Current passphrase of account \(sync.account.name)")
             // NB: the new one from its own file, or asked for: never the current one's source again.
             var forNew = context.environment

@@ -42,7 +42,7 @@ struct ImportCommand: ShelfCommand {
         let imported = await model.importLibrary(plan, file: file, dryRun: dryRun, progress: { done, total in progress.draw(done, total) })
         progress.finish()
         let report = try outcome(imported, failure: model.failure)
-        try context.output.show(ImportReportScreen(report))
+        try context.output.show(ImportReportScreen(report, hasServer: !context.output.destination.isLocalOnly))
         return .success
     }
 }

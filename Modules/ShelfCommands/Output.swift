@@ -2,12 +2,13 @@ import ArgumentParsing
 import Domain
 import Presentation
 import Screens
+import Synchronization
 
 // MARK: - Output
 
 /// Where a command's results go, in the shape the reader asked for: Presentation's
 /// screens as text tables (coloured on a terminal) or as JSON on standard output;
-/// warnings, errors and `--verbose` notes on standard error.
+/// progress, warnings, errors and `--verbose` notes on standard error.
 struct Output: Sendable {
     let terminal: Terminal
     let format: OutputFormat
@@ -19,6 +20,10 @@ struct Output: Sendable {
     let unreadable: UnreadableLog
     /// `--no-pager`: never page, even on a terminal.
     var noPager = false
+    /// `--progress`: progress on standard error even when it is no terminal.
+    var progress = false
+    /// Whether the command's writes go to the local-only store (set when it is opened).
+    let destination = WriteDestination()
 
     var isJSON: Bool { format == .json }
 
@@ -42,9 +47,13 @@ struct Output: Sendable {
     }
 
     /// Prints the outcome of a change: the written object as JSON, or its confirmation
-    /// line unless `--quiet`.
+    /// line unless `--quiet`. A change to the local-only store says it is kept there.
     func confirm(_ screen: some RenderableScreen) throws {
         guard isJSON || !quiet else { return }
+        if let change = screen as? ChangeScreen, destination.isLocalOnly {
+            try show(change.withoutServer)
+            return
+        }
         try show(screen)
     }
 
@@ -102,4 +111,16 @@ struct Output: Sendable {
     private func styled(_ text: String, code: String) -> String {
         terminal.colorsStandardError ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
+}
+
+// MARK: - WriteDestination
+
+/// Where a command's writes go, learnt when its account session opens: the local-only
+/// store has no account to sync them with.
+final class WriteDestination: Sendable {
+    private let localOnly = Mutex(false)
+
+    var isLocalOnly: Bool { localOnly.withLock { $0 } }
+
+    func markLocalOnly() { localOnly.withLock { $0 = true } }
 }

@@ -16,7 +16,9 @@ struct Shelf: ProgramCommand {
         abstract: "Your reading companion: books, notes, tasks, favorites, a reading log and a cart, offline first and synced with Kinto.",
         discussion: """
         Every change is written to the local store at once and queued; 'shelf sync' (or the
-        shelf-sync worker from cron) sends it to the server.
+        shelf-sync worker from cron) sends it to the server. Results go to standard output;
+        progress (on a terminal, or with --progress), warnings and errors ('Error: ...') to
+        standard error.
         """,
         examples: [
             Example("Add a book; the next 'shelf sync' sends it", "shelf book add --title 'The Dispossessed' --author 'Ursula K. Le Guin'"),
@@ -53,6 +55,8 @@ struct Shelf: ProgramCommand {
     var verbose = false
     @Flag(help: "Never contact the server; show the local data (also: SHELF_OFFLINE=1).")
     var offline = false
+    @Flag(help: "Show progress on standard error even when it is no terminal (one line per step).")
+    var progress = false
     @Flag(help: "Show the version.", standalone: true)
     var version = false
     @Flag(help: "Print the man page, shelf(1), written from these declarations.", standalone: true, hidden: true)

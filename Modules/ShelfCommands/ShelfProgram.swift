@@ -14,6 +14,11 @@ public enum ShelfProgram {
         await CommandRunner(program: context).run()
     }
 
+    /// `shelf`'s tree of command declarations, for what walks every command (help,
+    /// completions and man pages do; so do the tests that hold every command to the
+    /// stream and exit-code rules of docs/cli.md).
+    public static var declarations: CommandSpec { CommandLineParser(root: Shelf.self).root }
+
     /// Runs the process's command line on its own streams, and exits with the status.
     @MainActor
     public static func main() async -> Never {

@@ -10,11 +10,20 @@ import Sync
 
 /// Runs the sync engine once under the account's run lock, built as the `shelf-sync`
 /// worker builds it (`AccountSync`): another run holding the lock (the cron worker,
-/// another `shelf sync`) is not an error, there is just nothing to do. Exits as the
+/// another `shelf sync`) means this one did nothing, which it says, exit 75. Exits as the
 /// worker does (`RunOutcome.exitStatus`); 69 without a server.
 struct SyncCommand: ShelfCommand {
     static let configuration = CommandConfiguration(
         name: "sync", abstract: "Send local changes to the server and fetch its changes now.",
+        discussion: """
+        What each collection pulled and pushed goes to standard output; the progress bar to
+        standard error when it is a terminal (--progress: one line per step anywhere). A run
+        that did not sync everything ends with one 'Error:' line and its status: 1 conflicts
+        or refused changes wait, 75 try again (the network, the server, its backoff, or
+        another sync of the account running: this one did nothing), 77 the password was
+        refused, 78 the account cannot be used (a missing or loose password file: the line
+        says how to mend it).
+        """,
         examples: [
             Example("Sync everything", "shelf sync"),
             Example("Only the books; the server wins fields changed on both sides", "shelf sync --collection books --policy server-wins"),
@@ -65,13 +74,16 @@ struct SyncCommand: ShelfCommand {
         progress.finish()
         let report = await run.value
 
-        switch report.outcome {
-        case .synced: try context.output.confirm(SyncRunScreen(report))
-        case .needsAttention, .alreadyRunning: try context.output.show(SyncRunScreen(report))
-        case .backoff, .temporaryFailure, .authenticationFailed, .localStoreFailure, .configurationError:
-            try context.output.showFailure(SyncRunScreen(report))
+        // NB: what each collection did is the result (standard output); a run that did not
+        // sync everything ends in one `Error:` line on standard error, with its status.
+        let screen = SyncRunScreen(report)
+        guard let failure = screen.failure else {
+            try context.output.confirm(screen)
+            return report.outcome.exitStatus
         }
-        return report.outcome.exitStatus
+        let results = screen.withoutSummary
+        if context.output.isJSON || results.didSomething { try context.output.show(results) }
+        throw CommandFailure(report.outcome.exitStatus, failure)
     }
 }
 
@@ -80,6 +92,11 @@ struct SyncCommand: ShelfCommand {
 struct StatusCommand: ShelfCommand {
     static let configuration = CommandConfiguration(
         name: "status", abstract: "Show the last sync, pending changes, conflicts and failed changes.",
+        discussion: """
+        The last sync is when the last run that pulled every collection and sent every change
+        it could started: a failed push, 'sync --collection' or a read's refresh does not move
+        it. The last error says each cause once, with the collections it hit.
+        """,
         examples: [Example("What waits to be sent, and what needs a decision", "shelf status")])
 
     func run(_ context: CommandContext) async throws -> ExitCode {

@@ -4,23 +4,29 @@ import Sync
 
 // MARK: - SyncProgress
 
-/// Draws a sync run as it happens, from its `SyncEvent`s: on a terminal, one bar redrawn
-/// in place (collections pulled out of all, and what is happening now); on a pipe or
-/// file, one plain line per event (`SyncEvent.summary`), for logs. Nothing with
-/// `--json` or `--quiet`.
+/// Draws a sync run as it happens, from its `SyncEvent`s, on standard error (progress
+/// is a diagnostic: standard output keeps the result, so `shelf sync | head` shows it).
+/// When standard error is a terminal, one bar redrawn in place (collections pulled out
+/// of all, and what is happening now); elsewhere nothing, unless `--progress` asks for
+/// one plain line per event (`SyncEvent.summary`), for logs. Nothing with `--json` or
+/// `--quiet` unless `--progress` asks. Events a reader must hear of (a conflict, a retry,
+/// a collection the server refuses…) are `Warning:` lines whatever the stream, except
+/// with `--json`, whose report counts them.
 ///
 /// The bar moves the cursor with a carriage return only; colour (the filled part, in
-/// green) only when colour is allowed.
+/// green) only when standard error may be coloured.
 @MainActor
 final class SyncProgress {
     enum Style {
         case bar(color: Bool)
         case lines
-        case silent
+        /// No progress; `warns` still prints the events that must be heard of.
+        case silent(warns: Bool)
     }
 
     private let style: Style
     private let terminal: Terminal
+    private let output: Output
     private var total = 0
     /// Collections whose pull has finished: those before the one pulling now.
     private var done = 0
@@ -29,14 +35,19 @@ final class SyncProgress {
     private var drawnWidth = 0
 
     init(output: Output) {
+        self.output = output
         terminal = output.terminal
-        if output.isJSON || output.quiet {
-            style = .silent
-        } else if output.terminal.stdoutIsTerminal {
-            style = .bar(color: output.terminal.colorsStandardOutput)
-        } else {
-            style = .lines
-        }
+        style = Self.style(
+            stderrIsTerminal: output.terminal.stderrIsTerminal, color: output.terminal.colorsStandardError,
+            json: output.isJSON, quiet: output.quiet, forced: output.progress)
+    }
+
+    /// What a run shows on standard error: the bar on a terminal, lines with `--progress`
+    /// off one, and otherwise only the events that must be heard of (none with `--json`).
+    nonisolated static func style(stderrIsTerminal: Bool, color: Bool, json: Bool, quiet: Bool, forced: Bool) -> Style {
+        if forced { return stderrIsTerminal ? .bar(color: color) : .lines }
+        if json || quiet { return .silent(warns: !json) }
+        return stderrIsTerminal ? .bar(color: color) : .silent(warns: true)
     }
 
     func handle(_ event: SyncEvent) {
@@ -81,26 +92,25 @@ final class SyncProgress {
         }
     }
 
-    /// Clears the bar, so the summary starts on a clean line.
+    /// Clears the bar, so what follows starts on a clean line.
     func finish() {
         guard case .bar = style, drawnWidth > 0 else { return }
-        terminal.writeOut("\r" + String(repeating: " ", count: drawnWidth) + "\r")
+        terminal.writeErr("\r" + String(repeating: " ", count: drawnWidth) + "\r")
         drawnWidth = 0
     }
 
     // MARK: Drawing
 
-    /// A plain line on a pipe; on a terminal, only lines that must stay (`always`),
-    /// printed above the bar.
+    /// A plain line with `--progress` off a terminal; elsewhere only the lines that must
+    /// stay (`always`), as warnings (above the bar on a terminal).
     private func line(_ raw: String, always: Bool = false) {
-        // NB: a summary can carry a server's words (a refusal's reason, a retried error).
-        let text = TerminalEscaping.escaped(raw)
         switch style {
         case .lines:
-            terminal.writeOut("sync: \(text)\n")
-        case .bar where always:
+            // NB: a summary can carry a server's words (a refusal's reason, a retried error).
+            terminal.writeErr("sync: \(TerminalEscaping.escaped(raw))\n")
+        case .bar where always, .silent(warns: true) where always:
             finish()
-            terminal.writeOut("\(text)\n")
+            output.warn(raw)
         case .bar, .silent:
             break
         }
@@ -116,7 +126,7 @@ final class SyncProgress {
         let plain = String(("[" + bar + rest + "]" + text).prefix(width))
         let shown = color && filled > 0 ? plain.replacingOccurrences(of: "[" + bar, with: "[\u{1B}[32m" + bar + "\u{1B}[0m") : plain
         let padding = String(repeating: " ", count: max(0, drawnWidth - plain.count))
-        terminal.writeOut("\r" + shown + padding)
+        terminal.writeErr("\r" + shown + padding)
         drawnWidth = plain.count
     }
 }

@@ -121,6 +121,7 @@ struct UICommand: ShelfCommand {
             favorites: FavoritesViewModel(preferences: session.preferences),
             book: BookViewModel(service: repositories.books, removal: repositories))
         models.syncStatus = SyncStatusViewModel(provider: repositories.syncStatus)
+        models.settings = ReadingSettingsViewModel(preferences: session.preferences)
         models.pending = PendingChanges(
             PendingChangesViewModel(service: session.decisions),
             rows: { pending in
@@ -225,26 +226,30 @@ struct UICommand: ShelfCommand {
         var options = SyncOptions(ignoresBackoff: false, budget: SyncCommand.syncBudget)
         options.maximumRecordBytes = limits.maximumRecordBytes
         let sync = try AccountSync(account: account, paths: paths, options: options, transport: limits.transport(caFile: account.caFile))
+        if case .passwordUnavailable(let problem) = sync.credentialProblem {
+            // NB: the status line has one line: what is wrong and the command that mends it.
+            return { _ in "Not synced: \(problem.brief)." }
+        }
         let model = SyncRunViewModel(service: AccountSyncRun(sync: sync))
         return { progress in
             let report = await model.sync { event in
                 guard let step = SyncProgress.activity(event) else { return }
                 Task { @MainActor in progress(step) }
             }
-            return Self.summary(report.outcome)
+            return Self.summary(report)
         }
     }
 
     /// The status line a finished sync leaves, in words (`--json`'s values are for scripts).
-    static func summary(_ outcome: RunOutcome) -> String {
-        switch outcome {
+    static func summary(_ report: RunReport) -> String {
+        switch report.outcome {
         case .synced: "Synced."
         case .needsAttention: "Synced; conflicts or refused changes wait for you (C, X)."
         case .backoff: "Not synced: the server asked to wait; S shows until when."
         case .temporaryFailure: "Not synced: the server could not be reached; your changes wait."
-        case .authenticationFailed: "Not synced: the server refused the credentials (shelf account add)."
+        case .authenticationFailed: "Not synced: the server refused the credentials (shelf account password)."
         case .localStoreFailure: "Not synced: the local store could not be read or written (shelf doctor)."
-        case .configurationError: "Not synced: the account's settings cannot be used (shelf account list)."
+        case .configurationError: "Not synced: \(report.message)"
         case .alreadyRunning: "Not synced: another sync of this account is running."
         }
     }

@@ -33,6 +33,17 @@ public struct AccountAddition: Sendable {
         case file(path: String)
         /// Given by the person (the environment, a prompt), kept in the account file (0600).
         case given(String)
+
+        /// The secret (a file is read now: an unsafe, missing or empty one is refused) and
+        /// the account file that keeps it: the file's path, or the password itself.
+        func account(server: String, user: String, caFile: String?) throws(AccountConfigError) -> (secret: String, config: AccountConfig) {
+            switch self {
+            case .file(let path):
+                (try SecretFile.read(path), try AccountConfig(server: server, user: user, passwordFile: path, caFile: caFile))
+            case .given(let given):
+                (given, try AccountConfig(server: server, user: user, password: given, caFile: caFile))
+            }
+        }
     }
 
     /// What is asked of the server before saving.
@@ -84,16 +95,7 @@ public struct AccountAddition: Sendable {
         user: String, password: Password, caFile: String?, verification: Verification,
         notify: @Sendable (Notice) -> Void
     ) async throws -> Added {
-        let config: AccountConfig
-        let secret: String
-        switch password {
-        case .file(let path):
-            secret = try SecretFile.read(path)
-            config = try AccountConfig(server: server, user: user, passwordFile: path, caFile: caFile)
-        case .given(let given):
-            secret = given
-            config = try AccountConfig(server: server, user: user, password: given, caFile: caFile)
-        }
+        let (secret, config) = try password.account(server: server, user: user, caFile: caFile)
         if let warning = AccountVerification.cleartextWarning(server: server) { notify(.warning(warning)) }
 
         var capabilities: ServerCapabilities?
@@ -102,7 +104,14 @@ public struct AccountAddition: Sendable {
             if verification == .signUpAndVerify, try await verifying.signUp() == .alreadyExists {
                 notify(.note("user \(user) already has an account on \(server); checking its password"))
             }
-            let verified = try await verifying.verify()
+            let verified: VerifiedServer
+            do {
+                verified = try await verifying.verify()
+            } catch {
+                // NB: Kinto answers an unknown user as it answers a wrong password (401).
+                guard case .credentialsRefused(let user, let server, _) = error, verification == .verify else { throw error }
+                throw AccountVerificationError.credentialsRefused(user: user, server: server, then: .accountNotAddedMaybeNewUser)
+            }
             for warning in verified.warnings { notify(.warning(warning)) }
             notify(.note("verified \(server): Kinto API \(verified.capabilities.httpAPIVersion), user id \(verified.userID)"))
             capabilities = verified.capabilities

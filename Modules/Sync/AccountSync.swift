@@ -19,6 +19,10 @@ public struct AccountSync: Sendable {
     public let healthGate: StoreHealthGate
     /// Where the server's capabilities are kept between runs.
     public let capabilitiesCache: ServerCapabilitiesCache
+    /// Why this account cannot talk to its server now (its password cannot be read), or
+    /// nil. The store opens all the same: local work never needs the password; a run
+    /// ends as a configuration error naming the problem, and a refresh fails with it.
+    public let credentialProblem: AccountConfigError?
 
     /// Opens the account's store and builds its engine.
     /// - Throws: `StorageError` when the store can't be opened (a newer schema, permissions…).
@@ -26,10 +30,12 @@ public struct AccountSync: Sendable {
     ///   - transport: nil for the process's shared libcurl transport — one that trusts the
     ///     account's private CA (`caFile`) when it names one.
     ///   - storeConfiguration: how the store is opened (`.reader` for the CLI).
+    ///   - readsPassword: false when nothing will be asked of the server (`--offline`):
+    ///     the password is then not even read.
     public init(
         account: ResolvedAccount, paths: ShelfPaths, options: SyncOptions = SyncOptions(),
         transport: (any HTTPTransport)? = nil, timeouts: Timeouts = .default,
-        storeConfiguration: ShelfStore.Configuration = ShelfStore.Configuration()
+        storeConfiguration: ShelfStore.Configuration = ShelfStore.Configuration(), readsPassword: Bool = true
     ) throws {
         self.account = account
         store = try ShelfStore(location: paths.database(account.name), configuration: storeConfiguration)
@@ -38,11 +44,19 @@ public struct AccountSync: Sendable {
         // value that no longer decodes stays where it is, and the CLI reports it when it
         // reads the preferences; the sync of everything else must not wait for it.
         try? SyncedPreferencesStore.carryOver(in: store)
+        var credentials: APIClient.Credentials?
+        var problem: AccountConfigError?
+        if readsPassword {
+            do {
+                let read = try account.credentials()
+                credentials = APIClient.Credentials(user: read.user, password: read.password)
+            } catch {
+                problem = error
+            }
+        }
+        credentialProblem = problem
         let client = APIClient(
-            configuration: .init(
-                baseURL: account.server,
-                credentials: .init(user: account.credentials.user, password: account.credentials.password),
-                timeouts: timeouts),
+            configuration: .init(baseURL: account.server, credentials: credentials, timeouts: timeouts),
             transport: transport ?? CurlTransport.trusting(caFile: account.caFile))
         var options = options
         keyFile = options.keyFile ?? paths.keyFile(account.name)
@@ -54,7 +68,7 @@ public struct AccountSync: Sendable {
     }
 
     /// Runs once under the account's lock; another holder means `.alreadyRunning`
-    /// without touching the store or the network.
+    /// (exit 75) without touching the network or writing to the store.
     ///
     /// Before anything is sent, the store is checked when `healthGate` says so (after an
     /// unfinished run, at least daily): a damaged store ends the run as
@@ -68,6 +82,13 @@ public struct AccountSync: Sendable {
     /// server), they are read from `GET /v1/`, cached, and the run is made once more.
     /// While they say read-only, they are read again at the start of every run.
     public func runLocked(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> RunReport {
+        if let credentialProblem {
+            let report = RunReport(
+                account: account.name.rawValue, outcome: .configurationError,
+                message: "cannot sync without the account's password: \(credentialProblem)", startedAt: Date())
+            onEvent(.runFinished(report))
+            return report
+        }
         let lock: RunLock?
         do {
             lock = try RunLock.acquire(at: lockFile)
@@ -76,9 +97,12 @@ public struct AccountSync: Sendable {
         }
         guard let lock else {
             let holder = RunLock.holder(of: lockFile).map { " (pid \($0))" } ?? ""
-            return RunReport(
+            var report = RunReport(
                 account: account.name.rawValue, outcome: .alreadyRunning,
-                message: "another sync of account '\(account.name)' is running\(holder); skipped", startedAt: Date())
+                message: "another sync of account '\(account.name)' is running\(holder); this one did nothing (try again when it ends)",
+                startedAt: Date())
+            report.lastSuccess = try? store.read { reader in try reader.lastCompleteSync() }
+            return report
         }
         defer { lock.release() }
         do {
@@ -89,7 +113,8 @@ public struct AccountSync: Sendable {
             onEvent(.runFinished(report))
             return report
         }
-        let report = await runShapedByCapabilities(onEvent: onEvent)
+        var report = await runShapedByCapabilities(onEvent: onEvent)
+        report.lastSuccess = try? store.read { reader in try reader.lastCompleteSync() }
         if report.outcome == .localStoreFailure {
             // Whatever failed, the next run checks the store before trusting it again.
             unlink(healthGate.mark.path)
@@ -192,7 +217,14 @@ public struct AccountSync: Sendable {
     public var refresher: SyncRefresher { refresher() }
 
     /// The refresh port, telling `onLockBusy` when a refresh waits for a run in progress.
+    /// Without the password, every refresh fails with `credentialProblem` and asks nothing.
     public func refresher(onLockBusy: (@Sendable (Int32?) -> Void)? = nil) -> SyncRefresher {
-        SyncRefresher(engine: engine, lockFile: lockFile, onLockBusy: onLockBusy)
+        SyncRefresher(engine: engine, lockFile: lockFile, onLockBusy: onLockBusy, refusal: credentialProblem)
+    }
+
+    /// Throws `credentialProblem`, for work that needs the server outside a run
+    /// (encryption's use cases).
+    public func requireCredentials() throws(AccountConfigError) {
+        if let credentialProblem { throw credentialProblem }
     }
 }

@@ -70,6 +70,7 @@ public struct AccountVerification: Sendable {
         } catch let error as APIError {
             if case .decoding = error { throw .notKinto(server: server, reason: "its answer to GET /v1/ is not Kinto's") }
             if case .notFound = error { throw .notKinto(server: server, reason: "GET /v1/ answered 404") }
+            if case .unauthorized = error { throw .credentialsRefused(user: credentials.user, server: server, then: .accountNotAdded) }
             throw Self.classify(error, server: server)
         } catch {
             throw .unreachable(server: server, reason: "\(error)")
@@ -79,9 +80,9 @@ public struct AccountVerification: Sendable {
             throw .incompatibleVersion(server: server, version: Self.printable(info.capabilities.httpAPIVersion))
         }
         guard info.capabilities.hasDefaultBucket else { throw .noDefaultBucket(server: server) }
-        guard let userID = info.userID else { throw .credentialsRefused(user: credentials.user, server: server) }
+        guard let userID = info.userID else { throw .credentialsRefused(user: credentials.user, server: server, then: .accountNotAdded) }
         if userID.hasPrefix("account:"), userID != "account:\(credentials.user)" {
-            throw .credentialsRefused(user: credentials.user, server: server)
+            throw .credentialsRefused(user: credentials.user, server: server, then: .accountNotAdded)
         }
         var warnings: [String] = []
         if info.acceptsAnyPassword {
@@ -123,7 +124,7 @@ public struct AccountVerification: Sendable {
         case .transport(let failure):
             return .unreachable(server: server, reason: failure.description)
         case .unauthorized:
-            return .credentialsRefused(user: "", server: server)
+            return .credentialsRefused(user: "", server: server, then: .accountNotAdded)
         case .httpStatus(let failure) where (300...399).contains(failure.status):
             // Shelf follows no redirect (credentials go to the configured origin only).
             return .notKinto(server: server, reason: "it redirects elsewhere (HTTP \(failure.status)); give the URL it redirects to, often https://")
@@ -149,6 +150,18 @@ public struct VerifiedServer: Sendable, Equatable {
     public let warnings: [String]
 }
 
+// MARK: - AfterRefusal
+
+/// What a refused password left undone, for the sentence that says so.
+public enum AfterRefusal: Sendable, Equatable {
+    /// `account add` saved nothing.
+    case accountNotAdded
+    /// `account add` without `--create` saved nothing; the user may not have signed up yet.
+    case accountNotAddedMaybeNewUser
+    /// `account password` kept the account as it was.
+    case passwordNotChanged
+}
+
 // MARK: - AccountVerificationError
 
 /// Why an account was not added. Each case names what to do; none holds the password.
@@ -160,8 +173,8 @@ public enum AccountVerificationError: Error, Equatable, Sendable, CustomStringCo
     case notKinto(server: String, reason: String)
     case incompatibleVersion(server: String, version: String)
     case noDefaultBucket(server: String)
-    /// The server did not accept the user and password.
-    case credentialsRefused(user: String, server: String)
+    /// The server did not accept the user and password; `then` says what that left undone.
+    case credentialsRefused(user: String, server: String, then: AfterRefusal)
     /// `--create` on a server that offers no sign-up.
     case signUpUnavailable(server: String, reason: String)
 
@@ -183,9 +196,18 @@ public enum AccountVerificationError: Error, Equatable, Sendable, CustomStringCo
                 \(RedactedURL.string(server)) lacks the default_bucket plugin (kinto.plugins.default_bucket), \
                 which gives each reader the private bucket Shelf keeps their data in; ask its operator to enable it
                 """
-        case .credentialsRefused(let user, let server):
+        case .credentialsRefused(let user, let server, let then):
             let who = user.isEmpty ? "the credentials" : "the password for user '\(user)'"
-            return "\(RedactedURL.string(server)) did not accept \(who); the account was not added"
+            let refused = "\(RedactedURL.string(server)) did not accept \(who)"
+            switch then {
+            case .accountNotAdded:
+                return "\(refused); the account was not added"
+            case .accountNotAddedMaybeNewUser:
+                let named = user.isEmpty ? "the user" : "'\(user)'"
+                return "\(refused); the account was not added. If \(named) has no account on that server yet, add --create to sign up"
+            case .passwordNotChanged:
+                return "\(refused); the password was not changed"
+            }
         case .signUpUnavailable(let server, let reason):
             return "cannot sign up on \(RedactedURL.string(server)): \(reason)"
         }

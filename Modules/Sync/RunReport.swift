@@ -76,7 +76,7 @@ public enum RunOutcome: String, Sendable, Equatable, Codable {
     /// The account's configuration is unusable: no account, a server Shelf cannot use,
     /// a TLS certificate that does not verify against the trusted CAs.
     case configurationError = "configuration_error"
-    /// Another run holds the account's lock.
+    /// Another run holds the account's lock: this one did nothing (exit 75).
     case alreadyRunning = "already_running"
 }
 
@@ -107,6 +107,9 @@ public struct RunReport: Sendable, Equatable, Codable {
     /// What this run did with an encrypted account's keyring, when it did something:
     /// learnt a newer version, refused the server's (and put one back), upgraded it.
     public var keyring: String?
+    /// When the account last synced completely on this device (this run, when it did):
+    /// what `shelf status` calls the last sync. Nil before the first complete sync.
+    public var lastSuccess: Date?
 
     public init(
         account: String, outcome: RunOutcome, message: String, startedAt: Date,
@@ -139,5 +142,6 @@ public struct RunReport: Sendable, Equatable, Codable {
         case startedAt = "started_at"
         case durationMilliseconds = "duration_ms"
         case backoffUntil = "backoff_until"
+        case lastSuccess = "last_success"
     }
 }

@@ -208,7 +208,7 @@ final class SyncRun {
                 conflicts > 0 ? "\(conflicts) conflict\(conflicts == 1 ? "" : "s") to resolve ('shelf conflicts')" : nil,
                 deadLetters > 0 ? "\(deadLetters) change\(deadLetters == 1 ? "" : "s") refused by the server ('shelf failed')" : nil,
             ] + integrity.map(Optional.some)
-            let refused = required.compactMap { collection in unavailable[collection].map { "\(collection.rawValue): \($0)" } }
+            let refused = refusedByReason(required)
             report.message = (parts.compactMap { $0 } + refused + notes).joined(separator: "; ")
         } else if waitingForWritableServer > 0 {
             let count = waitingForWritableServer
@@ -219,6 +219,7 @@ final class SyncRun {
             report.outcome = .synced
             report.message = (["synced"] + notes).joined(separator: "; ")
         }
+        try recordIfComplete()
     }
 
     /// What a hostile server did that the reader must hear of: versions put back or

@@ -23,15 +23,23 @@ public struct SyncRefresher: CollectionRefreshing {
     /// Told once, with the holder's pid when known, when a refresh finds the lock held and
     /// starts waiting: what `shelf -v` says, and how a test knows the wait began.
     public let onLockBusy: (@Sendable (Int32?) -> Void)?
+    /// Why nothing may be asked of the server (the account's password cannot be read):
+    /// every refresh throws it at once.
+    public let refusal: (any Error)?
 
-    public init(engine: SyncEngine, lockFile: URL?, lockWait: Duration = .seconds(2), onLockBusy: (@Sendable (Int32?) -> Void)? = nil) {
+    public init(
+        engine: SyncEngine, lockFile: URL?, lockWait: Duration = .seconds(2), onLockBusy: (@Sendable (Int32?) -> Void)? = nil,
+        refusal: (any Error)? = nil
+    ) {
         self.onLockBusy = onLockBusy
+        self.refusal = refusal
         self.engine = engine
         self.lockFile = lockFile
         self.lockWait = lockWait
     }
 
     public func refresh(_ collection: CollectionName) async throws -> RefreshSummary {
+        if let refusal { throw refusal }
         var lock: RunLock?
         if let lockFile {
             guard let held = try await waitForLock(lockFile) else { return .unchanged }

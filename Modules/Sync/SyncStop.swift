@@ -55,11 +55,19 @@ enum SyncStop: Error {
         }
     }
 
+    /// The cause (with the request that failed, its URL without userinfo), then a hint
+    /// that says what happens next or what the reader can do.
     var message: String {
         switch self {
         case .backoff(let until, let reason):
-            "\(reason); waiting until \(until.formatted(.iso8601))"
-        case .temporary(let text), .authentication(let text), .localStore(let text), .configuration(let text):
+            "\(reason); waiting until \(until.formatted(.iso8601)) (--ignore-backoff syncs anyway)"
+        case .temporary(let text):
+            "\(text); local changes stay queued and the next sync tries again"
+        case .authentication(let text):
+            "\(text); if the password changed, give the new one ('shelf account password', or SHELF_PASSWORD for an account from the environment)"
+        case .localStore(let text):
+            text.contains("shelf doctor") ? text : "\(text); 'shelf doctor' checks the store"
+        case .configuration(let text):
             text
         case .cancelled:
             "the run was cancelled"

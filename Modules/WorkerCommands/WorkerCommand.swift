@@ -17,7 +17,7 @@ struct WorkerCommand: ProgramCommand {
         Runs one sync and exits, or with --every keeps syncing at that interval until
         SIGTERM or SIGINT (the step in progress is finished or abandoned whole, a last line
         is logged, and the status is 0). One run per account at a time: an overlapping run
-        (another cron tick, 'shelf sync') exits 0 with one line saying so. With
+        (another cron tick, 'shelf sync') does nothing and exits 75 with one line saying so. With
         --all-accounts an account that cannot be used is reported on its own and the others
         sync. Before pushing, the store is checked after a run that did not finish and at
         least daily; a damaged store is never pushed from (status 74).

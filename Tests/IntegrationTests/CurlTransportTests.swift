@@ -250,6 +250,33 @@ struct CurlStallTests {
         // a loaded machine resumed this test 62 s late once (load 23).
         #expect(ContinuousClock.now - started < .seconds(300))
         #expect(error?.transportFailure?.kind == .timeout, "\(String(describing: error))")
-        #expect("\(String(describing: error))".contains("too slow"))
+        // libcurl's low-speed check ("too slow") or Shelf's own answer deadline, whichever
+        // looks first: both are the stall limit.
+        let said = "\(String(describing: error))"
+        #expect(said.contains("too slow") || said.contains("no answer 1 s after the request was sent"), "\(said)")
+    }
+
+    /// A POST to a silent server ends at the stall limit too. libcurl's low-speed check
+    /// alone counts the request's own upload in its five-second window of speed, so a
+    /// batch waited ~16 s where a GET waited 10; the answer deadline gives both the limit.
+    @Test func aPostToASilentServerEndsAtTheStallLimitAsAGetDoes() async throws {
+        let server = try LoopbackTCPServer { connection in
+            connection.readRequestHead()
+            connection.waitUntilClosedByPeer()
+        }
+        defer { server.stop() }
+        let body = Data(String(repeating: "x", count: 4_000).utf8)
+        let request = HTTPRequest(
+            method: .post, url: server.origin + "/v1/batch", body: body, timeouts: Timeouts(request: .seconds(600), stall: .seconds(2)))
+        let started = ContinuousClock.now
+        let error = await #expect(throws: APIError.self) { try await CurlTransport().send(request) }
+        let took = ContinuousClock.now - started
+        #expect(error?.transportFailure?.kind == .timeout, "\(String(describing: error))")
+        // NB: the words say which limit ended it (libcurl's check would say "too slow",
+        // ~7 s in); the wall clock only has to stay far below the request timeout, with
+        // room for a loaded machine that resumes this test late.
+        #expect("\(String(describing: error))".contains("no answer 2 s after the request was sent"), "\(String(describing: error))")
+        #expect(took >= .seconds(2), "not before the limit: \(took)")
+        #expect(took < .seconds(300), "\(took)")
     }
 }

@@ -20,7 +20,7 @@ struct LiveShelf {
         readingLog: FakeReadingLogService? = nil, today: ReadingDay? = nil, conflicts: FakeDecisions? = nil,
         notes: FakeNoteService? = nil, tasks: FakeTaskService? = nil, failed: FakeDecisions? = nil,
         catalog: FakeCatalogService? = nil, cart: FakeCartService? = nil,
-        editText: (@MainActor (String) async -> EditedBody)? = nil
+        editText: (@MainActor (String) async -> EditedBody)? = nil, showFinished: Bool? = nil
     ) throws {
         books = FakeBookService(books: try SampleShelf.books())
         places = MutablePlaces(FakePlaceService(books: try SampleShelf.books(), notes: try SampleShelf.notes(), favorites: favorites))
@@ -31,6 +31,10 @@ struct LiveShelf {
             router: Router(preferences: store, places: places), library: BookWindowViewModel(service: books),
             favorites: FavoritesViewModel(preferences: store), book: BookViewModel(service: books, removal: FakeBookRemoval()))
         models.syncStatus = syncStatus.map { SyncStatusViewModel(provider: $0) }
+        if let showFinished {
+            try store.setReadingSettings(ReadingSettings(showFinished: showFinished))
+            models.settings = ReadingSettingsViewModel(preferences: store)
+        }
         models.pending = pending.map { decisions in
             PendingChanges(
                 PendingChangesViewModel(service: decisions),

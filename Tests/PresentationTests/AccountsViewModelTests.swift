@@ -34,6 +34,26 @@ struct AccountsViewModelTests {
         #expect(model.failure == nil)
         #expect(await model.remove("home") == "home")
     }
+
+    @Test func anAccountWithUnsyncedChangesIsRemovedOnlyOnceConfirmed() async {
+        let service = FakeAccounts(accounts: ["home", "work"])
+        await service.markUnsynced("work")
+        let model = AccountsViewModel(service: service)
+        #expect(await model.remove("work") == nil)
+        #expect(model.failure as? FakeError == FakeError("'work' has unsynced changes"))
+        #expect(await service.accountNames == ["home", "work"])
+        #expect(await model.remove("work", discardingUnsynced: true) == "work")
+        #expect(model.failure == nil)
+    }
+
+    @Test func aNewPasswordPassesItsNoticesOn() async {
+        let model = AccountsViewModel(service: FakeAccounts(accounts: ["home"]))
+        let notices = NoticeLog()
+        #expect(await model.changePassword("home", notify: { notices.append($0) }) == "home")
+        #expect(notices.all == ["checking home"])
+        #expect(await model.changePassword("gone", notify: { _ in }) == nil)
+        #expect(model.failure as? FakeError == FakeError("no account 'gone'"))
+    }
 }
 
 /// Accounts by name; an addition tells one notice and may wait at a gate (the server).
@@ -63,8 +83,20 @@ actor FakeAccounts: AccountService {
         return name
     }
 
-    func remove(_ name: String) async throws -> String {
+    /// Names in `unsynced` hold changes not synced yet: refused unless confirmed.
+    var unsynced: Set<String> = []
+
+    func remove(_ name: String, discardingUnsynced: Bool) async throws -> String {
+        guard discardingUnsynced || !unsynced.contains(name) else { throw FakeError("'\(name)' has unsynced changes") }
         accountNames.removeAll { $0 == name }
+        return name
+    }
+
+    func markUnsynced(_ name: String) { unsynced.insert(name) }
+
+    func changePassword(_ name: String, notify: @escaping @Sendable (String) -> Void) async throws -> String {
+        notify("checking \(name)")
+        guard accountNames.contains(name) else { throw FakeError("no account '\(name)'") }
         return name
     }
 }

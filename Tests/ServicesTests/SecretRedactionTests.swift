@@ -61,7 +61,7 @@ struct SecretRedactionTests {
         let transport = FakeHTTPTransport(status: recorded.status, headers: recorded.headers, body: recorded.body)
         let client = APIClient(configuration: .init(baseURL: "http://127.0.0.1:8888/v1"), transport: transport)
         let error = try #require(await #expect(throws: APIError.self) { try await client.send(.get, "/recorded") })
-        #expect("\(error)" == "GET http://127.0.0.1:8888/v1/recorded: authentication failed: the server did not accept the credentials, or none were given (HTTP 401 Unauthorized: Please authenticate yourself to use this endpoint., errno 104)")
+        #expect("\(error)" == "GET http://127.0.0.1:8888/v1/recorded: authentication failed: the server did not accept the credentials, or none were given (HTTP 401 Unauthorized: Please authenticate yourself to use this endpoint.; Kinto error 104: no credentials, or credentials the server does not accept)")
         let refused = APIError.transport(TransportFailure(kind: .connectionRefused, method: .get, url: "http://127.0.0.1:9/v1/", code: 7, message: "Failed to connect"))
         #expect("\(refused)" == "GET http://127.0.0.1:9/v1/: connection refused: is the server running? (Failed to connect)")
     }

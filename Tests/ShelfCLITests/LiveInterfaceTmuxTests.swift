@@ -65,6 +65,32 @@ struct LiveInterfaceTmuxTests {
         #expect(try await sandbox.run("favorites").stdout.contains("Solaris"))
     }
 
+    /// An account whose password file went missing: the library opens and edits as
+    /// ever, the status line counts an edit made on it, and `s` says what to mend.
+    @Test func withoutThePasswordFileTheLibraryOpensAndSSaysWhatToMend() async throws {
+        let sandbox = try ShelfSandbox()
+        let password = try sandbox.file("pw", contents: "secret", mode: 0o600)
+        #expect(try await sandbox.run(
+            "account", "add", "home", "--server", try unreachableServer(), "--user", "ana", "--password-file", password.path, "--no-verify"
+        ).status == 0)
+        #expect(try await sandbox.run("book", "add", "--title", "Kindred", "--author", "Octavia E. Butler").status == 0)
+        #expect(try await sandbox.run("-q", "sync").status == 75, "nothing synced yet")
+        try FileManager.default.removeItem(at: password)
+
+        let tmux = try Tmux()
+        defer { tmux.stop() }
+        let shelf = "env XDG_CONFIG_HOME=\(sandbox.configHome.path) XDG_DATA_HOME=\(sandbox.dataHome.path) \(ShelfBinary.url.path) ui"
+        try tmux.start("\(shelf); sleep 600")
+        _ = try await tmux.screen(containing: "1 waiting")
+        #expect(try tmux.capture().contains("Kindred"))
+        try tmux.run("send-keys", "-t", Tmux.session, "x")
+        _ = try await tmux.screen(containing: "✓")
+        try tmux.run("send-keys", "-t", Tmux.session, "s")
+        let mend = try await tmux.screen(containing: "shelf account password home")
+        #expect(mend.contains("Not synced"), "\(mend)")
+        try tmux.run("send-keys", "-t", Tmux.session, "q")
+    }
+
     // MARK: Two devices
 
     /// The laptop's `shelf ui` stays open while `shelf-sync` runs in another tmux window

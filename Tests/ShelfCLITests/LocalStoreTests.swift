@@ -22,7 +22,7 @@ struct LocalStoreTests {
     @Test func aBookIsAddedListedShownEditedFinishedAndRemoved() async throws {
         let add = try await sandbox.run("book", "add", "--title", "Dune", "--author", "Frank Herbert")
         #expect(add.status == 0, "\(add)")
-        let id = try #require(add.stdout.firstMatch(of: /^Added book (\S+) \(queued for sync\)\n$/)?.1).description
+        let id = try #require(add.stdout.firstMatch(of: /^Added book (\S+) \(saved locally; no account to sync it with\)\n$/)?.1).description
         #expect(add.stderr.isEmpty)
 
         let list = try await sandbox.run("books")
@@ -36,15 +36,15 @@ struct LocalStoreTests {
             """)
 
         let edit = try await sandbox.run("book", "edit", id, "--title", "Dune Messiah")
-        #expect(edit.stdout == "Updated book \(id) (queued for sync)\n")
-        #expect(try await sandbox.run("book", "finish", id).stdout == "Marked book \(id) finished (queued for sync)\n")
+        #expect(edit.stdout == "Updated book \(id) (saved locally; no account to sync it with)\n")
+        #expect(try await sandbox.run("book", "finish", id).stdout == "Marked book \(id) finished (saved locally; no account to sync it with)\n")
 
         let show = try await sandbox.run("book", "show", id)
         #expect(show.status == 0)
         #expect(show.stdout.contains("title     Dune Messiah\n"))
         #expect(show.stdout.contains("finished  yes\n"))
 
-        #expect(try await sandbox.run("book", "rm", id).stdout == "Removed book \(id) (queued for sync)\n")
+        #expect(try await sandbox.run("book", "rm", id).stdout == "Removed book \(id) (saved locally; no account to sync it with)\n")
         #expect(try await sandbox.run("books").stdout == "No books on the shelf yet.\n")
     }
 
@@ -129,12 +129,12 @@ struct LocalStoreTests {
 
         let task = try await sandbox.run("--json", "task", "add", "Read chapter 3").json()
         let taskID = try #require(task["id"] as? String)
-        #expect(try await sandbox.run("task", "done", taskID).stdout == "Marked task \(taskID) done (queued for sync)\n")
+        #expect(try await sandbox.run("task", "done", taskID).stdout == "Marked task \(taskID) done (saved locally; no account to sync it with)\n")
         #expect(try await sandbox.run("tasks").stdout.contains("1 of 1 task done"))
 
-        #expect(try await sandbox.run("favorite", book).stdout == "Book \(book) is now a favorite (queued for sync)\n")
+        #expect(try await sandbox.run("favorite", book).stdout == "Book \(book) is now a favorite (saved locally; no account to sync it with)\n")
         #expect(try await sandbox.run("favorites").stdout.contains("\(book.prefix(8))  Dune   Frank Herbert"))
-        #expect(try await sandbox.run("favorite", book).stdout == "Book \(book) is no longer a favorite (queued for sync)\n")
+        #expect(try await sandbox.run("favorite", book).stdout == "Book \(book) is no longer a favorite (saved locally; no account to sync it with)\n")
 
         #expect(try await sandbox.run("settings", "--daily-goal", "45").stdout.contains("daily goal     45 minutes"))
         #expect(try await sandbox.run("settings").stdout.contains("daily goal     45 minutes"))

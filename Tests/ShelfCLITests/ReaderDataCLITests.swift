@@ -32,7 +32,7 @@ struct ReaderDataCLITests {
         let logged = try await sandbox.run("--json", "read", "25", "--book", book)
         #expect(logged.status == 0, "\(logged)")
         #expect(try logged.json()["minutes"] as? Int == 25)
-        #expect(try await sandbox.run("read", "30", "--on", day).stdout == "Logged 30 minutes on \(day) (queued for sync)\n")
+        #expect(try await sandbox.run("read", "30", "--on", day).stdout == "Logged 30 minutes on \(day) (saved locally; no account to sync it with)\n")
 
         let today = try await sandbox.run("--json", "today").json()
         #expect(today["minutesToday"] as? Int == 25)
@@ -125,7 +125,7 @@ struct ReaderDataCLITests {
         #expect(cascade["favoriteRemoved"] as? Bool == true)
 
         let kept = try await sandbox.run("book", "rm", solaris, "--keep-notes")
-        #expect(kept.stdout == "Removed book \(solaris); kept 1 note without a book, kept 1 reading session without a book, removed its favorite (queued for sync)\n", "\(kept)")
+        #expect(kept.stdout == "Removed book \(solaris); kept 1 note without a book, kept 1 reading session without a book, removed its favorite (saved locally; no account to sync it with)\n", "\(kept)")
 
         let notes = try await sandbox.run("--json", "notes").json()["notes"] as? [[String: Any]]
         #expect(notes?.count == 1)

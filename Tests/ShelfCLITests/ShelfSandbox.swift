@@ -71,6 +71,31 @@ final class ShelfSandbox {
 
     /// Runs another program (e.g. `script`, to give `shelf` a terminal) the same way.
     func runProgram(_ path: String, _ arguments: [String], environment extra: [String: String] = [:], input: String? = nil) throws -> ShelfRun {
+        try Self.runProcess(path, arguments, environment: environment.merging(extra) { _, new in new }, in: root, input: input)
+    }
+
+    /// `runProgram` without holding a thread of Swift's cooperative pool while the program
+    /// runs (see `ProcessRunner.runInBackground`): for runs that take seconds, so the other
+    /// tests' awaits are not starved of threads.
+    func runProgramInBackground(
+        _ path: String, _ arguments: [String], environment extra: [String: String] = [:], input: String? = nil
+    ) async throws -> ShelfRun {
+        let (root, environment) = (root, environment.merging(extra) { _, new in new })
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try Self.runProcess(path, arguments, environment: environment, in: root, input: input) })
+            }
+        }
+    }
+
+    /// `runBinary` off the cooperative pool.
+    func runBinaryInBackground(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ShelfRun {
+        try await runProgramInBackground(ShelfBinary.url.path, arguments, environment: extra)
+    }
+
+    private static func runProcess(
+        _ path: String, _ arguments: [String], environment: [String: String], in root: URL, input: String?
+    ) throws -> ShelfRun {
         let id = UUID().uuidString
         let outURL = root.appendingPathComponent("out-\(id)"), errURL = root.appendingPathComponent("err-\(id)")
         try Data().write(to: outURL)
@@ -82,7 +107,7 @@ final class ShelfSandbox {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        process.environment = environment.merging(extra) { _, new in new }
+        process.environment = environment
         process.currentDirectoryURL = root
         if let input {
             let inURL = root.appendingPathComponent("in-\(id)")

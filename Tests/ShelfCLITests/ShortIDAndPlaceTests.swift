@@ -43,7 +43,7 @@ struct ShortIDAndPlaceTests {
         #expect(show.status == 0, "\(show)")
         #expect((try show.json()["book"] as? [String: Any])?["id"] as? String == Self.dune)
 
-        #expect(try await sandbox.run("book", "finish", "3f2b1c9a-0").stdout == "Marked book \(Self.dispossessed) finished (queued for sync)\n")
+        #expect(try await sandbox.run("book", "finish", "3f2b1c9a-0").stdout == "Marked book \(Self.dispossessed) finished (saved locally; no account to sync it with)\n")
         #expect(try await sandbox.run("note", "show", "9c0ffee2").status == 0)
         #expect(try await sandbox.run("--json", "note", "rm", "9c0ffee2").json()["id"] as? String == "9c0ffee2-0000")
     }

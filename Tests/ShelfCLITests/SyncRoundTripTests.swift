@@ -25,11 +25,12 @@ struct SyncRoundTripTests {
         let book = try laptop.runBinary("--json", "book", "add", "--title", "Cien años de soledad", "--author", "Gabriel García Márquez")
         let bookID = try #require(try book.json()["id"] as? String)
         #expect(try laptop.runBinary("note", "add", "--title", "Macondo", "--body", "Page 1", "--book", bookID).status == 0)
-        let sync = try laptop.runBinary("sync")
+        let sync = try laptop.runBinary("--progress", "sync")
         #expect(sync.status == 0, "\(sync)")
         #expect(sync.stdout.contains("Synced account reader"), "\(sync)")
-        #expect(sync.stdout.contains("sync: books: pushed 1 change\n"), "\(sync)")
-        #expect(!sync.stdout.contains("\u{1B}"))
+        #expect(!sync.stdout.contains("sync: "), "the result on standard output, progress on standard error: \(sync)")
+        #expect(sync.stderr.contains("sync: books: pushed 1 change\n"), "\(sync)")
+        #expect(!sync.stdout.contains("\u{1B}") && !sync.stderr.contains("\u{1B}"))
         let status = try laptop.runBinary("--json", "status").json()
         #expect((status["sync"] as? [String: Any])?["pendingChanges"] as? Int == 0, "\(status)")
 
@@ -147,9 +148,9 @@ struct SyncRoundTripTests {
         #expect(added.stdout.contains("Moved the local-only store (1 record, 1 unsynced change) to account reader"), "\(added)")
 
         // THEN the next sync pushes it, and another device sees it
-        let sync = try await sandbox.run("sync")
+        let sync = try await sandbox.run("--progress", "sync")
         #expect(sync.status == 0, "\(sync)")
-        #expect(sync.stdout.contains("books: pushed 1 change"), "\(sync)")
+        #expect(sync.stderr.contains("books: pushed 1 change"), "\(sync)")
         let phone = try ShelfSandbox()
         try await addAccount(phone, server: kinto.baseURL, user: user)
         #expect(try await phone.run("sync").status == 0)
@@ -183,7 +184,7 @@ struct SyncRoundTripTests {
             "SHELF_SERVER": kinto.baseURL, "SHELF_USER": "reader", "SHELF_PASSWORD": "",
         ])
         #expect(run.status == 78, "\(run)")
-        #expect(run.stderr == "Error: the password from SHELF_PASSWORD is empty\n")
+        #expect(run.stderr == "Error: not synced: cannot sync without the account's password: SHELF_PASSWORD is empty; set SHELF_PASSWORD\n")
     }
 
     @Test func aSyncWhileAnotherRunsHasNothingToDo() async throws {
@@ -199,10 +200,15 @@ struct SyncRoundTripTests {
         defer { close(descriptor) }
         try #require(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
 
+        // THEN this one did nothing and says so: its own status (75), and `Error:`
         let run = try await sandbox.run("sync")
-        #expect(run.status == 0, "\(run)")
-        #expect(run.stdout.hasPrefix("another sync of account 'reader' is running"), "\(run)")
-        #expect(try await sandbox.run("--json", "sync").json()["outcome"] as? String == "already_running")
+        #expect(run.status == 75, "\(run)")
+        #expect(run.stdout.isEmpty, "\(run)")
+        #expect(run.stderr.hasPrefix("Error: another sync of account 'reader' is running"), "\(run)")
+        #expect(run.stderr.contains("this one did nothing"), "\(run)")
+        let json = try await sandbox.run("--json", "sync")
+        #expect(json.status == 75)
+        #expect(try json.json()["outcome"] as? String == "already_running")
     }
 
     /// On a terminal, `sync` draws one bar redrawn in place; with `NO_COLOR` it has no

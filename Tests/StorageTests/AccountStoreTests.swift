@@ -61,7 +61,7 @@ struct AccountStoreTests {
         #expect(try home.mode(of: home.paths.accountsDirectory) == 0o700)
         #expect(home.store.list() == [name])
         let account = try home.store.resolve(name)
-        #expect(account.credentials == Credentials(user: "ana", password: "s3cret"))
+        #expect(try account.credentials() == Credentials(user: "ana", password: "s3cret"))
         #expect(account.server == "http://127.0.0.1:9/v1")
         #expect(throws: AccountConfigError.alreadyExists("work")) {
             try home.store.add(name, try AccountConfig(server: "http://x", user: "b", password: "p"))
@@ -74,7 +74,12 @@ struct AccountStoreTests {
         try home.store.add(name, try AccountConfig(server: "http://h", user: "ana", password: "pw"))
         let path = home.paths.accountFile(name).path
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-        #expect(throws: AccountConfigError.unsafePermissions(path: path, mode: "644")) { try home.store.resolve(name) }
+        // It still names the store (local work goes on), but nothing in it goes to a server.
+        let account = try home.store.resolve(name)
+        let problem = PasswordProblem(origin: .accountFile(name), path: path, kind: .notPrivate(mode: "644"), file: .account)
+        #expect(throws: AccountConfigError.passwordUnavailable(problem)) { try account.credentials() }
+        #expect("\(problem)" == "the account file \(path) is accessible by group or others (mode 644), so Shelf trusts neither its password nor its server; run 'chmod 600 \(path)'")
+        #expect(throws: AccountConfigError.unsafePermissions(path: path, mode: "644")) { try home.store.load(name) }
     }
 
     @Test func passwordFilesMustBePrivateAndNonEmpty() throws {
@@ -134,18 +139,34 @@ struct AccountResolverTests {
 
         let fromFlag = try AccountResolver.resolve(flag: "filed", environment: environment, store: home.store)
         guard case .account(let flagged) = fromFlag else { Issue.record("expected an account"); return }
-        #expect(flagged.credentials.user == "f" && flagged.source == .accountFile)
+        #expect(flagged.user == "f" && flagged.source == .accountFile)
 
         let current = try AccountResolver.resolve(flag: nil, environment: [:], store: home.store)
         #expect(current.name.rawValue == "filed")
     }
 
-    @Test func passwordFileFromTheEnvironmentIsChecked() throws {
+    @Test func passwordFileFromTheEnvironmentIsCheckedWhenItIsRead() throws {
         let home = try TemporaryHome()
         let loose = try home.secret("pw", mode: 0o644)
         let environment = ["SHELF_SERVER": "http://h", "SHELF_USER": "u", "SHELF_PASSWORD_FILE": loose]
-        #expect(throws: AccountConfigError.unsafePermissions(path: loose, mode: "644")) {
-            try AccountResolver.resolve(flag: nil, environment: environment, store: home.store)
+        guard case .account(let account) = try AccountResolver.resolve(flag: nil, environment: environment, store: home.store) else {
+            Issue.record("expected an account")
+            return
+        }
+        let problem = PasswordProblem(origin: .environment, path: loose, kind: .notPrivate(mode: "644"))
+        #expect(throws: AccountConfigError.passwordUnavailable(problem)) { try account.credentials() }
+        #expect("\(problem)".contains("chmod 600 \(loose)"), "\(problem)")
+    }
+
+    @Test func anEmptyPasswordInTheEnvironmentIsRefusedWhenItIsRead() throws {
+        let home = try TemporaryHome()
+        let environment = ["SHELF_SERVER": "http://h", "SHELF_USER": "u", "SHELF_PASSWORD": ""]
+        guard case .account(let account) = try AccountResolver.resolve(flag: nil, environment: environment, store: home.store) else {
+            Issue.record("expected an account")
+            return
+        }
+        #expect(throws: AccountConfigError.passwordUnavailable(PasswordProblem(origin: .environment, path: nil, kind: .empty))) {
+            try account.credentials()
         }
     }
 
@@ -162,5 +183,80 @@ struct AccountResolverTests {
         #expect(throws: AccountConfigError.notFound("zz", known: ["a1"])) {
             try AccountResolver.resolve(flag: "zz", environment: [:], store: home.store)
         }
+    }
+}
+
+/// An account whose password file went missing, changed mode or cannot be read still
+/// resolves (local work needs no password); reading the password says which it is.
+@Suite("Account passwords read when needed")
+struct PasswordSourceTests {
+    private func account(_ home: TemporaryHome, passwordFile: String) throws -> ResolvedAccount {
+        let name = try AccountName.checked("home")
+        try home.store.add(name, try AccountConfig(server: "http://h", user: "ana", passwordFile: passwordFile))
+        return try home.store.resolve(name)
+    }
+
+    @Test func aMissingFileIsSaidToBeMissingNotInsecure() throws {
+        let home = try TemporaryHome()
+        let path = home.root.appendingPathComponent("gone/pw").path
+        let account = try account(home, passwordFile: path)
+        #expect(account.password == .file(path: path, origin: .accountFile(try AccountName.checked("home"))))
+        do {
+            _ = try account.credentials()
+            Issue.record("a missing file was read")
+        } catch {
+            guard case .passwordUnavailable(let problem) = error else { Issue.record("\(error)"); return }
+            #expect(problem.kind == .missing)
+            let text = "\(error)"
+            #expect(text.contains("\(path) is missing"), "\(text)")
+            #expect(text.contains("shelf account password home"), "\(text)")
+            #expect(!text.contains("group or others") && !text.contains("chmod"), "\(text)")
+        }
+    }
+
+    @Test func aLooseFileIsSaidToBeLooseWithTheCommandThatMendsIt() throws {
+        let home = try TemporaryHome()
+        let path = try home.secret("pw", mode: 0o644)
+        let account = try account(home, passwordFile: path)
+        #expect(throws: AccountConfigError.passwordUnavailable(
+            PasswordProblem(origin: .accountFile(try AccountName.checked("home")), path: path, kind: .notPrivate(mode: "644")))) {
+            try account.credentials()
+        }
+        #expect("\(PasswordProblem(origin: .environment, path: path, kind: .notPrivate(mode: "644")))".contains("chmod 600"))
+    }
+
+    @Test func aFolderAndAnEmptyFileAreNamedAsSuch() throws {
+        let home = try TemporaryHome()
+        let folder = home.root.path
+        let origin = PasswordSource.Origin.accountFile(try AccountName.checked("home"))
+        #expect(throws: AccountConfigError.passwordUnavailable(PasswordProblem(origin: origin, path: folder, kind: .notAFile))) {
+            try PasswordSource.file(path: folder, origin: origin).read()
+        }
+        let empty = try home.secret("\n", mode: 0o600)
+        #expect(throws: AccountConfigError.passwordUnavailable(PasswordProblem(origin: origin, path: empty, kind: .empty))) {
+            try PasswordSource.file(path: empty, origin: origin).read()
+        }
+    }
+
+    @Test func aGoodFileIsReadEachTimeTheCredentialsAreAskedFor() throws {
+        let home = try TemporaryHome()
+        let path = try home.secret("first\n", mode: 0o600)
+        let account = try account(home, passwordFile: path)
+        #expect(try account.credentials() == Credentials(user: "ana", password: "first"))
+        try Data("second".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try account.credentials().password == "second")
+    }
+
+    @Test func noProblemEverShowsThePassword() throws {
+        let home = try TemporaryHome()
+        let path = try home.secret("hunter2", mode: 0o644)
+        let account = try account(home, passwordFile: path)
+        #expect(!"\(account)".contains("hunter2") && !"\(account.password)".contains("hunter2"))
+        let given = PasswordSource.given("hunter2", origin: .environment)
+        var dumped = ""
+        dump(ResolvedAccount(name: account.name, server: "http://h/v1", user: "ana", password: given, source: .environment), to: &dumped)
+        #expect(!dumped.contains("hunter2") && !String(reflecting: given).contains("hunter2"), "\(dumped)")
+        #expect(throws: AccountConfigError.self) { try account.credentials() }
+        do { _ = try account.credentials() } catch { #expect(!"\(error)".contains("hunter2")) }
     }
 }

@@ -58,7 +58,7 @@ struct ServerCapabilitiesTests {
 
         // GIVEN the capabilities `shelf account add` read and cached
         let verified = try await AccountVerification(
-            server: kinto.baseURL, credentials: machine.account.credentials, transport: machine.recorder
+            server: kinto.baseURL, credentials: try machine.account.credentials(), transport: machine.recorder
         ).verify()
         #expect(verified.capabilities.batchMaxRequests == 10)
         try machine.sync.capabilitiesCache.save(verified.capabilities, for: machine.account.name, server: kinto.baseURL)
@@ -98,7 +98,7 @@ struct ServerCapabilitiesTests {
         let user = try await kinto.newUser(prefix: "pages")
         let machine = try Machine(kinto, user)
         let verified = try await AccountVerification(
-            server: kinto.baseURL, credentials: machine.account.credentials, transport: machine.recorder
+            server: kinto.baseURL, credentials: try machine.account.credentials(), transport: machine.recorder
         ).verify()
         #expect(verified.capabilities.paginateBy == nil, "Kinto does not publish paginate_by")
         try machine.sync.capabilitiesCache.save(verified.capabilities, for: machine.account.name, server: kinto.baseURL)

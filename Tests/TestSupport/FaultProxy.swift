@@ -49,6 +49,8 @@ public final class FaultProxy: Sendable {
         case cutReply = "cut_reply"
         /// Close with a TCP reset; the server never sees the request.
         case reset
+        /// Answer with `code` (an empty JSON error body); the server never sees the request.
+        case status
     }
 
     /// One rule: the first matching request(s) after `skip` meet `action`.
@@ -62,10 +64,12 @@ public final class FaultProxy: Sendable {
         public var skip: Int
         /// How many requests it applies to; -1 for all.
         public var count: Int
+        /// The status `.status` answers with.
+        public var code: Int
 
         public init(
             _ action: Action, method: HTTPMethod? = nil, path: String? = nil, bodyContains: String? = nil,
-            skip: Int = 0, count: Int = 1
+            skip: Int = 0, count: Int = 1, code: Int = 503
         ) {
             self.action = action
             self.method = method
@@ -73,10 +77,16 @@ public final class FaultProxy: Sendable {
             self.bodyContains = bodyContains
             self.skip = skip
             self.count = count
+            self.code = code
         }
 
         var json: [String: Any] {
             var rule: [String: Any] = ["action": action.rawValue, "skip": skip, "count": count]
+            if action == .status {
+                rule["code"] = code
+                rule["headers"] = ["Content-Type": "application/json"]
+                rule["body"] = #"{"code": \#(code), "errno": 999, "error": "Injected", "message": "injected by the test"}"#
+            }
             if let method { rule["method"] = method.rawValue }
             if let path { rule["path"] = path }
             if let bodyContains { rule["body_contains"] = bodyContains }

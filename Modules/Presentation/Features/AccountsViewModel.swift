@@ -3,7 +3,8 @@ import Observation
 
 // MARK: - AccountsViewModel
 
-/// The reader's accounts: the list, and the intents that change it (add, use, remove).
+/// The reader's accounts: the list, and the intents that change it (add, use, remove,
+/// a new password).
 /// `shelf account add|list|use|rm` go through it, and so will the terminal interface's
 /// account switcher.
 @MainActor
@@ -49,9 +50,19 @@ public final class AccountsViewModel<Service: AccountService> {
         return await content.attempt("use the account", { try await service.use(name) })
     }
 
-    /// Removes an account; its local store stays, so nothing unsynced is lost.
-    public func remove(_ name: String) async -> Service.Removal? {
+    /// Removes an account; its local store stays, so nothing unsynced is lost. An account
+    /// with changes not synced yet is refused unless `discardingUnsynced` (confirmed).
+    public func remove(_ name: String, discardingUnsynced: Bool = false) async -> Service.Removal? {
         let service = self.service
-        return await content.attempt("remove the account", { try await service.remove(name) })
+        return await content.attempt("remove the account", { try await service.remove(name, discardingUnsynced: discardingUnsynced) })
+    }
+
+    /// Gives an account a new password, after the server accepted it.
+    /// - Parameter notify: told each warning and note as it arises.
+    public func changePassword(
+        _ change: Service.PasswordChange, notify: @escaping @Sendable (Service.Notice) -> Void
+    ) async -> Service.PasswordChanged? {
+        let service = self.service
+        return await content.attempt("change the password", { try await service.changePassword(change, notify: notify) })
     }
 }

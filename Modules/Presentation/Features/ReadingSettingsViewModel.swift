@@ -48,6 +48,17 @@ public final class ReadingSettingsViewModel {
         }
     }
 
+    /// Reads the settings again (another process, or another device through a sync, may
+    /// have changed them); a failed read keeps the settings shown and says why.
+    public func reload() {
+        do {
+            settings = try preferences.readingSettings()
+            errorMessage = nil
+        } catch {
+            errorMessage = FailureMessage.make("read the reading settings", error)
+        }
+    }
+
     // MARK: Intents
 
     /// Shows or hides finished books in the library.

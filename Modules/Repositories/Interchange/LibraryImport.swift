@@ -22,6 +22,7 @@ public enum LibraryImport {
     /// - Throws: `ImportError` — nothing has been written.
     public static func plan(fileAt url: URL, format: ImportFormat?) throws(ImportError) -> ImportPlan {
         let name = url.path
+        if let problem = unreadableReason(name) { throw ImportError(.unreadable, file: name, reason: problem) }
         let data: Data
         do {
             let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
@@ -35,6 +36,22 @@ public enum LibraryImport {
             throw ImportError(.unreadable, file: name, reason: (error as NSError).localizedDescription)
         }
         return try plan(data, format: format, file: name)
+    }
+
+    /// Why `path` cannot be read as an import file, in words (never Foundation's error
+    /// codes): missing, a folder, not a regular file, no permission; nil when it can.
+    static func unreadableReason(_ path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            return code == ENOENT || code == ENOTDIR ? "no such file" : String(cString: strerror(code))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: return "it is a folder, not a file; name the export file inside it (e.g. goodreads_library_export.csv)"
+        case S_IFREG: break
+        default: return "not a regular file"
+        }
+        return access(path, R_OK) == 0 ? nil : "permission denied"
     }
 
     /// Plans `data` (already read).

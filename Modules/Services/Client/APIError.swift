@@ -187,12 +187,12 @@ public struct HTTPFailure: Sendable, Hashable {
         self.backoff = backoff
     }
 
-    /// `PUT http://…/records/b1: <summary> (HTTP 412 Precondition Failed: Resource was modified meanwhile, errno 114)`
+    /// `PUT http://…/records/b1: <summary> (HTTP 412 Precondition Failed: Resource was modified meanwhile; Kinto error 114: the record changed meanwhile)`
     func describe(_ summary: String) -> String {
         var detail = "HTTP \(status)"
         if let error = serverError?.error { detail += " \(error)" }
         if let message = serverError?.message { detail += ": \(message)" }
-        if let errno = serverError?.errno { detail += ", errno \(errno)" }
+        if let errno = serverError?.errno { detail += "; Kinto error \(errno)\(KintoErrorBody.meaning(ofErrno: errno).map { ": \($0)" } ?? "")" }
         if let retryAfter { detail += ", retry after \(HeaderValues.wholeSeconds(retryAfter)) s" }
         return "\(method.rawValue) \(url): \(summary) (\(detail))"
     }

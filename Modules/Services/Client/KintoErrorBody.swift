@@ -44,6 +44,33 @@ public struct KintoErrorBody: Sendable, Hashable, Codable {
     /// Kinto's error bodies are a few hundred bytes; 1 MiB leaves room for `details`
     /// (a 412's `existing` record) without parsing an arbitrary document.
     static let maximumBodyBytes = 1 << 20
+
+    /// What Kinto's `errno` means, in words (kinto/core/errors.py's `ERRORS`), so an
+    /// error never ends in a bare number; nil for a number Kinto does not define.
+    public static func meaning(ofErrno errno: Int) -> String? {
+        switch errno {
+        case 104: "no credentials, or credentials the server does not accept"
+        case 105: "invalid credentials"
+        case 106: "the request body is not valid JSON"
+        case 107: "invalid parameters"
+        case 108: "missing parameters"
+        case 109: "invalid data sent"
+        case 110: "invalid record id"
+        case 111: "no such resource"
+        case 112: "missing Content-Length"
+        case 113: "the request is too large"
+        case 114: "the record changed meanwhile"
+        case 115: "method not allowed"
+        case 116: "API version not available"
+        case 117: "too many requests"
+        case 121: "forbidden"
+        case 122: "a constraint was violated"
+        case 201: "the server's storage failed"
+        case 202: "the service is deprecated"
+        case 999: "an error the server did not name"
+        default: nil
+        }
+    }
     static let maximumTextLength = 500
 
     private static func cut(_ text: String) -> String {

@@ -186,6 +186,10 @@ final class CurlMultiLoop: Sendable {
                 let result = shelf_curl_msg_result(message)
                 end(id) { $0.complete(result) }
             }
+            let now = ContinuousClock.now
+            for (id, transfer) in transfers where transfer.isUnanswered(at: now) {
+                end(id) { $0.fail($0.unansweredFailure) }
+            }
 
             // Sleeps until a socket is ready, libcurl's next timeout, a wakeup from
             // `enqueue`, or one second, whichever comes first.

@@ -23,6 +23,10 @@ final class CurlTransfer {
     /// Set when the body or headers passed `maximumBytes`: the callback then refuses
     /// the bytes, libcurl aborts, and the failure says why.
     private var exceededLimit = false
+    /// Whether a byte of the answer (a header line) has arrived.
+    private var answerStarted = false
+    /// When the whole request was seen sent (connected, body uploaded), by the loop.
+    private var sentAt: ContinuousClock.Instant?
 
     init(job: CurlJob, easy: UnsafeMutableRawPointer) {
         self.job = job
@@ -145,6 +149,7 @@ final class CurlTransfer {
     /// `100 Continue` the final one follows); the empty line ends it.
     /// - Returns: false when the headers passed `maximumHeaderBytes` (the transfer then ends).
     fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        answerStarted = true
         headerBytes += bytes.count
         guard headerBytes <= Self.maximumHeaderBytes else {
             exceededLimit = true
@@ -177,6 +182,40 @@ final class CurlTransfer {
         guard !headDelivered else { return }
         headDelivered = true
         job.onHead?(HTTPResponseHead(status: status, headers: headers))
+    }
+
+    // MARK: Waiting for the answer (loop thread)
+
+    /// Whether the server has said nothing for `timeouts.stall` since the whole request
+    /// was sent: a server that accepts and never answers. libcurl's low-speed limit sees
+    /// that too, but only once the request's own bytes leave its five-second window of
+    /// transfer speed, so a POST would wait ~16 s instead of 10; this gives every request
+    /// the same bound. The loop asks at least once a second.
+    func isUnanswered(at now: ContinuousClock.Instant) -> Bool {
+        guard !answerStarted else { return false }
+        guard let sentAt else {
+            if hasSentRequest { sentAt = now }
+            return false
+        }
+        return now - sentAt >= request.timeouts.stall
+    }
+
+    /// Connected, and the request's body (if any) handed to the network.
+    private var hasSentRequest: Bool {
+        var started: curl_off_t = 0
+        _ = shelf_curl_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &started)
+        guard started > 0 else { return false }
+        guard let body = request.body, !body.isEmpty else { return true }
+        var uploaded: curl_off_t = 0
+        _ = shelf_curl_easy_getinfo_off_t(easy, CURLINFO_SIZE_UPLOAD_T, &uploaded)
+        return uploaded >= curl_off_t(body.count)
+    }
+
+    /// The failure of a request `isUnanswered` gave up on.
+    var unansweredFailure: APIError {
+        .transport(TransportFailure(
+            kind: .timeout, method: request.method, url: request.url, code: Int(CURLE_OPERATION_TIMEDOUT.rawValue),
+            message: "no answer \(request.timeouts.stall.wholeSeconds) s after the request was sent"))
     }
 
     // MARK: Finishing (loop thread; the loop calls exactly one of these, once)

@@ -58,29 +58,48 @@ public struct AccountConfig: Sendable, Equatable, Codable, CustomStringConvertib
 
 // MARK: - ResolvedAccount
 
-/// An account ready to sync: its name (which names its store), server and credentials.
+/// An account ready to sync: its name (which names its store), server, user and where
+/// its password is. The password is read only when a request needs it (`credentials()`),
+/// so local work never depends on it.
 public struct ResolvedAccount: Sendable, Equatable, CustomStringConvertible {
     public enum Source: String, Sendable { case accountFile = "account file", environment }
 
     public let name: AccountName
     public let server: String
-    public let credentials: Credentials
+    public let user: String
+    /// Where the password is; read by `credentials()`.
+    public let password: PasswordSource
     public let source: Source
     /// The private CA to trust for `server` (account file's `ca_file`, or `SHELF_CA_FILE`).
     public let caFile: String?
 
-    public init(name: AccountName, server: String, credentials: Credentials, source: Source, caFile: String? = nil) {
+    public init(name: AccountName, server: String, user: String, password: PasswordSource, source: Source, caFile: String? = nil) {
         self.name = name
         self.server = server
-        self.credentials = credentials
+        self.user = user
+        self.password = password
         self.source = source
         self.caFile = caFile
     }
 
-    /// The same account trusting another CA file (`SHELF_CA_FILE` given for one run).
-    public func trusting(caFile: String?) -> ResolvedAccount {
-        ResolvedAccount(name: name, server: server, credentials: credentials, source: source, caFile: caFile ?? self.caFile)
+    /// An account whose password is already known (tests, a password just given).
+    public init(name: AccountName, server: String, credentials: Credentials, source: Source, caFile: String? = nil) {
+        let origin: PasswordSource.Origin = source == .environment ? .environment : .accountFile(name)
+        self.init(
+            name: name, server: server, user: credentials.user, password: .given(credentials.password, origin: origin),
+            source: source, caFile: caFile)
     }
 
-    public var description: String { "\(name) (\(credentials.user) @ \(server), from \(source.rawValue))" }
+    /// The user and the password, read now from wherever the password is.
+    /// - Throws: `AccountConfigError.passwordUnavailable`, which says what is wrong and how to mend it.
+    public func credentials() throws(AccountConfigError) -> Credentials {
+        Credentials(user: user, password: try password.read())
+    }
+
+    /// The same account trusting another CA file (`SHELF_CA_FILE` given for one run).
+    public func trusting(caFile: String?) -> ResolvedAccount {
+        ResolvedAccount(name: name, server: server, user: user, password: password, source: source, caFile: caFile ?? self.caFile)
+    }
+
+    public var description: String { "\(name) (\(user) @ \(server), from \(source.rawValue))" }
 }

@@ -17,6 +17,9 @@ public enum AccountConfigError: Error, Equatable, Sendable, CustomStringConverti
     /// `SHELF_SERVER` was set but other variables it needs were not.
     case incompleteEnvironment(missing: [String])
     case emptyPassword(source: String)
+    /// The account's password cannot be read now (`PasswordSource.read`): only what
+    /// talks to the server meets this; local work never reads the password.
+    case passwordUnavailable(PasswordProblem)
 
     public var description: String {
         switch self {
@@ -41,6 +44,8 @@ public enum AccountConfigError: Error, Equatable, Sendable, CustomStringConverti
             return "SHELF_SERVER is set but \(missing.joined(separator: " and ")) \(missing.count == 1 ? "is" : "are") not"
         case .emptyPassword(let source):
             return "the password from \(source) is empty"
+        case .passwordUnavailable(let problem):
+            return problem.description
         }
     }
 }

@@ -75,25 +75,23 @@ public enum AccountResolver {
 
     /// The account the environment describes, or an error naming what is missing.
     /// The password comes from `SHELF_PASSWORD_FILE`, else `SHELF_PASSWORD`, else the
-    /// systemd credential `password`.
+    /// systemd credential `password`; it is read only when a request needs it.
     public static func fromEnvironment(_ environment: [String: String], name: AccountName) throws(AccountConfigError) -> ResolvedAccount {
         var missing: [String] = []
         let user = environment["SHELF_USER"]
         if user?.isEmpty ?? true { missing.append("SHELF_USER") }
-        let password: String?
+        let password: PasswordSource?
         if let file = environment["SHELF_PASSWORD_FILE"] {
-            password = try SecretFile.read(file)
+            password = .file(path: file, origin: .environment)
         } else if environment["SHELF_PASSWORD"] == nil, let file = credentialFile(environment) {
-            password = try SecretFile.read(file)
+            password = .file(path: file, origin: .systemdCredential)
         } else {
-            password = environment["SHELF_PASSWORD"]
+            password = environment["SHELF_PASSWORD"].map { .given($0, origin: .environment) }
             if password == nil { missing.append("SHELF_PASSWORD or SHELF_PASSWORD_FILE") }
         }
         guard missing.isEmpty, let user, let password else { throw .incompleteEnvironment(missing: missing) }
-        guard !password.isEmpty else { throw .emptyPassword(source: "SHELF_PASSWORD") }
         let server = try AccountConfig.normalizedServer(environment["SHELF_SERVER"] ?? "")
-        return ResolvedAccount(name: name, server: server,
-                               credentials: Credentials(user: user, password: password), source: .environment)
+        return ResolvedAccount(name: name, server: server, user: user, password: password, source: .environment)
     }
 }
 

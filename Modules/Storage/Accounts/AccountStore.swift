@@ -26,12 +26,23 @@ public struct AccountStore: Sendable {
         FileManager.default.fileExists(atPath: paths.accountFile(name).path)
     }
 
+    /// The account file, refused unless it is private (0600).
     public func load(_ name: AccountName) throws(AccountConfigError) -> AccountConfig {
+        try load(name, allowingLoose: false)
+    }
+
+    /// - Parameter allowingLoose: read it even when group or others may access it (the
+    ///   caller then trusts nothing in it with the server).
+    private func load(_ name: AccountName, allowingLoose: Bool) throws(AccountConfigError) -> AccountConfig {
         let path = paths.accountFile(name).path
         guard FileManager.default.fileExists(atPath: path) else {
             throw .notFound(name.rawValue, known: list().map(\.rawValue))
         }
-        try SecretFile.requirePrivate(path)
+        do {
+            try SecretFile.requirePrivate(path)
+        } catch .unsafePermissions(let path, let mode) {
+            if !allowingLoose { throw .unsafePermissions(path: path, mode: mode) }
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .unreadable(path: path, reason: "permission denied")
         }
@@ -63,20 +74,41 @@ public struct AccountStore: Sendable {
         if currentAccount() == name { try setCurrentAccount(nil) }
     }
 
-    /// The account with its password read from wherever the file says it is.
+    /// The account, with where its password is: the password itself is not read here
+    /// (`ResolvedAccount.credentials()` reads it when a request needs it), so a missing
+    /// or loose password file never keeps the reader from their local store.
+    ///
+    /// An account file that group or others may access (a backup restored at 0644) still
+    /// names the store, but nothing in it is trusted with the server: someone else may
+    /// have written its server or read its password. Its password is unusable until the
+    /// file is private again, and the first request says so.
     public func resolve(_ name: AccountName) throws(AccountConfigError) -> ResolvedAccount {
-        let config = try load(name)
-        let password: String
-        if let file = config.passwordFile {
-            password = try SecretFile.read(file)
-        } else if let stored = config.password, !stored.isEmpty {
-            password = stored
+        let config = try load(name, allowingLoose: true)
+        let accountFile = paths.accountFile(name).path
+        var looseMode: String?
+        do {
+            try SecretFile.requirePrivate(accountFile)
+        } catch .unsafePermissions(_, let mode) {
+            looseMode = mode
+        }
+        let password: PasswordSource
+        if let looseMode {
+            password = .unusable(PasswordProblem(origin: .accountFile(name), path: accountFile, kind: .notPrivate(mode: looseMode), file: .account))
+        } else if let file = config.passwordFile {
+            password = .file(path: file, origin: .accountFile(name))
+        } else if let stored = config.password {
+            password = .given(stored, origin: .accountFile(name))
         } else {
             throw .invalidFile(path: paths.accountFile(name).path, reason: "no password or password_file")
         }
-        return ResolvedAccount(name: name, server: config.server,
-                               credentials: Credentials(user: config.user, password: password), source: .accountFile,
-                               caFile: config.caFile)
+        return ResolvedAccount(
+            name: name, server: config.server, user: config.user, password: password, source: .accountFile, caFile: config.caFile)
+    }
+
+    /// Replaces an existing account's file (a new password, say), atomically.
+    public func replace(_ name: AccountName, _ config: AccountConfig) throws(AccountConfigError) {
+        guard exists(name) else { throw .notFound(name.rawValue, known: list().map(\.rawValue)) }
+        try save(name, config)
     }
 
     // MARK: Current account

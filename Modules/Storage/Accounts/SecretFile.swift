@@ -9,32 +9,56 @@ import Foundation
 public enum SecretFile {
     /// The file's text without one trailing newline.
     public static func read(_ path: String) throws(AccountConfigError) -> String {
-        try requirePrivate(path)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .unreadable(path: path, reason: "permission denied or not a file")
+        do {
+            return try readSecret(path)
+        } catch {
+            throw configurationError(error, path: path)
         }
+    }
+
+    /// The file's text without one trailing newline, or what keeps it from being used.
+    public static func readSecret(_ path: String) throws(PasswordProblem.Kind) -> String {
+        try checkPrivate(path)
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable("permission denied") }
         var text = String(decoding: data, as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }
         if text.hasSuffix("\r") { text.removeLast() }
-        guard !text.isEmpty else { throw .emptyPassword(source: path) }
+        guard !text.isEmpty else { throw .empty }
         return text
     }
 
     /// Throws unless `path` is a regular file with no group or other permission bits.
     public static func requirePrivate(_ path: String) throws(AccountConfigError) {
-        let attributes: [FileAttributeKey: Any]
         do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
+            try checkPrivate(path)
         } catch {
-            throw .unreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? "\(error.localizedDescription)" : "no such file")
+            throw configurationError(error, path: path)
         }
-        guard (attributes[.type] as? FileAttributeType) == .typeRegular else {
-            throw .unreadable(path: path, reason: "not a regular file")
+    }
+
+    /// A secret file's problem as the configuration error of a file the reader named.
+    private static func configurationError(_ kind: PasswordProblem.Kind, path: String) -> AccountConfigError {
+        switch kind {
+        case .missing: .unreadable(path: path, reason: "no such file")
+        case .notPrivate(let mode): .unsafePermissions(path: path, mode: mode)
+        case .notAFile: .unreadable(path: path, reason: "not a regular file")
+        case .unreadable(let reason): .unreadable(path: path, reason: reason)
+        case .empty: .emptyPassword(source: path)
         }
-        let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value ?? 0o777
-        guard mode & 0o077 == 0 else {
-            throw .unsafePermissions(path: path, mode: String(mode, radix: 8))
+    }
+
+    /// What keeps `path` from being a private regular file: missing, loose, not a file.
+    private static func checkPrivate(_ path: String) throws(PasswordProblem.Kind) {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            // NB: a path through a folder that is gone (an unmounted drive) is missing too.
+            if code == ENOENT || code == ENOTDIR { throw .missing }
+            throw .unreadable(String(cString: strerror(code)))
         }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notAFile }
+        let mode = UInt16(status.st_mode & 0o777)
+        guard mode & 0o077 == 0 else { throw .notPrivate(mode: String(mode, radix: 8)) }
     }
 
     /// Writes `data` so that the file is never visible with looser permissions or half

@@ -388,25 +388,34 @@ public class StoreReader {
 
     /// The sync summary for the status screen and `shelf status`.
     ///
-    /// `lastSuccess` is the oldest of the collections' last successes (the time since
-    /// which everything is known to be in sync), nil until every collection that has
-    /// a sync state has succeeded once — except the shared catalog, which is optional:
-    /// a server without one does not keep the reader's own data at "never synced".
-    /// `backoffUntil` is the latest a server asked for. `lastError` names each
-    /// collection whose last run failed.
+    /// `lastSuccess` is the start of the last complete sync (`lastCompleteSync`): a run
+    /// that pulled every collection and sent every change it could. A run whose push
+    /// failed, or a read's refresh of one collection, does not move it.
+    /// `backoffUntil` is the latest a server asked for. `lastError` says each cause once,
+    /// with the collections it hit ("books, notes: …; products: …"), in the order the
+    /// collections sync.
     public func syncStatus() throws(StorageError) -> SyncStatus {
         let states = try syncStates()
-        let counted = states.filter { !($0.collection.isReadOnly && $0.lastSuccess == nil) }
-        let successes = counted.compactMap(\.lastSuccess)
-        let errors = states.compactMap { state in state.lastError.map { "\(state.collection.rawValue): \($0)" } }
+        var causes: [String] = []
+        var hit: [String: [String]] = [:]
+        for state in states.sorted(by: { Self.syncOrder($0.collection) < Self.syncOrder($1.collection) }) {
+            guard let message = state.lastError else { continue }
+            if hit[message] == nil { causes.append(message) }
+            hit[message, default: []].append(state.collection.rawValue)
+        }
+        let errors = causes.map { cause in "\(hit[cause, default: []].joined(separator: ", ")): \(cause)" }
         return SyncStatus(
-            lastSuccess: !counted.isEmpty && successes.count == counted.count ? successes.min() : nil,
+            lastSuccess: try lastCompleteSync(),
             pendingChanges: try pendingCount(),
             conflicts: try conflictCount(),
             deadLetters: try deadLetterCount(),
             backoffUntil: states.compactMap(\.backoffUntil).max(),
             lastError: errors.isEmpty ? nil : errors.joined(separator: "; ")
         )
+    }
+
+    private static func syncOrder(_ collection: CollectionName) -> Int {
+        CollectionName.allCases.firstIndex(of: collection) ?? Int.max
     }
 
     // MARK: - Preferences

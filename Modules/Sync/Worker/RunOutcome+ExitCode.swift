@@ -5,15 +5,15 @@ import Domain
 extension RunOutcome {
     /// The sysexits-style status both apps exit with for this outcome, so cron and
     /// scripts see the same meaning from `shelf sync` and `shelf-sync`:
-    /// 0 synced (or another run holds the lock), 1 conflicts or dead letters wait,
-    /// 74 local store failure, 75 temporary failure or backoff in force,
+    /// 0 synced, 1 conflicts or dead letters wait, 74 local store failure, 75 temporary
+    /// failure, backoff in force, or another run holds the lock (this one did nothing),
     /// 77 credentials refused, 78 configuration error.
     public var exitStatus: ExitCode {
         switch self {
-        case .synced, .alreadyRunning: .success
+        case .synced: .success
         case .needsAttention: .failure
         case .localStoreFailure: .ioError
-        case .backoff, .temporaryFailure: .temporaryFailure
+        case .backoff, .temporaryFailure, .alreadyRunning: .temporaryFailure
         case .authenticationFailed: .noPermission
         case .configurationError: .configuration
         }
@@ -27,9 +27,9 @@ extension RunOutcome {
     /// status: what needs a person soonest ranks highest.
     public var severity: Int {
         switch self {
-        case .synced, .alreadyRunning: 0
+        case .synced: 0
         case .needsAttention: 1
-        case .backoff: 2
+        case .alreadyRunning, .backoff: 2
         case .temporaryFailure: 3
         case .localStoreFailure: 4
         case .authenticationFailed: 5

@@ -7,8 +7,9 @@ import Storage
 /// broken account is reported on its own while the others sync.
 public enum WorkerAccount: Sendable, Equatable {
     case ready(ResolvedAccount)
-    /// The account's configuration is unusable (unreadable file, unsafe or missing
-    /// password file, bad server URL): its run is a `.configurationError`.
+    /// The account's configuration is unusable (an unreadable account file, a bad server
+    /// URL): its run is a `.configurationError`. A password that cannot be read is found
+    /// when the run asks for it (`AccountSync.credentialProblem`), with the same outcome.
     case broken(name: String, reason: String)
 
     public var name: String {

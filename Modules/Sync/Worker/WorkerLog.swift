@@ -82,8 +82,8 @@ public final class WorkerLog: Sendable {
         case .runFinished(let report):
             switch report.outcome {
             case .synced where !report.unavailable.isEmpty: .warning
-            case .synced, .alreadyRunning: .info
-            case .needsAttention, .backoff, .temporaryFailure: .warning
+            case .synced: .info
+            case .needsAttention, .backoff, .temporaryFailure, .alreadyRunning: .warning
             case .authenticationFailed, .localStoreFailure, .configurationError: .error
             }
         }

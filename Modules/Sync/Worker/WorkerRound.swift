@@ -92,10 +92,15 @@ public struct WorkerRound: Sendable {
             log.note(message, account: name, level: .error, event: "store_failed")
             return RunReport(account: name, outcome: .localStoreFailure, message: message, startedAt: Date())
         }
+        if let problem = setup.credentialProblem {
+            let message = "cannot sync without the account's password: \(problem)"
+            log.note("configuration error: \(message)", account: name, level: .error, event: "configuration_error")
+            return RunReport(account: name, outcome: .configurationError, message: message, startedAt: Date())
+        }
         let log = self.log
         let report = await setup.runLocked { event in log.log(event, account: name) }
         if report.outcome == .alreadyRunning {
-            log.note(report.message, account: name, event: "already_running")
+            log.note(report.message, account: name, level: .warning, event: "already_running")
         }
         return report
     }

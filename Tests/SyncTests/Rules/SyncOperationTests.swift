@@ -331,11 +331,29 @@ struct SyncOperationTests {
             try tx.setSyncState(SyncState(collection: .tasks, backoffUntil: Date(milliseconds: 9000), lastSuccess: Date(milliseconds: 1000)))
         }
         var status = try store.read { try $0.syncStatus() }
-        #expect(status == SyncStatus(lastSuccess: Date(milliseconds: 1000), pendingChanges: 1, conflicts: 1, deadLetters: 1, backoffUntil: Date(milliseconds: 9000)))
+        #expect(status == SyncStatus(lastSuccess: nil, pendingChanges: 1, conflicts: 1, deadLetters: 1, backoffUntil: Date(milliseconds: 9000)),
+                "collections pulled, but no run synced completely: no last sync")
+
+        try store.write { tx in try tx.recordCompleteSync(at: Date(milliseconds: 3000)) }
+        try store.write { tx in try tx.recordCompleteSync(at: Date(milliseconds: 2500)) }
+        status = try store.read { try $0.syncStatus() }
+        #expect(status.lastSuccess == Date(milliseconds: 3000), "the last complete sync, never an earlier one")
 
         try store.write { tx in try tx.updateSyncState(.notes) { $0.lastError = "HTTP 503" } }
         status = try store.read { try $0.syncStatus() }
-        #expect(status.lastSuccess == nil, "notes has never succeeded")
+        #expect(status.lastSuccess == Date(milliseconds: 3000), "a failure does not move the last sync")
         #expect(status.lastError == "notes: HTTP 503")
+    }
+
+    @Test func oneCauseIsSaidOnceWithTheCollectionsItHit() throws {
+        let store = try ShelfStore.testStore()
+        try store.write { tx in
+            for collection in [CollectionName.sessions, .books, .tasks] {
+                try tx.updateSyncState(collection) { $0.lastError = "GET http://h/v1/…/books/records: HTTP 401" }
+            }
+            try tx.updateSyncState(.products) { $0.lastError = "unavailable: no catalog" }
+        }
+        let status = try store.read { try $0.syncStatus() }
+        #expect(status.lastError == "books, tasks, sessions: GET http://h/v1/…/books/records: HTTP 401; products: unavailable: no catalog")
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Terminal
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,14 +7,14 @@ import Glibc
 
 /// A pseudo-terminal pair (`posix_openpt`): the session takes the slave side, the test
 /// types into and reads from the master side, as a terminal emulator would.
-final class PseudoTerminal {
-    private(set) var master: Int32
-    let slave: Int32
+public final class PseudoTerminal {
+    public private(set) var master: Int32
+    public let slave: Int32
 
-    struct Failure: Error, CustomStringConvertible {
-        let call: String
-        let errorNumber: Int32
-        var description: String { "\(call): \(String(cString: strerror(errorNumber)))" }
+    public struct Failure: Error, CustomStringConvertible {
+        public let call: String
+        public let errorNumber: Int32
+        public var description: String { "\(call): \(String(cString: strerror(errorNumber)))" }
     }
 
     // MARK: glibc's pseudo-terminal calls
@@ -29,7 +28,7 @@ final class PseudoTerminal {
         return unsafeBitCast(symbol, to: type)
     }
 
-    init(rows: UInt16 = 24, columns: UInt16 = 80) throws {
+    public init(rows: UInt16 = 24, columns: UInt16 = 80) throws {
         typealias OpenPT = @convention(c) (Int32) -> Int32
         typealias OnMaster = @convention(c) (Int32) -> Int32
         typealias PTSName = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32
@@ -56,18 +55,24 @@ final class PseudoTerminal {
     }
 
     /// The terminal emulator goes away: the slave side reads end of input.
-    func closeMaster() {
+    public func closeMaster() {
         close(master)
         master = -1
     }
 
     /// Bytes as if typed.
-    func type(_ bytes: [UInt8]) {
+    public func type(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
     /// What the session has written so far (and not read before).
-    func output() -> String {
+    public func output() -> String {
+        String(decoding: outputBytes(), as: UTF8.self)
+    }
+
+    /// The same as bytes: a caller that reads while a program writes joins them before
+    /// decoding, so no character is split between two reads.
+    public func outputBytes() -> [UInt8] {
         var collected: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -75,12 +80,6 @@ final class PseudoTerminal {
             guard count > 0 else { break }
             collected += buffer.prefix(count)
         }
-        return String(decoding: collected, as: UTF8.self)
-    }
-
-    /// The slave's termios as bytes, to compare settings exactly.
-    func settings() throws -> [UInt8] {
-        var settings = try RawMode.settings(of: slave)
-        return withUnsafeBytes(of: &settings) { Array($0) }
+        return collected
     }
 }
