@@ -251,7 +251,8 @@ extension SyncRun {
     /// Marks the changes as sent, with their bodies, in one transaction before the
     /// request leaves: a reply lost after the server applied them must not turn them
     /// back into unsent changes. Changes already in flight are sent again as they were.
-    private func markSent(_ changes: [PendingChange]) throws -> [PendingChange] {
+    private func markSent(_ pending: [PendingChange]) throws -> [PendingChange] {
+        let changes = try renumberInFlight(pending)
         guard changes.contains(where: { !$0.entry.isInFlight }) else { return changes }
         let bodies = try changes.map { change in
             change.entry.isInFlight || change.entry.kind == .delete
@@ -268,6 +269,23 @@ extension SyncRun {
         }
     }
 
+    /// On an encrypted account, changes in flight numbered against a version that is no
+    /// longer the newest this device knows are renumbered before they go again
+    /// (`SyncRules.renumberInFlight`).
+    private func renumberInFlight(_ changes: [PendingChange]) throws -> [PendingChange] {
+        guard sealing.isSealed, changes.contains(where: { $0.entry.isInFlight && $0.entry.sentBody != nil }) else { return changes }
+        return try store.write { tx in
+            try changes.map { change in
+                guard WireSealing.seals(change.entry.collection), let body = try SyncRules(tx).renumberInFlight(change.entry) else {
+                    return change
+                }
+                var renumbered = change
+                renumbered.entry.sentBody = body
+                return renumbered
+            }
+        }
+    }
+
     /// The request of an entry in flight: its kind, base and body as sent.
     private func operation(for change: PendingChange) throws -> KintoRequest {
         let entry = change.entry
@@ -278,6 +296,9 @@ extension SyncRun {
             // devices can tell it from a tombstone the server made alone (`IntegrityGate`);
             // one without a body deletes a record never sealed (`SyncRules.markSent`).
             let marker = try sealing.sealed(body: deletion, in: entry.collection, id: entry.recordID, deletion: true)
+            // NB: over a tombstone the server made alone there is no version to name: the
+            // deletion is a new record there (`OutboxEntry.serverTombstone`).
+            if entry.serverTombstone != nil { return try KintoRequest.create(in: path, id: entry.recordID, data: marker) }
             return try KintoRequest.update(in: path, id: entry.recordID, data: marker, ifMatch: base)
         }
         let plain = try entry.sentBody ?? RecordJSON.pushBody(change.json, collection: entry.collection, id: entry.recordID)
@@ -356,6 +377,10 @@ extension SyncRun {
                 summary.transient.append("\(collection.rawValue)/\(id): the server's version was refused: \(refusal.reason)")
                 return
             }
+            if existing == nil, try deletionMeetsDeletionWithoutReader(entry, tx) {
+                summary.transient.append("\(collection.rawValue)/\(id): deleted on the server without the reader; the reader's deletion goes up sealed")
+                return
+            }
             if existing == nil, try editMeetsDeletionWithoutReader(entry, tx) {
                 emit(.recordRefused(collection, id: id, reason: "deleted on the server without the reader while an edit waited: the edited version goes back up"))
                 summary.transient.append("\(collection.rawValue)/\(id): deleted on the server without the reader; sent again")
@@ -414,6 +439,18 @@ extension SyncRun {
         else { return false }
         try tx.forgetServerDeletion(entry.collection, id: entry.recordID)
         return try SyncRules(tx).requeue(row)
+    }
+
+    /// On an encrypted account, the reader's deletion of a record the server no longer has
+    /// (a tombstone it made alone, or none): it is not settled by the server's, which no
+    /// key vouches for, but sent again as a new sealed record, so every device learns it is
+    /// the reader's (`IntegrityGate`). - Returns: whether it was queued so.
+    private func deletionMeetsDeletionWithoutReader(_ entry: OutboxEntry, _ tx: StoreTransaction) throws -> Bool {
+        guard sealing.isSealed, WireSealing.seals(entry.collection), entry.kind == .delete, entry.sentBody != nil,
+              entry.serverTombstone == nil
+        else { return false }
+        try tx.setServerTombstone(entry.sequence, stamp: entry.baseLastModified ?? 0)
+        return true
     }
 
     /// Why a 412's existing record is not merged with.

@@ -51,6 +51,12 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
     /// record whose lineage names it descends from this write, so the write was applied.
     /// Nil for a `delete`, and for an entry sent by a build without lineage.
     public var sentLineageID: String?
+    /// The stamp of a tombstone the server holds of the record, when a waiting change was
+    /// put over one: a create keeps what it was rebased over (`StoreReader.serverStamps`);
+    /// an encrypted account's deletion then goes up as a new sealed record (`If-None-Match: *`),
+    /// since the server has no live version to name (`IntegrityGate`). Cleared when the
+    /// change is moved onto a live version.
+    public var serverTombstone: Int64?
 
     public var id: Int64 { sequence }
 
@@ -63,7 +69,7 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
     public init(
         sequence: Int64, collection: CollectionName, recordID: String, kind: Kind,
         baseLastModified: Int64?, createdAt: Date, updatedAt: Date, revision: Int64,
-        sentRevision: Int64? = nil, sentBody: Data? = nil, sentLineageID: String? = nil
+        sentRevision: Int64? = nil, sentBody: Data? = nil, sentLineageID: String? = nil, serverTombstone: Int64? = nil
     ) {
         self.sequence = sequence
         self.collection = collection
@@ -76,6 +82,7 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
         self.sentRevision = sentRevision
         self.sentBody = sentBody
         self.sentLineageID = sentLineageID
+        self.serverTombstone = serverTombstone
     }
 }
 

@@ -218,7 +218,7 @@ public class StoreReader {
     ) throws(StorageError) -> [PendingChange] {
         var sql = """
             SELECT o.seq, o.collection, o.record_id, o.kind, o.base_last_modified, o.created_at, o.updated_at,
-                   o.revision, o.sent_revision, o.sent_body, o.sent_lineage_id, r.json
+                   o.revision, o.sent_revision, o.sent_body, o.sent_lineage_id, o.server_tombstone, r.json
             FROM outbox o JOIN records r ON r.collection = o.collection AND r.id = o.record_id
             """
         var clauses: [String] = []
@@ -234,7 +234,7 @@ public class StoreReader {
         sql += " ORDER BY o.seq LIMIT ?"
         parameters.append(.integer(Int64(limit ?? -1)))
         return try db.query(sql, parameters, operation: "list pending changes") { (row) throws(StorageError) in
-            PendingChange(entry: try Self.outboxEntry(row), json: row.blob(11))
+            PendingChange(entry: try Self.outboxEntry(row), json: row.blob(12))
         }
     }
 
@@ -249,7 +249,7 @@ public class StoreReader {
         return try db.queryFirst("SELECT count(*) FROM outbox", operation: "count outbox") { $0.int(0) } ?? 0
     }
 
-    static let outboxColumns = "seq, collection, record_id, kind, base_last_modified, created_at, updated_at, revision, sent_revision, sent_body, sent_lineage_id"
+    static let outboxColumns = "seq, collection, record_id, kind, base_last_modified, created_at, updated_at, revision, sent_revision, sent_body, sent_lineage_id, server_tombstone"
 
     static func outboxEntry(_ row: SQLiteRow) throws(StorageError) -> OutboxEntry {
         OutboxEntry(
@@ -257,7 +257,7 @@ public class StoreReader {
             kind: try kind(row.text(3)), baseLastModified: row.optionalInt64(4),
             createdAt: row.date(5), updatedAt: row.date(6), revision: row.int64(7),
             sentRevision: row.optionalInt64(8), sentBody: row.optionalBlob(9),
-            sentLineageID: row.optionalText(10)
+            sentLineageID: row.optionalText(10), serverTombstone: row.optionalInt64(11)
         )
     }
 

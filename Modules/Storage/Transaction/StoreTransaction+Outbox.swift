@@ -13,14 +13,21 @@ extension StoreTransaction {
     ) throws(StorageError) -> OutboxEntry {
         let now = clock()
         if let waiting {
+            // NB: a change moved onto another version no longer stands over a tombstone,
+            // unless it is a create (`OutboxEntry.serverTombstone`).
             try db.run(
-                "UPDATE outbox SET kind = ?, base_last_modified = ?, updated_at = ?, revision = revision + 1 WHERE seq = ?",
+                """
+                UPDATE outbox SET kind = ?1, base_last_modified = ?2, updated_at = ?3, revision = revision + 1,
+                    server_tombstone = CASE WHEN ?1 = 'create' THEN server_tombstone END
+                WHERE seq = ?4
+                """,
                 [.text(kind.rawValue), .integer(base), .date(now), .integer(waiting.sequence)],
                 operation: "update outbox entry"
             )
             var entry = waiting
             entry.kind = kind
             entry.baseLastModified = base
+            if kind != .create { entry.serverTombstone = nil }
             entry.updatedAt = Date(milliseconds: now.milliseconds)
             entry.revision += 1
             return entry
@@ -69,6 +76,15 @@ extension StoreTransaction {
         try db.run(
             "UPDATE outbox SET server_tombstone = ? WHERE seq = ?", [.integer(stamp), .integer(sequence)],
             operation: "remember the server's deletion of a record")
+    }
+
+    /// Renumbers the body of a change in flight (`_shelf_seq`), keeping its content,
+    /// lineage and revision: the version it will be is no longer one more than the newest
+    /// the server holds (`SyncRules.renumberInFlight`).
+    public func replaceSentBody(_ sequence: Int64, body: Data) throws(StorageError) {
+        try db.run(
+            "UPDATE outbox SET sent_body = ? WHERE seq = ?", [.blob(body), .integer(sequence)],
+            operation: "renumber a change in flight")
     }
 
     /// Moves a waiting entry's `If-Match` base, keeping its content and revision.

@@ -65,6 +65,12 @@ struct IntegrityGate {
             case .refuse(let kind):
                 admission.refusals.append(IntegrityRefusal(id: record.id, kind: kind, lastModified: record.lastModified))
                 try keepLocal(record, refused: kind, held: version, in: collection, tx)
+            case .sendDeletionSealed:
+                // NB: the reader's own deletion still goes up, as a sealed record over the
+                // server's tombstone, so every device learns the deletion is the reader's.
+                if let waiting = try tx.outboxEntry(collection, id: record.id) {
+                    try tx.setServerTombstone(waiting.sequence, stamp: record.lastModified)
+                }
             }
         }
         return admission
@@ -76,6 +82,9 @@ struct IntegrityGate {
         case admit
         case admitAndSealAgain
         case refuse(IntegrityRefusal.Kind)
+        /// A tombstone no key vouches for, of a record the reader deleted here too: it does
+        /// not settle the reader's deletion, which goes up sealed over it.
+        case sendDeletionSealed
     }
 
     /// The rule for one record, without the store: what it is against what is held.
@@ -103,8 +112,8 @@ struct IntegrityGate {
             // one it holds as it was before encryption (never sealed since — `enable`
             // renamed it, or it left the library then) follows it. A device that saw it
             // sealed keeps it, and `put-back` brings it back for the others.
-            guard held.hasRow, !held.deletedHere, held.sequence != nil else { return .admit }
-            return .refuse(.deletedWithoutReader)
+            guard held.hasRow, held.sequence != nil else { return .admit }
+            return held.deletedHere && held.waiting ? .sendDeletionSealed : .refuse(.deletedWithoutReader)
         }
     }
 

@@ -77,8 +77,30 @@ extension SyncRules {
             body: try PushBody.stamping(body, lineage: lineage, sequence: sequence, collection: collection, id: id), lineageID: lineageID)
     }
 
+    /// Renumbers a change in flight on an encrypted account when the version it was
+    /// numbered against is no longer the newest this device knows: it was moved onto a
+    /// newer server version (a merge, a version put back over a replay) whose number is at
+    /// least its own. Sent as it was, it would be another version of that number, which
+    /// every device refuses. Its content, lineage and revision stay, so it is still
+    /// recognised if the server applied it (an echo is judged on content).
+    /// - Returns: the renumbered body, or nil when the number still holds.
+    public func renumberInFlight(_ entry: OutboxEntry) throws(StorageError) -> Data? {
+        guard entry.isInFlight, let body = entry.sentBody else { return nil }
+        let fields: [String: JSONValue]
+        do { fields = try WireJSON.fields(body) } catch { return nil }
+        guard let sent = fields[VersionFields.sequence]?.intValue.map(Int64.init) else { return nil }
+        let known = try knownSequence(of: entry)
+        guard known >= sent else { return nil }
+        var renumbered = fields
+        renumbered[VersionFields.sequence] = .number(Double(known + 1))
+        let data: Data
+        do { data = try WireJSON.data(renumbered) } catch { return nil }
+        try tx.replaceSentBody(entry.sequence, body: data)
+        return data
+    }
+
     /// The highest sequence number this device knows of an entry's record.
-    private func knownSequence(of entry: OutboxEntry) throws(StorageError) -> Int64 {
+    func knownSequence(of entry: OutboxEntry) throws(StorageError) -> Int64 {
         let (collection, id) = (entry.collection, entry.recordID)
         return try knownSequence(
             of: id, in: collection, base: try tx.base(collection, id: id)?.json,

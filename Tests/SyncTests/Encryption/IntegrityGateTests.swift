@@ -64,7 +64,8 @@ struct IntegrityGateTests {
         ("over a record held in the clear, never seen sealed (renamed by enable)", heldInTheClear, false, .admit),
         ("over a record held in the clear, during the migration", heldInTheClear, true, .admit),
         ("of a record not held", HeldVersion(), false, .admit),
-        ("of a record deleted here, its deletion waiting", HeldVersion(sequence: 5, revision: "r5", hasRow: true, deletedHere: true, waiting: true), false, .admit),
+        ("of a record the reader deleted here too, its deletion waiting", HeldVersion(sequence: 5, revision: "r5", hasRow: true, deletedHere: true, waiting: true), false, .sendDeletionSealed),
+        ("of a record deleted here, never sealed", HeldVersion(hasRow: true, deletedHere: true, waiting: true), false, .admit),
     ] as [(String, HeldVersion, Bool, IntegrityGate.Decision)])
     func kintoTombstones(_ label: String, _ held: HeldVersion, _ migrating: Bool, _ expected: IntegrityGate.Decision) {
         let gate = migrating ? Self.open : Self.closed
