@@ -114,24 +114,24 @@ def _check_records(model, who, snapshot, findings, operator=None):
         for rid, want in sorted(expected.items()):
             got = seen.get(rid)
             if got is None:
-                deleted = operator is not None and rid in operator.deleted[collection]
                 findings.add("missing_edits", f"{who}: {collection}/{rid} is missing (expected {want})"
-                                              f"{'; the operator deleted it on the server' if deleted else ''}")
+                                              f"{_what_the_operator_did(operator, collection, rid)}")
                 continue
             for field, value in want.items():
                 if got.get(field) != value:
                     shown = got.get(field)
                     if _replayed(operator, collection, rid) and model.is_past(collection, rid, field, shown):
                         findings.add("replay_accepted", f"{who}: {collection}/{rid}.{field} is {shown!r}, an older "
-                                     f"value the operator put back; expected {value!r}")
+                                     f"value (the operator put an older version of the record back); expected {value!r}")
                     else:
                         findings.add("wrong_fields", f"{who}: {collection}/{rid}.{field} is {shown!r}, expected {value!r}")
         for rid in sorted(set(seen) - set(expected)):
-            if rid in model.deleted[collection] and _replayed(operator, collection, rid):
+            if rid in model.deleted[collection] and operator is not None and rid in operator.revived[collection]:
                 findings.add("replay_accepted", f"{who}: {collection}/{rid} was deleted by the reader and the operator "
-                             f"put an older version back; it is listed again: {seen[rid]}")
+                             f"put an older version back over the deletion; it is listed again: {seen[rid]}")
             elif rid in model.deleted[collection]:
-                findings.add("resurrected_deletes", f"{who}: {collection}/{rid} was deleted but is back: {seen[rid]}")
+                findings.add("resurrected_deletes", f"{who}: {collection}/{rid} was deleted but is back: {seen[rid]}"
+                                                    f"{_what_the_operator_did(operator, collection, rid)}")
             elif rid in model.created[collection] or not _is_duplicate_content(seen[rid], expected, collection):
                 findings.add("extra_records", f"{who}: {collection}/{rid} is not in the model: {seen[rid]}")
 
@@ -149,6 +149,15 @@ def _is_forged(record, collection, operator):
 
 def _replayed(operator, collection, rid):
     return operator is not None and rid in operator.replayed[collection]
+
+
+def _what_the_operator_did(operator, collection, rid):
+    """What the operator did to a record, for a finding's line: a lead, not a verdict."""
+    if operator is None:
+        return ""
+    did = [what for what, ids in (("deleted it", operator.deleted), ("put older versions of it back", operator.replayed))
+           if rid in ids[collection]]
+    return f" (the operator {' and '.join(did)} on the server)" if did else ""
 
 
 def _is_duplicate_content(record, expected, collection):

@@ -40,8 +40,10 @@ WORDS = ("Solaris", "Dune", "Kindred", "Ficciones", "Pedro Páramo", "Дар", "
 
 
 MODES = ("calm", "kills", "faults", "concurrent")
-# The hostile operator's actions and how often each comes (`--operator-mix`).
+# The hostile operator's actions and how often each comes (`--operator-mix`), and how often
+# it acts: the chance of an action before a device's step (`--operator-probability`).
 OPERATOR_MIX = {"replay": 4, "forge": 2, "delete": 2, "keyring": 1}
+OPERATOR_PROBABILITY = 0.2
 # The actions a device takes: an operator action may come before any of them.
 DEVICE_STEPS = ("add", "edit", "remove", "read", "sync", "burst")
 # Modes with lost/cut replies, resets and the server forgetting a collection.
@@ -74,7 +76,7 @@ class Parameters:
                  epoch_min=8, epoch_max=30, kill_max_ms=350, wipe_probability=0.15,
                  burst_probability=0.3, burst_writes=(2, 6), reader_syncs_max=6,
                  encrypted=False, encrypt_probability=0.75, encrypt_after_barrier=False,
-                 hostile=False, operator_probability=0.1, operator_mix=None):
+                 hostile=False, operator_probability=OPERATOR_PROBABILITY, operator_mix=None):
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r} ({', '.join(MODES)})")
         if devices < 2:

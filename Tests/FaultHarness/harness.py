@@ -25,7 +25,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from checker import KINDS  # noqa: E402
 from cluster import ROOT, HarnessError, Servers  # noqa: E402
 from driver import Driver, RunStats  # noqa: E402
-from generator import MODES, OPERATOR_MIX, Parameters, generate  # noqa: E402
+from generator import MODES, OPERATOR_MIX, OPERATOR_PROBABILITY, Parameters, generate  # noqa: E402
 from shrink import failure_kinds, shrink  # noqa: E402
 
 DIVERGENCES = ("missing", "extra", "wrong", "resurrected", "local-edit", "server-only", "plaintext", "forged",
@@ -72,8 +72,9 @@ def parse(argv):
                              "straight against Kinto: replays older sealed versions, forges records in the clear, "
                              "deletes records, rolls the keyring back (hostile.py); no forged or replayed content "
                              "may reach a device, and no reader's record may be lost")
-    parser.add_argument("--operator-probability", type=float, default=0.1, metavar="P",
-                        help="--hostile: chance of an operator action before each device step (default 0.1)")
+    parser.add_argument("--operator-probability", type=float, default=OPERATOR_PROBABILITY, metavar="P",
+                        help="--hostile: chance of an operator action before each device step "
+                             f"(default {OPERATOR_PROBABILITY})")
     parser.add_argument("--operator-mix", type=_mix, default=dict(OPERATOR_MIX), metavar="KIND=W,…",
                         help="--hostile: weights of the operator's actions (default "
                              + ",".join(f"{k}={v}" for k, v in OPERATOR_MIX.items()) + "; 0 leaves one out)")
@@ -253,7 +254,7 @@ def _report_failure(result, params, args):
             soak_args.append("--encrypt-after-barrier")
     if params.get("hostile"):
         extra += " HOSTILE=1"
-        if params.get("operator_probability", 0.1) != 0.1:
+        if params.get("operator_probability", OPERATOR_PROBABILITY) != OPERATOR_PROBABILITY:
             soak_args.append(f"--operator-probability {params['operator_probability']}")
         if params.get("operator_mix", OPERATOR_MIX) != OPERATOR_MIX:
             soak_args.append("--operator-mix " + ",".join(f"{k}={v}" for k, v in params["operator_mix"].items()))

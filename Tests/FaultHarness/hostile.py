@@ -70,6 +70,7 @@ class OperatorLedger:
     def __init__(self):
         self.forged = {c: set() for c in COLLECTIONS}        # ids written in the clear by the operator, new
         self.replayed = {c: set() for c in COLLECTIONS}      # ids it put an older sealed version back over
+        self.revived = {c: set() for c in COLLECTIONS}       # … over the reader's sealed deletion of them
         self.deleted = {c: set() for c in COLLECTIONS}       # ids it deleted with a Kinto tombstone
         # Sealed versions copied from Kinto: (collection, id) -> {nonce: server record}.
         self.copies = {}
@@ -198,6 +199,7 @@ class HostileOperator:
             self.ledger.replayed[collection].add(rid)
             self.ledger.bump("replays")
             if over_deletion:
+                self.ledger.revived[collection].add(rid)
                 self.ledger.bump("removed_records_replayed")
             done.append(f"{collection}/{rid} seq {copy['shelf_enc']['seq']}"
                         f"{' over the reader’s deletion' if over_deletion else ''}")

@@ -294,7 +294,7 @@ class HostileGeneratorTests(Claims, unittest.TestCase):
         history = generate(3, self.params(steps=500, hostile=True))
         actions = _operator_actions(history)
         steps = sum(1 for a in history if a["op"] in ("add", "edit", "remove", "read", "sync"))
-        self.assertTrue(0.05 < len(actions) / steps < 0.15, len(actions) / steps)
+        self.assertTrue(0.15 < len(actions) / steps < 0.25, len(actions) / steps)
         self.assertEqual({a["kind"] for a in actions}, set(OPERATOR_MIX))
         self.assertEqual({a.get("scope") for a in actions if a["kind"] == "delete"}, {"some", "all"})
         self.assertEqual({a.get("target") for a in actions if a["kind"] == "forge"}, {"new", "existing"})
@@ -797,17 +797,24 @@ class HostileCheckerTests(unittest.TestCase):
         findings = self.findings({0: self.good, 1: older})
         self.assertEqual(findings.counts["replay_accepted"], 1)
         self.assertEqual(findings.counts["wrong_fields"], 0)
-        self.assertIn("[replay_accepted] device 1: books/b-1.title is 'Dune', an older value the operator put back; "
-                      "expected 'Dune Messiah'", findings.lines)
+        self.assertIn("[replay_accepted] device 1: books/b-1.title is 'Dune', an older value (the operator put an "
+                      "older version of the record back); expected 'Dune Messiah'", findings.lines)
         never = _snapshot([dict(self.book, title="a value nobody wrote")], tasks=[TASK])
         self.assertEqual(self.kinds({0: self.good, 1: never}) & {"replay_accepted", "wrong_fields"}, {"wrong_fields"})
 
     def test_a_removed_record_the_operator_put_back_is_a_replay_accepted(self):
         back = {"id": "n-gone", "title": "x", "body": "y", "bookID": None}
+        snapshots = {0: self.good, 1: _snapshot([self.book], [back], [TASK])}
         self.ledger.replayed["notes"].add("n-gone")
-        findings = self.findings({0: self.good, 1: _snapshot([self.book], [back], [TASK])})
-        self.assertEqual(findings.counts["replay_accepted"], 1)
-        self.assertEqual(findings.counts["resurrected_deletes"], 0)
+        self.ledger.deleted["notes"].add("n-gone")
+        findings = self.findings(snapshots)
+        self.assertEqual((findings.counts["replay_accepted"], findings.counts["resurrected_deletes"]), (0, 1),
+                         "a replay over a live version does not bring a removed record back")
+        self.assertIn("[resurrected_deletes] device 1: notes/n-gone was deleted but is back: " + str(back)
+                      + " (the operator deleted it and put older versions of it back on the server)", findings.lines)
+        self.ledger.revived["notes"].add("n-gone")
+        findings = self.findings(snapshots)
+        self.assertEqual((findings.counts["replay_accepted"], findings.counts["resurrected_deletes"]), (1, 0))
 
     def test_a_server_left_with_an_older_version_or_keyring_fails(self):
         replayed = dict(self.server, books=[_sealed("b-1")])   # seq 1, after seq 2 was seen
@@ -834,7 +841,7 @@ class HostileCheckerTests(unittest.TestCase):
     def test_a_record_the_operator_deleted_and_nobody_put_back_is_missing(self):
         self.ledger.deleted["books"].add("b-1")
         self.assertIn("[missing_edits] device 1: books/b-1 is missing (expected {'title': 'Dune Messiah', 'author': "
-                      "'Frank Herbert', 'isFinished': False}); the operator deleted it on the server",
+                      "'Frank Herbert', 'isFinished': False}) (the operator deleted it on the server)",
                       self.findings({0: self.good, 1: _snapshot(tasks=[TASK])}).lines)
 
     def test_records_kept_for_put_back_at_a_barrier_are_pending(self):
@@ -901,6 +908,20 @@ class HostileOperatorTests(unittest.TestCase):
         self.assertEqual(self.ledger.replayed["books"], {"b-1"})
         self.assertEqual(self.ledger.newest_seq[("books", "b-1")], 2)
         self.assertEqual((self.ledger.counts["operator_actions"], self.ledger.counts["operator_skipped"]), (1, 1))
+
+    def test_a_replay_over_the_readers_deletion_brings_a_removed_record_back(self):
+        self.operator.copy_everything()
+        self.kinto.records["books"] = [{"id": "b-1", "last_modified": 2, "shelf_enc": {
+            "v": 2, "kid": "k1", "seq": 2, "del": True, "n": "n2", "c": "c2"}}]
+        said = self.operator.act({"op": "operator", "kind": "replay", "count": 1, "pick": 1})
+        self.assertEqual(said, "replay: put back books/b-1 seq 1 over the reader’s deletion")
+        self.assertEqual(self.ledger.revived["books"], {"b-1"})
+        self.assertEqual(self.ledger.counts["removed_records_replayed"], 1)
+        # A sealed deletion is never what is put back.
+        self.kinto.records["books"] = [{"id": "b-1", "last_modified": 3, "shelf_enc": {
+            "v": 2, "kid": "k1", "seq": 3, "n": "n3", "c": "c3"}}]
+        said = self.operator.act({"op": "operator", "kind": "replay", "count": 3, "pick": 1})
+        self.assertEqual(said, "replay: put back books/b-1 seq 1")
 
     def test_a_forge_writes_in_the_clear_under_a_new_id_or_over_a_sealed_one(self):
         self.operator.act({"op": "operator", "kind": "forge", "collection": "books", "target": "new", "pick": 3})
