@@ -1016,6 +1016,14 @@ def _harness(*argv):
                           capture_output=True, text=True, timeout=600)
 
 
+def _hostile_harness(seed, steps, divergence):
+    """A calm hostile run, encrypted from the setup, in which the operator acts only to
+    inject `divergence` after the last barrier."""
+    return _harness("--mode", "calm", "--seed", str(seed), "--steps", str(steps), "--latency-ms", "5", "--encrypted",
+                    "--encrypt-probability", "0", "--hostile", "--operator-probability", "0",
+                    "--inject-divergence", divergence)
+
+
 @unittest.skipUnless(_binaries_built(), "needs .build/debug/shelf, shelf-sync and .venv (make build setup)")
 class SelfTests(unittest.TestCase):
     """The harness fails when the data diverged: a checker that cannot fail is worthless."""
@@ -1058,9 +1066,7 @@ class SelfTests(unittest.TestCase):
 
     def test_forged_content_on_a_device_fails_a_hostile_run(self):
         # What a device that took the operator's record in the clear would list.
-        run = _harness("--mode", "calm", "--seed", "4", "--steps", "12", "--latency-ms", "5", "--encrypted",
-                       "--encrypt-probability", "0", "--hostile", "--operator-probability", "0",
-                       "--inject-divergence", "forged")
+        run = _hostile_harness(seed=4, steps=12, divergence="forged")
         self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
         self.assertRegex(run.stdout, r"\[forged_accepted\] device 0: books/[0-9a-f-]+ shows what the operator forged")
         self.assertIn(" hostile=1 operator_actions=0 ", run.stdout)
@@ -1070,9 +1076,7 @@ class SelfTests(unittest.TestCase):
     def test_an_older_version_the_devices_left_on_the_server_fails_a_hostile_run(self):
         # The operator copies the server at the first barrier; a record is edited after it;
         # after the last barrier the operator puts the copy back and no device syncs again.
-        run = _harness("--mode", "calm", "--seed", "14", "--steps", "20", "--latency-ms", "5", "--encrypted",
-                       "--encrypt-probability", "0", "--hostile", "--operator-probability", "0",
-                       "--inject-divergence", "replay")
+        run = _hostile_harness(seed=14, steps=20, divergence="replay")
         self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
         self.assertRegex(run.stdout, r"\[rollback_on_server\] server: \d+ \w+ hold a version older than one it "
                                      r"held before: [0-9a-f-]+ \(seq 1 < \d+\)")
