@@ -85,8 +85,8 @@ struct ConvergenceHarnessTests {
 /// Kinto into) and the binaries this test build built.
 enum Harness {
     static let folder = FixtureFiles.repositoryRoot.appendingPathComponent("Tests/FaultHarness")
-    /// The hostile histories of the short run: between them every kind of operator action
-    /// lands (Tests/FaultHarness/README.md lists what each does).
+    /// The hostile histories of the short run: between them they hold every kind of
+    /// operator action (Tests/FaultHarness/README.md lists what each does).
     static let hostileSeeds = [1, 13]
 
     /// Waits off Swift's cooperative pool: a harness run takes tens of seconds.
