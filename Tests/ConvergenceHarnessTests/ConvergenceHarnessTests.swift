@@ -52,6 +52,19 @@ struct ConvergenceHarnessTests {
             extraArguments: ["--encrypted", "--encrypt-probability", "1", "--encrypt-after-barrier"])
     }
 
+    /// Kinto's operator writes the encrypted account by hand between the devices' steps,
+    /// straight against Kinto: older sealed versions put back, records forged in the clear,
+    /// records deleted one by one or all at once, the keyring rolled back, altered or
+    /// deleted — with kills and lost replies as in `faults`. The devices refuse it all and
+    /// put their versions back (the reader runs `shelf encryption put-back` at barriers
+    /// after deletions); no forged or replayed content may reach a device, and no reader's
+    /// record may be lost.
+    @Test func aHostileOperatorReachesNoDevice() async throws {
+        try await Harness.expectConvergence(
+            mode: "faults", seeds: Harness.hostileSeeds, steps: 30,
+            extraArguments: ["--encrypted", "--encrypt-probability", "0", "--hostile", "--operator-probability", "0.25"])
+    }
+
     /// Everything `faults` has, and bursts: two or three devices write, then push into
     /// the same collection at the same moment while the third syncs in a loop — on Kinto
     /// with PostgreSQL (`production.ini`), where two batches into one collection can
@@ -72,6 +85,9 @@ struct ConvergenceHarnessTests {
 /// Kinto into) and the binaries this test build built.
 enum Harness {
     static let folder = FixtureFiles.repositoryRoot.appendingPathComponent("Tests/FaultHarness")
+    /// The hostile histories of the short run: between them they hold every kind of
+    /// operator action (Tests/FaultHarness/README.md lists what each does).
+    static let hostileSeeds = [1, 13]
 
     /// Waits off Swift's cooperative pool: a harness run takes tens of seconds.
     static func run(_ arguments: [String]) async throws -> ProcessResult {

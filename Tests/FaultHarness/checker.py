@@ -11,13 +11,25 @@ one line per finding. A snapshot is a dict:
 
     {"books": [{"id", "title", "author", "isFinished"}], "notes": [...], "tasks": [...],
      "status": {"pendingChanges", "conflicts", "deadLetters", ...},
-     "conflicts": [{"collection", "id", "fields", ...}], "failed": [...]}
+     "conflicts": [{"collection", "id", "fields", ...}], "failed": [...],
+     "encryption": {"deleted_by_server", ...}}   (encrypted runs)
+
+With a hostile operator (`operator`, hostile.py's ledger), what the operator wrote must
+reach no device: a record it forged, or text it forged (`forged_accepted`), a value older
+than the model's of a record it put an older version back over, or a record the reader
+removed that it put back (`replay_accepted`); and the devices must have put their
+versions back over its writes (`rollback_on_server`: a sealed version older than the
+newest the operator saw, a keyring older than the newest, altered or gone). The records it
+forged under new ids stay on the server (no device holds them, so none writes over them):
+they are left out of the server's side of the comparison.
 """
+from hostile import FORGE_MARKER, envelope_of
 from model import FIELDS
 
 KINDS = ("false_conflicts", "resurrected_deletes", "missing_edits", "wrong_fields",
          "extra_records", "duplicate_records", "dead_letters", "pending", "devices_differ",
-         "differs_from_server", "plaintext_on_server")
+         "differs_from_server", "plaintext_on_server", "forged_accepted", "replay_accepted",
+         "rollback_on_server")
 
 # What a sealed record, and a tombstone, may show the server (docs/encryption.md): the
 # envelope of format 2 numbers each version (`seq`) and marks a reader's deletion (`del`).
@@ -46,19 +58,25 @@ class Findings:
         self.lines.extend(other.lines)
 
 
-def check(model, snapshots, server=None, sealed=None):
+def check(model, snapshots, server=None, sealed=None, operator=None, keyring=None):
     """Compares every device (and the server, when given) with the model.
 
     `sealed` replaces `server` for an encrypted account: Kinto's records as it holds
     them (`Servers.sealed_view`, tombstones included). Their fields cannot be read, so
     the server is compared by id — live and deleted — with the model and with every
     device, and every record must show nothing but its id, its stamp and its sealed
-    envelope (`plaintext_on_server` otherwise)."""
+    envelope (`plaintext_on_server` otherwise).
+
+    `operator` (an `OperatorLedger`) is what a hostile operator did in the run, and
+    `keyring` the keyring record Kinto holds now (None: none): see the module's doc."""
     findings = Findings()
     for device, snapshot in sorted(snapshots.items()):
-        _check_records(model, f"device {device}", snapshot, findings)
+        _check_records(model, f"device {device}", snapshot, findings, operator)
         _check_sync_state(f"device {device}", snapshot, findings)
     if sealed is not None:
+        if operator is not None:
+            sealed = _without_forged(sealed, operator)
+            _check_operator_undone(sealed, keyring, operator, findings)
         _check_sealed(sealed, findings)
         _check_server_ids(model, sealed, findings)
         _check_devices_hold_the_sealed_server(snapshots, sealed, findings)
@@ -71,7 +89,7 @@ def check(model, snapshots, server=None, sealed=None):
 
 # MARK: - Records
 
-def _check_records(model, who, snapshot, findings):
+def _check_records(model, who, snapshot, findings, operator=None):
     for collection in FIELDS:
         expected = model.expected(collection)
         listed = snapshot.get(collection, [])
@@ -80,6 +98,9 @@ def _check_records(model, who, snapshot, findings):
             rid = record.get("id")
             if rid in seen:
                 findings.add("duplicate_records", f"{who}: {collection}/{rid} is listed twice")
+                continue
+            if operator is not None and _is_forged(record, collection, operator):
+                findings.add("forged_accepted", f"{who}: {collection}/{rid} shows what the operator forged: {record}")
                 continue
             seen[rid] = record
         # The same content under two ids: a create applied twice under new ids.
@@ -93,16 +114,50 @@ def _check_records(model, who, snapshot, findings):
         for rid, want in sorted(expected.items()):
             got = seen.get(rid)
             if got is None:
-                findings.add("missing_edits", f"{who}: {collection}/{rid} is missing (expected {want})")
+                findings.add("missing_edits", f"{who}: {collection}/{rid} is missing (expected {want})"
+                                              f"{_what_the_operator_did(operator, collection, rid)}")
                 continue
             for field, value in want.items():
                 if got.get(field) != value:
-                    findings.add("wrong_fields", f"{who}: {collection}/{rid}.{field} is {got.get(field)!r}, expected {value!r}")
+                    shown = got.get(field)
+                    if _replayed(operator, collection, rid) and model.is_past(collection, rid, field, shown):
+                        findings.add("replay_accepted", f"{who}: {collection}/{rid}.{field} is {shown!r}, an older "
+                                     f"value (the operator put an older version of the record back); expected {value!r}")
+                    else:
+                        findings.add("wrong_fields", f"{who}: {collection}/{rid}.{field} is {shown!r}, expected {value!r}")
         for rid in sorted(set(seen) - set(expected)):
-            if rid in model.deleted[collection]:
-                findings.add("resurrected_deletes", f"{who}: {collection}/{rid} was deleted but is back: {seen[rid]}")
+            if rid in model.deleted[collection] and operator is not None and rid in operator.revived[collection]:
+                findings.add("replay_accepted", f"{who}: {collection}/{rid} was deleted by the reader and the operator "
+                             f"put an older version back over the deletion; it is listed again: {seen[rid]}")
+            elif rid in model.deleted[collection]:
+                findings.add("resurrected_deletes", f"{who}: {collection}/{rid} was deleted but is back: {seen[rid]}"
+                                                    f"{_what_the_operator_did(operator, collection, rid)}")
             elif rid in model.created[collection] or not _is_duplicate_content(seen[rid], expected, collection):
                 findings.add("extra_records", f"{who}: {collection}/{rid} is not in the model: {seen[rid]}")
+
+
+def forged_records(records, collection, operator):
+    """The records among `records` (a device's list of `collection`) that the operator forged."""
+    return [r for r in records if _is_forged(r, collection, operator)]
+
+
+def _is_forged(record, collection, operator):
+    """A record the operator forged, or one showing text it forged."""
+    return record.get("id") in operator.forged[collection] or any(
+        isinstance(value, str) and FORGE_MARKER in value for value in record.values())
+
+
+def _replayed(operator, collection, rid):
+    return operator is not None and rid in operator.replayed[collection]
+
+
+def _what_the_operator_did(operator, collection, rid):
+    """What the operator did to a record, for a finding's line: a lead, not a verdict."""
+    if operator is None:
+        return ""
+    did = [what for what, ids in (("deleted it", operator.deleted), ("put older versions of it back", operator.replayed))
+           if rid in ids[collection]]
+    return f" (the operator {' and '.join(did)} on the server)" if did else ""
 
 
 def _is_duplicate_content(record, expected, collection):
@@ -127,6 +182,10 @@ def _check_sync_state(who, snapshot, findings):
         findings.add("dead_letters", f"{who}: {n} dead letter(s): {shown}", n)
     if status.get("pendingChanges"):
         findings.add("pending", f"{who}: {status['pendingChanges']} change(s) still pending", status["pendingChanges"])
+    kept = (snapshot.get("encryption") or {}).get("deleted_by_server")
+    if kept:
+        findings.add("pending", f"{who}: {kept} record(s) the server deleted without the reader still wait for "
+                     f"'shelf encryption put-back'", kept)
 
 
 # MARK: - Devices against the server
@@ -228,6 +287,44 @@ def _check_devices_hold_the_sealed_server(snapshots, sealed, findings):
                 (buried, f"lists {len(buried)} {collection} the server holds as deleted"),
                 (stamped, f"{len(stamped)} {collection} carry another last_modified than the server's"),
             ])
+
+
+# MARK: - What a hostile operator left
+
+def _without_forged(sealed, operator):
+    """The server's records less those the operator forged under new ids: no device holds
+    them, so none writes over them, and they stay. (A device that lists one is found by
+    `_check_records`.)"""
+    return {collection: [r for r in records if r.get("id") not in operator.forged.get(collection, ())]
+            for collection, records in sealed.items()}
+
+
+def _check_operator_undone(sealed, keyring, operator, findings):
+    """The devices put their versions back over what the operator wrote: no sealed version
+    older than the newest the operator ever saw of it, and the keyring neither gone, nor
+    altered, nor older than the newest."""
+    for collection in FIELDS:
+        older = []
+        for record in sealed.get(collection, []):
+            envelope = envelope_of(record)
+            newest = operator.newest_seq.get((collection, record.get("id")))
+            if envelope is not None and newest is not None and envelope["seq"] < newest:
+                older.append(f"{record.get('id')} (seq {envelope['seq']} < {newest})")
+        if older:
+            findings.add("rollback_on_server", f"server: {len(older)} {collection} hold a version older than one it "
+                         f"held before: {_some(older)}", len(older))
+    newest = operator.newest_keyring_version
+    if newest is None:
+        return
+    if keyring is None:
+        findings.add("rollback_on_server", f"server: no keyring (the newest it held was version {newest})")
+        return
+    manifest = keyring.get("manifest") if isinstance(keyring.get("manifest"), dict) else {}
+    version = manifest.get("version")
+    if operator.wrote_keyring(keyring):
+        findings.add("rollback_on_server", f"server: the keyring is one the operator wrote (version {version})")
+    elif not isinstance(version, int) or version < newest:
+        findings.add("rollback_on_server", f"server: keyring version {version}, older than version {newest}")
 
 
 def _by_id(records, collection):

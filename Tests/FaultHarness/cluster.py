@@ -184,6 +184,22 @@ class Servers:
                 return data
         raise HarnessError(f"{collection} on Kinto has more than {MAX_SERVER_PAGES} pages")
 
+    def kinto_request(self, user, password, method, path, body=None):
+        """One request straight to Kinto (not through the proxy), as its operator would make
+        it: `path` under the user's default bucket. Returns (status, JSON body or None);
+        an HTTP error is a status, not an exception."""
+        token = base64.b64encode(f"{user}:{password}".encode()).decode()
+        url = f"http://127.0.0.1:{self.kinto_port}/v1/buckets/default/{path}"
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(url, data=data, method=method, headers={
+            "Authorization": f"Basic {token}", "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as reply:
+                raw = reply.read()
+                return reply.status, (json.loads(raw) if raw else None)
+        except urllib.error.HTTPError as error:
+            return error.code, None
+
     def put_record(self, user, password, collection, record):
         """Writes `record` straight into Kinto, past every device (the self-tests' way to
         make the server hold something no device has)."""
@@ -259,6 +275,10 @@ class Device:
                                  time.monotonic() - started)
         return CommandResult(list(argv), done.returncode, done.stdout, done.stderr, time.monotonic() - started)
 
+    def keep_output(self, name, result):
+        """Writes a command's output into the device's folder (kept when a run fails)."""
+        (self.root / name).write_text(f"shelf {' '.join(result.argv)} -> {result.status}\n{result.stdout}{result.stderr}")
+
     def add_account(self, server, user, password, create=False):
         """`shelf account add`; the first device signs the user up (`--create`)."""
         argv = ["account", "add", "harness", "--server", server, "--user", user] + (["--create"] if create else [])
@@ -315,8 +335,9 @@ class Device:
 
     # MARK: Snapshot
 
-    def snapshot(self):
-        """What the device lists, as the checker reads it."""
+    def snapshot(self, encrypted=False):
+        """What the device lists, as the checker reads it; with `encrypted`, its
+        `shelf encryption status` too (`encryption`)."""
         out = {}
         for name, argv in (("books", ("books",)), ("notes", ("notes",)), ("tasks", ("tasks",)),
                            ("status", ("status",)), ("conflicts", ("conflicts",)), ("failed", ("failed",))):
@@ -325,6 +346,11 @@ class Device:
                 raise HarnessError(f"device {self.index}: {result}")
             data = result.json()
             out[name] = data["sync"] if name == "status" else data[name]
+        if encrypted:
+            result = self.shelf_command("--json", "encryption", "status")
+            if result.status != 0:
+                raise HarnessError(f"device {self.index}: {result}")
+            out["encryption"] = result.json()
         return out
 
 

@@ -8,20 +8,27 @@ waits for background syncs, has every device sync until a round pushes nothing a
 leaves nothing pending (bounded rounds), then checks every device, and the server,
 against the model.
 
+An `operator` action (hostile runs) is Kinto's operator writing the account by hand,
+straight against Kinto (hostile.py); the devices' syncs then exit 1 ("needs attention")
+for what they refused, and a barrier has each device that kept records the server deleted
+without the reader run `shelf encryption put-back`, as the reader is told to.
+
 A `burst` (concurrent mode) runs on several threads at once: the writers' writes in
 parallel, then every writer's `shelf-sync` started back to back while the readers sync
 in a loop; see `Driver._burst`. Acknowledged writes enter the model under one lock, in
 the order they complete, which the generator's claims make irrelevant.
 """
 import json
+import pathlib
 import shutil
 import tempfile
 import threading
 import time
 import uuid
 
-from checker import Findings, check
+from checker import Findings, check, forged_records
 from cluster import Device, HarnessError
+from hostile import FORGE_MARKER, NOTHING_DONE, HostileOperator, OperatorLedger
 from model import Model
 
 QUIET_ROUNDS_MAX = 8
@@ -34,7 +41,8 @@ class RunStats:
     COUNTERS = ("steps", "syncs", "kills_sent", "kills_mid_run", "faults_armed",
                 "lost_replies", "cut_replies", "resets", "barriers", "barrier_rounds", "edits_acknowledged", "server_wipes",
                 "bursts", "burst_syncs", "encryptions", "joins", "held_syncs",
-                "unheld_syncs")
+                "unheld_syncs", "integrity_exits", "refused_rolled_back", "refused_in_the_clear",
+                "refused_deleted", "keyrings_refused", "put_backs") + OperatorLedger.COUNTERS
 
     def __init__(self):
         self.counts = {k: 0 for k in self.COUNTERS}
@@ -56,7 +64,7 @@ class RunResult:
 
 class Driver:
     def __init__(self, servers, shelf, shelf_sync, latency_ms=60, jitter_ms=10, devices=2,
-                 inject_divergence=None, workdir=None, cold_start=False, encrypted=False):
+                 inject_divergence=None, workdir=None, cold_start=False, encrypted=False, hostile=False):
         self.servers = servers
         self.shelf, self.shelf_sync = shelf, shelf_sync
         self.latency_ms, self.jitter_ms = latency_ms, jitter_ms
@@ -65,6 +73,7 @@ class Driver:
         self.workdir = workdir
         self.cold_start = cold_start
         self.encrypted = encrypted
+        self.hostile = hostile
 
     def run(self, seed, history):
         started = time.monotonic()
@@ -74,6 +83,10 @@ class Driver:
         passphrase = f"harness passphrase {uuid.uuid4().hex}" if self.encrypted else None
         devices = [Device(i, root, self.shelf, self.shelf_sync, passphrase) for i in range(self.device_count)]
         state = _RunState(Model(), RunStats(), Findings(), devices, user, password)
+        state.root = root
+        if self.hostile:
+            state.ledger = OperatorLedger()
+            state.operator = HostileOperator(self.servers, user, password, state.ledger)
         # Encrypted from the setup on, unless the history turns encryption on itself.
         encrypt_at_setup = self.encrypted and not any(a["op"] == "encrypt" for a in history)
         self.servers.calm(self.latency_ms, self.jitter_ms)
@@ -114,6 +127,9 @@ class Driver:
                     device.running.process.kill()
                     device.wait_sync()
         self._count_proxy_faults(state)
+        if state.ledger is not None:
+            for key, value in state.ledger.counts.items():
+                state.stats.bump(key, value)
         result = RunResult(seed, history, state.stats, state.findings, failure, state.transcript,
                            time.monotonic() - started)
         if result.ok:
@@ -138,6 +154,8 @@ class Driver:
             return None
         if op == "encrypt":
             return self._encrypt(state, state.devices[action["device"]], action.get("sync", False))
+        if op == "operator":
+            return self._operate(state, action)
         state.stats.bump("steps")
         if op == "burst":
             return self._burst(state, action)
@@ -204,6 +222,10 @@ class Driver:
         if result.status != 0:
             return f"a read failed: {result}"
         listed = {r["id"]: r for r in result.json()[collection]}
+        if state.ledger is not None:
+            for record in forged_records(listed.values(), collection, state.ledger):
+                state.findings.add("forged_accepted", f"device {device.index}: {collection}/{record.get('id')} shows "
+                                   f"what the operator forged: {record}")
         for (written_collection, rid), fields in sorted(state.own_writes.get(device.index, {}).items(),
                                                         key=lambda item: item[0]):
             if written_collection != collection:
@@ -286,6 +308,56 @@ class Driver:
         for index in sorted(state.must_join):
             self._encryption_command(state, state.devices[index], "join", "barrier")
         state.must_join = set()
+
+    # MARK: The hostile operator
+
+    def _operate(self, state, action):
+        """Kinto's operator writes the account by hand (hostile.py), once it is sealed for
+        every device: all have joined, and before a forge or a delete all know the
+        plaintext period is closed (during a migration records in the clear, and
+        tombstones of records never seen sealed, are still taken, by design). Otherwise the
+        action is skipped, and says so."""
+        if state.operator is None:
+            raise HarnessError("an operator action in a history run without --hostile")
+        kind = action["kind"]
+        why_not = None
+        if not state.encryption_on:
+            why_not = "the account is not encrypted yet"
+        elif state.must_join:
+            why_not = "a device has not joined yet"
+        elif kind in ("forge", "delete") and not self._all_know_sealed(state):
+            why_not = "a device does not know yet that the plaintext period is closed"
+        if why_not:
+            state.ledger.bump("operator_skipped")
+            state.transcript.append(f"    operator: {kind} skipped: {why_not}")
+            return None
+        state.transcript.append(f"    operator: {state.operator.act(action)}")
+        return None
+
+    def _all_know_sealed(self, state):
+        """Whether every device knows the account's plaintext period is closed (its
+        `shelf encryption status`); a device that learnt it never forgets it."""
+        for device in state.devices:
+            if device.index in state.knows_sealed:
+                continue
+            result = device.shelf_command("--json", "encryption", "status")
+            if result.status != 0:
+                raise HarnessError(f"device {device.index}: {result}")
+            if result.json().get("plaintext_closed"):
+                state.knows_sealed.add(device.index)
+        return len(state.knows_sealed) == len(state.devices)
+
+    def _put_back(self, state, device):
+        """`shelf encryption put-back` on a device that kept records the server deleted
+        without the reader: what the reader is told to run."""
+        result = device.shelf_command("--json", "encryption", "put-back")
+        state.stats.bump("put_backs")
+        device.keep_output(f"put-back-{state.stats.counts['put_backs']}.log", result)
+        state.transcript.append(f"    device {device.index}: shelf --json encryption put-back -> {result.status} "
+                                f"({result.seconds * 1000:.0f} ms)")
+        if result.status not in (0, 1):
+            state.findings.add("pending", f"device {device.index}: shelf encryption put-back exited {result.status}: "
+                               f"{result}")
 
     # MARK: Bursts
 
@@ -387,12 +459,25 @@ class Driver:
             # plain (it learns of encryption only from sealed records): what it pushed
             # shows at the barrier, as plaintext on the server or as edits refused.
             state.stats.bump("unheld_syncs")
+        refusals = self._note_refusals(state, run, run.report()) if state.encryption_on else ""
         state.transcript.append(f"    device {device.index}: {'shelf sync' if run.via == 'shelf' else 'shelf-sync'} -> {run.status}"
                                 f"{' (killed mid-run)' if run.killed else ''}"
                                 f"{' (held: not joined yet)' if held else ''}"
-                                f"{' (NOT held, though not joined yet)' if unheld else ''}")
+                                f"{' (NOT held, though not joined yet)' if unheld else ''}"
+                                f"{f' (refused: {refusals})' if refusals else ''}")
         if run.status == "timeout":
             state.findings.add("pending", f"device {device.index}: shelf-sync did not finish in time")
+
+    def _note_refusals(self, state, run, report):
+        """Counts what a run refused of the server's (its report): versions put back, records
+        in the clear, deletions without the reader, a keyring. Returns them in words."""
+        refused = integrity_refusals(report)
+        for key, stat in (("rolled_back", "refused_rolled_back"), ("in_the_clear", "refused_in_the_clear"),
+                          ("deleted_by_server", "refused_deleted"), ("keyring", "keyrings_refused")):
+            state.stats.bump(stat, refused.get(key, 0))
+        if run.status == 1 and integrity_only(report):
+            state.stats.bump("integrity_exits")
+        return ", ".join(f"{k} {v}" for k, v in refused.items() if v)
 
     # MARK: Barrier and check
 
@@ -409,14 +494,23 @@ class Driver:
         quiet, previous = False, None
         for round_number in range(1, QUIET_ROUNDS_MAX + 1):
             state.stats.bump("barrier_rounds")
-            pushed, statuses = 0, []
+            pushed, statuses, settled = 0, [], True
             for device in state.devices:
                 run = device.sync()
                 statuses.append(run.status)
                 pushed += run.pushed()
+                report = run.report()
+                refused = self._note_refusals(state, run, report) if state.encryption_on else ""
                 state.transcript.append(f"    barrier round {round_number}: device {device.index} shelf-sync -> "
-                                        f"{run.status}, pushed {run.pushed()}")
-            if pushed == 0 and all(s == 0 for s in statuses):
+                                        f"{run.status}, pushed {run.pushed()}{f', refused: {refused}' if refused else ''}")
+                # A hostile run's exit 1 that only says what the device refused of the
+                # operator's writes is as good as 0: the device did its part.
+                settled = settled and (run.status == 0 or (state.ledger is not None and run.status == 1
+                                                           and integrity_only(report)))
+                if state.ledger is not None and keeps_server_deletions(report):
+                    self._put_back(state, device)
+                    settled = False
+            if pushed == 0 and settled:
                 quiet = True
                 break
             if pushed == 0 and statuses == previous:
@@ -424,17 +518,30 @@ class Driver:
             previous = statuses
         if final and self.inject_divergence == "server-only":
             self._inject_server_only(state)
-        snapshots = {d.index: d.snapshot() for d in state.devices}
+        if final and self.inject_divergence in ("replay", "keyring"):
+            self._inject_operator(state, self.inject_divergence)
+        snapshots = {d.index: d.snapshot(encrypted=state.encryption_on) for d in state.devices}
+        keyring = None
         if state.encryption_on:
             # Every device has joined and synced: every record must be sealed by now.
             server, sealed = None, self.servers.sealed_view(state.user, state.password)
             if final and self.inject_divergence == "plaintext":
                 self._inject_plaintext(state, sealed)
+            if state.operator is not None:
+                keyring = state.operator.keyring()
+                # Kept with the devices' folders when the run fails: what the server held.
+                pathlib.Path(state.root, f"server-barrier-{state.stats.counts['barriers']}.json").write_text(
+                    json.dumps({"records": sealed, "keyring": keyring}, indent=1))
         else:
             server, sealed = self.servers.server_records(state.user, state.password), None
-        if final and self.inject_divergence and self.inject_divergence not in ("server-only", "plaintext"):
+        if final and self.inject_divergence and self.inject_divergence not in ("server-only", "plaintext", "replay",
+                                                                              "keyring"):
             self._inject(state, snapshots)
-        findings = check(state.model, snapshots, server, sealed)
+        findings = check(state.model, snapshots, server, sealed,
+                         operator=state.ledger if state.encryption_on else None, keyring=keyring)
+        if state.operator is not None and state.encryption_on and findings.ok:
+            # What the server holds now is the reader's: the operator's copies of it.
+            state.operator.copy_everything()
         if not quiet:
             findings.add("pending", f"the devices did not become quiet ({state.stats.counts['barrier_rounds']} rounds of "
                                     f"syncs so far; the last ones exited {statuses})")
@@ -454,9 +561,31 @@ class Driver:
                 raise HarnessError(f"could not inject a local edit: {result}")
             snapshots[0] = device.snapshot()
             what = "device 0 added a task after the last barrier and did not sync"
+        elif kind == "forged":
+            # What a device that took a forged record would list: the operator's text.
+            device = state.devices[0]
+            result = device.shelf_command("--json", "book", "add", "--title", f"{FORGE_MARKER} (injected)",
+                                          "--author", "nobody")
+            if result.status != 0:
+                raise HarnessError(f"could not inject a forged title: {result}")
+            snapshots[0] = device.snapshot(encrypted=state.encryption_on)
+            what = "device 0 lists a book titled with the operator's forged text"
         else:
             what = state.model.corrupt(kind)
         state.transcript.append(f"    injected divergence: {what}")
+
+    def _inject_operator(self, state, kind):
+        """A hostile run's real divergence: after the devices went quiet, the operator puts
+        older sealed versions back (`replay`) or deletes the keyring (`keyring`), and no
+        device syncs again. The server must be found holding the operator's writes."""
+        if kind == "replay":
+            action = {"op": "operator", "kind": "replay", "count": 3, "pick": 1}
+        else:
+            action = {"op": "operator", "kind": "keyring", "variant": "delete", "pick": 1}
+        said = state.operator.act(action)
+        if said.endswith(NOTHING_DONE):
+            raise HarnessError(f"could not inject a {kind}: {said}")
+        state.transcript.append(f"    injected divergence: operator: {said}")
 
     def _inject_server_only(self, state):
         """A real divergence of the kind concurrent writers cause: a book the server
@@ -534,11 +663,58 @@ class _RunState:
         self.model, self.stats, self.findings, self.devices = model, stats, findings, devices
         self.user, self.password = user, password
         self.ids, self.refs, self.transcript = {}, {}, []
+        self.root = None
         self.proxy_seen = 0
         self.chaos = None
         self.own_writes = {}   # device -> (collection, id) -> fields it wrote this epoch, None = deleted
         self.encryption_on = False   # the account is encrypted: the server is checked sealed
         self.must_join = set()       # devices that hold no key yet; they join at the next barrier
+        self.ledger = None           # hostile runs: what the operator did (OperatorLedger)
+        self.operator = None         # … and the operator itself (HostileOperator)
+        self.knows_sealed = set()    # devices that know the plaintext period is closed
+
+
+# MARK: - What a run refused
+
+# What a run that refused the server's writes says, part by part (SyncEngine.integrityNotes).
+INTEGRITY_NOTES = ("older version", "in the clear (refused)", "without you", "refused the server's keyring")
+
+
+def integrity_refusals(report):
+    """What a `shelf-sync` report says the run refused of the server's: counts by kind
+    (`rolled_back`, `in_the_clear`, `deleted_by_server` over its collections, `keyring` 1
+    when it refused the keyring)."""
+    out = {"rolled_back": 0, "in_the_clear": 0, "deleted_by_server": 0, "keyring": 0}
+    for account in (report or {}).get("accounts", []):
+        for collection in (account.get("collections") or {}).values():
+            for key in ("rolled_back", "in_the_clear", "deleted_by_server"):
+                out[key] += collection.get(key, 0) or 0
+        if str(account.get("keyring") or "").startswith("refused the server's keyring"):
+            out["keyring"] += 1
+    return out
+
+
+def integrity_only(report):
+    """Whether a run that needs attention needs it only for what it refused of the
+    server's (docs/encryption.md): no conflict, no dead letter, no collection refused, no
+    push held — the outcome a hostile operator's writes leave, and nothing else."""
+    accounts = (report or {}).get("accounts", [])
+    if not accounts:
+        return False
+    for account in accounts:
+        message = account.get("message") or ""
+        if account.get("outcome") != "needs_attention" or account.get("unavailable"):
+            return False
+        if "conflict" in message or "'shelf failed'" in message or "'shelf encryption join'" in message:
+            return False
+        if not any(note in message for note in INTEGRITY_NOTES):
+            return False
+    return True
+
+
+def keeps_server_deletions(report):
+    """Whether the run says the device keeps records the server deleted without the reader."""
+    return any("without you" in (account.get("message") or "") for account in (report or {}).get("accounts", []))
 
 
 # MARK: - Command lines

@@ -40,6 +40,12 @@ WORDS = ("Solaris", "Dune", "Kindred", "Ficciones", "Pedro Páramo", "Дар", "
 
 
 MODES = ("calm", "kills", "faults", "concurrent")
+# The hostile operator's actions and how often each comes (`--operator-mix`), and how often
+# it acts: the chance of an action before a device's step (`--operator-probability`).
+OPERATOR_MIX = {"replay": 4, "forge": 2, "delete": 2, "keyring": 1}
+OPERATOR_PROBABILITY = 0.2
+# The actions a device takes: an operator action may come before any of them.
+DEVICE_STEPS = ("add", "edit", "remove", "read", "sync", "burst")
 # Modes with lost/cut replies, resets and the server forgetting a collection.
 FAULTY_MODES = ("faults", "concurrent")
 
@@ -59,13 +65,18 @@ class Parameters:
     enabling device has not pulled yet, and the enabling device's next sync comes when
     the history gives it; `encrypt_after_barrier` puts it first in the epoch after the
     first barrier instead, where every device holds every record, and has the enabling
-    device sync right after (`"sync": true`), before any other device syncs."""
+    device sync right after (`"sync": true`), before any other device syncs.
+
+    `hostile` (encrypted runs only) puts an `operator` action before a device's step with
+    `operator_probability`: Kinto's operator replaying, forging, deleting or rolling the
+    keyring back (hostile.py), of a kind drawn with the weights of `operator_mix`."""
 
     def __init__(self, steps=60, devices=2, mode="faults", kill_probability=0.35,
                  fault_probability=0.5, background_probability=0.25,
                  epoch_min=8, epoch_max=30, kill_max_ms=350, wipe_probability=0.15,
                  burst_probability=0.3, burst_writes=(2, 6), reader_syncs_max=6,
-                 encrypted=False, encrypt_probability=0.75, encrypt_after_barrier=False):
+                 encrypted=False, encrypt_probability=0.75, encrypt_after_barrier=False,
+                 hostile=False, operator_probability=OPERATOR_PROBABILITY, operator_mix=None):
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r} ({', '.join(MODES)})")
         if devices < 2:
@@ -88,6 +99,15 @@ class Parameters:
         self.encrypted = bool(encrypted)
         self.encrypt_probability = encrypt_probability if encrypted else 0.0
         self.encrypt_after_barrier = bool(encrypt_after_barrier) if encrypted else False
+        # Hostile runs: the server's operator acts between the devices' steps.
+        if hostile and not encrypted:
+            raise ValueError("a hostile operator needs an encrypted account (--encrypted)")
+        self.hostile = bool(hostile)
+        self.operator_probability = operator_probability if hostile else 0.0
+        self.operator_mix = dict(operator_mix or OPERATOR_MIX) if hostile else {}
+        if hostile and (set(self.operator_mix) - set(OPERATOR_MIX) or not any(self.operator_mix.values())
+                        or min(self.operator_mix.values()) < 0):
+            raise ValueError(f"operator mix {self.operator_mix}: weights ≥ 0 of {', '.join(OPERATOR_MIX)}, not all 0")
 
     def as_dict(self):
         return dict(vars(self))
@@ -138,7 +158,7 @@ class HistoryGenerator:
                 epoch_left = self._epoch_length()
                 epoch_start = True
         actions.append({"op": "barrier", "final": True})
-        return actions
+        return self._with_operator(actions)
 
     # MARK: Encryption
 
@@ -158,6 +178,45 @@ class HistoryGenerator:
         low = max(1, self.p.steps // 4)
         step = rng.randint(low, max(low, self.p.steps // 2))
         return step, {"op": "encrypt", "device": rng.randrange(self.p.devices)}
+
+    # MARK: The hostile operator
+
+    def _with_operator(self, actions):
+        """`actions` with an `operator` action before some device steps (hostile runs).
+
+        Drawn from a random source of their own (seeded by the seed), one number per device
+        step whatever the mix, so a hostile history is its encrypted history with operator
+        actions inserted, a shorter history's are a prefix of a longer one's, and the
+        other histories draw nothing new."""
+        if not self.p.hostile:
+            return actions
+        rng = random.Random(f"shelf-operator-{self.seed}")
+        kinds = sorted(k for k, w in self.p.operator_mix.items() if w > 0)
+        weights = [self.p.operator_mix[k] for k in kinds]
+        out = []
+        for action in actions:
+            if action["op"] in DEVICE_STEPS and rng.random() < self.p.operator_probability:
+                out.append(self._operator_action(rng, rng.choices(kinds, weights=weights)[0]))
+            out.append(action)
+        return out
+
+    @staticmethod
+    def _operator_action(rng, kind):
+        """One operator action; `pick` seeds what it picks among the records it finds then."""
+        action = {"op": "operator", "kind": kind}
+        if kind == "replay":
+            action["count"] = rng.choice((1, 1, 2, 3))
+        elif kind == "forge":
+            action["collection"] = rng.choice(COLLECTIONS)
+            action["target"] = rng.choice(("new", "existing"))
+        elif kind == "delete":
+            action["collection"] = rng.choice(COLLECTIONS)
+            action["scope"] = "all" if rng.random() < 0.2 else "some"
+            action["count"] = rng.randint(1, 3)
+        else:
+            action["variant"] = rng.choices(("rollback", "tamper", "delete"), weights=(3, 2, 1))[0]
+        action["pick"] = rng.randrange(1 << 30)
+        return action
 
     # MARK: Epochs and claims
 

@@ -25,10 +25,13 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from checker import KINDS  # noqa: E402
 from cluster import ROOT, HarnessError, Servers  # noqa: E402
 from driver import Driver, RunStats  # noqa: E402
-from generator import MODES, Parameters, generate  # noqa: E402
+from generator import MODES, OPERATOR_MIX, OPERATOR_PROBABILITY, Parameters, generate  # noqa: E402
 from shrink import failure_kinds, shrink  # noqa: E402
 
-DIVERGENCES = ("missing", "extra", "wrong", "resurrected", "local-edit", "server-only", "plaintext")
+DIVERGENCES = ("missing", "extra", "wrong", "resurrected", "local-edit", "server-only", "plaintext", "forged",
+               "replay", "keyring")
+# Self-tests of a hostile run's checks: they need --hostile.
+HOSTILE_DIVERGENCES = ("forged", "replay", "keyring")
 
 
 def parse(argv):
@@ -64,6 +67,17 @@ def parse(argv):
     parser.add_argument("--encrypt-after-barrier", action="store_true",
                         help="--encrypted: the 'encrypt' action comes first in the epoch after the first barrier "
                              "(every device holds every record) instead of at a random step mid-epoch")
+    parser.add_argument("--hostile", action="store_true",
+                        help="--encrypted: Kinto's operator writes the account by hand between the devices' steps, "
+                             "straight against Kinto: replays older sealed versions, forges records in the clear, "
+                             "deletes records, rolls the keyring back (hostile.py); no forged or replayed content "
+                             "may reach a device, and no reader's record may be lost")
+    parser.add_argument("--operator-probability", type=float, default=OPERATOR_PROBABILITY, metavar="P",
+                        help="--hostile: chance of an operator action before each device step "
+                             f"(default {OPERATOR_PROBABILITY})")
+    parser.add_argument("--operator-mix", type=_mix, default=dict(OPERATOR_MIX), metavar="KIND=W,…",
+                        help="--hostile: weights of the operator's actions (default "
+                             + ",".join(f"{k}={v}" for k, v in OPERATOR_MIX.items()) + "; 0 leaves one out)")
     parser.add_argument("--latency-ms", type=int, default=60, help="proxy latency per request (default 60)")
     parser.add_argument("--jitter-ms", type=int, default=10, help="proxy jitter (default 10)")
     parser.add_argument("--shelf", default=str(ROOT / ".build" / "debug" / "shelf"), help="the shelf binary")
@@ -78,7 +92,9 @@ def parse(argv):
     parser.add_argument("--inject-divergence", choices=DIVERGENCES,
                         help="self-test: break the model or a device before the final check (server-only: "
                              "a book on Kinto that no device has; plaintext, with --encrypted: a book on Kinto "
-                             "in the clear); the run must fail")
+                             "in the clear; with --hostile: forged, a device lists a forged title; replay, the "
+                             "operator puts older versions back after the devices went quiet; keyring, it deletes "
+                             "the keyring then); the run must fail")
     parser.add_argument("--shrink", type=int, nargs="?", const=40, default=0, metavar="RUNS",
                         help="after a failure, look for a smaller history that fails the same way "
                              "(at most RUNS more runs, default 40); saved as seed-N-min.json")
@@ -94,6 +110,12 @@ def parse(argv):
         parser.error("--encrypt-probability must be between 0 and 1")
     if args.inject_divergence == "plaintext" and not args.encrypted:
         parser.error("--inject-divergence plaintext needs --encrypted")
+    if args.hostile and not args.encrypted:
+        parser.error("--hostile needs --encrypted: the operator attacks an encrypted account")
+    if args.inject_divergence in HOSTILE_DIVERGENCES and not args.hostile:
+        parser.error(f"--inject-divergence {args.inject_divergence} needs --hostile")
+    if not 0 <= args.operator_probability <= 1:
+        parser.error("--operator-probability must be between 0 and 1")
     return args
 
 
@@ -107,6 +129,22 @@ def _range(text):
     if not 1 <= pair[0] <= pair[1]:
         raise argparse.ArgumentTypeError(f"{text!r}: need 1 ≤ MIN ≤ MAX")
     return pair
+
+
+def _mix(text):
+    """`replay=4,forge=2,…` as weights of the operator's actions (kinds left out weigh 0)."""
+    mix = {kind: 0 for kind in OPERATOR_MIX}
+    try:
+        for part in filter(None, text.split(",")):
+            kind, _, weight = part.partition("=")
+            if kind.strip() not in mix:
+                raise ValueError(kind)
+            mix[kind.strip()] = int(weight)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not KIND=WEIGHT,… of {', '.join(OPERATOR_MIX)}") from None
+    if min(mix.values()) < 0 or not any(mix.values()):
+        raise argparse.ArgumentTypeError(f"{text!r}: weights ≥ 0, not all 0")
+    return mix
 
 
 def server_shape(args, mode):
@@ -123,6 +161,7 @@ def main(argv=None):
     runs = _planned_runs(args)
     # A replayed history says itself whether it ran encrypted.
     args.encrypted = args.encrypted or any(params.get("encrypted") for _, _, params in runs)
+    args.hostile = args.hostile or any(params.get("hostile") for _, _, params in runs)
     args.server = server_shape(args, runs[0][2]["mode"] if runs else args.mode)
     started = time.monotonic()
     try:
@@ -137,6 +176,7 @@ def main(argv=None):
         for seed, history, params in runs:
             driver.device_count = params["devices"]
             driver.encrypted = bool(params.get("encrypted"))
+            driver.hostile = bool(params.get("hostile"))
             result = driver.run(seed, history)
             results.append(result)
             for key, value in result.stats.counts.items():
@@ -146,7 +186,8 @@ def main(argv=None):
                   f"{result.stats.counts['kills_mid_run']} kills mid-run, {result.stats.counts['lost_replies']} lost replies, "
                   f"{result.stats.counts['barriers']} barriers"
                   f"{', %d bursts' % result.stats.counts['bursts'] if result.stats.counts['bursts'] else ''}"
-                  f"{_encryption_summary(result.stats.counts) if params.get('encrypted') else ''}, "
+                  f"{_encryption_summary(result.stats.counts) if params.get('encrypted') else ''}"
+                  f"{_operator_summary(result.stats.counts) if params.get('hostile') else ''}, "
                   f"{result.seconds:.1f} s", flush=True)
             if args.verbose:
                 print("\n".join(result.transcript))
@@ -172,7 +213,8 @@ def _planned_runs(args):
     params = Parameters(steps=args.steps, devices=args.devices, mode=args.mode,
                         wipe_probability=args.wipe_probability, burst_writes=args.burst_writes,
                         encrypted=args.encrypted, encrypt_probability=args.encrypt_probability,
-                        encrypt_after_barrier=args.encrypt_after_barrier)
+                        encrypt_after_barrier=args.encrypt_after_barrier, hostile=args.hostile,
+                        operator_probability=args.operator_probability, operator_mix=args.operator_mix)
     return [(seed, generate(seed, params), params.as_dict()) for seed in seeds]
 
 
@@ -210,6 +252,12 @@ def _report_failure(result, params, args):
             soak_args.append(f"--encrypt-probability {params['encrypt_probability']}")
         if params.get("encrypt_after_barrier"):
             soak_args.append("--encrypt-after-barrier")
+    if params.get("hostile"):
+        extra += " HOSTILE=1"
+        if params.get("operator_probability", OPERATOR_PROBABILITY) != OPERATOR_PROBABILITY:
+            soak_args.append(f"--operator-probability {params['operator_probability']}")
+        if params.get("operator_mix", OPERATOR_MIX) != OPERATOR_MIX:
+            soak_args.append("--operator-mix " + ",".join(f"{k}={v}" for k, v in params["operator_mix"].items()))
     if soak_args:
         extra += f" SOAK_ARGS=\"{' '.join(soak_args)}\""
     print(f"--- replay: make soak SEED={result.seed} STEPS={params['steps']} MODE={params['mode']} "
@@ -242,6 +290,14 @@ def _encryption_summary(counts):
             f"{counts['held_syncs']} syncs held until a join, {counts['unheld_syncs']} not held")
 
 
+def _operator_summary(counts):
+    """The hostile run's part of a seed's line: what the operator did, what the devices refused."""
+    return (f", {counts['operator_actions']} operator action(s) ({counts['operator_skipped']} skipped), "
+            f"refused {counts['refused_rolled_back']} rolled back / {counts['refused_in_the_clear']} in the clear / "
+            f"{counts['refused_deleted']} deleted / {counts['keyrings_refused']} keyrings, "
+            f"{counts['put_backs']} put-backs")
+
+
 def _print_result_line(mode, args, results, totals, failed, seconds):
     divergences = {k: 0 for k in KINDS}
     for result in results:
@@ -260,6 +316,15 @@ def _print_result_line(mode, args, results, totals, failed, seconds):
             + (f"encrypted=1 encryptions={c['encryptions']} joins={c['joins']} held_syncs={c['held_syncs']} "
                f"unheld_syncs={c['unheld_syncs']} "
                f"plaintext_on_server={divergences['plaintext_on_server']} " if args.encrypted else "")
+            + (f"hostile=1 operator_actions={c['operator_actions']} replays={c['replays']} "
+               f"removed_records_replayed={c['removed_records_replayed']} forges={c['forges']} "
+               f"operator_deletes={c['operator_deletes']} keyring_attacks={c['keyring_attacks']} "
+               f"operator_skipped={c['operator_skipped']} refused_rolled_back={c['refused_rolled_back']} "
+               f"refused_in_the_clear={c['refused_in_the_clear']} refused_deleted={c['refused_deleted']} "
+               f"keyrings_refused={c['keyrings_refused']} integrity_exits={c['integrity_exits']} "
+               f"put_backs={c['put_backs']} forged_accepted={divergences['forged_accepted']} "
+               f"replay_accepted={divergences['replay_accepted']} "
+               f"rollback_on_server={divergences['rollback_on_server']} " if args.hostile else "")
             + f"refused_or_broken_runs={sum(1 for r in results if r.failure)} "
             f"diverged_runs={len(failed)} {'PASS' if not failed else 'FAIL'} ({seconds:.0f} s)")
     print(line, flush=True)

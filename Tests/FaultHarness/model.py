@@ -20,6 +20,10 @@ class Model:
         self.live = {c: {} for c in FIELDS}      # collection -> id -> fields
         self.deleted = {c: set() for c in FIELDS}
         self.created = {c: set() for c in FIELDS}
+        # Every value a field held before its current one: (collection, id, field) -> values.
+        # Written values are unique in a run (generator.py), so a device showing one of
+        # these shows an older version of the record.
+        self.past = {}
 
     # MARK: Acknowledged edits
 
@@ -33,6 +37,9 @@ class Model:
         record = self.live[collection].get(record_id)
         if record is None:
             raise KeyError(f"model: edit of {collection}/{record_id}, which the model does not hold")
+        for field, value in fields.items():
+            if field in FIELDS[collection] and record.get(field) != value:
+                self.past.setdefault((collection, record_id, field), set()).add(record.get(field))
         record.update({k: v for k, v in fields.items() if k in FIELDS[collection]})
 
     def remove(self, collection, record_id):
@@ -44,6 +51,11 @@ class Model:
     def expected(self, collection):
         """id -> {field: value} of what every device must list."""
         return {rid: {f: rec.get(f) for f in FIELDS[collection]} for rid, rec in self.live[collection].items()}
+
+    def is_past(self, collection, record_id, field, value):
+        """Whether `value` is one the field held before its current value (text only: a
+        flag has two values, so an old one cannot be told from a wrong one)."""
+        return isinstance(value, str) and value in self.past.get((collection, record_id, field), ())
 
     def count(self):
         return sum(len(v) for v in self.live.values())

@@ -18,7 +18,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from checker import check  # noqa: E402
-from generator import EDITABLE_FIELDS, FLAG_FIELD, Parameters, flattened, generate  # noqa: E402
+from generator import EDITABLE_FIELDS, FLAG_FIELD, OPERATOR_MIX, Parameters, flattened, generate  # noqa: E402
+from hostile import FORGE_MARKER, HostileOperator, OperatorLedger, keyring_digest  # noqa: E402
 from model import Model  # noqa: E402
 from scenario_concurrent import row_line, tally  # noqa: E402
 from shrink import truncated, without, without_empty_epochs  # noqa: E402
@@ -42,7 +43,7 @@ class Claims:
                 gone |= deleted
                 writers, touched, deleted = {}, {}, set()
                 continue
-            if action["op"] in ("sync", "chaos", "read", "wipe", "burst", "encrypt"):
+            if action["op"] in ("sync", "chaos", "read", "wipe", "burst", "encrypt", "operator"):
                 continue
             ref, device = action["ref"], action["device"]
             self.assertNotIn(ref, gone, f"seed {seed}: {action} names a record deleted earlier")
@@ -260,6 +261,55 @@ class EncryptedGeneratorTests(Claims, unittest.TestCase):
         self.assertFalse(any(a["op"] == "encrypt" for a in truncated(history, index)))
         for end in range(1, len(history)):
             self.assertLessEqual(sum(a["op"] == "encrypt" for a in without_empty_epochs(truncated(history, end))), 1)
+
+
+def _operator_actions(history):
+    return [a for a in history if a["op"] == "operator"]
+
+
+class HostileGeneratorTests(Claims, unittest.TestCase):
+    """Operator actions: only in hostile runs, inserted between device steps, seeded apart."""
+
+    def params(self, **kw):
+        return Parameters(**dict(dict(steps=200, devices=3, mode="faults", encrypted=True), **kw))
+
+    def test_a_hostile_history_is_the_encrypted_one_with_operator_actions_inserted(self):
+        for seed in range(1, 25):
+            encrypted = generate(seed, self.params())
+            hostile = generate(seed, self.params(hostile=True))
+            self.assertEqual([a for a in hostile if a["op"] != "operator"], encrypted, f"seed {seed}")
+            self.assertEqual(hostile, generate(seed, self.params(hostile=True)))
+            self.assertFalse(_operator_actions(encrypted))
+            self.assert_conflict_free(seed, hostile)
+            for index, action in enumerate(hostile):
+                if action["op"] == "operator":
+                    self.assertIn(hostile[index + 1]["op"], ("add", "edit", "remove", "read", "sync", "burst"),
+                                  "an operator action comes right before a device's step")
+
+    def test_a_shorter_hostile_history_is_a_prefix_of_a_longer_one(self):
+        short, long = generate(5, self.params(steps=40, hostile=True)), generate(5, self.params(steps=120, hostile=True))
+        self.assertEqual(short[:-1], long[:len(short) - 1])
+
+    def test_the_mix_and_the_probability_decide_what_the_operator_does(self):
+        history = generate(3, self.params(steps=500, hostile=True))
+        actions = _operator_actions(history)
+        steps = sum(1 for a in history if a["op"] in ("add", "edit", "remove", "read", "sync"))
+        self.assertTrue(0.15 < len(actions) / steps < 0.25, len(actions) / steps)
+        self.assertEqual({a["kind"] for a in actions}, set(OPERATOR_MIX))
+        self.assertEqual({a.get("scope") for a in actions if a["kind"] == "delete"}, {"some", "all"})
+        self.assertEqual({a.get("target") for a in actions if a["kind"] == "forge"}, {"new", "existing"})
+        self.assertEqual({a.get("variant") for a in actions if a["kind"] == "keyring"}, {"rollback", "tamper", "delete"})
+        only = _operator_actions(generate(3, self.params(steps=300, hostile=True,
+                                                         operator_mix={"replay": 0, "forge": 0, "delete": 1})))
+        self.assertTrue(only and all(a["kind"] == "delete" for a in only))
+        self.assertFalse(_operator_actions(generate(3, self.params(hostile=True, operator_probability=0))))
+
+    def test_a_hostile_operator_needs_an_encrypted_account(self):
+        with self.assertRaises(ValueError):
+            Parameters(steps=10, hostile=True)
+        with self.assertRaises(ValueError):
+            self.params(hostile=True, operator_mix={"replay": 0})
+        self.assertFalse(_operator_actions(generate(1, Parameters(steps=200, encrypted=True))))
 
 
 def _model():
@@ -567,6 +617,25 @@ class HarnessOptionsTests(unittest.TestCase):
             finally:
                 sys.stderr = stderr
 
+    def test_hostile_needs_encrypted_and_the_mix_is_kind_weight_pairs(self):
+        from harness import parse
+        self.assertUsageError(["--hostile"])
+        args = parse(["--encrypted", "--hostile", "--operator-mix", "replay=3,delete=1"])
+        self.assertEqual(args.operator_mix, {"replay": 3, "forge": 0, "delete": 1, "keyring": 0})
+        self.assertEqual(parse(["--encrypted", "--hostile"]).operator_mix, OPERATOR_MIX)
+        for bad in ("rollback=1", "replay=x", "replay=0"):
+            self.assertUsageError(["--encrypted", "--hostile", "--operator-mix", bad])
+        self.assertUsageError(["--encrypted", "--inject-divergence", "forged"])
+
+    def assertUsageError(self, argv):
+        from harness import parse
+        with self.assertRaises(SystemExit), open(os.devnull, "w") as quiet:
+            stderr, sys.stderr = sys.stderr, quiet
+            try:
+                parse(argv)
+            finally:
+                sys.stderr = stderr
+
     def test_workers_need_the_production_server_and_reach_the_supervisor(self):
         from cluster import HarnessError, kinto_arguments
         self.assertIn("--postgresql", kinto_arguments("production"))
@@ -677,6 +746,263 @@ class SealedServerCheckerTests(unittest.TestCase):
         self.assertEqual(self.findings(old).counts["plaintext_on_server"], 1)
 
 
+def _keyring(version, plaintext="closed", mac="bWFj"):
+    return {"id": "keyring", "last_modified": version, "format": 2, "keys": {"k1": {}},
+            "manifest": {"version": version, "current": "k1", "identity": "k1", "plaintext": plaintext,
+                         "keys": {"k1": {"state": "current", "wrap": "00"}}},
+            "auth": {"k1": mac}}
+
+
+class HostileCheckerTests(unittest.TestCase):
+    """What a hostile operator wrote must reach no device, and the devices must undo it."""
+
+    def setUp(self):
+        self.model = _model()
+        self.model.edit("books", "b-1", {"title": "Dune Messiah"})
+        self.book = dict(BOOK, title="Dune Messiah")
+        self.good = _snapshot([self.book], tasks=[TASK])
+        self.ledger = OperatorLedger()
+        self.server = {"books": [dict(_sealed("b-1"), shelf_enc=dict(_sealed("b-1")["shelf_enc"], seq=2))],
+                       "notes": [_sealed("n-gone", 5, deleted=True)], "tasks": [_sealed("t-1", 2)],
+                       "cart": [], "preferences": [], "sessions": []}
+        self.ledger.copy_records("books", self.server["books"])
+        self.ledger.copy_keyring(_keyring(2))
+
+    def findings(self, snapshots=None, sealed=None, keyring=None):
+        return check(self.model, snapshots or {0: self.good, 1: self.good}, sealed=sealed or self.server,
+                     operator=self.ledger, keyring=_keyring(2) if keyring is None else keyring)
+
+    def kinds(self, *args, **kwargs):
+        return {k for k, v in self.findings(*args, **kwargs).counts.items() if v}
+
+    def test_devices_and_a_server_that_undid_the_operator_pass(self):
+        findings = self.findings()
+        self.assertTrue(findings.ok, findings.lines)
+
+    def test_a_device_listing_a_forged_record_or_a_forged_title_fails(self):
+        self.ledger.forged["books"].add("b-forged")
+        forged = {"id": "b-forged", "title": "Kindred", "author": "x", "isFinished": False}
+        findings = self.findings({0: self.good, 1: _snapshot([self.book, forged], tasks=[TASK])})
+        self.assertEqual(findings.counts["forged_accepted"], 1)
+        self.assertIn("[forged_accepted] device 1: books/b-forged shows what the operator forged", findings.lines[0])
+        over = _snapshot([dict(self.book, title=f"{FORGE_MARKER} 0000002a")], tasks=[TASK])
+        self.assertIn("forged_accepted", self.kinds({0: self.good, 1: over}))
+        self.assertIn("missing_edits", self.kinds({0: self.good, 1: over}), "the reader's record is not shown either")
+
+    def test_an_older_value_of_a_replayed_record_is_a_replay_accepted(self):
+        older = _snapshot([BOOK], tasks=[TASK])   # the title before the reader's edit
+        self.assertEqual(self.kinds({0: self.good, 1: older}) & {"replay_accepted", "wrong_fields"}, {"wrong_fields"},
+                         "a record the operator did not replay shows a wrong field, not a replay")
+        self.ledger.replayed["books"].add("b-1")
+        findings = self.findings({0: self.good, 1: older})
+        self.assertEqual(findings.counts["replay_accepted"], 1)
+        self.assertEqual(findings.counts["wrong_fields"], 0)
+        self.assertIn("[replay_accepted] device 1: books/b-1.title is 'Dune', an older value (the operator put an "
+                      "older version of the record back); expected 'Dune Messiah'", findings.lines)
+        never = _snapshot([dict(self.book, title="a value nobody wrote")], tasks=[TASK])
+        self.assertEqual(self.kinds({0: self.good, 1: never}) & {"replay_accepted", "wrong_fields"}, {"wrong_fields"})
+
+    def test_a_removed_record_the_operator_put_back_is_a_replay_accepted(self):
+        back = {"id": "n-gone", "title": "x", "body": "y", "bookID": None}
+        snapshots = {0: self.good, 1: _snapshot([self.book], [back], [TASK])}
+        self.ledger.replayed["notes"].add("n-gone")
+        self.ledger.deleted["notes"].add("n-gone")
+        findings = self.findings(snapshots)
+        self.assertEqual((findings.counts["replay_accepted"], findings.counts["resurrected_deletes"]), (0, 1),
+                         "a replay over a live version does not bring a removed record back")
+        self.assertIn("[resurrected_deletes] device 1: notes/n-gone was deleted but is back: " + str(back)
+                      + " (the operator deleted it and put older versions of it back on the server)", findings.lines)
+        self.ledger.revived["notes"].add("n-gone")
+        findings = self.findings(snapshots)
+        self.assertEqual((findings.counts["replay_accepted"], findings.counts["resurrected_deletes"]), (1, 0))
+
+    def test_a_server_left_with_an_older_version_or_keyring_fails(self):
+        replayed = dict(self.server, books=[_sealed("b-1")])   # seq 1, after seq 2 was seen
+        findings = self.findings(sealed=replayed)
+        self.assertIn("[rollback_on_server] server: 1 books hold a version older than one it held before: "
+                      "b-1 (seq 1 < 2)", findings.lines)
+        self.assertEqual(self.kinds(keyring=_keyring(1)), {"rollback_on_server"})
+        self.assertIn("[rollback_on_server] server: no keyring (the newest it held was version 2)",
+                      check(self.model, {0: self.good}, sealed=self.server, operator=self.ledger, keyring=None).lines)
+        tampered = _keyring(3, mac="Zm9yZ2Vk")
+        self.ledger.forged_keyrings.add(keyring_digest(tampered))
+        self.assertEqual(self.kinds(keyring=tampered), {"rollback_on_server"})
+        self.assertEqual(self.kinds(keyring=_keyring(3)), set(), "a newer keyring a device wrote is fine")
+
+    def test_records_the_operator_forged_under_new_ids_stay_on_the_server_unreported(self):
+        self.ledger.forged["books"].add("b-forged")
+        left = dict(self.server, books=self.server["books"] + [{"id": "b-forged", "last_modified": 9, "title": "x"}])
+        findings = self.findings(sealed=left)
+        self.assertTrue(findings.ok, findings.lines)
+        # Plaintext over a reader's id is not the operator's to keep: the devices write over it.
+        over = dict(self.server, books=[{"id": "b-1", "last_modified": 9, "title": "x"}])
+        self.assertIn("plaintext_on_server", self.kinds(sealed=over))
+
+    def test_a_record_the_operator_deleted_and_nobody_put_back_is_missing(self):
+        self.ledger.deleted["books"].add("b-1")
+        self.assertIn("[missing_edits] device 1: books/b-1 is missing (expected {'title': 'Dune Messiah', 'author': "
+                      "'Frank Herbert', 'isFinished': False}) (the operator deleted it on the server)",
+                      self.findings({0: self.good, 1: _snapshot(tasks=[TASK])}).lines)
+
+    def test_records_kept_for_put_back_at_a_barrier_are_pending(self):
+        kept = dict(self.good, encryption={"deleted_by_server": 2})
+        self.assertIn("[pending] device 1: 2 record(s) the server deleted without the reader still wait for "
+                      "'shelf encryption put-back'", self.findings({0: self.good, 1: kept}).lines)
+
+
+# MARK: - The operator against a fake Kinto
+
+class _FakeKinto:
+    """Kinto's records of one user in memory, as `Servers` shows them to the operator."""
+
+    def __init__(self, records, keyring):
+        self.records, self.keyring, self.requests = records, keyring, []
+
+    def sealed_view(self, user, password, collections):
+        return {c: [dict(r) for r in self.records.get(c, [])] for c in collections}
+
+    def kinto_request(self, user, password, method, path, body=None):
+        self.requests.append((method, path, body))
+        parts = path.split("/")
+        if parts[1] == "shelf-keys":
+            if method == "GET":
+                return (200, {"data": self.keyring}) if self.keyring else (404, None)
+            self.keyring = None if method == "DELETE" else dict(body["data"], id="keyring")
+            return 200, None
+        collection = parts[1]
+        rows = self.records.setdefault(collection, [])
+        if method == "DELETE" and len(parts) == 3:
+            self.records[collection] = [{"id": r["id"], "last_modified": 99, "deleted": True} for r in rows]
+            return 200, None
+        rid = parts[3]
+        rows[:] = [r for r in rows if r["id"] != rid]
+        if method == "DELETE":
+            rows.append({"id": rid, "last_modified": 99, "deleted": True})
+        else:
+            rows.append(dict(body["data"], id=rid, last_modified=99))
+        return 200, None
+
+
+class HostileOperatorTests(unittest.TestCase):
+    def setUp(self):
+        first = {"id": "b-1", "last_modified": 1, "shelf_enc": {"v": 2, "kid": "k1", "seq": 1, "n": "n1", "c": "c1"}}
+        self.kinto = _FakeKinto({"books": [first], "notes": [], "tasks": []}, _keyring(1, plaintext="open"))
+        self.ledger = OperatorLedger()
+        self.operator = HostileOperator(self.kinto, "u", "p", self.ledger)
+
+    def newer(self):
+        """The reader edits b-1 (seq 2) and closes the plaintext period (keyring version 2)."""
+        self.kinto.records["books"] = [
+            {"id": "b-1", "last_modified": 2, "shelf_enc": {"v": 2, "kid": "k1", "seq": 2, "n": "n2", "c": "c2"}}]
+        self.kinto.keyring = _keyring(2)
+
+    def test_a_replay_puts_back_an_older_copy_and_only_an_older_one(self):
+        said = self.operator.act({"op": "operator", "kind": "replay", "count": 2, "pick": 1})
+        self.assertTrue(said.endswith("nothing done"), said)
+        self.newer()
+        said = self.operator.act({"op": "operator", "kind": "replay", "count": 2, "pick": 1})
+        self.assertEqual(said, "replay: put back books/b-1 seq 1")
+        self.assertEqual(self.kinto.requests[-1], ("PUT", "collections/books/records/b-1",
+                                                   {"data": {"shelf_enc": {"v": 2, "kid": "k1", "seq": 1, "n": "n1",
+                                                                           "c": "c1"}}}))
+        self.assertEqual(self.ledger.replayed["books"], {"b-1"})
+        self.assertEqual(self.ledger.newest_seq[("books", "b-1")], 2)
+        self.assertEqual((self.ledger.counts["operator_actions"], self.ledger.counts["operator_skipped"]), (1, 1))
+
+    def test_a_replay_over_the_readers_deletion_brings_a_removed_record_back(self):
+        self.operator.copy_everything()
+        self.kinto.records["books"] = [{"id": "b-1", "last_modified": 2, "shelf_enc": {
+            "v": 2, "kid": "k1", "seq": 2, "del": True, "n": "n2", "c": "c2"}}]
+        said = self.operator.act({"op": "operator", "kind": "replay", "count": 1, "pick": 1})
+        self.assertEqual(said, "replay: put back books/b-1 seq 1 over the reader’s deletion")
+        self.assertEqual(self.ledger.revived["books"], {"b-1"})
+        self.assertEqual(self.ledger.counts["removed_records_replayed"], 1)
+        # A sealed deletion is never what is put back.
+        self.kinto.records["books"] = [{"id": "b-1", "last_modified": 3, "shelf_enc": {
+            "v": 2, "kid": "k1", "seq": 3, "n": "n3", "c": "c3"}}]
+        said = self.operator.act({"op": "operator", "kind": "replay", "count": 3, "pick": 1})
+        self.assertEqual(said, "replay: put back books/b-1 seq 1")
+
+    def test_a_forge_writes_in_the_clear_under_a_new_id_or_over_a_sealed_one(self):
+        self.operator.act({"op": "operator", "kind": "forge", "collection": "books", "target": "new", "pick": 3})
+        [forged] = self.ledger.forged["books"]
+        record = next(r for r in self.kinto.records["books"] if r["id"] == forged)
+        self.assertTrue(record["title"].startswith(FORGE_MARKER))
+        self.assertNotIn("shelf_enc", record)
+        self.operator.act({"op": "operator", "kind": "forge", "collection": "books", "target": "existing", "pick": 3})
+        over = next(r for r in self.kinto.records["books"] if r["id"] == "b-1")
+        self.assertTrue(over["title"].startswith(FORGE_MARKER))
+        self.assertNotIn("shelf_enc", over)
+        self.assertEqual(self.ledger.forged["books"], {forged}, "a reader's id is not the operator's")
+
+    def test_deletions_one_by_one_or_the_whole_list(self):
+        said = self.operator.act({"op": "operator", "kind": "delete", "collection": "books", "scope": "some",
+                                  "count": 3, "pick": 1})
+        self.assertEqual(said, "delete: books/b-1 (Kinto [200])")
+        self.assertEqual(self.ledger.deleted["books"], {"b-1"})
+        self.assertTrue(self.operator.act({"op": "operator", "kind": "delete", "collection": "books", "scope": "all",
+                                           "count": 1, "pick": 1}).endswith("nothing done"))
+        self.newer()
+        self.operator.act({"op": "operator", "kind": "delete", "collection": "books", "scope": "all", "count": 1,
+                           "pick": 1})
+        self.assertEqual(self.kinto.requests[-1][:2], ("DELETE", "collections/books/records"))
+
+    def test_the_keyring_goes_back_is_altered_or_goes(self):
+        self.operator.copy_everything()
+        self.newer()
+        said = self.operator.act({"op": "operator", "kind": "keyring", "variant": "rollback", "pick": 1})
+        self.assertIn("put back version 1 over version 2", said)
+        self.assertEqual(self.kinto.keyring["manifest"]["version"], 1)
+        self.assertTrue(self.ledger.wrote_keyring(self.kinto.keyring))
+        self.assertEqual(self.ledger.newest_keyring_version, 2, "its own write is not a copy")
+        for pick in range(6):
+            self.kinto.keyring = _keyring(2)
+            self.operator.act({"op": "operator", "kind": "keyring", "variant": "tamper", "pick": pick})
+            self.assertNotEqual(self.kinto.keyring, _keyring(2), pick)
+            self.assertTrue(self.ledger.wrote_keyring(self.kinto.keyring))
+        self.operator.act({"op": "operator", "kind": "keyring", "variant": "delete", "pick": 1})
+        self.assertIsNone(self.kinto.keyring)
+
+
+# MARK: - What a run refused
+
+def _report(outcome="needs_attention", message="", keyring=None, unavailable=None, **collection):
+    return {"accounts": [{"outcome": outcome, "message": message, "keyring": keyring, "unavailable": unavailable or {},
+                          "collections": {"books": dict(collection), "notes": {}}}]}
+
+
+class IntegrityExitTests(unittest.TestCase):
+    """A run that exits 1 only for what it refused of the operator's writes is quiet."""
+
+    def test_only_refusals_count_as_integrity(self):
+        from driver import integrity_only
+        self.assertTrue(integrity_only(_report(message="the server put back 1 older version (refused; this "
+                                                       "device's go back)", rolled_back=1)))
+        self.assertTrue(integrity_only(_report(message="the server showed 2 records in the clear (refused); the "
+                                                       "server deleted 1 record without you (kept here: 'shelf "
+                                                       "encryption put-back' uploads them again)")))
+        self.assertTrue(integrity_only(_report(message="refused the server's keyring: x; put back version 2 this "
+                                                       "device verified")))
+        self.assertFalse(integrity_only(_report(message="1 conflict to resolve ('shelf conflicts'); the server put "
+                                                        "back 1 older version (refused; this device's go back)")))
+        self.assertFalse(integrity_only(_report(message="1 change refused by the server ('shelf failed')")))
+        self.assertFalse(integrity_only(_report(message="the server put back 1 older version", unavailable={"x": "y"})))
+        self.assertFalse(integrity_only(_report(outcome="temporary_failure", message="the server put back 1 older")))
+        self.assertFalse(integrity_only(_report(message="the account's records are encrypted and this device holds "
+                                                        "no key: run 'shelf encryption join'")))
+        self.assertFalse(integrity_only(None))
+
+    def test_refusals_are_counted_by_kind(self):
+        from driver import integrity_refusals, keeps_server_deletions
+        report = _report(message="the server deleted 1 record without you (kept here)", keyring="refused the "
+                         "server's keyring: older", rolled_back=2, in_the_clear=1, deleted_by_server=1)
+        self.assertEqual(integrity_refusals(report),
+                         {"rolled_back": 2, "in_the_clear": 1, "deleted_by_server": 1, "keyring": 1})
+        self.assertTrue(keeps_server_deletions(report))
+        self.assertFalse(keeps_server_deletions(_report(message="synced", outcome="synced")))
+        self.assertEqual(integrity_refusals(_report(keyring="learnt keyring version 3"))["keyring"], 0)
+
+
 # MARK: - End to end
 
 def _binaries_built():
@@ -688,6 +1014,14 @@ def _harness(*argv):
     return subprocess.run([sys.executable, str(HERE / "harness.py"), "--shelf", SHELF, "--shelf-sync", SHELF_SYNC,
                            "--save-dir", os.environ.get("TMPDIR", "/tmp") + "/shelf-harness-selftest", *argv],
                           capture_output=True, text=True, timeout=600)
+
+
+def _hostile_harness(seed, steps, divergence):
+    """A calm hostile run, encrypted from the setup, in which the operator acts only to
+    inject `divergence` after the last barrier."""
+    return _harness("--mode", "calm", "--seed", str(seed), "--steps", str(steps), "--latency-ms", "5", "--encrypted",
+                    "--encrypt-probability", "0", "--hostile", "--operator-probability", "0",
+                    "--inject-divergence", divergence)
 
 
 @unittest.skipUnless(_binaries_built(), "needs .build/debug/shelf, shelf-sync and .venv (make build setup)")
@@ -729,6 +1063,24 @@ class SelfTests(unittest.TestCase):
         self.assertRegex(run.stdout, r"\[plaintext_on_server\] server: 1 books record\(s\) not sealed: [0-9a-f-]+ "
                                      r"\(author_name, title\)")
         self.assertIn(" encrypted=1 encryptions=1 joins=1 held_syncs=0 unheld_syncs=0 plaintext_on_server=1 ", run.stdout)
+
+    def test_forged_content_on_a_device_fails_a_hostile_run(self):
+        # What a device that took the operator's record in the clear would list.
+        run = _hostile_harness(seed=4, steps=12, divergence="forged")
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertRegex(run.stdout, r"\[forged_accepted\] device 0: books/[0-9a-f-]+ shows what the operator forged")
+        self.assertIn(" hostile=1 operator_actions=0 ", run.stdout)
+        self.assertIn(" forged_accepted=1 ", run.stdout)
+        self.assertIn("HOSTILE=1", run.stdout)
+
+    def test_an_older_version_the_devices_left_on_the_server_fails_a_hostile_run(self):
+        # The operator copies the server at the first barrier; a record is edited after it;
+        # after the last barrier the operator puts the copy back and no device syncs again.
+        run = _hostile_harness(seed=14, steps=20, divergence="replay")
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertRegex(run.stdout, r"\[rollback_on_server\] server: \d+ \w+ hold a version older than one it "
+                                     r"held before: [0-9a-f-]+ \(seq 1 < \d+\)")
+        self.assertIn("injected divergence: operator: replay: put back ", run.stdout)
 
 
 if __name__ == "__main__":
