@@ -50,7 +50,7 @@ struct IntegrityGate {
         var admission = Admission()
         guard !records.isEmpty else { return admission }
         // NB: one look per page when the store holds nothing to compare with (a first pull).
-        let held = try tx.holdsAnyVersion(in: collection) ? try tx.heldVersions(collection, ids: records.map(\.id)) : [:]
+        var held = try tx.holdsAnyVersion(in: collection) ? try tx.heldVersions(collection, ids: records.map(\.id)) : [:]
         admission.admitted.reserveCapacity(records.count)
         for record in records {
             let version = held[record.id] ?? HeldVersion()
@@ -59,11 +59,19 @@ struct IntegrityGate {
             case .admit:
                 admission.admitted.append(record)
                 note(record, in: &admission)
+                // NB: a later record of the page with the same id (a list that holds two
+                // versions of one record) is judged against this one, not the store's.
+                if case .sealed(let sequence, let revision, _, let deletion) = origin {
+                    held[record.id] = Self.holding(version, sequence: sequence, revision: revision, deletion: deletion, stamp: record.lastModified)
+                }
             case .admitAndSealAgain:
                 admission.admitted.append(record)
                 admission.sealAgain.append(record.id)
             case .refuse(let kind):
-                admission.refusals.append(IntegrityRefusal(id: record.id, kind: kind, lastModified: record.lastModified))
+                var refusal = IntegrityRefusal(id: record.id, kind: kind, lastModified: record.lastModified)
+                if case .sealed(let sequence, _, _, _) = origin { refusal.offered = sequence }
+                refusal.held = version.sequence ?? version.removal?.sequence
+                admission.refusals.append(refusal)
                 try keepLocal(record, refused: kind, held: version, in: collection, tx)
             case .sendDeletionSealed:
                 // NB: the reader's own deletion still goes up, as a sealed record over the
@@ -74,6 +82,19 @@ struct IntegrityGate {
             }
         }
         return admission
+    }
+
+    /// What is held once a sealed version is taken.
+    private static func holding(_ held: HeldVersion, sequence: Int64, revision: String?, deletion: Bool, stamp: Int64) -> HeldVersion {
+        var next = held
+        if deletion {
+            next.removal = SealedDeletion(sequence: sequence, revision: revision, lastModified: stamp)
+            if !held.waiting { (next.hasRow, next.sequence, next.revision) = (false, nil, nil) }
+        } else if !held.waiting || held.sequence.map({ sequence > $0 }) ?? true {
+            // NB: a waiting change is merged onto what is taken: its base is this version.
+            (next.hasRow, next.sequence, next.revision) = (true, sequence, revision)
+        }
+        return next
     }
 
     // MARK: - The decision
@@ -100,7 +121,14 @@ struct IntegrityGate {
             }
             if let heldSequence = held.sequence {
                 if sequence < heldSequence { return .refuse(.olderVersion) }
-                if sequence == heldSequence, revision != held.revision { return .refuse(.otherVersionSameNumber) }
+                // NB: two versions of one number are two writes made from one version on a
+                // server that showed the two devices different states. Every device takes
+                // the one with the greater revision id and refuses the other, so they agree
+                // and the refusals end; the other's writer merges its write again
+                // (`OverwrittenWrites`).
+                if sequence == heldSequence, revision != held.revision, (revision ?? "") < (held.revision ?? "") {
+                    return .refuse(.otherVersionSameNumber)
+                }
             }
             return .admit
         case .plaintext, .legacySealed:
@@ -182,13 +210,31 @@ public struct IntegrityRefusal: Sendable, Equatable {
     public let kind: Kind
     /// The refused version's stamp.
     public let lastModified: Int64
+    /// The refused version's number, and the number this device holds (of the record or
+    /// of its sealed deletion), when known: said in the log line.
+    public var offered: Int64?
+    public var held: Int64?
+
+    public init(id: String, kind: Kind, lastModified: Int64, offered: Int64? = nil, held: Int64? = nil) {
+        self.id = id
+        self.kind = kind
+        self.lastModified = lastModified
+        self.offered = offered
+        self.held = held
+    }
+
+    /// "version 2; this device holds 3", when both are known.
+    private var numbers: String {
+        guard let offered, let held else { return "" }
+        return " (version \(offered); this device holds \(held))"
+    }
 
     /// Why, in words for a log line.
     public var reason: String {
         switch kind {
-        case .olderVersion: "an older version than the one this device holds: the server put it back; keeping this device's"
-        case .otherVersionSameNumber: "another version with the number of the one this device holds (a replay); keeping this device's"
-        case .removedRecordBack: "a version of a record the reader removed: the server brought it back; removing it again"
+        case .olderVersion: "an older version than the one this device holds\(numbers): the server put it back; keeping this device's"
+        case .otherVersionSameNumber: "another version with the number of the one this device holds\(numbers) (a replay); keeping this device's"
+        case .removedRecordBack: "a version of a record the reader removed\(numbers): the server brought it back; removing it again"
         case .retiredKey: "sealed under a retired key; keeping this device's version"
         case .inTheClear: "a record in the clear on an encrypted account (its plaintext period is closed)"
         case .inTheClearOverSealed: "a record in the clear over one this device has seen sealed"

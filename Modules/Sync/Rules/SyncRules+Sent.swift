@@ -62,10 +62,12 @@ extension SyncRules {
         let row = try tx.record(collection, id: id, includingDeleted: true)?.json
         let parents = RecordLineage.ids(in: base ?? row)
         let known = numbered ? try knownSequence(of: id, in: collection, base: base, row: row) : nil
-        if entry.kind == .create, let base, base == row, !parents.isEmpty {
-            // NB: an unchanged record uploaded again after the server forgot it is the
+        if entry.kind != .delete, let base, base == row, entry.kind == .update || !parents.isEmpty {
+            // NB: an unchanged record uploaded again — after the server forgot it, over a
+            // version the server put back or wrote in the clear, or sealed again — is the
             // version it was, not a new write: it keeps that version's lineage (and
-            // number), so a device that deleted that version knows it (`AcknowledgedDeletions`).
+            // number), so a device that deleted that version knows it (`AcknowledgedDeletions`),
+            // and a device that holds it takes it as the same version.
             let sequence = known.map { max($0, 1) }
             let stamped = try PushBody.stamping(body, lineage: parents, sequence: sequence, collection: collection, id: id)
             return StampedBody(body: stamped, lineageID: nil)
@@ -85,7 +87,9 @@ extension SyncRules {
     /// recognised if the server applied it (an echo is judged on content).
     /// - Returns: the renumbered body, or nil when the number still holds.
     public func renumberInFlight(_ entry: OutboxEntry) throws(StorageError) -> Data? {
-        guard entry.isInFlight, let body = entry.sentBody else { return nil }
+        // NB: a version uploaded again as it was (no revision of its own) is never renumbered:
+        // moved onto a newer version, it would pass an old content off as new.
+        guard entry.isInFlight, entry.sentLineageID != nil, let body = entry.sentBody else { return nil }
         let fields: [String: JSONValue]
         do { fields = try WireJSON.fields(body) } catch { return nil }
         guard let sent = fields[VersionFields.sequence]?.intValue.map(Int64.init) else { return nil }

@@ -87,6 +87,7 @@ struct HostileOperatorTests {
         try a.device.editBook("b1") { $0["title"] = .string("Dune (1965)") }
         #expect(await a.device.sync().outcome == .synced)
         #expect(await b.device.sync().outcome == .synced)
+        let newer = try await a.device.rawServerBook("b1")
 
         try await operatorPut(a, "b1", old)
         let refused = await b.device.sync()
@@ -98,6 +99,9 @@ struct HostileOperatorTests {
         // device that syncs now takes it without a refusal.
         let back = try await a.device.rawServerBook("b1")
         #expect((back["shelf_enc"]?["seq"]?.intValue ?? 0) > (old["shelf_enc"]?["seq"]?.intValue ?? 0))
+        // It goes back as the version it was — its number, not a new one — so no device
+        // takes the put-back for a new write.
+        #expect(back["shelf_enc"]?["seq"] == newer["shelf_enc"]?["seq"])
         let after = await a.device.sync()
         #expect(after.outcome == .synced)
         #expect(try a.device.title("b1") == "Dune (1965)")
