@@ -33,7 +33,7 @@ struct OrderIndexMigrationTests {
         // THEN it is at v10, the books are there, and each order is read from its index
         let connection = try SQLiteConnection(path: path.path)
         #expect(try SchemaMigrator.version(of: connection) == Schema.currentVersion)
-        #expect(Schema.currentVersion == 10)
+        #expect(Schema.currentVersion >= 10)
         let byAuthor = try store.window(RecordQuery(.books, order: RecordOrder([.sortKeyFromSecondField, .sortKey])))
         #expect(byAuthor.map(\.record.id) == ["b3", "b1", "b2"])
         #expect(byAuthor.map(\.position.values.first) == [.text("albert camus"), .text("frank herbert"), .text("toni morrison")])
