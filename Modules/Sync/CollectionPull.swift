@@ -434,7 +434,10 @@ extension SyncRun {
                 return
             }
             // A complete pull of the whole list is as good as a reconciliation.
-            if reading.fromScratch { state.lastReconciled = at }
+            if reading.fromScratch {
+                state.lastReconciled = at
+                (state.reconciledThrough, state.reconcilingFrom) = (state.cursor ?? 0, nil)
+            }
             // NB: a complete pull leaves a cursor even when the server had nothing:
             // without one the next pull is a plain list, which hides tombstones — and
             // this store may hold records another device deletes meanwhile.

@@ -50,10 +50,12 @@ public struct SyncOptions: Sendable, Equatable {
     /// How far a pull reaches back behind its cursor for records whose write committed
     /// after later ones (`CommitWindow`).
     public var commitWindow = CommitWindow.standard
-    /// A collection's ids and timestamps are compared with the server's whole list
-    /// (`Reconciliation`) when this long has passed since the last time; nil never,
-    /// unless `reconcilesNow`. Default a day.
+    /// A collection's records are compared with the server's (`Reconciliation`) when this
+    /// long has passed since the last complete comparison; nil never, unless
+    /// `reconcilesNow` or one is under way. Default a day.
     public var reconciliationInterval: TimeInterval? = 86_400
+    /// How a reconciliation cuts the collection's stamps into ranges (`ReconciliationPass`).
+    public var reconciliation = ReconciliationShape()
     /// Reconcile every collection in this run (`--reconcile`), due or not.
     public var reconcilesNow = false
     /// The account's keyring file (`ShelfPaths.keyFile`): where a run of an encrypted

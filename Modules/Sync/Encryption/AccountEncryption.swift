@@ -205,7 +205,7 @@ public struct AccountEncryption: Sendable {
                 identityKeyID: keyring.identity.rawValue))
             var queued = 0
             for collection in CollectionName.allCases where WireSealing.seals(collection) {
-                if reconcile { _ = try tx.updateSyncState(collection) { $0.lastReconciled = Date(timeIntervalSince1970: 0) } }
+                if reconcile { _ = try tx.updateSyncState(collection) { $0.forgetReconciliation() } }
                 for row in try tx.rows(of: collection) where !row.isDeleted && requeue.includes(row) {
                     guard try tx.outboxEntry(collection, id: row.id) == nil else { continue }
                     try tx.saveLocal(collection, id: row.id, json: row.json)
