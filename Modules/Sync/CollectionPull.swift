@@ -9,10 +9,10 @@ import Storage
 extension SyncRun {
     /// Pulls every collection's changes.
     ///
-    /// When every collection has been pulled before, one `POST /batch` carries a
-    /// `_since=<cursor>` GET per collection: an up-to-date store costs one round trip
-    /// (every list comes back empty), and a changed collection's first page arrives in
-    /// the same answer.
+    /// When every collection has been pulled before (or refused by the server at its
+    /// last try), one `POST /batch` carries a `_since=<cursor>` GET per collection: an
+    /// up-to-date store costs one round trip (every list comes back empty), and a changed
+    /// collection's first page arrives in the same answer.
     ///
     /// NB: the sub-requests carry no `If-None-Match`: Kinto 26.5.0 answers a batch whose
     /// sub-response is a 304 with a 500 (it cannot serialise the empty 304 body). An
@@ -26,7 +26,10 @@ extension SyncRun {
         let collections = options.collections.filter { unavailable[$0] == nil }
         guard !collections.isEmpty else { return }
         let states = try store.read { reader in try collections.map { try reader.syncState($0) } }
-        guard states.count > 1, states.allSatisfy({ $0.lastSuccess != nil }), !options.serverIsReadOnly else {
+        // NB: a collection the server refused at its last try (a Kinto without the shop
+        // catalog answers 403 for it, run after run) goes in the batch too: its refusal
+        // comes back as that sub-request's answer, and an idle run stays one request.
+        guard states.count > 1, states.allSatisfy({ $0.lastSuccess != nil || $0.wasRefused }), !options.serverIsReadOnly else {
             // NB: the keyring is asked for only in the batch below, where it costs no round
             // trip: a device in the clear that has not synced every collection yet learns
             // of encryption from the sealed records it pulls, and what it pushed in the
