@@ -45,8 +45,8 @@ public struct SyncState: Hashable, Sendable {
     public var settled: Int64?
     /// A lower bound of the server's clock, and when this machine saw it.
     public var serverClock: ServerClockReading?
-    /// When the collection's ids and timestamps were last compared with the server's
-    /// whole list (Sync's `Reconciliation`).
+    /// When the last complete comparison of the collection with the server ended (Sync's
+    /// `Reconciliation`).
     public var lastReconciled: Date?
     /// The cursor the last complete reconciliation (or a first pull) compared the
     /// collection up to. Nil: the next reconciliation lists the whole collection.
