@@ -38,17 +38,21 @@ extension SyncRun {
             await learnCollectionTimestamps(states)
             return
         }
-        var operations = states.map { state in
-            KintoRequest.list(in: KintoCollectionPath(state.collection), query: firstPageQuery(state, conditional: false))
-        }
         let asksForKeyring = self.asksForKeyring
-        if asksForKeyring { operations.append(try Self.keyringRequest()) }
-        // NB: last, so that it sees collections the GETs before it recreated.
         let checksMemory = checksServerMemory(states)
-        if checksMemory { operations.append(.listCollections(inBucket: KintoCollectionPath.userBucket)) }
         let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
-        let sentAt = now
-        let results = try await withRetries("check \(states.count) collections for changes") { try await batch.send(operations) }
+        var sentAt = now
+        var results = try await withRetries("check \(states.count) collections for changes") {
+            try await batch.send(try changeChecks(states, inBucket: options.userBucket, asksForKeyring: asksForKeyring, checksMemory: checksMemory))
+        }
+        if options.userBucket != nil, Self.bucketRefused(results, states: states, checksMemory: checksMemory) {
+            // NB: a collection deleted on the server (or a bucket id that is no longer this
+            // user's): asked again through the `default` alias, which creates what is missing.
+            sentAt = now
+            results = try await withRetries("check \(states.count) collections for changes") {
+                try await batch.send(try changeChecks(states, inBucket: nil, asksForKeyring: asksForKeyring, checksMemory: checksMemory))
+            }
+        }
         let answers = zip(states, results.prefix(states.count)).map { state, result in
             Result { () throws(APIError) in try result.page(indexingFor: state.collection) }
         }
@@ -78,6 +82,31 @@ extension SyncRun {
             }
         }
         try honourBackoff()
+    }
+
+    /// The idle run's sub-requests: a `_since` GET per collection, the keyring when this
+    /// device holds none, and the bucket's collection objects (last, so that it sees
+    /// collections the GETs before it recreated).
+    /// - Parameter bucket: the user's bucket id, or nil for Kinto's `default` alias.
+    private func changeChecks(
+        _ states: [SyncState], inBucket bucket: String?, asksForKeyring: Bool, checksMemory: Bool
+    ) throws -> [KintoRequest] {
+        var operations = states.map { state in
+            KintoRequest.list(in: KintoCollectionPath(state.collection, userBucket: bucket), query: firstPageQuery(state, conditional: false))
+        }
+        if asksForKeyring { operations.append(try Self.keyringRequest()) }
+        if checksMemory { operations.append(.listCollections(inBucket: bucket ?? KintoCollectionPath.userBucket)) }
+        return operations
+    }
+
+    /// Whether the server refused a path in the user's bucket named by its id (403/404)
+    /// that it did not refuse last time: such a path reaches only collections that exist.
+    private static func bucketRefused(_ results: [BatchResult], states: [SyncState], checksMemory: Bool) -> Bool {
+        let refused = { (result: BatchResult) in result.status == 403 || result.status == 404 }
+        let collections = zip(states, results).contains { state, result in
+            !state.collection.isReadOnly && !state.wasRefused && refused(result)
+        }
+        return collections || (checksMemory && results.last.map(refused) == true)
     }
 
     /// Pulls collections one after the other (a first sync, or one collection).

@@ -63,10 +63,15 @@ public struct SyncOptions: Sendable, Equatable {
     /// that knows its account is encrypted leaves the reader's collections alone.
     public var keyFile: URL?
 
+    /// The id of the user's bucket (`ServerCapabilities.userBucket`), which an idle run's
+    /// batch names instead of Kinto's `default` alias; nil when unknown.
+    public var userBucket: String?
+
     /// The options with the server's capabilities applied: batches as large as it
-    /// allows, pages no larger than it serves, read-only mode.
+    /// allows, pages no larger than it serves, read-only mode, the user's bucket.
     public func adapted(to capabilities: ServerCapabilities) -> SyncOptions {
         var options = self
+        options.userBucket = capabilities.userBucket
         options.batchSize = capabilities.batchSize(fallback: batchSize)
         options.pageSize = capabilities.pageSize(wanted: pageSize)
         options.serverIsReadOnly = capabilities.readOnly

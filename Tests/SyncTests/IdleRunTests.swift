@@ -72,4 +72,39 @@ struct IdleRunTests {
         #expect(server.requests.last?.hasSuffix("/batch") == true)
         #expect(idle.unavailable["sessions"] != nil)
     }
+
+    // MARK: - The user's bucket by its id
+
+    @Test func theUsersBucketIdSkipsTheAliasAndADeletedCollectionIsStillNoticed() async throws {
+        // GIVEN a device that knows its bucket's id from GET /v1/ (as `shelf account add` caches it)
+        let server = try KintoServer.shared()
+        let user = try await server.newUser(prefix: "bucket")
+        let probe = try SyncDevice(user: user, server: server)
+        let info = try await KintoServerInfoService(client: probe.client).fetch()
+        let bucket = try #require(info.capabilities.userBucket)
+        #expect(bucket != "default")
+        let options = SyncOptions(retry: .none).adapted(to: info.capabilities)
+        #expect(options.userBucket == bucket)
+        let device = try SyncDevice(user: user, server: server, options: options)
+        try device.saveBook("b1", title: "Dune")
+        #expect(await device.sync().outcome == .synced)
+        _ = await device.sync()
+
+        // WHEN nothing changed: one request, through the bucket's id
+        let idle = await device.sync()
+        #expect(idle.outcome == .synced, "\(idle.message)")
+        #expect(idle.requests == 1)
+
+        // WHEN the server's books collection is deleted
+        _ = try await probe.client.send(.delete, "/buckets/\(bucket)/collections/books")
+        let after = await device.sync()
+
+        // THEN the id path finds no collection, the run asks again through the alias
+        // (which creates it), and the device notices the server forgot and uploads b1 again
+        #expect(after.outcome == .synced, "\(after.message)")
+        #expect(after.collections["books"]?.serverForgot != nil)
+        #expect(after.collections["books"]?.reuploaded == 1)
+        #expect(try await probe.serverBook("b1")["title"] == .string("Dune"))
+        #expect(await device.sync().requests == 1, "idle again, by the id")
+    }
 }
