@@ -42,7 +42,7 @@ extension SyncRun {
     /// recovering, and asked for, under way, or last reconciled longer ago than the interval.
     func isReconciliationDue(_ state: SyncState) -> Bool {
         guard state.cursor != nil, !state.recovering, state.lastSuccess != nil else { return false }
-        if options.reconcilesNow || state.reconcilingFrom != nil { return true }
+        if options.reconcilesNow || options.reconcilesWhole || state.reconcilingFrom != nil { return true }
         guard let interval = options.reconciliationInterval else { return false }
         guard let last = state.lastReconciled else { return true }
         return now.timeIntervalSince(last) >= interval
@@ -57,8 +57,10 @@ extension SyncRun {
         let started = ContinuousClock.now
         let shape = options.reconciliation
         let prepared = try store.write { tx -> ReconciliationPass? in
-            let state = try tx.syncState(collection)
+            var state = try tx.syncState(collection)
             guard let cursor = state.cursor else { return nil }
+            // NB: for this pass only: one cut short continues as ranges, from where it stopped.
+            if options.reconcilesWhole { (state.reconciledThrough, state.reconcilingFrom) = (nil, nil) }
             try tx.prepareStampRanges()
             let pass = try ReconciliationPass(
                 state, cursor: cursor, shape: shape,

@@ -29,7 +29,7 @@ public struct CollectionReport: Sendable, Equatable, Codable {
     /// Records from the server not applied because they did not open: altered, moved,
     /// sealed with an unknown key, or plaintext in an encrypted collection (`WireSealing`).
     public var refused = 0
-    /// When the run compared the collection with the server's whole list: what it found.
+    /// When the run compared the collection with the server (`Reconciliation`): what it found.
     public var reconciliation: ReconciliationReport?
     public var durationMilliseconds = 0
 

@@ -58,6 +58,10 @@ public struct SyncOptions: Sendable, Equatable {
     public var reconciliation = ReconciliationShape()
     /// Reconcile every collection in this run (`--reconcile`), due or not.
     public var reconcilesNow = false
+    /// Reconcile every collection in this run by its whole list of ids and versions, as a
+    /// store that never reconciled does (`--reconcile-whole`): the slow check, ~75 bytes a
+    /// record, that does not rely on the server's counts.
+    public var reconcilesWhole = false
     /// The account's keyring file (`ShelfPaths.keyFile`): where a run of an encrypted
     /// account finds its keys (`WireSealing`). Nil: this engine holds no key, and a store
     /// that knows its account is encrypted leaves the reader's collections alone.
