@@ -35,6 +35,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import contenders as plug  # noqa: E402
+import guard  # noqa: E402
 import report  # noqa: E402
 from kinto_server import KintoServer  # noqa: E402
 from postgres_cluster import PostgresCluster  # noqa: E402
@@ -224,8 +225,13 @@ def main(argv: list[str]) -> int:
     print(report.table(results))
     for line in report.push_summary(results):
         print(line)
+    worse = False
+    if config.quick:
+        lines, worse = guard.check(results, HERE / "README.md")
+        for line in lines:
+            print(line)
     log(f"results: {path} (and latest.json); finished in {results['meta']['seconds']} s")
-    return 0
+    return 3 if worse else 0
 
 
 if __name__ == "__main__":
