@@ -62,9 +62,11 @@ extension SyncRun {
             // NB: for this pass only: one cut short continues as ranges, from where it stopped.
             if options.reconcilesWhole { (state.reconciledThrough, state.reconcilingFrom) = (nil, nil) }
             try tx.prepareStampRanges()
+            let records = try tx.serverLiveCount(collection, in: StampRange(after: 0, through: cursor))
+            let slice = shape.sweepSize(records: records)
             let pass = try ReconciliationPass(
                 state, cursor: cursor, shape: shape,
-                sweepEnd: { start in try tx.stamp(collection, after: start, skipping: shape.sweepSize - 1) },
+                sweepEnd: { start in try tx.stamp(collection, after: start, skipping: slice - 1) },
                 boundaries: { range in try tx.stampBoundaries(collection, in: range, parts: shape.fanOut) })
             try tx.updateSyncState(collection) { $0.reconcilingFrom = pass.comparedThrough }
             return pass

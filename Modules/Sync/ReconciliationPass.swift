@@ -18,20 +18,31 @@ public struct ReconciliationShape: Sendable, Equatable {
     /// this, stamped before that end and committed after it, is found only by the counts or
     /// the sweep. An hour: sixty commit windows.
     public var recentMargin: Int64 = 3_600_000
-    /// Older records listed whole by each reconciliation, one slice after the other (the
-    /// sweep), so that differences whose counts cancel out are found all the same, within
-    /// ⌈records ÷ this⌉ reconciliations. 5,000: ~375 KB a day.
-    public var sweepSize = 5_000
+    /// The sweep lists the older records whole, one slice per reconciliation, so that
+    /// differences whose counts cancel out are found all the same: a slice is the
+    /// collection's records ÷ this many passes (a month of daily reconciliations), within
+    /// `sweepSizes`.
+    public var sweepPasses = 30
+    /// The fewest and the most records of one sweep slice: at least 250 (~19 KB, a small
+    /// library is swept whole in a few days), at most 5,000 (~375 KB: a million records take
+    /// 200 passes).
+    public var sweepSizes = 250...5_000
     /// Ranges are cut at most this many times over; deeper, a range is listed.
     public var maximumDepth = 12
 
     public init() {}
 
+    /// A shape whose sweep slices are always `sweepSize` records.
     public init(fanOut: Int, leafSize: Int, recentMargin: Int64, sweepSize: Int) {
         self.fanOut = max(2, fanOut)
         self.leafSize = max(1, leafSize)
         self.recentMargin = max(0, recentMargin)
-        self.sweepSize = max(1, sweepSize)
+        self.sweepSizes = max(1, sweepSize)...max(1, sweepSize)
+    }
+
+    /// How many records one sweep slice of a collection holding `records` lists.
+    public func sweepSize(records: Int) -> Int {
+        min(sweepSizes.upperBound, max(sweepSizes.lowerBound, records / max(1, sweepPasses)))
     }
 }
 
@@ -62,8 +73,8 @@ struct RangeCheck: Sendable, Equatable {
 /// - the records stamped since one margin before where the last pass ended are **listed**
 ///   whole: they are what late commits can still hide in (transactions shorter than the
 ///   margin), and listing them costs what changed since;
-/// - one **sweep** slice of the older records, `sweepSize` of this store's, is listed whole
-///   too, the next slice by the next pass, round and round;
+/// - one **sweep** slice of the older records (`ReconciliationShape.sweepSize(records:)`
+///   of this store's) is listed whole too, the next slice by the next pass, round and round;
 /// - the rest of the older records is **counted** — the server's live records per range
 ///   (`HEAD …/records?_since=A&_before=B`, `Total-Objects`) against this store's
 ///   (`StoreReader.serverLiveCount`) — in `fanOut` ranges of as many of this store's
@@ -76,7 +87,7 @@ struct RangeCheck: Sendable, Equatable {
 /// new versions fall in one compared range, nor two opposite differences in one range
 /// (a missing record beside a missed deletion; for two at random stamps, 1 in `fanOut`
 /// at the first cut): those are found by the listing when they are recent, else by the
-/// sweep within ⌈older records ÷ `sweepSize`⌉ passes.
+/// sweep within ⌈older records ÷ slice⌉ passes (30 up to 150,000 records).
 ///
 /// Every stamp before the first range left is compared (`comparedThrough`): a run cut
 /// short stores it, and the next run's pass starts from there (`init`'s `state`).
@@ -92,8 +103,8 @@ struct ReconciliationPass: Sendable, Equatable {
     /// The pass for `state`'s collection up to `cursor`: a new one, or the rest of one a
     /// run cut short (`reconcilingFrom`).
     /// - Parameters:
-    ///   - sweepEnd: the stamp `sweepSize` of this store's records after the one given (nil
-    ///     when fewer follow).
+    ///   - sweepEnd: the stamp one sweep slice of this store's records after the one given
+    ///     (nil when fewer follow).
     ///   - boundaries: stamps that cut a range into `fanOut` parts of as many of this store's
     ///     records each (`StoreReader.stampBoundaries`): a counted segment is cut once before
     ///     it is counted, so two opposite differences in it cancel out only when they fall in

@@ -347,6 +347,15 @@ struct ReconciliationPassTests {
         #expect(ReconciliationPass.listed(check, highest: 400, morePagesFollow: false).covered == check.range)
     }
 
+    @Test func aSweepSliceIsAMonthOfTheCollectionWithinItsBounds() {
+        let shape = ReconciliationShape()
+        #expect(shape.sweepSize(records: 1_000) == 250, "a small library: its fewest, swept in four passes")
+        #expect(shape.sweepSize(records: 10_000) == 333)
+        #expect(shape.sweepSize(records: 100_000) == 3_333)
+        #expect(shape.sweepSize(records: 1_000_000) == 5_000, "a million: its most, 200 passes")
+        #expect(ReconciliationShape(fanOut: 4, leafSize: 3, recentMargin: 0, sweepSize: 7).sweepSize(records: 1_000_000) == 7)
+    }
+
     @Test func answersReplaceTheRoundInOrder() {
         var plan = pass(SyncState(collection: .books, cursor: 9_000, reconciledThrough: 8_000, sweptThrough: 1_000), cursor: 9_000, sweepEnd: 2_000)
         let round = plan.nextRound(limit: 2)
