@@ -67,7 +67,10 @@ extension SyncRun {
             let pass = try ReconciliationPass(
                 state, cursor: cursor, shape: shape,
                 sweepEnd: { start in try tx.stamp(collection, after: start, skipping: slice - 1) },
-                boundaries: { range in try tx.stampBoundaries(collection, in: range, parts: shape.fanOut) })
+                boundaries: { range in
+                    let parts = shape.firstCut(records: try tx.serverLiveCount(collection, in: range))
+                    return try tx.stampBoundaries(collection, in: range, parts: parts)
+                })
             try tx.updateSyncState(collection) { $0.reconcilingFrom = pass.comparedThrough }
             return pass
         }

@@ -347,6 +347,13 @@ struct ReconciliationPassTests {
         #expect(ReconciliationPass.listed(check, highest: 400, morePagesFollow: false).covered == check.range)
     }
 
+    @Test func aSmallLibraryIsCountedInFewParts() {
+        let shape = ReconciliationShape()
+        #expect(shape.firstCut(records: 1_500) == 1, "counted whole")
+        #expect(shape.firstCut(records: 10_000) == 5)
+        #expect(shape.firstCut(records: 100_000) == 16)
+    }
+
     @Test func aSweepSliceIsAMonthOfTheCollectionWithinItsBounds() {
         let shape = ReconciliationShape()
         #expect(shape.sweepSize(records: 1_000) == 250, "a small library: its fewest, swept in four passes")
