@@ -35,6 +35,7 @@ import time
 
 import contenders as plug
 import late_commits
+import procstat
 import seeding
 from contenders import Target
 from measure import Sample, median_of, run_measured, spread, summarize
@@ -188,17 +189,34 @@ class ScaleBench(Bench):
         report = target.home / f"report-{tag}.json"
         report.unlink(missing_ok=True)
         load = [round(x, 2) for x in os.getloadavg()]
+        before = self.server_cpu()
         sample = self.measure(command(self.config.shelf_sync, report), plug.client_env(target))
+        after = self.server_cpu()
         sample.extra["load"] = load
+        if before is not None and after is not None:
+            sample.extra["server_cpu_s"] = round(after - before, 3)
         figures = late_commits.collection_figures(late_commits.read_report(report))
         sample.extra["books"] = figures
         if sample.ok and figures is None:
             fail(sample, f"no books figures in the report {report.name}")
         return sample
 
+    def server_cpu(self) -> float | None:
+        """Kinto's and PostgreSQL's CPU so far (process trees, /proc): a run's server cost is
+        the difference around it (the machine's other work is not in it)."""
+        kinto = getattr(getattr(self.kinto, "process", None), "pid", None)
+        postmaster = self.cluster.postmaster_pid()
+        if not kinto or not postmaster:
+            return None
+        stats = procstat.all_stats()
+        return procstat.ticks_to_s(procstat.tree_ticks(kinto, stats) + procstat.tree_ticks(postmaster, stats))
+
     def store_rows(self, entry: dict, name: str, samples: list[Sample]) -> None:
         self.store(entry, name, samples)
         row = entry["contenders"][name]
+        server = [s.extra["server_cpu_s"] for s in samples if s.ok and "server_cpu_s" in s.extra]
+        if server:
+            row["server_cpu_s"] = spread(server)
         row["figures"] = late_commits.median_figures([s.extra["books"] for s in samples
                                                       if s.ok and s.extra.get("books")])
         row["load_1m"] = spread([s.extra["load"][0] for s in samples if "load" in s.extra])
@@ -487,7 +505,7 @@ def reconciliation_lines(results: dict) -> list[str]:
     """Shelf's idle runs around the commit window and its reconciliations, one row each:
     medians of wall, client CPU, requests and bytes (the proxy's), the report's books
     figures, the check, and the load average (1 min) the runs started at."""
-    header = ["records", "Shelf run", "wall", "CPU", "req", "KB down", "ranges c/d/l", "listed", "listed KB",
+    header = ["records", "Shelf run", "wall", "CPU", "server CPU", "req", "KB down", "ranges c/d/l", "listed", "listed KB",
               "fetched", "absent", "late", "runs", "load", "check"]
     lines = [header]
     for entry in results["scenarios"]:
@@ -502,8 +520,9 @@ def reconciliation_lines(results: dict) -> list[str]:
             errors = row.get("errors")
             check = "ok" if not errors and not s.get("failed") else "FAILED: " + "; ".join(errors or ["see samples"])
             load = row.get("load_1m")
+            server = row.get("server_cpu_s")
             lines.append([size_label(entry["size"]), name, _duration(median_of(s, "wall_s")),
-                          _duration(median_of(s, "cpu_s")),
+                          _duration(median_of(s, "cpu_s")), _duration(server["median"] if server else None),
                           _num(median_of(s, "requests"), "", 0), _num((median_of(s, "bytes_down") or 0) / 1024 or None, "", 0),
                           _ranges(rec), _int(rec.get("listed")), _num(rec["listed_bytes"] / 1024, "", 0) if rec.get("listed_bytes") is not None else "—",
                           _int(rec.get("fetched")), _int(rec.get("absent")), _int(figures.get("late")),
