@@ -76,9 +76,12 @@ extension SyncRun {
         }
         guard var pass = prepared else { return }
         var found = ReconciliationReport()
+        // NB: the user's bucket by its id spares Kinto's default-bucket plugin for every count
+        // and listing, as in the idle run; a refusal sends the round again through the alias.
+        var bucket = options.userBucket
         while !pass.isComplete {
             let round = pass.nextRound(limit: options.batchSize)
-            let remaining = try await compare(round, of: collection, in: pass, found: &found)
+            let remaining = try await compare(round, of: collection, in: pass, bucket: &bucket, found: &found)
             pass.answered(round, leaving: remaining)
             let through = pass.comparedThrough
             try store.write { tx in try tx.updateSyncState(collection) { $0.reconcilingFrom = through } }
@@ -109,29 +112,25 @@ extension SyncRun {
     /// Asks the server about one round of ranges in one `POST /batch` — a count for each
     /// range to count, a listing of each to list — and applies what the listings show.
     /// - Returns: what each range leaves to compare, in order.
+    /// - Parameter bucket: the user's bucket id to name, nil for Kinto's `default` alias; set
+    ///   to nil when the server refused a path through it.
     private func compare(
-        _ round: [RangeCheck], of collection: CollectionName, in pass: ReconciliationPass, found: inout ReconciliationReport
+        _ round: [RangeCheck], of collection: CollectionName, in pass: ReconciliationPass, bucket: inout String?,
+        found: inout ReconciliationReport
     ) async throws -> [[RangeCheck]] {
-        let path = KintoCollectionPath(collection)
-        let lists = round.count { $0.way == .list }
-        let listLimit = max(1, options.pageSize / max(1, lists))
-        let operations = round.map { check in
-            let query = ListQuery(since: Int(check.range.after), before: Int(check.range.before))
-            switch check.way {
-            case .count:
-                return KintoRequest.count(in: path, query: query)
-            case .list:
-                var list = query
-                (list.limit, list.sort, list.fields) = (listLimit, ["last_modified"], Self.versionFields)
-                return KintoRequest.list(in: path, query: list)
-            }
-        }
         let locals = try store.read { reader in
             try round.map { check in check.way == .count ? try reader.serverLiveCount(collection, in: check.range) : 0 }
         }
         let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
-        let results = try await withRetries("reconcile \(collection.rawValue)") { try await batch.send(operations) }
-        found.requests += (operations.count + options.batchSize - 1) / options.batchSize
+        let operations = operationsAsking(round, of: KintoCollectionPath(collection, userBucket: bucket))
+        var results = try await withRetries("reconcile \(collection.rawValue)") { try await batch.send(operations) }
+        found.requests += 1
+        if bucket != nil, results.contains(where: { $0.status == 403 || $0.status == 404 }) {
+            bucket = nil
+            let throughAlias = operationsAsking(round, of: KintoCollectionPath(collection))
+            results = try await withRetries("reconcile \(collection.rawValue)") { try await batch.send(throughAlias) }
+            found.requests += 1
+        }
         var remaining: [[RangeCheck]] = []
         var differences = ReconciliationDifferences()
         for (check, (result, local)) in zip(round, zip(results, locals)) {
@@ -162,6 +161,24 @@ extension SyncRun {
         found.listedBytes += differences.listedBytes
         try await pullDifferences(differences, of: collection, end: pass.end, found: &found)
         return remaining
+    }
+
+    /// A count of each range to count, a listing (ids, stamps, tombstones) of each to list,
+    /// the listings sharing one page's worth of records.
+    private func operationsAsking(_ round: [RangeCheck], of path: KintoCollectionPath) -> [KintoRequest] {
+        let lists = round.count { $0.way == .list }
+        let listLimit = max(1, options.pageSize / max(1, lists))
+        return round.map { check in
+            let query = ListQuery(since: Int(check.range.after), before: Int(check.range.before))
+            switch check.way {
+            case .count:
+                return KintoRequest.count(in: path, query: query)
+            case .list:
+                var list = query
+                (list.limit, list.sort, list.fields) = (listLimit, ["last_modified"], Self.versionFields)
+                return KintoRequest.list(in: path, query: list)
+            }
+        }
     }
 
     /// What a counted range leaves: nothing when the counts agree, else itself to list, or

@@ -26,12 +26,13 @@ struct RangeReconciliationTests {
             self.server = server
         }
 
-        func sync(reconcile: Bool = false, pushes: Bool = false) async -> RunReport {
+        func sync(reconcile: Bool = false, pushes: Bool = false, userBucket: String? = nil) async -> RunReport {
             let client = APIClient(configuration: .init(baseURL: RangeReconciliationTests.base, credentials: .init(user: "u", password: "p")),
                                    transport: server.transport)
             var options = SyncOptions(collections: [.books], retry: RetryPolicy(maxAttempts: 1), pushes: pushes)
             options.reconcilesNow = reconcile
             options.reconciliation = RangeReconciliationTests.shape
+            options.userBucket = userBucket
             let engine = SyncEngine(account: "test", store: store, client: client, options: options,
                                     clock: SyncClock(now: clock.function, sleep: { _ in }))
             return await engine.run()
@@ -167,6 +168,32 @@ struct RangeReconciliationTests {
         #expect(try !device.ids().contains("b40"))
         #expect(passes > 1, "the counts alone cannot see them")
         #expect(passes <= 16)
+    }
+
+    @Test func theUsersBucketIdIsNamedAndARefusalGoesThroughTheAlias() async throws {
+        let server = Self.library()
+        let device = try Device(server)
+        await device.settle()
+        server.put("late", at: Self.t0 + 30_500, title: "Late")
+
+        // WHEN it reconciles naming its bucket by an id the server refuses
+        server.refuseBucket("b-9f2c")
+        let report = await device.sync(reconcile: true, userBucket: "b-9f2c")
+
+        // THEN the round is asked again through `default`, and the rest of the pass goes that way
+        #expect(report.outcome == .synced, "\(report.message)")
+        #expect(try device.ids().contains("late"))
+        #expect(server.asked.contains { $0.contains("/buckets/b-9f2c/collections/books/records?_since=") })
+        let throughID = server.asked.filter { $0.contains("/buckets/b-9f2c/") }.count
+        #expect(throughID <= Self.shape.fanOut + 2, "one round through the id, then the alias: \(throughID)")
+
+        // AND a bucket id the server serves is used for every count and listing
+        server.refuseBucket(nil)
+        let before = server.asked.count
+        let again = await device.sync(reconcile: true, userBucket: "b-9f2c")
+        #expect(again.outcome == .synced, "\(again.message)")
+        let counts = server.asked.dropFirst(before).filter { $0.hasPrefix("HEAD ") }
+        #expect(!counts.isEmpty && counts.allSatisfy { $0.contains("/buckets/b-9f2c/") }, "\(counts)")
     }
 
     // MARK: - Resumable

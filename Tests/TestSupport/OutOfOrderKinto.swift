@@ -35,6 +35,7 @@ public final class OutOfOrderKinto: Sendable {
         var httpRequests = 0
         var failFrom: Int?
         var countAnswer: (@Sendable (Int64?, Int64?, Int) -> String?)?
+        var refusedBucket: String?
     }
 
     private let state = Mutex(State())
@@ -97,6 +98,12 @@ public final class OutOfOrderKinto: Sendable {
         state.withLock { $0.countAnswer = lie }
     }
 
+    /// Paths through this bucket (`/buckets/<id>/…`) are answered 403, as Kinto answers a
+    /// bucket id that is not the user's. Nil: every bucket is this collection's.
+    public func refuseBucket(_ id: String?) {
+        state.withLock { $0.refusedBucket = id }
+    }
+
     /// From the `count`-th HTTP request on (0 first), every request is answered 503: a
     /// server that goes away in the middle of a run. Nil to answer again.
     public func failRequests(from count: Int?) {
@@ -130,9 +137,14 @@ public final class OutOfOrderKinto: Sendable {
 
     /// One answer to a list, a count or the bucket's collections; 404 to anything else.
     private func answer(method: HTTPMethod, path: String, query items: [URLQueryItem], url: String) -> HTTPResponse {
-        let (committed, etag, lie): ([Version], Int64, (@Sendable (Int64?, Int64?, Int) -> String?)?) = state.withLock { state in
-            let versions = Array(state.committed.values)
-            return (versions, versions.map(\.lastModified).max() ?? 0, state.countAnswer)
+        let (committed, etag, lie, refused): ([Version], Int64, (@Sendable (Int64?, Int64?, Int) -> String?)?, String?) =
+            state.withLock { state in
+                let versions = Array(state.committed.values)
+                return (versions, versions.map(\.lastModified).max() ?? 0, state.countAnswer, state.refusedBucket)
+            }
+        if let refused, path.contains("/buckets/\(refused)/") {
+            return HTTPResponse(status: 403, headers: HTTPHeaders([("Content-Type", "application/json")]),
+                                body: Data(#"{"code":403,"errno":121,"error":"Forbidden"}"#.utf8), url: url)
         }
         var query: [String: String] = [:]
         for item in items { query[item.name] = item.value ?? "" }
