@@ -287,16 +287,7 @@ class ScaleBench(Bench):
         if len(inserted) != count:
             entry["contenders"][SCATTERED_RECONCILE] = {"skipped": f"inserted {len(inserted)} of {count} books"}
             return
-        ids = list(inserted)
-        sample = self.run_reporting(plug.shelf_reconcile, target, "scattered-reconcile")
-        sample.extra["late_stored"] = late_commits.stored_ids(target.home, ids)
-        problems = (late_commits.late_reconcile_problems(sample.extra["books"], sample.extra["late_stored"], count)
-                    if sample.ok else [])
-        if problems:
-            fail(sample, "; ".join(problems))
-        self.progress(f"reconcile, {count} missing anywhere {size}", SHELF, sample)
-        self.log_reconciliation(sample)
-        self.store_rows(entry, SCATTERED_RECONCILE, [sample])
+        self.reconcile_finding(target, entry, SCATTERED_RECONCILE, list(inserted), f"reconcile, {count} missing anywhere {size}")
 
     def books_collection(self, size: int) -> tuple[str, str, int]:
         """The books collection's `parent_id`, `resource_name` and newest stamp in PostgreSQL."""
@@ -345,17 +336,22 @@ class ScaleBench(Bench):
         self.progress(f"sync, {count} late {size}", SHELF, sample)
         self.store_rows(entry, LATE_SYNC, [sample])
 
-        sample = self.run_reporting(plug.shelf_reconcile, target, "late-reconcile")
+        self.reconcile_finding(target, entry, LATE_RECONCILE, ids, f"reconcile, {count} late {size}")
+        if self.shelf_ok:
+            entry["checks"] = {"shelf_books": self.count_shelf_books(target, size + count)}
+
+    def reconcile_finding(self, target: Target, entry: dict, name: str, ids: list[str], what: str) -> None:
+        """`shelf-sync --reconcile` after `ids` were written behind the cursor: it must fetch
+        and store exactly them."""
+        sample = self.run_reporting(plug.shelf_reconcile, target, name.replace(" ", "-").replace(",", ""))
         sample.extra["late_stored"] = late_commits.stored_ids(target.home, ids)
-        problems = (late_commits.late_reconcile_problems(sample.extra["books"], sample.extra["late_stored"], count)
+        problems = (late_commits.late_reconcile_problems(sample.extra["books"], sample.extra["late_stored"], len(ids))
                     if sample.ok else [])
         if problems:
             fail(sample, "; ".join(problems))
-        self.progress(f"reconcile, {count} late {size}", SHELF, sample)
+        self.progress(what, SHELF, sample)
         self.log_reconciliation(sample)
-        self.store_rows(entry, LATE_RECONCILE, [sample])
-        if self.shelf_ok:
-            entry["checks"] = {"shelf_books": self.count_shelf_books(target, size + count)}
+        self.store_rows(entry, name, [sample])
 
     def log_reconciliation(self, sample: Sample) -> None:
         rec = (sample.extra.get("books") or {}).get("reconciliation")

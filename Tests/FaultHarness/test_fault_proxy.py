@@ -44,16 +44,21 @@ class CountingHandler(http.server.BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_DELETE = answer
 
 
+def start_proxy(test, upstream):
+    """Serves `upstream` on a thread and starts the proxy in front of it (its port in `test.port`)."""
+    test.upstream = upstream
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    test.proxy = subprocess.Popen(
+        [sys.executable, str(PROXY), "--upstream", f"http://127.0.0.1:{upstream.server_address[1]}"],
+        stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    line = test.proxy.stdout.readline()
+    test.assertTrue(line.startswith("ready "), line)
+    test.port = int(line.split()[1])
+
+
 class FaultProxyTests(unittest.TestCase):
     def setUp(self):
-        self.upstream = CountingUpstream()
-        threading.Thread(target=self.upstream.serve_forever, daemon=True).start()
-        self.proxy = subprocess.Popen(
-            [sys.executable, str(PROXY), "--upstream", f"http://127.0.0.1:{self.upstream.server_address[1]}"],
-            stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
-        line = self.proxy.stdout.readline()
-        self.assertTrue(line.startswith("ready "), line)
-        self.port = int(line.split()[1])
+        start_proxy(self, CountingUpstream())
 
     def tearDown(self):
         self.proxy.terminate()
@@ -219,15 +224,9 @@ class HidingTests(unittest.TestCase):
     control = FaultProxyTests.control
 
     def setUp(self):
-        self.upstream = http.server.ThreadingHTTPServer(("127.0.0.1", 0), RecordsHandler)
-        self.upstream.stamped = int(time.time() * 1000)
-        threading.Thread(target=self.upstream.serve_forever, daemon=True).start()
-        self.proxy = subprocess.Popen(
-            [sys.executable, str(PROXY), "--upstream", f"http://127.0.0.1:{self.upstream.server_address[1]}"],
-            stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
-        line = self.proxy.stdout.readline()
-        self.assertTrue(line.startswith("ready "), line)
-        self.port = int(line.split()[1])
+        upstream = http.server.ThreadingHTTPServer(("127.0.0.1", 0), RecordsHandler)
+        upstream.stamped = int(time.time() * 1000)
+        start_proxy(self, upstream)
 
     def get(self, target):
         c = self.connection()

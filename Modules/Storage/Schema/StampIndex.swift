@@ -19,10 +19,7 @@ enum StampIndex {
 
     /// Whether the index exists (one look at the schema).
     static func isPresent(_ connection: SQLiteConnection) throws(StorageError) -> Bool {
-        try connection.queryFirst(
-            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'records_by_stamp')",
-            operation: "look for the records' stamp index"
-        ) { $0.bool(0) } ?? false
+        try connection.indexExists(name)
     }
 }
 
