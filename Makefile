@@ -12,7 +12,7 @@ SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # libraries costs ~10 ms at every start, more than `shelf --version` may take.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: setup apt-packages build release run test check server server-stop server-production server-production-stop soak scenario-concurrent harness-test clean bench bench-quick bench-scale bench-devices bench-setup bench-build bench-micro bench-cli bench-interchange bench-ui bench-test man completions install uninstall
+.PHONY: setup apt-packages build release run test check server server-stop server-production server-production-stop soak scenario-concurrent harness-test clean bench bench-quick bench-scale bench-devices bench-setup bench-build bench-micro bench-cli bench-interchange bench-ui bench-test bench-projection man completions install uninstall
 
 ## setup: install the C libraries, openssl and PostgreSQL (apt), the pinned Kinto and its
 ## PostgreSQL backend into .venv, and PyNaCl for the encryption format's second implementation
@@ -192,8 +192,8 @@ server-production: setup
 server-production-stop:
 	@Scripts/kinto-server.sh stop
 
-## bench-setup: PostgreSQL, GNU time, hyperfine (apt) and Kinto's PostgreSQL backend (.venv)
-BENCH_APT_PACKAGES := postgresql time hyperfine curl
+## bench-setup: PostgreSQL, GNU time, hyperfine, rsvg-convert (apt) and Kinto's PostgreSQL backend (.venv)
+BENCH_APT_PACKAGES := postgresql time hyperfine curl librsvg2-bin
 # The release products the benchmarks run, each built once it exists in Package.swift.
 BENCH_PRODUCTS := shelf-sync shelf shelf-json-throughput shelf-bench-local-edits
 
@@ -222,7 +222,8 @@ bench-build:
 bench: bench-setup bench-build
 	$(VENV)/bin/python Benchmarks/bench.py $(BENCH_ARGS)
 
-## bench-quick: the same, 20k records and fewer runs (a few minutes)
+## bench-quick: the same, 20k records and fewer runs (a few minutes); exits 3 when a ratio got worse than the
+## figures committed in Benchmarks/README.md by more than its noise
 bench-quick: bench-setup bench-build
 	$(VENV)/bin/python Benchmarks/bench.py --quick $(BENCH_ARGS)
 
@@ -237,6 +238,13 @@ bench-devices: bench-setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product shelf-sync
 	$(SWIFT) build $(RELEASE_FLAGS) --product shelf
 	$(VENV)/bin/python Benchmarks/bench_devices.py --workers $(or $(WORKERS),4) $(BENCH_ARGS)
+
+## bench-projection: what 10^4, 10^5 and 10^6 devices cost the servers a day, today's engine and after range
+## reconciliation, from the measured per-run costs (no server); Benchmarks/results/projection.svg and .png
+bench-projection:
+	python3 Benchmarks/projection.py
+	@if command -v rsvg-convert >/dev/null; then rsvg-convert -w 1000 Benchmarks/results/projection.svg -o Benchmarks/results/projection.png && echo "Benchmarks/results/projection.png"; \
+	else echo "rsvg-convert not installed (make bench-setup installs librsvg2-bin): the plot stays an SVG"; fi
 
 ## bench-micro: the store and repositories at 100,000 records, in-process (release)
 bench-micro: apt-packages

@@ -35,6 +35,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import contenders as plug  # noqa: E402
+import guard  # noqa: E402
 import report  # noqa: E402
 from kinto_server import KintoServer  # noqa: E402
 from postgres_cluster import PostgresCluster  # noqa: E402
@@ -74,6 +75,8 @@ def parse_args(argv: list[str]) -> Config:
     parser.add_argument("--workers", type=int, default=0,
                         help="serve Kinto with gunicorn, N worker processes (default: one `kinto start`)")
     parser.add_argument("--threads", type=int, default=2, help="threads per gunicorn worker (with --workers)")
+    parser.add_argument("--no-guard", action="store_true",
+                        help="with --quick: do not compare the ratios with those committed in README.md")
     args = parser.parse_args(argv)
     if args.workers < 0 or args.threads < 1:
         parser.error("--workers must be 0 or more and --threads at least 1")
@@ -89,7 +92,8 @@ def parse_args(argv: list[str]) -> Config:
                   shelf_edits=args.shelf_edits.absolute(),
                   swift_json=args.swift_json.absolute(), results_dir=args.results.absolute(),
                   push_counts=push_counts, delta_records=args.delta_records, push_only=args.push_only,
-                  workers=args.workers, threads=args.threads)
+                  workers=args.workers, threads=args.threads,
+                  guard=None if args.no_guard or not args.quick else HERE / "README.md")
 
 
 # MARK: - Environment facts for the results file
@@ -224,8 +228,13 @@ def main(argv: list[str]) -> int:
     print(report.table(results))
     for line in report.push_summary(results):
         print(line)
+    worse = False
+    if config.guard is not None:
+        lines, worse = guard.check(results, config.guard)
+        for line in lines:
+            print(line)
     log(f"results: {path} (and latest.json); finished in {results['meta']['seconds']} s")
-    return 0
+    return 3 if worse else 0
 
 
 if __name__ == "__main__":

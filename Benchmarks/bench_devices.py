@@ -93,6 +93,7 @@ class Config:
     shelf: pathlib.Path
     results_dir: pathlib.Path
     seed: int
+    idle_runs: int = 30
 
 
 def parse_args(argv: list[str]) -> Config:
@@ -113,6 +114,8 @@ def parse_args(argv: list[str]) -> Config:
     parser.add_argument("--shelf", type=pathlib.Path, default=plug.DEFAULT_SHELF)
     parser.add_argument("--results", type=pathlib.Path, default=HERE / "results")
     parser.add_argument("--seed", type=int, default=1, help="seed of the schedules and edits")
+    parser.add_argument("--idle-runs", type=int, default=30,
+                        help="idle runs of one device alone on the server, before the windows (server CPU per run)")
     args = parser.parse_args(argv)
     sizes = sorted(int(n) for n in args.devices.split(","))
     if min(sizes) < 1 or max(sizes) > 500:
@@ -132,7 +135,7 @@ def parse_args(argv: list[str]) -> Config:
                   period_s=args.period, jitter_s=args.jitter, edit_share=args.edit_share,
                   shared=args.shared, joins_per=max(1, args.joins_per), library=args.library,
                   drain_s=args.drain, shelf_sync=args.shelf_sync.absolute(), shelf=args.shelf.absolute(),
-                  results_dir=args.results.absolute(), seed=args.seed)
+                  results_dir=args.results.absolute(), seed=args.seed, idle_runs=max(1, args.idle_runs))
 
 
 def uptime() -> str:
@@ -523,11 +526,53 @@ class DeviceBench:
             f"Kinto {cpu['kinto_ms_per_run']} + PostgreSQL {cpu['postgresql_ms_per_run']} ms CPU/run, "
             f"machine {cpu['machine_busy_cores']} cores busy, exit codes {f['exit_codes']}; {f['uptime_after']}")
 
+    def idle_cost(self, home: DeviceHome, runs: int) -> dict:
+        """The server's CPU for one idle run, alone on the server: `runs` runs of a device whose
+        reader changes nothing, one after the other, between two readings of Kinto's and
+        PostgreSQL's CPU; per run, and per collection the run checks (from its report)."""
+        report_path = home.env["HOME"] + "/idle-report.json"
+        argv = [str(self.config.shelf_sync), "--report", report_path]
+        for _ in range(3):  # settles: the first runs may still reach back over the commit window
+            subprocess.run(argv, env=home.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+        _, self.access_offset = procstat.read_access_log(self.kinto.access_log, self.access_offset)
+        before = cpu_snapshot(self.kinto, self.cluster)
+        client_s, started = 0.0, time.perf_counter()
+        for _ in range(runs):
+            process = subprocess.Popen(argv, env=home.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            _, _, usage = os.wait4(process.pid, 0)
+            client_s += usage.ru_utime + usage.ru_stime
+        wall = time.perf_counter() - started
+        after = cpu_snapshot(self.kinto, self.cluster)
+        time.sleep(0.5)
+        accesses, self.access_offset = procstat.read_access_log(self.kinto.access_log, self.access_offset)
+        try:
+            report = json.loads(pathlib.Path(report_path).read_text())
+            account = report["accounts"][0]
+            collections = len(account.get("collections", {})) or None
+        except (OSError, ValueError, KeyError, IndexError):
+            collections = None
+        kinto_ms = 1000 * (after["kinto"] - before["kinto"]) / runs
+        pg_ms = 1000 * (after["postgresql"] - before["postgresql"]) / runs
+        figures = {"runs": runs, "requests_per_run": round(len(accesses) / runs, 2),
+                   "kinto_ms_per_run": round(kinto_ms, 1), "postgresql_ms_per_run": round(pg_ms, 1),
+                   "server_ms_per_run": round(kinto_ms + pg_ms, 1), "client_ms_per_run": round(1000 * client_s / runs, 1),
+                   "wall_ms_per_run": round(1000 * wall / runs, 1), "collections_checked": collections,
+                   "server_ms_per_collection": round((kinto_ms + pg_ms) / collections, 2) if collections else None,
+                   "uptime": uptime()}
+        log(f"idle run alone: {figures['requests_per_run']} req, Kinto {figures['kinto_ms_per_run']} + PostgreSQL "
+            f"{figures['postgresql_ms_per_run']} ms CPU per run, {figures['server_ms_per_collection']} ms per collection "
+            f"checked ({collections}), client {figures['client_ms_per_run']} ms; {figures['uptime']}")
+        return figures
+
     def run(self) -> dict:
         config = self.config
         shared = self.setup_shared()
         steady: list[DeviceHome] = list(shared)
         began = time.monotonic()
+        probe = self.new_readers(IDLE_PROBE_INDEX, IDLE_PROBE_INDEX + 1)
+        enrol(self.kinto.root_url, [h.account for h in probe])
+        self.prime(probe, "the idle probe")
+        self.results["idle_run"] = self.idle_cost(probe[0], config.idle_runs)
         for size in config.sizes:
             spent = time.monotonic() - began
             if spent + config.window_s + config.drain_s > TOTAL_BUDGET_S:
@@ -549,6 +594,10 @@ class DeviceBench:
 
 # MARK: - Output
 
+# The reader whose device measures an idle run alone (`DeviceBench.idle_cost`); never in a window.
+IDLE_PROBE_INDEX = 9_000
+
+
 def table(results: dict) -> str:
     header = ["devices", "runs (skipped)", "runs/s", "wall p50", "wall p99", "req/run",
               "Kinto CPU/run", "PG CPU/run", "client CPU/run", "cores Kinto+PG", "machine busy",
@@ -569,6 +618,12 @@ def table(results: dict) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = ["  ".join(c.ljust(widths[i]) for i, c in enumerate(r)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
+    idle = results.get("idle_run")
+    if idle:
+        lines.append(f"an idle run alone ({idle['runs']} runs, one device): {idle['requests_per_run']} requests, "
+                     f"server CPU {idle['server_ms_per_run']} ms (Kinto {idle['kinto_ms_per_run']} + PostgreSQL "
+                     f"{idle['postgresql_ms_per_run']}), {idle['server_ms_per_collection']} ms per collection checked "
+                     f"({idle['collections_checked']}), client {idle['client_ms_per_run']} ms")
     for f in results["sizes"]:
         for kind, k in f["by_kind"].items():
             wall = k["wall_ms"] or {}

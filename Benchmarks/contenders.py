@@ -98,8 +98,14 @@ def shelf_sync_reporting(shelf_sync_path: pathlib.Path, report: pathlib.Path) ->
 
 def shelf_reconcile(shelf_sync_path: pathlib.Path, report: pathlib.Path) -> list[str]:
     """A run that also reconciles every collection (`collections.<name>.reconciliation`
-    in the report): the scale curve's reconciliation rows."""
+    in the report), by counts of stamp ranges: the scale curve's reconciliation rows."""
     return [*shelf_sync_reporting(shelf_sync_path, report), "--reconcile"]
+
+
+def shelf_reconcile_whole(shelf_sync_path: pathlib.Path, report: pathlib.Path) -> list[str]:
+    """The same, by the whole list of ids and versions (`--reconcile-whole`): every
+    reconciliation before range counts, kept beside them in the curve."""
+    return [*shelf_sync_reporting(shelf_sync_path, report), "--reconcile-whole"]
 
 
 # A push of 10,000 edits takes Kinto minutes; the worker's default budget (60 s) would end

@@ -351,3 +351,36 @@ def plot(figures: list[dict], title: str) -> str:
         series("done", lambda f: f.get("runs_per_s")),
     ], x_label=x_label)
     return svg_plot.figure(title, [cpu_per_run, wall, cores, rate])
+
+
+def compare_plot(before: list[dict], after: list[dict], title: str) -> str:
+    """Two runs of the fleet side by side (an engine before and after a change): server CPU
+    per run, runs per second done, run wall p99, and the cores other work took meanwhile."""
+    def series(name: str, figures: list[dict], pick) -> svg_plot.Series:
+        points = [(float(f["devices"]), pick(f)) for f in sorted(figures, key=lambda f: f["devices"])]
+        return svg_plot.Series(name, [(x, y) for x, y in points if y is not None])
+
+    def server(f: dict) -> float | None:
+        cpu = f["cpu"]
+        kinto, pg = cpu.get("kinto_ms_per_run"), cpu.get("postgresql_ms_per_run")
+        return None if kinto is None or pg is None else kinto + pg
+
+    def other(f: dict) -> float | None:
+        cpu = f["cpu"]
+        busy, ours = cpu.get("machine_busy_cores"), cpu.get("ours_cores")
+        return None if busy is None or ours is None else max(0.0, busy - ours)
+
+    x_label = "simulated devices (log scale)"
+    return svg_plot.figure(title, [
+        svg_plot.Panel("server CPU per run (Kinto + PostgreSQL)", "ms", [
+            series("before", before, server), series("after", after, server)], x_label=x_label),
+        svg_plot.Panel("sync runs per second done", "runs / s", [
+            series("before", before, lambda f: f.get("runs_per_s")), series("after", after, lambda f: f.get("runs_per_s")),
+            series("scheduled", after, lambda f: f.get("offered_per_s"))],
+            x_label=x_label),
+        svg_plot.Panel("sync run wall p99", "ms", [
+            series("before", before, lambda f: (f.get("wall_ms") or {}).get("p99")),
+            series("after", after, lambda f: (f.get("wall_ms") or {}).get("p99"))], x_label=x_label),
+        svg_plot.Panel("cores other work took (of the machine's 2)", "cores", [
+            series("before", before, other), series("after", after, other)], x_label=x_label),
+    ])

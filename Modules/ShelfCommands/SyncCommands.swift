@@ -35,7 +35,7 @@ struct SyncCommand: ShelfCommand {
     var policy: ConflictPolicy?
     @Flag(help: "Sync even though the server asked to wait (Backoff / Retry-After).")
     var ignoreBackoff = false
-    @Flag(help: "Also compare every collection's ids and versions with the server's whole list, and pull what differs (done daily anyway).")
+    @Flag(help: "Also compare every collection with the server, by counts of ranges of versions, and pull what differs (done daily anyway).")
     var reconcile = false
 
     /// How long `shelf sync` may take in all before it stops (exit 75); the next sync

@@ -158,6 +158,13 @@ public struct AccountSync: Sendable {
             capabilities = await fetchCapabilities(within: budget)
             if let refusal = refusal(capabilities, spent: spent + report.requests) { return refusal }
         }
+        if capabilities == nil, report.outcome == .synced {
+            // An account from the environment: what the server offers is read once, after a
+            // run that worked, and kept — the next runs' idle batch names the user's bucket
+            // by its id (`ServerCapabilities.userBucket`), which costs the server less.
+            spent += 1
+            capabilities = await fetchCapabilities(within: budget)
+        }
         learnPageLimit(report.serverPageLimit, capabilities)
         report.requests += spent
         return report

@@ -43,7 +43,7 @@ extension SyncRun {
         let at = now
         try store.write { tx in
             try tx.updateSyncState(collection) { state in
-                state.lastError = "unavailable: \(reason)"
+                state.lastError = SyncState.unavailablePrefix + reason
                 state.lastErrorAt = at
                 state.nextPage = nil
             }
@@ -67,4 +67,15 @@ extension SyncRun {
     var requiredUnavailable: [CollectionName] {
         unavailable.keys.filter { !options.optionalCollections.contains($0) }.sorted()
     }
+}
+
+// MARK: - A collection refused
+
+extension SyncState {
+    /// How `hold` begins a collection's `lastError`.
+    static let unavailablePrefix = "unavailable: "
+
+    /// The server refused the collection (or it was left alone) at its last try, and it
+    /// has not synced since: the next run asks for it in its batch with the others.
+    var wasRefused: Bool { lastSuccess == nil && lastError?.hasPrefix(Self.unavailablePrefix) == true }
 }

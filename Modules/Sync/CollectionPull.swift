@@ -9,10 +9,10 @@ import Storage
 extension SyncRun {
     /// Pulls every collection's changes.
     ///
-    /// When every collection has been pulled before, one `POST /batch` carries a
-    /// `_since=<cursor>` GET per collection: an up-to-date store costs one round trip
-    /// (every list comes back empty), and a changed collection's first page arrives in
-    /// the same answer.
+    /// When every collection has been pulled before (or refused by the server at its
+    /// last try), one `POST /batch` carries a `_since=<cursor>` GET per collection: an
+    /// up-to-date store costs one round trip (every list comes back empty), and a changed
+    /// collection's first page arrives in the same answer.
     ///
     /// NB: the sub-requests carry no `If-None-Match`: Kinto 26.5.0 answers a batch whose
     /// sub-response is a 304 with a 500 (it cannot serialise the empty 304 body). An
@@ -26,7 +26,10 @@ extension SyncRun {
         let collections = options.collections.filter { unavailable[$0] == nil }
         guard !collections.isEmpty else { return }
         let states = try store.read { reader in try collections.map { try reader.syncState($0) } }
-        guard states.count > 1, states.allSatisfy({ $0.lastSuccess != nil }), !options.serverIsReadOnly else {
+        // NB: a collection the server refused at its last try (a Kinto without the shop
+        // catalog answers 403 for it, run after run) goes in the batch too: its refusal
+        // comes back as that sub-request's answer, and an idle run stays one request.
+        guard states.count > 1, states.allSatisfy({ $0.lastSuccess != nil || $0.wasRefused }), !options.serverIsReadOnly else {
             // NB: a device in the clear asks for the keyring only in the batch below, where
             // it costs no round trip: one that has not synced every collection yet learns
             // of encryption from the sealed records it pulls, and what it pushed in the
@@ -37,17 +40,21 @@ extension SyncRun {
             await learnCollectionTimestamps(states)
             return
         }
-        var operations = states.map { state in
-            KintoRequest.list(in: KintoCollectionPath(state.collection), query: firstPageQuery(state, conditional: false))
-        }
         let asksForKeyring = self.asksForKeyring
-        if asksForKeyring { operations.append(try Self.keyringRequest()) }
-        // NB: last, so that it sees collections the GETs before it recreated.
         let checksMemory = checksServerMemory(states)
-        if checksMemory { operations.append(.listCollections(inBucket: KintoCollectionPath.userBucket)) }
         let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
-        let sentAt = now
-        let results = try await withRetries("check \(states.count) collections for changes") { try await batch.send(operations) }
+        var sentAt = now
+        var results = try await withRetries("check \(states.count) collections for changes") {
+            try await batch.send(try changeChecks(states, inBucket: options.userBucket, asksForKeyring: asksForKeyring, checksMemory: checksMemory))
+        }
+        if options.userBucket != nil, Self.bucketRefused(results, states: states, checksMemory: checksMemory) {
+            // NB: a collection deleted on the server (or a bucket id that is no longer this
+            // user's): asked again through the `default` alias, which creates what is missing.
+            sentAt = now
+            results = try await withRetries("check \(states.count) collections for changes") {
+                try await batch.send(try changeChecks(states, inBucket: nil, asksForKeyring: asksForKeyring, checksMemory: checksMemory))
+            }
+        }
         let answers = zip(states, results.prefix(states.count)).map { state, result in
             Result { () throws(APIError) in try result.page(indexingFor: state.collection) }
         }
@@ -77,6 +84,31 @@ extension SyncRun {
             }
         }
         try honourBackoff()
+    }
+
+    /// The idle run's sub-requests: a `_since` GET per collection, the keyring when this
+    /// device holds none, and the bucket's collection objects (last, so that it sees
+    /// collections the GETs before it recreated).
+    /// - Parameter bucket: the user's bucket id, or nil for Kinto's `default` alias.
+    private func changeChecks(
+        _ states: [SyncState], inBucket bucket: String?, asksForKeyring: Bool, checksMemory: Bool
+    ) throws -> [KintoRequest] {
+        var operations = states.map { state in
+            KintoRequest.list(in: KintoCollectionPath(state.collection, userBucket: bucket), query: firstPageQuery(state, conditional: false))
+        }
+        if asksForKeyring { operations.append(try Self.keyringRequest()) }
+        if checksMemory { operations.append(.listCollections(inBucket: bucket ?? KintoCollectionPath.userBucket)) }
+        return operations
+    }
+
+    /// Whether the server refused a path in the user's bucket named by its id (403/404)
+    /// that it did not refuse last time: such a path reaches only collections that exist.
+    private static func bucketRefused(_ results: [BatchResult], states: [SyncState], checksMemory: Bool) -> Bool {
+        let refused = { (result: BatchResult) in result.status == 403 || result.status == 404 }
+        let collections = zip(states, results).contains { state, result in
+            !state.collection.isReadOnly && !state.wasRefused && refused(result)
+        }
+        return collections || (checksMemory && results.last.map(refused) == true)
     }
 
     /// Pulls collections one after the other (a first sync, or one collection).
@@ -466,7 +498,10 @@ extension SyncRun {
                 return
             }
             // A complete pull of the whole list is as good as a reconciliation.
-            if reading.fromScratch { state.lastReconciled = at }
+            if reading.fromScratch {
+                state.lastReconciled = at
+                (state.reconciledThrough, state.reconcilingFrom) = (state.cursor ?? 0, nil)
+            }
             // NB: a complete pull leaves a cursor even when the server had nothing:
             // without one the next pull is a plain list, which hides tombstones — and
             // this store may hold records another device deletes meanwhile.

@@ -6,25 +6,28 @@ import Storage
 
 // MARK: - Reconciliation
 
-/// The backstop behind `CommitWindow`: a collection's ids and timestamps compared with
-/// the server's whole list, and every difference pulled.
+/// The backstop behind `CommitWindow`: a collection's records compared with the server's,
+/// range of stamps by range, and every difference pulled.
 ///
 /// The window catches every record whose write transaction stayed open less than its
-/// width. A longer one — a stalled worker, a server that holds transactions open, a
-/// clock that jumped — can still commit a record behind the settled stamp. The list
-/// with `_fields=id,last_modified,deleted` and `_since=0` (tombstones included) names
-/// every record the server has and its version, at about 75 bytes a record (a UUID id
-/// and a 13-digit stamp; measured: 74 MB for 1M records); a record
-/// the store lacks, or holds in an older version, is fetched by id and applied like any
-/// pulled change (merged with a waiting edit, a remembered deletion deleted again); a
-/// tombstone of a record the store still holds is applied as it is.
+/// width. A longer one — a stalled worker, a server that holds transactions open, a clock
+/// that jumped — can still commit a record behind the settled stamp. A reconciliation
+/// (`ReconciliationPass`) lists the records stamped since the last one (ids, stamps and
+/// tombstones, ~75 bytes each) and one sweep slice of the older ones, and compares counts
+/// of the rest, range by range, listing only ranges whose counts differ. A record the
+/// store lacks, or holds in an older version, is fetched by id and applied like any pulled
+/// change (merged with a waiting edit, a remembered deletion deleted again); a tombstone of
+/// a record the store still holds is applied as it is. So it costs what differs, not the
+/// size of the library: one `POST /batch` for an unchanged one.
 ///
-/// It runs when `SyncOptions.reconciliationInterval` has passed since the last one
-/// (a day by default), or when asked (`--reconcile`). A first pull, which lists the
-/// whole collection, counts as one. Only records stamped at or behind the cursor are
-/// its business: later ones are the next pull's. Records this store holds that the
-/// server lists neither live nor deleted are counted and reported, not acted on: a
-/// server that lost a collection is `ServerForgetting`'s to notice.
+/// It runs when `SyncOptions.reconciliationInterval` has passed since the last complete
+/// one (a day by default), when asked (`--reconcile`), and at every run while one is under
+/// way: a run cut short stores how far it compared (`SyncState.reconcilingFrom`) and the
+/// next continues from there. A first pull, which lists the whole collection, counts as
+/// one. Only records stamped at or behind the cursor are its business: later ones are the
+/// next pull's. Records this store holds that the server has neither live nor deleted are
+/// counted and reported, not acted on: a server that lost a collection is
+/// `ServerForgetting`'s to notice.
 extension SyncRun {
     /// Reconciles every collection that is due, each failing alone.
     func reconcileDue() async throws {
@@ -36,55 +39,62 @@ extension SyncRun {
     }
 
     /// Whether `state`'s collection is to be reconciled this run: synced before, not
-    /// recovering, and asked for or last reconciled longer ago than the interval.
+    /// recovering, and asked for, under way, or last reconciled longer ago than the interval.
     func isReconciliationDue(_ state: SyncState) -> Bool {
         guard state.cursor != nil, !state.recovering, state.lastSuccess != nil else { return false }
-        if options.reconcilesNow { return true }
-        guard let interval = options.reconciliationInterval, let last = state.lastReconciled else { return false }
+        if options.reconcilesNow || options.reconcilesWhole || state.reconcilingFrom != nil { return true }
+        guard let interval = options.reconciliationInterval else { return false }
+        guard let last = state.lastReconciled else { return true }
         return now.timeIntervalSince(last) >= interval
     }
 
-    /// Lists the collection's ids and versions, then pulls what differs.
+    /// Compares the collection with the server up to its cursor, range by range, and pulls
+    /// what differs; continues the pass a run cut short.
     ///
-    /// NB: the attempt is recorded before it starts: one that the run's budget cuts short
-    /// (a very large collection on a slow server) is tried again after the interval, not
-    /// at every run; what it applied stays applied.
+    /// NB: how far it got is stored after every round, together with what the round
+    /// applied: a run that the budget cuts short keeps both, and the next run continues.
     func reconcile(_ collection: CollectionName) async throws {
         let started = ContinuousClock.now
-        let at = now
-        guard let cursor = try store.read({ reader in try reader.syncState(collection).cursor }) else { return }
-        try store.write { tx in try tx.updateSyncState(collection) { $0.lastReconciled = at } }
-        let service = KintoCollectionService(client: engine.client, collection: collection)
-        var found = ReconciliationReport()
-        var differing = ReconciliationDifferences()
-        var guardrail = PagingGuard(collection: collection, cursor: nil)
-        let query = ListQuery(since: 0, limit: options.pageSize, sort: ["last_modified"], fields: Self.versionFields)
-        var page: RecordPage? = try await withRetries("reconcile \(collection.rawValue)") { try await service.firstPage(query).page }
-        found.requests += 1
-        while let current = page {
-            noteBackoff(current.backoff)
-            try guardrail.check(current)
-            try countPage()
-            try store.read { reader in try differing.compare(current.records, behind: cursor, in: collection, reader) }
-            found.listed += current.records.count
-            found.listedBytes += current.records.reduce(0) { $0 + $1.json.count }
-            guard let next = current.next.url else { break }
-            page = try await withRetries("reconcile \(collection.rawValue)") { try await service.page(at: next) }
-            found.requests += 1
+        let shape = options.reconciliation
+        let prepared = try store.write { tx -> ReconciliationPass? in
+            var state = try tx.syncState(collection)
+            guard let cursor = state.cursor else { return nil }
+            // NB: for this pass only: one cut short continues as ranges, from where it stopped.
+            if options.reconcilesWhole { (state.reconciledThrough, state.reconcilingFrom) = (nil, nil) }
+            try tx.prepareStampRanges()
+            let records = try tx.serverLiveCount(collection, in: StampRange(after: 0, through: cursor))
+            let slice = shape.sweepSize(records: records)
+            let pass = try ReconciliationPass(
+                state, cursor: cursor, shape: shape,
+                sweepEnd: { start in try tx.stamp(collection, after: start, skipping: slice - 1) },
+                boundaries: { range in
+                    let parts = shape.firstCut(records: try tx.serverLiveCount(collection, in: range))
+                    return try tx.stampBoundaries(collection, in: range, parts: parts)
+                })
+            try tx.updateSyncState(collection) { $0.reconcilingFrom = pass.comparedThrough }
+            return pass
         }
-        let known = try store.read { reader in try reader.serverKnownCount(collection) }
-        found.absent = max(0, known - differing.matched.count)
-        // NB: the listed tombstones are Kinto's: on an encrypted account no key vouches for them.
-        found.deleted = try applyReconciled(differing.tombstones, to: collection, gate: integrityGate(for: WireSealing.Opened(), in: collection))
-        for chunk in differing.missing.chunked(into: Self.idsPerRequest) {
-            let fetchQuery = ListQuery(since: 0, sort: ["last_modified"], ids: chunk)
-            let fetched = try await withRetries("reconcile \(collection.rawValue)") { try await service.firstPage(fetchQuery).page }
-            found.requests += 1
-            // NB: a record changed since it was listed is past the cursor: the next pull's.
-            let readable = try opened(fetched?.records ?? [], of: collection)
-            let behind = readable.records.filter { $0.lastModified <= cursor }
-            found.fetched += behind.count
-            found.deleted += try applyReconciled(behind, to: collection, gate: readable.gate)
+        guard var pass = prepared else { return }
+        var found = ReconciliationReport()
+        // NB: the user's bucket by its id spares Kinto's default-bucket plugin for every count
+        // and listing, as in the idle run; a refusal sends the round again through the alias.
+        var bucket = options.userBucket
+        while !pass.isComplete {
+            let round = pass.nextRound(limit: options.batchSize)
+            let remaining = try await compare(round, of: collection, in: pass, bucket: &bucket, found: &found)
+            pass.answered(round, leaving: remaining)
+            let through = pass.comparedThrough
+            try store.write { tx in try tx.updateSyncState(collection) { $0.reconcilingFrom = through } }
+            try honourBackoff()
+        }
+        let (at, end, sweep) = (now, pass.end, pass.nextSweepStart)
+        try store.write { tx in
+            try tx.updateSyncState(collection) { state in
+                state.reconcilingFrom = nil
+                state.reconciledThrough = end
+                state.sweptThrough = sweep
+                state.lastReconciled = at
+            }
         }
         found.durationMilliseconds = milliseconds(since: started)
         // NB: the run's `requests` already counted each of them (`withRetries`).
@@ -95,6 +105,150 @@ extension SyncRun {
             $0.deletedLocally += found.deleted
         }
         emit(.reconciled(collection, found))
+    }
+
+    // MARK: A round
+
+    /// Asks the server about one round of ranges in one `POST /batch` — a count for each
+    /// range to count, a listing of each to list — and applies what the listings show.
+    /// - Returns: what each range leaves to compare, in order.
+    /// - Parameter bucket: the user's bucket id to name, nil for Kinto's `default` alias; set
+    ///   to nil when the server refused a path through it.
+    private func compare(
+        _ round: [RangeCheck], of collection: CollectionName, in pass: ReconciliationPass, bucket: inout String?,
+        found: inout ReconciliationReport
+    ) async throws -> [[RangeCheck]] {
+        let locals = try store.read { reader in
+            try round.map { check in check.way == .count ? try reader.serverLiveCount(collection, in: check.range) : 0 }
+        }
+        let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
+        let operations = operationsAsking(round, of: KintoCollectionPath(collection, userBucket: bucket))
+        var results = try await withRetries("reconcile \(collection.rawValue)") { try await batch.send(operations) }
+        found.requests += 1
+        if bucket != nil, results.contains(where: { $0.status == 403 || $0.status == 404 }) {
+            bucket = nil
+            let throughAlias = operationsAsking(round, of: KintoCollectionPath(collection))
+            results = try await withRetries("reconcile \(collection.rawValue)") { try await batch.send(throughAlias) }
+            found.requests += 1
+        }
+        var remaining: [[RangeCheck]] = []
+        var differences = ReconciliationDifferences()
+        for (check, (result, local)) in zip(round, zip(results, locals)) {
+            noteBackoff(result.backoff)
+            if let error = result.error { throw error }
+            switch check.way {
+            case .count:
+                found.rangesCounted += 1
+                remaining.append(try counted(check, local: local, server: result.totalObjects, of: collection, in: pass, found: &found))
+            case .list:
+                try countPage()
+                found.rangesListed += 1
+                guard case .page(let page) = try result.page() else {
+                    remaining.append([])
+                    continue
+                }
+                let listed = ReconciliationPass.listed(
+                    check, highest: page.records.map(\.lastModified).max(), morePagesFollow: page.next.morePagesFollow)
+                try store.read { reader in
+                    let held = try reader.serverVersions(collection, in: listed.covered)
+                    let known = try reader.serverStamps(collection, ids: page.records.map(\.id))
+                    differences.compare(page.records, covering: listed.covered, held: held, known: known, end: pass.end)
+                }
+                remaining.append(listed.rest.map { [$0] } ?? [])
+            }
+        }
+        found.listed += differences.listed
+        found.listedBytes += differences.listedBytes
+        try await pullDifferences(differences, of: collection, end: pass.end, found: &found)
+        return remaining
+    }
+
+    /// A count of each range to count, a listing (ids, stamps, tombstones) of each to list,
+    /// the listings sharing one page's worth of records.
+    private func operationsAsking(_ round: [RangeCheck], of path: KintoCollectionPath) -> [KintoRequest] {
+        let lists = round.count { $0.way == .list }
+        let listLimit = max(1, options.pageSize / max(1, lists))
+        return round.map { check in
+            let query = ListQuery(since: Int(check.range.after), before: Int(check.range.before))
+            switch check.way {
+            case .count:
+                return KintoRequest.count(in: path, query: query)
+            case .list:
+                var list = query
+                (list.limit, list.sort, list.fields) = (listLimit, ["last_modified"], Self.versionFields)
+                return KintoRequest.list(in: path, query: list)
+            }
+        }
+    }
+
+    /// What a counted range leaves: nothing when the counts agree, else itself to list, or
+    /// the ranges it is cut into (at this store's records, `fanOut` parts).
+    private func counted(
+        _ check: RangeCheck, local: Int, server: Int?, of collection: CollectionName, in pass: ReconciliationPass,
+        found: inout ReconciliationReport
+    ) throws -> [RangeCheck] {
+        switch pass.verdict(on: check, local: local, server: server) {
+        case .agrees:
+            return []
+        case .list:
+            found.rangesDiffering += server == nil ? 0 : 1
+            return [RangeCheck(range: check.range, way: .list, depth: check.depth)]
+        case .cut:
+            found.rangesDiffering += 1
+            let boundaries = try store.read { reader in
+                try reader.stampBoundaries(collection, in: check.range, parts: pass.shape.fanOut)
+            }
+            return pass.cut(check, at: boundaries)
+        }
+    }
+
+    /// Looks up the unlisted records by id, then applies the tombstones and fetches and
+    /// applies the missing records.
+    private func pullDifferences(
+        _ listed: ReconciliationDifferences, of collection: CollectionName, end: Int64, found: inout ReconciliationReport
+    ) async throws {
+        var differences = listed
+        let asked = differences.unlisted
+        differences.unlisted = [:]
+        if !asked.isEmpty {
+            let lookup = ListQuery(since: 0, sort: ["last_modified"], fields: Self.versionFields)
+            let answered = try await byID(Array(asked.keys).sorted(), lookup, of: collection, found: &found)
+            found.absent += differences.resolve(answered, asked: asked, end: end)
+        }
+        // NB: the listed tombstones are Kinto's: on an encrypted account no key vouches for them.
+        found.deleted += try applyReconciled(differences.tombstones, to: collection, gate: integrityGate(for: WireSealing.Opened(), in: collection))
+        guard !differences.missing.isEmpty else { return }
+        let fetched = try await byID(differences.missing, ListQuery(since: 0, sort: ["last_modified"]), of: collection, found: &found)
+        // NB: a record changed since it was listed is past the end: the next pull's.
+        let readable = try opened(fetched, of: collection)
+        let behind = readable.records.filter { $0.lastModified <= end }
+        found.fetched += behind.filter { !$0.isDeleted }.count
+        found.deleted += try applyReconciled(behind, to: collection, gate: readable.gate)
+    }
+
+    /// The records with these ids as `query` asks for them, `idsPerRequest` ids a GET, the
+    /// GETs in `POST /batch`es.
+    private func byID(
+        _ ids: [String], _ query: ListQuery, of collection: CollectionName, found: inout ReconciliationReport
+    ) async throws -> [RawRecord] {
+        let path = KintoCollectionPath(collection)
+        let operations = ids.chunked(into: Self.idsPerRequest).map { chunk in
+            var byID = query
+            byID.ids = chunk
+            return KintoRequest.list(in: path, query: byID)
+        }
+        let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
+        var records: [RawRecord] = []
+        for calls in operations.chunked(into: options.batchSize) {
+            let results = try await withRetries("reconcile \(collection.rawValue)") { try await batch.send(calls) }
+            found.requests += 1
+            for result in results {
+                noteBackoff(result.backoff)
+                guard case .page(let page) = try result.page(indexingFor: collection) else { continue }
+                records += page.records
+            }
+        }
+        return records
     }
 
     /// Applies records reconciliation found, without moving the cursor, in one
@@ -126,35 +280,6 @@ extension SyncRun {
     static let idsPerRequest = 50
 }
 
-// MARK: - ReconciliationDifferences
-
-/// What a reconciliation found so far, page after page of the server's list.
-struct ReconciliationDifferences {
-    /// Ids the server has live in a version this store lacks (stamped behind the cursor).
-    var missing: [String] = []
-    /// Tombstones of records this store still holds an older version of.
-    var tombstones: [RawRecord] = []
-    /// Listed records this store holds a server version of, by id's hash: a record
-    /// changed during the listing is listed twice and counted once.
-    var matched: Set<Int> = []
-
-    mutating func compare(
-        _ listed: [RawRecord], behind cursor: Int64, in collection: CollectionName, _ reader: StoreReader
-    ) throws {
-        let held = try reader.serverStamps(collection, ids: listed.map(\.id))
-        for entry in listed {
-            let stamp = held[entry.id]
-            if stamp != nil { matched.insert(entry.id.hashValue) }
-            guard entry.lastModified <= cursor, (stamp ?? .min) < entry.lastModified else { continue }
-            if entry.isDeleted {
-                if stamp != nil { tombstones.append(entry) }
-            } else {
-                missing.append(entry.id)
-            }
-        }
-    }
-}
-
 // MARK: - ReconciliationReport
 
 /// What one reconciliation of a collection found and cost.
@@ -172,6 +297,11 @@ public struct ReconciliationReport: Sendable, Equatable, Codable {
     public var absent = 0
     /// HTTP requests it made.
     public var requests = 0
+    /// Ranges of stamps whose counts were compared, and those of them that differed.
+    public var rangesCounted = 0
+    public var rangesDiffering = 0
+    /// Ranges listed whole (a page each).
+    public var rangesListed = 0
     public var durationMilliseconds = 0
 
     public init() {}
@@ -179,6 +309,9 @@ public struct ReconciliationReport: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case listed, fetched, deleted, absent, requests
         case listedBytes = "listed_bytes"
+        case rangesCounted = "ranges_counted"
+        case rangesDiffering = "ranges_differing"
+        case rangesListed = "ranges_listed"
         case durationMilliseconds = "duration_ms"
     }
 }

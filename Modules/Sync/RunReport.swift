@@ -38,7 +38,7 @@ public struct CollectionReport: Sendable, Equatable, Codable {
     /// Records the server deleted without the reader (a tombstone no key vouches for):
     /// kept here, for `shelf encryption put-back`.
     public var deletedByServer = 0
-    /// When the run compared the collection with the server's whole list: what it found.
+    /// When the run compared the collection with the server (`Reconciliation`): what it found.
     public var reconciliation: ReconciliationReport?
     public var durationMilliseconds = 0
 

@@ -124,12 +124,15 @@ final class SyncRun {
         do {
             try checkStoredBackoff()
             try resolveSealing()
+            // NB: read before anything is pulled: a first sync's bulk load leaves them out.
+            let ordersLeftOut = try store.read { reader in try !reader.hasOrderIndexes() }
             try await withinBudget {
                 if self.options.pulls { try await self.pullAll() }
                 if self.options.pushes { try await self.pushAll() }
                 // NB: after the push, so a long reconciliation never holds local edits back.
                 if self.options.pulls { try await self.reconcileDue() }
                 try await self.closeMigrationIfDone()
+                if ordersLeftOut { try self.buildOrderIndexes() }
             }
             try finishSuccessfully()
         } catch let error as StorageError where error.isCorruption {
@@ -143,6 +146,17 @@ final class SyncRun {
         report.durationMilliseconds = milliseconds(since: started)
         emit(.runFinished(report))
         return report
+    }
+
+    // MARK: Upkeep
+
+    /// Builds the order indexes (by author, by completion) an earlier run's bulk pull left
+    /// out, in a whole run only: a read's refresh, which pulls one collection within a
+    /// second, leaves them to the next run (`ListingIndexes` in Storage says why a first
+    /// sync does).
+    private func buildOrderIndexes() throws {
+        guard options.pulls, options.pushes else { return }
+        try store.write { tx in try tx.buildOrderIndexes() }
     }
 
     // MARK: Budget

@@ -69,7 +69,9 @@ extension SyncEvent {
         case .writeOverwritten(let collection, let id):
             return [("collection", .string(collection.rawValue)), ("id", .string(id))]
         case .reconciled(let collection, let found):
-            return [("collection", .string(collection.rawValue)), ("listed", .number(found.listed)),
+            return [("collection", .string(collection.rawValue)), ("ranges_counted", .number(found.rangesCounted)),
+                    ("ranges_differing", .number(found.rangesDiffering)), ("ranges_listed", .number(found.rangesListed)),
+                    ("listed", .number(found.listed)),
                     ("listed_bytes", .number(found.listedBytes)), ("fetched", .number(found.fetched)),
                     ("deleted", .number(found.deleted)), ("absent", .number(found.absent)),
                     ("requests", .number(found.requests)), ("duration_ms", .number(found.durationMilliseconds))]
@@ -129,7 +131,9 @@ extension SyncEvent {
             return "\(collection.rawValue)/\(id): another device's write replaced this one's on the server without seeing it; merging it again"
         case .reconciled(let collection, let found):
             let differences = found.fetched + found.deleted
-            var sentence = "\(collection.rawValue): compared \(found.listed) record\(found.listed == 1 ? "" : "s") with the server's list; "
+            let counted = found.rangesCounted
+            var sentence = "\(collection.rawValue): compared with the server (\(counted) range\(counted == 1 ? "" : "s") counted, "
+                + "\(found.listed) record\(found.listed == 1 ? "" : "s") listed); "
                 + (differences == 0 ? "nothing missing" : "pulled \(found.fetched) missing and \(found.deleted) deletion\(found.deleted == 1 ? "" : "s")")
             if found.absent > 0 {
                 sentence += "; \(found.absent) record\(found.absent == 1 ? "" : "s") here the server does not list"

@@ -44,8 +44,8 @@ public enum SyncEvent: Sendable, Equatable {
     /// device's concurrent write that never saw it (Kinto checks `If-Match` without a
     /// lock): queued again and merged with the server's version (`OverwrittenWrites`).
     case writeOverwritten(CollectionName, id: String)
-    /// The collection's ids and timestamps were compared with the server's whole list
-    /// (`Reconciliation`); what differed was pulled and applied.
+    /// The collection was compared with the server (`Reconciliation`: counts of ranges of
+    /// stamps, listings where they differ); what differed was pulled and applied.
     case reconciled(CollectionName, ReconciliationReport)
     /// A transient failure about to be retried after `delay`.
     case retrying(attempt: Int, delay: Duration, reason: String)

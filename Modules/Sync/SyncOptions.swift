@@ -50,21 +50,32 @@ public struct SyncOptions: Sendable, Equatable {
     /// How far a pull reaches back behind its cursor for records whose write committed
     /// after later ones (`CommitWindow`).
     public var commitWindow = CommitWindow.standard
-    /// A collection's ids and timestamps are compared with the server's whole list
-    /// (`Reconciliation`) when this long has passed since the last time; nil never,
-    /// unless `reconcilesNow`. Default a day.
+    /// A collection's records are compared with the server's (`Reconciliation`) when this
+    /// long has passed since the last complete comparison; nil never, unless
+    /// `reconcilesNow` or one is under way. Default a day.
     public var reconciliationInterval: TimeInterval? = 86_400
+    /// How a reconciliation cuts the collection's stamps into ranges (`ReconciliationPass`).
+    public var reconciliation = ReconciliationShape()
     /// Reconcile every collection in this run (`--reconcile`), due or not.
     public var reconcilesNow = false
+    /// Reconcile every collection in this run by its whole list of ids and versions, as a
+    /// store that never reconciled does (`--reconcile-whole`): the slow check, ~75 bytes a
+    /// record, that does not rely on the server's counts.
+    public var reconcilesWhole = false
     /// The account's keyring file (`ShelfPaths.keyFile`): where a run of an encrypted
     /// account finds its keys (`WireSealing`). Nil: this engine holds no key, and a store
     /// that knows its account is encrypted leaves the reader's collections alone.
     public var keyFile: URL?
 
+    /// The id of the user's bucket (`ServerCapabilities.userBucket`), which an idle run's
+    /// batch names instead of Kinto's `default` alias; nil when unknown.
+    public var userBucket: String?
+
     /// The options with the server's capabilities applied: batches as large as it
-    /// allows, pages no larger than it serves, read-only mode.
+    /// allows, pages no larger than it serves, read-only mode, the user's bucket.
     public func adapted(to capabilities: ServerCapabilities) -> SyncOptions {
         var options = self
+        options.userBucket = capabilities.userBucket
         options.batchSize = capabilities.batchSize(fallback: batchSize)
         options.pageSize = capabilities.pageSize(wanted: pageSize)
         options.serverIsReadOnly = capabilities.readOnly

@@ -78,8 +78,10 @@ struct WorkerCommand: ProgramCommand {
     var budget: Duration?
     @Flag(help: "Sync even though the server asked to wait (Backoff / Retry-After).")
     var ignoreBackoff = false
-    @Flag(help: "Also compare every collection's ids and versions with the server's whole list, and pull what differs (done daily anyway).")
+    @Flag(help: "Also compare every collection with the server, by counts of ranges of versions, and pull what differs (done daily anyway).")
     var reconcile = false
+    @Flag(help: "Also compare every collection's whole list of ids and versions with the server's, and pull what differs (slow; --reconcile trusts the server's counts).")
+    var reconcileWhole = false
     @Option(
         value: "duration",
         help: "How far a pull reaches back for writes the server committed after later ones (default 60s; see the README).",
@@ -107,6 +109,7 @@ struct WorkerCommand: ProgramCommand {
             policy: policy, pageSize: pageSize ?? SyncOptions().pageSize, ignoresBackoff: ignoreBackoff,
             budget: budget ?? Self.defaultBudget)
         options.reconcilesNow = reconcile
+        options.reconcilesWhole = reconcileWhole
         if let commitWindow { options.commitWindow = CommitWindow(width: commitWindow) }
         return options
     }

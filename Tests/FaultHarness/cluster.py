@@ -243,8 +243,9 @@ class CommandResult:
 class Device:
     """One reader's machine: its own XDG folders, the same Kinto user as the others."""
 
-    def __init__(self, index, root, shelf, shelf_sync, passphrase=None):
+    def __init__(self, index, root, shelf, shelf_sync, passphrase=None, commit_window=None):
         self.index = index
+        self.commit_window = commit_window   # shelf-sync's --commit-window, when not the default
         self.root = pathlib.Path(root) / f"device-{index}"
         self.root.mkdir(parents=True, exist_ok=True)
         self.shelf, self.shelf_sync = shelf, shelf_sync
@@ -302,9 +303,9 @@ class Device:
 
     # MARK: shelf-sync
 
-    def start_sync(self, kill_after_ms=None, via="shelf-sync"):
+    def start_sync(self, kill_after_ms=None, via="shelf-sync", reconcile=False):
         """Starts `shelf-sync` (or `shelf sync` with `via="shelf"`); with `kill_after_ms`, a
-        timer sends SIGKILL after that long."""
+        timer sends SIGKILL after that long; with `reconcile`, it reconciles every collection."""
         if self.running is not None:
             raise HarnessError(f"device {self.index}: a sync is already running")
         self.sync_count += 1
@@ -312,6 +313,10 @@ class Device:
         log = open(self.root / f"sync-{self.sync_count}.log", "wb")
         argv = ([self.shelf, "--json", "sync"] if via == "shelf"
                 else [self.shelf_sync, "--report", str(report), "--log-format", "json"])
+        if via != "shelf" and self.commit_window:
+            argv += ["--commit-window", self.commit_window]
+        if reconcile:
+            argv.append("--reconcile")
         process = subprocess.Popen(argv,
                                    env=self.env, stdout=log, stderr=log, stdin=subprocess.DEVNULL)
         log.close()
@@ -329,8 +334,8 @@ class Device:
             run.wait()
         return run
 
-    def sync(self, kill_after_ms=None):
-        self.start_sync(kill_after_ms)
+    def sync(self, kill_after_ms=None, reconcile=False):
+        self.start_sync(kill_after_ms, reconcile=reconcile)
         return self.wait_sync()
 
     # MARK: Snapshot
@@ -402,3 +407,10 @@ class SyncRun:
         report = self.report() or {}
         return sum(c.get("pushed", 0) for a in report.get("accounts", [])
                    for c in (a.get("collections") or {}).values())
+
+    def reconciled(self):
+        """Records a reconciliation of this run found (fetched, or deleted by a tombstone it listed)."""
+        report = self.report() or {}
+        found = [c.get("reconciliation") or {} for a in report.get("accounts", [])
+                 for c in (a.get("collections") or {}).values()]
+        return sum(r.get("fetched", 0) + r.get("deleted", 0) for r in found)

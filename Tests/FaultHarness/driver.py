@@ -37,12 +37,19 @@ JOIN_MESSAGE = "shelf encryption join"
 CLI_FLAGS = {"books": ("finish", "unfinish"), "tasks": ("done", "undo")}
 
 
+# `--hide-from-pulls`: how long a hidden version stays out of pulls, and the devices'
+# commit window (`shelf-sync --commit-window`), shorter, so that they move past it.
+HIDE_SECONDS = 6.0
+HIDDEN_COMMIT_WINDOW = "1s"
+
+
 class RunStats:
     COUNTERS = ("steps", "syncs", "kills_sent", "kills_mid_run", "faults_armed",
                 "lost_replies", "cut_replies", "resets", "barriers", "barrier_rounds", "edits_acknowledged", "server_wipes",
                 "bursts", "burst_syncs", "encryptions", "joins", "held_syncs",
                 "unheld_syncs", "integrity_exits", "refused_rolled_back", "refused_in_the_clear",
-                "refused_deleted", "keyrings_refused", "put_backs") + OperatorLedger.COUNTERS
+                "refused_deleted", "keyrings_refused", "put_backs", "hidden_from_pulls",
+                "found_by_reconciliation") + OperatorLedger.COUNTERS
 
     def __init__(self):
         self.counts = {k: 0 for k in self.COUNTERS}
@@ -64,7 +71,8 @@ class RunResult:
 
 class Driver:
     def __init__(self, servers, shelf, shelf_sync, latency_ms=60, jitter_ms=10, devices=2,
-                 inject_divergence=None, workdir=None, cold_start=False, encrypted=False, hostile=False):
+                 inject_divergence=None, workdir=None, cold_start=False, encrypted=False, hostile=False,
+                 hide_from_pulls=0.0):
         self.servers = servers
         self.shelf, self.shelf_sync = shelf, shelf_sync
         self.latency_ms, self.jitter_ms = latency_ms, jitter_ms
@@ -74,6 +82,10 @@ class Driver:
         self.cold_start = cold_start
         self.encrypted = encrypted
         self.hostile = hostile
+        # Versions of records the proxy takes out of pulls for HIDE_SECONDS (writes that
+        # commit late), while every shelf-sync's commit window is shorter: a device that
+        # pulled past one meanwhile finds it only by reconciling, which barrier syncs do.
+        self.hide_from_pulls = hide_from_pulls
 
     def run(self, seed, history):
         started = time.monotonic()
@@ -81,7 +93,9 @@ class Driver:
         user, password = f"harness-{seed}-{uuid.uuid4().hex[:8]}", uuid.uuid4().hex
         # One reader, one passphrase, on every device (each in its own file).
         passphrase = f"harness passphrase {uuid.uuid4().hex}" if self.encrypted else None
-        devices = [Device(i, root, self.shelf, self.shelf_sync, passphrase) for i in range(self.device_count)]
+        devices = [Device(i, root, self.shelf, self.shelf_sync, passphrase,
+                          commit_window=HIDDEN_COMMIT_WINDOW if self.hide_from_pulls else None)
+                   for i in range(self.device_count)]
         state = _RunState(Model(), RunStats(), Findings(), devices, user, password)
         state.root = root
         if self.hostile:
@@ -90,6 +104,9 @@ class Driver:
         # Encrypted from the setup on, unless the history turns encryption on itself.
         encrypt_at_setup = self.encrypted and not any(a["op"] == "encrypt" for a in history)
         self.servers.calm(self.latency_ms, self.jitter_ms)
+        if self.hide_from_pulls:
+            self.servers.control("hide", {"seed": seed, "probability": self.hide_from_pulls, "seconds": HIDE_SECONDS})
+        state.hidden_before = self.servers.control("stats").get("hidden", 0) if self.hide_from_pulls else 0
         state.proxy_seen = state.proxy_start = len(self.servers.control("log"))
         failure = None
         try:
@@ -130,6 +147,12 @@ class Driver:
         if state.ledger is not None:
             for key, value in state.ledger.counts.items():
                 state.stats.bump(key, value)
+        if self.hide_from_pulls:
+            try:
+                state.stats.bump("hidden_from_pulls", self.servers.control("stats").get("hidden", 0) - state.hidden_before)
+                self.servers.control("hide", {"probability": 0})
+            except OSError:
+                pass
         result = RunResult(seed, history, state.stats, state.findings, failure, state.transcript,
                            time.monotonic() - started)
         if result.ok:
@@ -493,11 +516,15 @@ class Driver:
         self._join_waiting_devices(state)
         quiet, previous = False, None
         for round_number in range(1, QUIET_ROUNDS_MAX + 1):
+            if self.hide_from_pulls:
+                time.sleep(HIDE_SECONDS)   # every write so far has committed, late ones too
             state.stats.bump("barrier_rounds")
             pushed, statuses, settled = 0, [], True
             for device in state.devices:
-                run = device.sync()
+                run = device.sync(reconcile=bool(self.hide_from_pulls))
                 statuses.append(run.status)
+                if self.hide_from_pulls:
+                    state.stats.bump("found_by_reconciliation", run.reconciled())
                 pushed += run.pushed()
                 report = run.report()
                 refused = self._note_refusals(state, run, report) if state.encryption_on else ""

@@ -44,10 +44,21 @@ Control, on the same port, JSON bodies (the paths never reach Kinto):
                             "reset": 0.02, "methods": ["POST", "PUT", "PATCH", "DELETE"]}
       random faults on requests with those methods (all methods when absent),
       reproducible from the seed. Rules are looked at first.
+  POST /__faults__/hide    {"seed": 3, "probability": 0.2, "seconds": 3}
+      writes that commit late: each version of a record (an id and its
+      last_modified, a tombstone too) is, with that probability (drawn when a pull's
+      list first shows it), taken out of every pull's list until that many seconds
+      after its stamp — `GET …/records` without `_fields` or `in_id`, alone or inside
+      a `POST /v1/batch` — as if its transaction committed only then. A reader that
+      pulled later records meanwhile, and whose commit window is shorter, has moved
+      past it for good: only a reconciliation finds it. Counts (`HEAD`), listings of
+      ids and versions (`_fields`) and reads by id (`in_id`) show it all along.
+      `clear` leaves it on; probability 0 turns it off.
   POST /__faults__/clear   no rules, no random faults, no latency.
   GET  /__faults__/log     [{"seq", "method", "path", "query", "action",
                              "upstream_status"}] for every proxied request.
-  GET  /__faults__/stats   {"requests": N, "actions": {"forward": N, "lose_reply": N, ...}}
+  GET  /__faults__/stats   {"requests": N, "actions": {"forward": N, "lose_reply": N, ...},
+                            "hidden": N}  (versions hidden from pulls so far)
 """
 import argparse
 import http.client
@@ -86,6 +97,7 @@ class Faults:
         self.clear()
         self.log = []
         self.seq = 0
+        self.hiding = Hiding()
 
     def clear(self):
         with getattr(self, "lock", threading.Lock()):
@@ -168,7 +180,99 @@ class Faults:
             counts = {}
             for entry in self.log:
                 counts[entry["action"]] = counts.get(entry["action"], 0) + 1
-            return {"requests": len(self.log), "actions": counts}
+            return {"requests": len(self.log), "actions": counts, "hidden": self.hiding.count()}
+
+
+# MARK: - Records hidden from pulls
+
+class Hiding:
+    """Versions of records taken out of every pull's list: what late commits leave."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.probability = 0.0
+        self.seconds = 3.0
+        self.rng = random.Random(0)
+        self.decided = {}   # (collection path, id, last_modified) -> hidden until (ms since 1970), or None
+
+    def set(self, body):
+        with self.lock:
+            self.probability = max(0.0, min(1.0, float(body.get("probability", 0))))
+            self.seconds = max(0.0, float(body.get("seconds", self.seconds)))
+            self.rng = random.Random(body.get("seed", 0))
+
+    def count(self):
+        with self.lock:
+            return sum(1 for until in self.decided.values() if until is not None)
+
+    @staticmethod
+    def collection(path):
+        """A list's path without the API's prefix: the same for a request and a sub-request."""
+        return path[len("/v1"):] if path.startswith("/v1/") else path
+
+    @staticmethod
+    def is_pull(method, target):
+        """A pull's list: not a count, not a listing of versions, not a read by id."""
+        parsed = urllib.parse.urlsplit(target)
+        query = urllib.parse.parse_qs(parsed.query)
+        return (method == "GET" and parsed.path.endswith("/records")
+                and "_fields" not in query and "in_id" not in query)
+
+    def filter_list(self, collection, body):
+        """The list body without its hidden versions (unchanged when nothing is hidden)."""
+        with self.lock:
+            if not self.probability:
+                return body
+            try:
+                page = json.loads(body)
+            except ValueError:
+                return body
+            records = page.get("data") if isinstance(page, dict) else None
+            if not isinstance(records, list):
+                return body
+            kept, now = [], time.time() * 1000
+            for record in records:
+                stamp = record.get("last_modified") if isinstance(record, dict) else None
+                key = (collection, record.get("id"), stamp) if isinstance(stamp, int) else None
+                if key is not None and key not in self.decided:
+                    self.decided[key] = stamp + self.seconds * 1000 if self.rng.random() < self.probability else None
+                until = self.decided.get(key) if key is not None else None
+                if until is None or until <= now:
+                    kept.append(record)
+            if len(kept) == len(records):
+                return body
+            page["data"] = kept
+            return json.dumps(page).encode()
+
+    def filter_reply(self, method, target, request_body, reply_headers, reply_body):
+        """A reply to a pull, or to a batch of them, without the hidden versions."""
+        encoded = any(name.lower() == "content-encoding" for name, _ in reply_headers)
+        if encoded or not self.probability:
+            return reply_body
+        path = urllib.parse.urlsplit(target).path
+        if self.is_pull(method, target):
+            return self.filter_list(self.collection(path), reply_body)
+        if method != "POST" or not path.endswith("/batch"):
+            return reply_body
+        try:
+            requests, replies = json.loads(request_body)["requests"], json.loads(reply_body)
+        except (ValueError, KeyError, TypeError):
+            return reply_body
+        responses = replies.get("responses") if isinstance(replies, dict) else None
+        if not isinstance(responses, list) or not isinstance(requests, list):
+            return reply_body
+        changed = False
+        for request, response in zip(requests, responses):
+            sub_target = request.get("path", "") if isinstance(request, dict) else ""
+            sub_method = str(request.get("method", "GET")).upper() if isinstance(request, dict) else "GET"
+            if not self.is_pull(sub_method, sub_target) or not isinstance(response, dict):
+                continue
+            before = json.dumps(response.get("body")).encode()
+            after = self.filter_list(self.collection(urllib.parse.urlsplit(sub_target).path), before)
+            if after is not before:
+                response["body"] = json.loads(after)
+                changed = True
+        return json.dumps(replies).encode() if changed else reply_body
 
 
 # MARK: - One client connection
@@ -294,6 +398,8 @@ class Connection(socketserver.BaseRequestHandler):
         if delay:
             time.sleep(delay)
         status, reason, reply_headers, reply_body = self.forward(method, target, headers, body)
+        if 200 <= status < 300:
+            reply_body = faults.hiding.filter_reply(method, target, body, reply_headers, reply_body)
         faults.record(method, path, query, action, status)
         if action == "lose_reply":
             self.request.close()
@@ -373,6 +479,9 @@ class Connection(socketserver.BaseRequestHandler):
                 answer = {"ok": True}
             elif method == "POST" and command == "random":
                 faults.set_random(payload)
+                answer = {"ok": True}
+            elif method == "POST" and command == "hide":
+                faults.hiding.set(payload)
                 answer = {"ok": True}
             elif method == "POST" and command == "clear":
                 faults.clear()

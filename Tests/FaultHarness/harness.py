@@ -78,6 +78,9 @@ def parse(argv):
     parser.add_argument("--operator-mix", type=_mix, default=dict(OPERATOR_MIX), metavar="KIND=W,…",
                         help="--hostile: weights of the operator's actions (default "
                              + ",".join(f"{k}={v}" for k, v in OPERATOR_MIX.items()) + "; 0 leaves one out)")
+    parser.add_argument("--hide-from-pulls", type=float, default=0.0, metavar="P",
+                        help="take each version of a record out of every pull with probability P, as a commit behind "
+                             "the window would (only a reconciliation can find it); barrier syncs reconcile (default 0)")
     parser.add_argument("--latency-ms", type=int, default=60, help="proxy latency per request (default 60)")
     parser.add_argument("--jitter-ms", type=int, default=10, help="proxy jitter (default 10)")
     parser.add_argument("--shelf", default=str(ROOT / ".build" / "debug" / "shelf"), help="the shelf binary")
@@ -172,7 +175,8 @@ def main(argv=None):
     totals, failed, results = RunStats(), [], []
     try:
         driver = Driver(servers, args.shelf, args.shelf_sync, args.latency_ms, args.jitter_ms,
-                        runs[0][2]["devices"], args.inject_divergence, cold_start=args.cold_start)
+                        runs[0][2]["devices"], args.inject_divergence, cold_start=args.cold_start,
+                        hide_from_pulls=args.hide_from_pulls)
         for seed, history, params in runs:
             driver.device_count = params["devices"]
             driver.encrypted = bool(params.get("encrypted"))
@@ -325,6 +329,8 @@ def _print_result_line(mode, args, results, totals, failed, seconds):
                f"put_backs={c['put_backs']} forged_accepted={divergences['forged_accepted']} "
                f"replay_accepted={divergences['replay_accepted']} "
                f"rollback_on_server={divergences['rollback_on_server']} " if args.hostile else "")
+            + (f"hidden_from_pulls={c['hidden_from_pulls']} found_by_reconciliation={c['found_by_reconciliation']} "
+               if args.hide_from_pulls else "")
             + f"refused_or_broken_runs={sum(1 for r in results if r.failure)} "
             f"diverged_runs={len(failed)} {'PASS' if not failed else 'FAIL'} ({seconds:.0f} s)")
     print(line, flush=True)

@@ -44,16 +44,21 @@ class CountingHandler(http.server.BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_DELETE = answer
 
 
+def start_proxy(test, upstream):
+    """Serves `upstream` on a thread and starts the proxy in front of it (its port in `test.port`)."""
+    test.upstream = upstream
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    test.proxy = subprocess.Popen(
+        [sys.executable, str(PROXY), "--upstream", f"http://127.0.0.1:{upstream.server_address[1]}"],
+        stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    line = test.proxy.stdout.readline()
+    test.assertTrue(line.startswith("ready "), line)
+    test.port = int(line.split()[1])
+
+
 class FaultProxyTests(unittest.TestCase):
     def setUp(self):
-        self.upstream = CountingUpstream()
-        threading.Thread(target=self.upstream.serve_forever, daemon=True).start()
-        self.proxy = subprocess.Popen(
-            [sys.executable, str(PROXY), "--upstream", f"http://127.0.0.1:{self.upstream.server_address[1]}"],
-            stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
-        line = self.proxy.stdout.readline()
-        self.assertTrue(line.startswith("ready "), line)
-        self.port = int(line.split()[1])
+        start_proxy(self, CountingUpstream())
 
     def tearDown(self):
         self.proxy.terminate()
@@ -179,3 +184,88 @@ class FaultProxyTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# MARK: - Records hidden from pulls
+
+def records(stamped):
+    """Three records (one a tombstone) stamped from `stamped` on (ms since 1970), as Kinto would."""
+    return [{"id": "a", "last_modified": stamped + 1}, {"id": "b", "last_modified": stamped + 2},
+            {"id": "c", "last_modified": stamped + 3, "deleted": True}]
+
+
+class RecordsHandler(http.server.BaseHTTPRequestHandler):
+    """Every list is the same three records (one a tombstone); a batch answers each sub-request so."""
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, payload):
+        body = json.dumps(payload).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        self.reply({"data": records(self.server.stamped)})
+
+    def do_POST(self):
+        requests = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))["requests"]
+        self.reply({"responses": [{"status": 200, "path": "/v1" + r["path"], "headers": {}, "body": {"data": records(self.server.stamped)}}
+                                  for r in requests]})
+
+
+class HidingTests(unittest.TestCase):
+    tearDown = FaultProxyTests.tearDown
+    connection = FaultProxyTests.connection
+    control = FaultProxyTests.control
+
+    def setUp(self):
+        upstream = http.server.ThreadingHTTPServer(("127.0.0.1", 0), RecordsHandler)
+        upstream.stamped = int(time.time() * 1000)
+        start_proxy(self, upstream)
+
+    def get(self, target):
+        c = self.connection()
+        c.request("GET", target)
+        return [r["id"] for r in json.loads(c.getresponse().read())["data"]]
+
+    def batch(self, *paths):
+        c = self.connection()
+        c.request("POST", "/v1/batch", body=json.dumps({"requests": [{"method": "GET", "path": p} for p in paths]}).encode())
+        return [[r["id"] for r in response["body"]["data"]] for response in json.loads(c.getresponse().read())["responses"]]
+
+    def test_hidden_versions_leave_every_pull_and_only_pulls(self):
+        records = "/v1/buckets/default/collections/books/records"
+        self.control("hide", {"seed": 1, "probability": 1, "seconds": 60})
+        self.assertEqual(self.get(records + "?_since=0&_sort=last_modified"), [])
+        self.assertEqual(self.get(records + "?_since=0&_fields=id,last_modified,deleted"), ["a", "b", "c"])
+        self.assertEqual(self.get(records + "?_since=0&in_id=a,b"), ["a", "b", "c"])
+        self.assertEqual(self.batch("/buckets/default/collections/books/records?_since=0",
+                                    "/buckets/default/collections/books/records?_fields=id,last_modified"),
+                         [[], ["a", "b", "c"]])
+        self.assertEqual(self.control("stats")["hidden"], 3, "a version is one, through a batch or not")
+        self.control("clear", {})
+        self.assertEqual(self.get(records), [], "clear leaves the hidden versions hidden")
+        self.control("hide", {"probability": 0})
+        self.assertEqual(self.get(records), ["a", "b", "c"])
+
+    def test_a_version_is_drawn_once_and_stays_hidden(self):
+        records = "/v1/buckets/default/collections/books/records"
+        self.control("hide", {"seed": 4, "probability": 0.5, "seconds": 60})
+        first = self.get(records)
+        for _ in range(5):
+            self.assertEqual(self.get(records), first)
+            self.assertEqual(self.batch("/buckets/default/collections/books/records"), [first])
+        self.assertEqual(self.control("stats")["hidden"], 3 - len(first))
+
+    def test_a_hidden_version_commits_its_seconds_after_its_stamp(self):
+        records = "/v1/buckets/default/collections/books/records"
+        self.control("hide", {"seed": 1, "probability": 1, "seconds": 1.5})
+        self.assertEqual(self.get(records), [])
+        time.sleep(max(0, (self.upstream.stamped + 3) / 1000 + 1.6 - time.time()))
+        self.assertEqual(self.get(records), ["a", "b", "c"])
+        self.assertEqual(self.control("stats")["hidden"], 3, "still counted as hidden once")

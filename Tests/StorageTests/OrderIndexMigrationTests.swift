@@ -51,13 +51,20 @@ struct OrderIndexMigrationTests {
         #expect(try store.read { try $0.integrityCheck() } == ["ok"])
     }
 
-    @Test func aBulkPullDropsAndRebuildsTheOrderIndexesToo() throws {
+    @Test func aBulkPullDropsTheOrderIndexesAndLeavesThemToTheNextRun() throws {
         let store = try ShelfStore.testStore()
         try store.write { tx in try ListingIndexes.drop(tx.db) }
         #expect(try !store.read { try ListingIndexes.arePresent($0.db) })
+        #expect(try !store.read { try $0.hasOrderIndexes() })
 
+        // The bulk pull's last page builds the listing index only.
         try store.write { tx in try ListingIndexes.create(tx.db) }
-
         #expect(try store.read { try ListingIndexes.arePresent($0.db) })
+        #expect(try !store.read { try $0.hasOrderIndexes() })
+
+        // The next run builds the order indexes, once.
+        #expect(try store.write { tx in try tx.buildOrderIndexes() })
+        #expect(try store.read { try $0.hasOrderIndexes() })
+        #expect(try !store.write { tx in try tx.buildOrderIndexes() })
     }
 }

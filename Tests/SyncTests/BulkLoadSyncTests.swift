@@ -102,4 +102,27 @@ struct BulkLoadSyncTests {
         #expect(try store.record(.books, id: "b3")?.json == Data(#"{"id":"b3","title":"Mine","author_name":"A","finished":false}"#.utf8))
         #expect(try store.read { try $0.integrityCheck() } == ["ok"])
     }
+
+    @Test func theOrderIndexesAreLeftToTheNextRun() async throws {
+        // GIVEN a first sync of 4,000 books, loaded in bulk
+        let gate = SuspensionGate<Void>()
+        let store = try ShelfStore.inMemory()
+        let transport = Self.transport(books: 4000, gate: gate, again: nil)
+        let run = Task { await engine(transport, store: store).run() }
+        await gate.open(with: ())
+        let first = await run.value
+        #expect(first.outcome == .synced, "\(first.message)")
+
+        // THEN the listing index is back, the order indexes are not: a reader sorts meanwhile
+        #expect(try store.read { reader in try ListingIndexes.arePresent(reader.db) })
+        #expect(try !store.read { try $0.hasOrderIndexes() })
+
+        // WHEN the next run comes (books alone: this server answers no batch)
+        let next = await engine(transport, store: store).with { $0.collections = [.books] }.run()
+
+        // THEN it builds them, and the store is whole
+        #expect(next.outcome == .synced, "\(next.message)")
+        #expect(try store.read { try $0.hasOrderIndexes() })
+        #expect(try store.read { try $0.integrityCheck() } == ["ok"])
+    }
 }

@@ -195,8 +195,8 @@ struct CommitWindowSyncTests {
         #expect(found.fetched == 1)
         #expect(found.absent == 0)
         #expect(report.collections["books"]?.late == 1)
-        #expect(server.requests.contains { $0.contains("_fields=id,last_modified,deleted") })
-        #expect(server.requests.contains { $0.contains("in_id=b2") })
+        #expect(server.asked.contains { $0.contains("_fields=id,last_modified,deleted") })
+        #expect(server.asked.contains { $0.contains("in_id=b2") })
         #expect(try device.state.lastReconciled == device.clock.now)
     }
 

@@ -85,9 +85,11 @@ struct ServerCapabilitiesTests {
         let report = await machine.sync.runLocked()
 
         // THEN the first batch of 25 is refused (400), the server is asked (GET /v1/),
-        // the run is made again in batches of 10, and the capabilities are kept
+        // the run is made again — its pull one batch of 9 checks (every collection, the
+        // refused catalog's included, the keyring and the collection objects), its push in
+        // batches of 10 — and the capabilities are kept
         #expect(report.outcome == .synced, "\(report.message)")
-        #expect(machine.batchSizes == [25, 10, 10, 5], "\(machine.batchSizes)")
+        #expect(machine.batchSizes == [25, 9, 10, 10, 5], "\(machine.batchSizes)")
         #expect(machine.recorder.requests.filter { $0.method == .get && $0.url.hasSuffix("/v1/") }.count == 1)
         #expect(try machine.sync.store.pendingCount() == 0)
         #expect(machine.sync.capabilitiesCache.load(machine.account.name, server: kinto.baseURL)?.batchMaxRequests == 10)

@@ -9,11 +9,13 @@ import Synchronization
 /// transactions write one collection at once (each record is stamped while its
 /// transaction is still open).
 ///
-/// It answers what a pull and a reconciliation ask: `GET …/records` with `_since`
-/// (tombstones included; without it, live records only), `_sort=last_modified`,
-/// `_fields`, `in_id` and `_limit` (one page; no `Next-Page`), with the collection's
-/// `ETag` — the newest stamp committed — and `GET …/collections` with the collection
-/// object. Every other request is answered 404. Requests are recorded.
+/// It answers what a pull and a reconciliation ask: `GET …/records` with `_since` and
+/// `_before` (tombstones included; without either, live records only), `_sort=last_modified`,
+/// `_fields`, `in_id` and `_limit` (a `Next-Page` when more follow), `HEAD …/records` with
+/// `Total-Objects` (live records only; `answerCounts` makes it lie), each with the
+/// collection's `ETag` — the newest stamp committed — `GET …/collections` with the
+/// collection object, and `POST /batch` of those. Every other request is answered 404.
+/// Requests are recorded.
 public final class OutOfOrderKinto: Sendable {
     public let collection: String
 
@@ -29,6 +31,11 @@ public final class OutOfOrderKinto: Sendable {
         var open: [Int: Version] = [:]
         var nextTransaction = 0
         var requests: [String] = []
+        var asked: [String] = []
+        var httpRequests = 0
+        var failFrom: Int?
+        var countAnswer: (@Sendable (Int64?, Int64?, Int) -> String?)?
+        var refusedBucket: String?
     }
 
     private let state = Mutex(State())
@@ -69,8 +76,39 @@ public final class OutOfOrderKinto: Sendable {
         state.withLock { _ = $0.committed.removeValue(forKey: id) }
     }
 
-    /// The URLs asked for so far, in order.
+    /// Writes and commits many records at once, one stamp each (a large collection).
+    public func putMany(_ stamped: [(id: String, lastModified: Int64)]) {
+        state.withLock { state in
+            for (id, lastModified) in stamped {
+                state.committed[id] = Version(id: id, lastModified: lastModified, deleted: false, fields: ["title": id])
+            }
+        }
+    }
+
+    /// The URLs asked for so far, in order: one per HTTP request (a `POST /batch` is one).
     public var requests: [String] { state.withLock { $0.requests } }
+
+    /// Every request and every sub-request of a batch (`METHOD path`), in order.
+    public var asked: [String] { state.withLock { $0.asked } }
+
+    /// The server's count of a range instead of the true one, for a server whose counts lie:
+    /// given `_since`, `_before` and the true count, the `Total-Objects` value to answer
+    /// (nil: no count at all).
+    public func answerCounts(with lie: (@Sendable (_ since: Int64?, _ before: Int64?, _ count: Int) -> String?)?) {
+        state.withLock { $0.countAnswer = lie }
+    }
+
+    /// Paths through this bucket (`/buckets/<id>/…`) are answered 403, as Kinto answers a
+    /// bucket id that is not the user's. Nil: every bucket is this collection's.
+    public func refuseBucket(_ id: String?) {
+        state.withLock { $0.refusedBucket = id }
+    }
+
+    /// From the `count`-th HTTP request on (0 first), every request is answered 503: a
+    /// server that goes away in the middle of a run. Nil to answer again.
+    public func failRequests(from count: Int?) {
+        state.withLock { $0.failFrom = count }
+    }
 
     // MARK: Answers
 
@@ -81,37 +119,91 @@ public final class OutOfOrderKinto: Sendable {
 
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let url = request.url
-        let (committed, etag): ([Version], Int64) = state.withLock { state in
+        let fails = state.withLock { state in
             state.requests.append(url)
-            let versions = Array(state.committed.values)
-            return (versions, versions.map(\.lastModified).max() ?? 0)
+            state.asked.append("\(request.method.rawValue) \(url)")
+            defer { state.httpRequests += 1 }
+            return state.failFrom.map { state.httpRequests >= $0 } ?? false
+        }
+        if fails {
+            return HTTPResponse(status: 503, headers: HTTPHeaders([("Content-Type", "application/json")]),
+                                body: Data(#"{"code":503,"errno":201,"error":"Service Unavailable"}"#.utf8), url: url)
         }
         let components = URLComponents(string: url)
         let path = components?.path ?? ""
+        if request.method == .post, path.hasSuffix("/batch") { return batch(request) }
+        return answer(method: request.method, path: path, query: components?.queryItems ?? [], url: url)
+    }
+
+    /// One answer to a list, a count or the bucket's collections; 404 to anything else.
+    private func answer(method: HTTPMethod, path: String, query items: [URLQueryItem], url: String) -> HTTPResponse {
+        let (committed, etag, lie, refused): ([Version], Int64, (@Sendable (Int64?, Int64?, Int) -> String?)?, String?) =
+            state.withLock { state in
+                let versions = Array(state.committed.values)
+                return (versions, versions.map(\.lastModified).max() ?? 0, state.countAnswer, state.refusedBucket)
+            }
+        if let refused, path.contains("/buckets/\(refused)/") {
+            return HTTPResponse(status: 403, headers: HTTPHeaders([("Content-Type", "application/json")]),
+                                body: Data(#"{"code":403,"errno":121,"error":"Forbidden"}"#.utf8), url: url)
+        }
         var query: [String: String] = [:]
-        for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
+        for item in items { query[item.name] = item.value ?? "" }
         if path.hasSuffix("/buckets/default/collections") {
             return Self.json(#"{"data":[{"id":"\#(collection)","last_modified":1}]}"#, etag: 1, url: url)
         }
-        guard request.method == .get, path.hasSuffix("/collections/\(collection)/records") else {
+        guard method == .get || method == .head, path.hasSuffix("/collections/\(collection)/records") else {
             return HTTPResponse(status: 404, headers: HTTPHeaders([("Content-Type", "application/json")]),
                                 body: Data(#"{"code":404,"errno":111,"error":"Not Found"}"#.utf8), url: url)
         }
         var listed = committed
-        if let since = query["_since"].flatMap(Int64.init) {
-            listed = listed.filter { $0.lastModified > since }
-        } else {
-            listed = listed.filter { !$0.deleted }
-        }
+        let since = query["_since"].flatMap(Int64.init)
+        let before = query["_before"].flatMap(Int64.init)
+        if let since { listed = listed.filter { $0.lastModified > since } }
+        if let before { listed = listed.filter { $0.lastModified < before } }
+        if since == nil && before == nil { listed = listed.filter { !$0.deleted } }
         if let ids = query["in_id"] {
             let wanted = Set(ids.split(separator: ",").map(String.init))
             listed = listed.filter { wanted.contains($0.id) }
         }
+        if method == .head {
+            let live = listed.count { !$0.deleted }
+            let count = lie.map { $0(since, before, live) } ?? String(live)
+            var headers = [("Content-Type", "application/json"), ("ETag", "\"\(etag)\"")]
+            if let count { headers.append(("Total-Objects", count)) }
+            return HTTPResponse(status: 200, headers: HTTPHeaders(headers), body: Data(), url: url)
+        }
         listed.sort { $0.lastModified < $1.lastModified }
-        if let limit = query["_limit"].flatMap(Int.init), limit < listed.count { listed = Array(listed.prefix(limit)) }
+        var more = false
+        if let limit = query["_limit"].flatMap(Int.init), limit < listed.count {
+            listed = Array(listed.prefix(limit))
+            more = true
+        }
         let fields = query["_fields"].map { Set($0.split(separator: ",").map(String.init)) }
         let records = listed.map { version in Self.record(version, fields: fields) }
-        return Self.json(#"{"data":[\#(records.joined(separator: ","))]}"#, etag: etag, url: url)
+        var response = Self.json(#"{"data":[\#(records.joined(separator: ","))]}"#, etag: etag, url: url)
+        if more { response.headers.add("Next-Page", url + "&_token=more") }
+        return response
+    }
+
+    /// `POST /batch`: each sub-request answered as above, in order, inside one 200.
+    private func batch(_ request: HTTPRequest) -> HTTPResponse {
+        let body = (try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String: Any]
+        let subrequests = body?["requests"] as? [[String: Any]] ?? []
+        var responses: [String] = []
+        for subrequest in subrequests {
+            let method = HTTPMethod(rawValue: subrequest["method"] as? String ?? "GET") ?? .get
+            let path = subrequest["path"] as? String ?? ""
+            state.withLock { $0.asked.append("\(method.rawValue) \(path)") }
+            let components = URLComponents(string: path)
+            let answer = answer(method: method, path: components?.path ?? "", query: components?.queryItems ?? [], url: path)
+            var headers: [String: String] = [:]
+            for name in ["ETag", "Total-Objects", "Next-Page", "Content-Type"] { headers[name] = answer.headers[name] }
+            let headerJSON = String(decoding: (try? JSONSerialization.data(withJSONObject: headers, options: [.sortedKeys])) ?? Data("{}".utf8), as: UTF8.self)
+            let bodyJSON = answer.body.isEmpty ? "null" : String(decoding: answer.body, as: UTF8.self)
+            let quotedPath = String(decoding: (try? JSONSerialization.data(withJSONObject: ["/v1" + path], options: [])) ?? Data("[\"\"]".utf8), as: UTF8.self).dropFirst().dropLast()
+            responses.append(#"{"status":\#(answer.status),"path":\#(quotedPath),"headers":\#(headerJSON),"body":\#(bodyJSON)}"#)
+        }
+        return Self.json(#"{"responses":[\#(responses.joined(separator: ","))]}"#, etag: 0, url: request.url)
     }
 
     private static func record(_ version: Version, fields: Set<String>?) -> String {

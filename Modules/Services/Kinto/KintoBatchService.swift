@@ -56,6 +56,15 @@ public struct BatchResult: Sendable, Hashable {
         return .page(RecordPage(records: records, next: headers["Next-Page"] == nil ? .done : .byCursor, etag: etag, backoff: backoff))
     }
 
+    /// The answer to a count (`KintoRequest.count`): `Total-Objects` (or the older
+    /// `Total-Records`) as the server wrote it; nil when it failed, or sent no count or
+    /// one that is not a number of records.
+    public var totalObjects: Int? {
+        guard isSuccess, let value = headers["Total-Objects"] ?? headers["Total-Records"],
+              let count = Int(value.trimmingCharacters(in: .whitespaces)), count >= 0 else { return nil }
+        return count
+    }
+
     /// The answer to a collections GET (`KintoRequest.listCollections`): each
     /// collection's own `last_modified` by id; nil when it failed or does not read.
     public func collectionTimestamps() -> [String: Int64]? {

@@ -18,7 +18,14 @@ public struct KintoCollectionPath: Hashable, Sendable, CustomStringConvertible {
     /// The path of one of Shelf's collections: `products` in the shop bucket, every
     /// other collection in the user's own bucket.
     public init(_ name: CollectionName) {
-        bucket = name.isReadOnly ? Self.catalogBucket : Self.userBucket
+        self.init(name, userBucket: nil)
+    }
+
+    /// The same path with the user's bucket named by its id (`user.bucket` of `GET /v1/`)
+    /// instead of Kinto's `default` alias, when it is known. Such a path reaches only a
+    /// collection that exists: the alias is what creates one on first use.
+    public init(_ name: CollectionName, userBucket: String?) {
+        bucket = name.isReadOnly ? Self.catalogBucket : (userBucket ?? Self.userBucket)
         collection = name.rawValue
     }
 

@@ -42,6 +42,15 @@ public struct KintoRequest: Sendable, Hashable {
         KintoRequest(method: .get, path: query.path(in: collection), precondition: query.ifNoneMatch.map { .ifNoneMatch($0) })
     }
 
+    /// A HEAD of `collection`'s record list as `query` filters it: the server counts its
+    /// live records (tombstones never count) and answers the number in `Total-Objects`
+    /// (`BatchResult.totalObjects`). Paging, sorting and fields play no part.
+    public static func count(in collection: KintoCollectionPath, query: ListQuery) -> KintoRequest {
+        var filter = query
+        (filter.limit, filter.sort, filter.fields, filter.ifNoneMatch) = (nil, [], [], nil)
+        return KintoRequest(method: .head, path: filter.path(in: collection))
+    }
+
     /// A GET of one record; its answer reads as the record (`BatchResult.record()`), or a 404.
     public static func read(in collection: KintoCollectionPath, id: String) throws(APIError) -> KintoRequest {
         KintoRequest(method: .get, path: try collection.recordPath(id))

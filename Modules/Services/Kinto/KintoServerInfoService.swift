@@ -44,6 +44,7 @@ struct ServerInfoDTO: Decodable, Sendable {
 
     struct User: Decodable, Sendable {
         var id: String
+        var bucket: String?
     }
 
     /// A value whose content Shelf does not read (a capability's description).
@@ -73,7 +74,8 @@ struct ServerInfoDTO: Decodable, Sendable {
             capabilities: ServerCapabilities(
                 httpAPIVersion: Self.bounded(httpAPIVersion), batchMaxRequests: settings?.batchMaxRequests,
                 readOnly: settings?.readonly ?? false,
-                capabilities: (capabilities ?? [:]).keys.sorted().prefix(64).map { Self.bounded($0) }),
+                capabilities: (capabilities ?? [:]).keys.sorted().prefix(64).map { Self.bounded($0) },
+                userBucket: user?.bucket.flatMap { try? KintoCollectionPath(bucket: $0, collection: "records").bucket }),
             userID: user.map { Self.bounded($0.id, limit: 256) })
     }
 

@@ -7,6 +7,10 @@ public struct ListQuery: Sendable, Hashable {
     /// `_since`: only records changed after this timestamp, tombstones of deletions
     /// included (strictly greater: the cursor's own record is not repeated).
     public var since: Int?
+    /// `_before`: only records stamped before this timestamp (strictly less), tombstones
+    /// included as with `since`. With both, the list (or the count, `KintoRequest.count`)
+    /// of one stamp range.
+    public var before: Int?
     /// `_limit`: records per page; the server's maximum (10,000 by default) when nil.
     public var limit: Int?
     /// `_sort`: field names, `-` first for descending. Kinto lists newest first unless
@@ -24,9 +28,10 @@ public struct ListQuery: Sendable, Hashable {
 
     public init(
         since: Int? = nil, limit: Int? = nil, sort: [String] = [], ifNoneMatch: ETag? = nil, fields: [String] = [],
-        ids: [String] = []
+        ids: [String] = [], before: Int? = nil
     ) {
         self.since = since
+        self.before = before
         self.limit = limit
         self.sort = sort
         self.ifNoneMatch = ifNoneMatch
@@ -45,6 +50,7 @@ public struct ListQuery: Sendable, Hashable {
     var queryItems: [URLQueryItem] {
         var items: [URLQueryItem] = []
         if let since { items.append(URLQueryItem(name: "_since", value: String(since))) }
+        if let before { items.append(URLQueryItem(name: "_before", value: String(before))) }
         if let limit { items.append(URLQueryItem(name: "_limit", value: String(limit))) }
         if !sort.isEmpty { items.append(URLQueryItem(name: "_sort", value: sort.joined(separator: ","))) }
         if !fields.isEmpty { items.append(URLQueryItem(name: "_fields", value: fields.joined(separator: ","))) }

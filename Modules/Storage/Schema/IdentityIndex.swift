@@ -23,10 +23,7 @@ enum IdentityIndex {
 
     /// Whether the index exists (one look at the schema).
     static func isPresent(_ connection: SQLiteConnection) throws(StorageError) -> Bool {
-        try connection.queryFirst(
-            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'records_by_id')",
-            operation: "look for the records' id index"
-        ) { $0.bool(0) } ?? false
+        try connection.indexExists(name)
     }
 
     /// Drops it, inside the caller's transaction.
@@ -60,5 +57,17 @@ enum IdentityIndex {
             try? connection.execute("ROLLBACK", operation: "roll back the records' indexes")
             throw error
         }
+    }
+}
+
+// MARK: - One look at the schema
+
+extension SQLiteConnection {
+    /// Whether an index of that name exists.
+    func indexExists(_ name: String) throws(StorageError) -> Bool {
+        try queryFirst(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?)", [.text(name)],
+            operation: "look for the index \(name)"
+        ) { $0.bool(0) } ?? false
     }
 }

@@ -14,6 +14,7 @@ enum Schema {
         .v1CoreTables, .v2CompletionAndPaging, .v3OneListingIndex, .v4InFlightAndServerIdentity,
         .v5WriteLineage, .v6AcknowledgedDeletions, .v7RecordsWithoutJSONCheck, .v8DroppableIdentityIndex,
         .v9CommitWindow, .v10OrderIndexes, .v11IntegrityMemory, .v12OperationHistory,
+        .v13RangeReconciliation,
     ]
 
     /// The version this build creates and understands.
@@ -536,5 +537,31 @@ extension Migration {
             ) WITHOUT ROWID;
             CREATE INDEX operation_changes_by_record ON operation_changes (collection, record_id, operation);
             """, operation: "migrate to v12")
+    }
+}
+
+// MARK: - v13
+
+extension Migration {
+    /// Where a reconciliation by stamp ranges is (Sync's `Reconciliation`):
+    /// - `sync_state.reconciled_through`: the cursor the last complete reconciliation (or a
+    ///   first pull) compared the collection up to; the next one lists whole only what was
+    ///   stamped since, one margin behind it, and compares counts of ranges before that.
+    /// - `sync_state.reconciling_from`: a reconciliation under way has compared every stamp
+    ///   up to this one; a run cut short continues from it. Nil when none is under way.
+    /// - `sync_state.swept_through`: how far the slow sweep, which lists one slice of the
+    ///   older records whole per reconciliation, has come; it starts again from 0 past the end.
+    /// Stores from before have no `reconciled_through`: their next reconciliation lists the
+    /// whole collection, as every reconciliation did before.
+    ///
+    /// NB: no index. The one on `(collection, last_modified)` that range counts read is built by
+    /// the first reconciliation that needs it (`StampIndex`), never by a first sync.
+    static let v13RangeReconciliation = Migration(version: 13, summary: "reconciliation by stamp ranges") {
+        connection throws(StorageError) in
+        try connection.execute("""
+            ALTER TABLE sync_state ADD COLUMN reconciled_through INTEGER;
+            ALTER TABLE sync_state ADD COLUMN reconciling_from INTEGER;
+            ALTER TABLE sync_state ADD COLUMN swept_through INTEGER;
+            """, operation: "migrate to v13")
     }
 }

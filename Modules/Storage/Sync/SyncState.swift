@@ -45,16 +45,26 @@ public struct SyncState: Hashable, Sendable {
     public var settled: Int64?
     /// A lower bound of the server's clock, and when this machine saw it.
     public var serverClock: ServerClockReading?
-    /// When the collection's ids and timestamps were last compared with the server's
-    /// whole list (Sync's `Reconciliation`).
+    /// When the last complete comparison of the collection with the server ended (Sync's
+    /// `Reconciliation`).
     public var lastReconciled: Date?
+    /// The cursor the last complete reconciliation (or a first pull) compared the
+    /// collection up to. Nil: the next reconciliation lists the whole collection.
+    public var reconciledThrough: Int64?
+    /// A reconciliation under way has compared every record stamped up to this; the next
+    /// run continues from it. Nil when none is under way.
+    public var reconcilingFrom: Int64?
+    /// How far the slow sweep (one slice of the older records listed whole per
+    /// reconciliation) has come.
+    public var sweptThrough: Int64?
 
     public init(
         collection: CollectionName, cursor: Int64? = nil, etag: String? = nil, backoffUntil: Date? = nil,
         lastSuccess: Date? = nil, lastError: String? = nil, lastErrorAt: Date? = nil, nextPage: String? = nil,
         collectionTimestamp: Int64? = nil, recovering: Bool = false, cursorBeforeRecovery: Int64? = nil,
         pushedTimestamp: Int64? = nil, settled: Int64? = nil, serverClock: ServerClockReading? = nil,
-        lastReconciled: Date? = nil
+        lastReconciled: Date? = nil, reconciledThrough: Int64? = nil, reconcilingFrom: Int64? = nil,
+        sweptThrough: Int64? = nil
     ) {
         self.collection = collection
         self.cursor = cursor
@@ -71,6 +81,18 @@ public struct SyncState: Hashable, Sendable {
         self.settled = settled
         self.serverClock = serverClock
         self.lastReconciled = lastReconciled
+        self.reconciledThrough = reconciledThrough
+        self.reconcilingFrom = reconcilingFrom
+        self.sweptThrough = sweptThrough
+    }
+
+    /// The next run compares the whole collection with the server's list: it is due at
+    /// once, and lists every record instead of counting ranges (a device that could not
+    /// read some records before, and passed them by).
+    public mutating func forgetReconciliation() {
+        lastReconciled = Date(timeIntervalSince1970: 0)
+        reconciledThrough = nil
+        reconcilingFrom = nil
     }
 }
 

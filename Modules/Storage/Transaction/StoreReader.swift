@@ -300,7 +300,8 @@ public class StoreReader {
     static let syncStateColumns = """
         collection, cursor, etag, backoff_until, last_success, last_error, last_error_at, next_page,
         collection_timestamp, recovering, cursor_before_recovery, pushed_timestamp,
-        settled, server_clock, server_clock_at, last_reconciled
+        settled, server_clock, server_clock_at, last_reconciled,
+        reconciled_through, reconciling_from, swept_through
         """
 
     static func syncState(_ row: SQLiteRow) throws(StorageError) -> SyncState {
@@ -312,7 +313,8 @@ public class StoreReader {
             cursorBeforeRecovery: row.optionalInt64(10), pushedTimestamp: row.optionalInt64(11),
             settled: row.optionalInt64(12),
             serverClock: ServerClockReading(timestamp: row.optionalInt64(13), seenAt: row.optionalDate(14)),
-            lastReconciled: row.optionalDate(15)
+            lastReconciled: row.optionalDate(15), reconciledThrough: row.optionalInt64(16),
+            reconcilingFrom: row.optionalInt64(17), sweptThrough: row.optionalInt64(18)
         )
     }
 

@@ -11,8 +11,9 @@ extension StoreTransaction {
             INSERT OR REPLACE INTO sync_state
                 (collection, cursor, etag, backoff_until, last_success, last_error, last_error_at, next_page,
                  collection_timestamp, recovering, cursor_before_recovery, pushed_timestamp,
-                 settled, server_clock, server_clock_at, last_reconciled)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 settled, server_clock, server_clock_at, last_reconciled,
+                 reconciled_through, reconciling_from, swept_through)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(state.collection.rawValue), .integer(state.cursor), .text(state.etag), .date(state.backoffUntil),
@@ -20,6 +21,7 @@ extension StoreTransaction {
                 .integer(state.collectionTimestamp), .bool(state.recovering), .integer(state.cursorBeforeRecovery),
                 .integer(state.pushedTimestamp), .integer(state.settled), .integer(state.serverClock?.timestamp),
                 .date(state.serverClock?.seenAt), .date(state.lastReconciled),
+                .integer(state.reconciledThrough), .integer(state.reconcilingFrom), .integer(state.sweptThrough),
             ],
             operation: "write \(state.collection.rawValue) sync state"
         )

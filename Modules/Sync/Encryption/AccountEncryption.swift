@@ -337,7 +337,7 @@ public struct AccountEncryption: Sendable {
             try tx.setEncryptionState(state)
             var queued = try rename.map { rename throws(StorageError) in try SyncRules(tx).renameRevealingIDs(rename) } ?? 0
             for collection in CollectionName.allCases where WireSealing.seals(collection) {
-                if reconcile { _ = try tx.updateSyncState(collection) { $0.lastReconciled = Date(timeIntervalSince1970: 0) } }
+                if reconcile { _ = try tx.updateSyncState(collection) { $0.forgetReconciliation() } }
                 guard requeue == .all else { continue }
                 queued += try SyncRules(tx).sealAllAgain(in: collection)
             }
