@@ -217,13 +217,43 @@ extension SyncRun {
         }
         // NB: the listed tombstones are Kinto's: on an encrypted account no key vouches for them.
         found.deleted += try applyReconciled(differences.tombstones, to: collection, gate: integrityGate(for: WireSealing.Opened(), in: collection))
-        guard !differences.missing.isEmpty else { return }
-        let fetched = try await byID(differences.missing, ListQuery(since: 0, sort: ["last_modified"]), of: collection, found: &found)
+        let wanted = differences.missing + differences.wentBack
+        guard !wanted.isEmpty else { return }
+        let fetched = try await byID(wanted, ListQuery(since: 0, sort: ["last_modified"]), of: collection, found: &found)
         // NB: a record changed since it was listed is past the end: the next pull's.
         let readable = try opened(fetched, of: collection)
         let behind = readable.records.filter { $0.lastModified <= end }
-        found.fetched += behind.filter { !$0.isDeleted }.count
-        found.deleted += try applyReconciled(behind, to: collection, gate: readable.gate)
+        let wentBack = Set(differences.wentBack)
+        found.fetched += behind.filter { !$0.isDeleted && !wentBack.contains($0.id) }.count
+        found.deleted += try applyReconciled(behind.filter { !wentBack.contains($0.id) }, to: collection, gate: readable.gate)
+        found.wentBack += try putBack(behind.filter { wentBack.contains($0.id) }, in: collection, gate: readable.gate)
+    }
+
+    /// Records the server holds an older version of than this store knows (its stamp is
+    /// lower: the database was restored, or written behind Kinto's API). On an encrypted
+    /// account the integrity gate judges them as a pulled page's (refused, reported, the
+    /// device's version put back); on any account the store's version is kept and queued
+    /// over the server's, as a recovery pull does. A change waiting for the record goes
+    /// over it as it is and meets the older version as a conflict would.
+    /// - Returns: how many records were put back.
+    private func putBack(_ records: [RawRecord], in collection: CollectionName, gate: IntegrityGate?) throws -> Int {
+        guard !records.isEmpty else { return 0 }
+        let (queued, refusals) = try store.write { tx in
+            var admitted = records
+            var refusals: [IntegrityRefusal] = []
+            var queued = 0
+            if let gate {
+                let admission = try gate.admit(records, in: collection, tx)
+                refusals = admission.refusals
+                queued += refusals.count
+                admitted = admission.admitted
+            }
+            let rules = SyncRules(tx)
+            for record in admitted where try rules.keepNewerLocalVersion(record, in: collection) { queued += 1 }
+            return (queued, refusals)
+        }
+        noteRefusals(refusals, in: collection)
+        return queued
     }
 
     /// The records with these ids as `query` asks for them, `idsPerRequest` ids a GET, the
@@ -295,6 +325,9 @@ public struct ReconciliationReport: Sendable, Equatable, Codable {
     /// Records this store holds a server version of that the server lists neither live
     /// nor deleted.
     public var absent = 0
+    /// Records the server holds an older version of than this store had seen (a restored
+    /// database, or one written behind Kinto's API): the store's version goes back.
+    public var wentBack = 0
     /// HTTP requests it made.
     public var requests = 0
     /// Ranges of stamps whose counts were compared, and those of them that differed.
@@ -308,6 +341,7 @@ public struct ReconciliationReport: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case listed, fetched, deleted, absent, requests
+        case wentBack = "went_back"
         case listedBytes = "listed_bytes"
         case rangesCounted = "ranges_counted"
         case rangesDiffering = "ranges_differing"

@@ -127,6 +127,31 @@ struct RangeReconciliationTests {
         #expect(found.fetched == 0 && found.absent == 0)
     }
 
+    @Test func aRecordTheServerHoldsAtAnOlderStampThanTheStoreGoesBackUp() async throws {
+        // GIVEN a settled device holding b40, which the server's database takes back to an
+        // older version stamped behind everything (restored, or written behind Kinto's API)
+        let server = Self.library()
+        let device = try Device(server)
+        await device.settle()
+        server.put("b40", at: Self.t0 + 10_500, title: "older")
+        _ = await device.sync()
+        #expect(try device.store.outbox().isEmpty, "a pull alone does not see it")
+
+        // WHEN it reconciles
+        let report = await device.sync(reconcile: true)
+
+        // THEN the older version is not taken, and the store's goes back over it
+        #expect(report.outcome == .synced, "\(report.message)")
+        let found = try Self.reconciliation(report)
+        #expect(found.wentBack == 1)
+        #expect(found.fetched == 0 && found.deleted == 0)
+        let json = try #require(try device.store.read { try $0.record(.books, id: "b40")?.json })
+        #expect(String(decoding: json, as: UTF8.self).contains("\"b40\""), "the store keeps its version")
+        let waiting = try device.store.outbox()
+        #expect(waiting.map(\.recordID) == ["b40"])
+        #expect(waiting.first?.baseLastModified == Self.t0 + 10_500, "it goes up over the server's older version")
+    }
+
     @Test func aMissingRecordAndAMissedDeletionAtOnceAreBothFound() async throws {
         // GIVEN a record the device lacks and a deletion it missed, in different parts
         let server = Self.library()
