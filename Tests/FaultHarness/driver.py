@@ -34,6 +34,9 @@ from model import Model
 QUIET_ROUNDS_MAX = 8
 # What a device that holds no key says when its sync leaves an encrypted account alone.
 JOIN_MESSAGE = "shelf encryption join"
+# What a write on an encrypted account says on a device that holds no key (exit 78): it is
+# refused, as an import is, and nothing is written (docs/cli.md).
+NO_KEY_MESSAGE = "this device holds no key"
 CLI_FLAGS = {"books": ("finish", "unfinish"), "tasks": ("done", "undo")}
 
 
@@ -47,7 +50,7 @@ class RunStats:
     COUNTERS = ("steps", "syncs", "kills_sent", "kills_mid_run", "faults_armed",
                 "lost_replies", "cut_replies", "resets", "barriers", "barrier_rounds", "edits_acknowledged", "server_wipes",
                 "bursts", "burst_syncs", "encryptions", "joins", "held_syncs",
-                "unheld_syncs", "integrity_exits", "refused_rolled_back", "refused_in_the_clear",
+                "unheld_syncs", "writes_refused_without_key", "integrity_exits", "refused_rolled_back", "refused_in_the_clear",
                 "refused_deleted", "keyrings_refused", "put_backs", "hidden_from_pulls",
                 "found_by_reconciliation") + OperatorLedger.COUNTERS
 
@@ -200,6 +203,8 @@ class Driver:
             argv = _add_argv(collection, fields, state.ids)
         else:
             rid = state.ids.get(ref)
+            if rid is None and ref in state.never_written:
+                return None, None
             if rid is None:
                 return None, f"history: {ref} was never created"
             argv = _remove_argv(collection, rid) if action["op"] == "remove" else _edit_argv(collection, rid, fields)
@@ -213,6 +218,15 @@ class Driver:
         fields = action.get("fields", {})
         state.transcript.append(f"    device {device.index}: shelf --json {' '.join(argv)} -> {result.status} "
                                 f"({result.seconds * 1000:.0f} ms)")
+        if result.status == 78 and device.index in state.must_join and NO_KEY_MESSAGE in result.stderr:
+            # Expected: the device learned the account is encrypted and has no key yet, so
+            # the write is refused and nothing enters the model; an add's later edits are
+            # skipped as never written.
+            state.stats.bump("writes_refused_without_key")
+            if action["op"] == "add":
+                state.never_written.add(ref)
+            state.transcript[-1] += " (refused: no key yet)"
+            return None
         if result.status != 0:
             return f"an edit was refused: {result}"
         try:
@@ -699,6 +713,7 @@ class _RunState:
         self.ledger = None           # hostile runs: what the operator did (OperatorLedger)
         self.operator = None         # … and the operator itself (HostileOperator)
         self.knows_sealed = set()    # devices that know the plaintext period is closed
+        self.never_written = set()   # refs whose add a device without the key refused
 
 
 # MARK: - What a run refused

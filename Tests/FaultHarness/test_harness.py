@@ -445,6 +445,50 @@ class ReadYourWritesTests(unittest.TestCase):
         self.assertEqual(self.read({("books", "b-1"): None}, [BOOK]), {"resurrected_deletes"})
 
 
+# MARK: - Writes on a device without the key
+
+class _RefusingDevice:
+    """A device whose every `shelf` write exits 78: it knows the account is encrypted and
+    holds no key yet."""
+
+    def __init__(self):
+        self.index, self.calls = 1, []
+
+    def shelf_command(self, *argv):
+        self.calls.append(argv)
+        reply = _Reply(list(argv), 78, {})
+        reply.stdout, reply.stderr = "", ("Error: account harness is encrypted end to end and this device holds no "
+                                          "key, so nothing can be written here …; nothing was written\n")
+        return reply
+
+
+class WritesWithoutTheKeyTests(unittest.TestCase):
+    def state(self, must_join):
+        from driver import RunStats, _RunState
+        from checker import Findings
+        state = _RunState(Model(), RunStats(), Findings(), [], "u", "p")
+        state.must_join = must_join
+        return state
+
+    def test_a_device_waiting_to_join_is_refused_and_nothing_enters_the_model(self):
+        from driver import Driver
+        state, device, driver = self.state({1}), _RefusingDevice(), Driver(None, "shelf", "shelf-sync")
+        add = {"op": "add", "device": 1, "collection": "books", "ref": "b1", "fields": {"title": "Dune", "author": "Frank Herbert"}}
+        edit = {"op": "edit", "device": 1, "collection": "books", "ref": "b1", "fields": {"title": "Dune II"}}
+        self.assertIsNone(driver._edit(state, device, add))
+        self.assertIsNone(driver._edit(state, device, edit), "an edit of an add that was refused is skipped")
+        self.assertEqual(len(device.calls), 1)
+        self.assertEqual(state.model.count(), 0)
+        self.assertEqual(state.stats.counts["writes_refused_without_key"], 1)
+        self.assertEqual(state.stats.counts["edits_acknowledged"], 0)
+
+    def test_the_same_refusal_on_a_device_that_joined_fails_the_run(self):
+        from driver import Driver
+        state, device = self.state(set()), _RefusingDevice()
+        add = {"op": "add", "device": 1, "collection": "books", "ref": "b1", "fields": {"title": "Dune", "author": "Frank Herbert"}}
+        self.assertIn("an edit was refused", Driver(None, "shelf", "shelf-sync")._edit(state, device, add))
+
+
 # MARK: - Bursts in the driver
 
 class _Reply:
