@@ -55,4 +55,29 @@ struct HeldVersionsTests {
         #expect(plan.contains("SEARCH r USING INDEX \(IdentityIndex.name) (collection=? AND id=?)"), "\(plan)")
         #expect(!plan.contains { $0.hasPrefix("SCAN r") || $0.hasPrefix("SCAN b") || $0.hasPrefix("SCAN o") }, "\(plan)")
     }
+
+    /// During a first pull's bulk load (the id index out) the held versions are those of
+    /// the rows the load inserted, found without a scan; an id it never inserted is held
+    /// nowhere. Once another writer builds the index, every id is looked up again.
+    @Test func duringABulkLoadOnlyTheLoadsOwnRowsAreHeld() throws {
+        let store = try ShelfStore.testStore()
+        let bulk = BulkLoad()
+        let first = (0..<1500).map { Self.opened("s\($0)", seq: 2, revision: "r\($0)", lastModified: Int64(1000 + $0)) }
+        try store.write(bulkLoad: bulk) { tx in try tx.storePulled(first, in: .books, morePagesFollow: true) }
+        #expect(bulk.isLoading)
+        #expect(try !IdentityIndexProbe.isPresent(store))
+
+        let held = try store.write(bulkLoad: bulk) { tx in try tx.heldVersions(.books, ids: ["s7", "s1499", "later"]) }
+        #expect(Set(held.keys) == ["s7", "s1499"])
+        #expect(held["s7"]?.sequence == 2)
+        #expect(held["s1499"]?.revision == "r1499")
+
+        // WHEN another writer builds the index and writes a book the load did not insert
+        _ = try store.write { tx in try tx.saveLocal(.books, id: "later", json: Data(#"{"id":"later","title":"Mine"}"#.utf8)) }
+
+        // THEN the next page's look-up finds it
+        let after = try store.write(bulkLoad: bulk) { tx in try tx.heldVersions(.books, ids: ["s7", "later"]) }
+        #expect(Set(after.keys) == ["s7", "later"])
+        #expect(after["later"]?.waiting == true)
+    }
 }

@@ -72,14 +72,23 @@ extension StoreReader {
     /// with the records' id index dropped (`IdentityIndex`), where a look-up by id scans
     /// the collection, so a statement per id made a 100,000-record sealed first sync
     /// quadratic (minutes of SQLite page reads). With the index each id is an index
-    /// look-up; without it each page costs one scan.
+    /// look-up. Without it — a bulk load under way, where the collection holds only the
+    /// rows the load inserted — only ids the load may have inserted are looked up (none,
+    /// but for a record that came twice in one pull), so a page costs no scan.
     public func heldVersions(_ collection: CollectionName, ids: some Sequence<String>) throws(StorageError) -> [String: HeldVersion] {
         let wanted = Array(Set(ids))
         guard !wanted.isEmpty else { return [:] }
         let parameters: [SQLiteValue] = [.text(collection.rawValue), .text(Self.jsonArray(wanted))]
         var held: [String: HeldVersion] = [:]
-        let rows = try db.query(
-            Self.heldVersionsSQL, parameters,
+        var rowIDs = wanted
+        // NB: the load's rows are the collection's only ones while the index is out: a load
+        // starts on a store that holds none of the collection, and any other writer builds
+        // the index before it writes (`BulkLoad`).
+        if let load = (self as? StoreTransaction)?.bulkLoad, load.isLoading, try !IdentityIndex.isPresent(db) {
+            rowIDs = wanted.filter(load.mayHaveInserted)
+        }
+        let rows = rowIDs.isEmpty ? [] : try db.query(
+            Self.heldVersionsSQL, rowIDs.count == wanted.count ? parameters : [.text(collection.rawValue), .text(Self.jsonArray(rowIDs))],
             operation: "read the held versions of \(wanted.count) \(collection.rawValue) records"
         ) { row in
             (row.text(0), HeldVersion(

@@ -67,6 +67,15 @@ public final class BulkLoad: Sendable {
         }
     }
 
+    /// Whether `id` may have been inserted by this load (its hash was): false means it
+    /// certainly was not, so a look-up of it can be spared while the id index is out.
+    func mayHaveInserted(_ id: String) -> Bool {
+        var hasher = Hasher()
+        hasher.combine(id)
+        let hash = hasher.finalize()
+        return state.withLock { $0.ids.contains(hash) }
+    }
+
     // MARK: Transactions
 
     func transactionBegan() {
