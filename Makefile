@@ -12,7 +12,7 @@ SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # libraries costs ~10 ms at every start, more than `shelf --version` may take.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: setup apt-packages build release run test check server server-stop server-production server-production-stop soak scenario-concurrent harness-test clean bench bench-quick bench-scale bench-devices bench-setup bench-build bench-micro bench-cli bench-interchange bench-ui bench-test bench-projection man completions install uninstall
+.PHONY: setup apt-packages build release run test check server server-stop server-production server-production-stop soak scenario-concurrent harness-test clean bench bench-quick bench-scale bench-sealed bench-devices bench-setup bench-build bench-micro bench-cli bench-interchange bench-ui bench-test bench-projection man completions install uninstall
 
 ## setup: install the C libraries, openssl and PostgreSQL (apt), the pinned Kinto and its
 ## PostgreSQL backend into .venv, and PyNaCl for the encryption format's second implementation
@@ -230,6 +230,14 @@ bench-quick: bench-setup bench-build
 ## bench-scale: the scale curve — 10k, 100k and 1M records, first sync, idle, delta, search; plot in Benchmarks/results/scale.svg (< 30 min)
 bench-scale: bench-setup bench-build
 	$(VENV)/bin/python Benchmarks/bench_scale.py $(BENCH_ARGS)
+
+## bench-sealed: end-to-end encryption beside plaintext in one run — first syncs of 10k and 100k books, idle runs
+## within and after the commit window, a push of 1,000 edits (sealed libraries made offline by Tests/Interop's
+## implementation of the format, seeded in bulk), then shelf-bench-sealed in-process (< 15 min)
+bench-sealed: bench-setup bench-build
+	$(VENV)/bin/python Benchmarks/bench_sealed.py $(BENCH_ARGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product shelf-bench-sealed
+	.build/release/shelf-bench-sealed --books 10000
 
 ## bench-devices: 10, 50 and 200 devices (each its own reader and store) running the release shelf-sync on a
 ## compressed cron against Kinto under gunicorn (WORKERS=4) on PostgreSQL: runs, p50/p99, requests and server
