@@ -130,9 +130,11 @@ uninstall:
 run: setup build
 	@Scripts/shelf-run.sh
 
-## check: the module graph follows the allow-list in README.md — declared edges and every import line
+## check: the module graph follows the allow-list in README.md — declared edges and every import line; and every
+##   name ARCHITECTURE.md and the module READMEs give in backticks still names a file or code (CODE_MAP_ARGS=--help)
 check:
 	python3 Scripts/check-module-graph.py $(CHECK_ARGS)
+	python3 Scripts/check-code-map.py $(CODE_MAP_ARGS)
 
 ## test: everything — module graph, unit, integration (real Kinto) and end-to-end tests
 test: setup check
