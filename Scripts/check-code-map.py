@@ -14,10 +14,11 @@ C files under Modules/, Apps/, Tests/, Benchmarks/, Scripts/; comments do not co
   a file part   `+Rows`, `SyncRun+Keyring`: some file's name must contain it.
   a code name   `SyncEngine`, `IntegrityGate.judge`, `.alreadyRunning`, `@Option`,
                 `saveLocal(_:id:json:)`, `CachedResult<Value>`, `BookRepository: BookService`:
-                every part must occur in the code. The last part of a dotted name must be
-                declared (func, var, let, case, a type…), in a file that declares or extends
-                the type before it when that type is Shelf's own. Argument labels, when given,
-                must be the labels of such a declaration.
+                every part must occur in the code. A member of one of Shelf's types must be
+                declared (func, var, let, case…) in a file that declares or extends that type
+                (or a protocol it adopts); argument labels, when given, must be those of a
+                declaration (parameters with defaults may be left out). A name Shelf uses but
+                never declares (Foundation's, Swift Testing's, libc's) need only occur.
 Not code names, and not checked: spans with a space (`make test`, `shelf sync`, SQL,
 `POST /batch`), option flags (`--json`), numbers and durations (`90s`), ALL_CAPS names
 (environment variables, C constants), snake_case names (JSON members, SQL columns, C
@@ -256,23 +257,22 @@ def problem_with_code_name(span, sources):
         if name not in sources.words:
             return f"{name} not found in the code"
     name, arguments = parts[-1]
-    dotted = len(parts) > 1 or span.startswith(".")
-    scope = set(sources.code)
-    if len(parts) > 1:
-        owner = parts[-2][0]
-        if owner in sources.type_files:
-            # The member is declared with the type, in an extension, or in a protocol it adopts.
-            scope = set(sources.type_files[owner])
-            scope |= {f for t in adopted_protocols(owner, sources) for f in sources.type_files.get(t, ())}
-    if dotted and name != "init":
-        declared_in = sources.declared.get(name, set()) & scope
-        if not declared_in:
-            where = f"{parts[-2][0]}'s files" if scope != set(sources.code) else "the code"
-            return f"{name} is declared nowhere in {where}"
+    owner = parts[-2][0] if len(parts) > 1 else None
+    if owner in sources.type_files and name != "init":
+        # A member of Shelf's own type: declared with the type, in an extension, or in a
+        # protocol it adopts.
+        scope = set(sources.type_files[owner])
+        scope |= {f for t in adopted_protocols(owner, sources) for f in sources.type_files.get(t, ())}
+        if not sources.declared.get(name, set()) & scope:
+            return f"{name} is declared nowhere in {owner}'s files"
+    elif name in sources.declared or name[0].isupper():
+        scope = set(sources.code)
+    else:
+        return None  # a name Shelf uses but never declares: Foundation's, Swift Testing's, libc's
     labels = (arguments or "").strip("()").replace(" ", "")
     if arguments and LABELS.match(labels):
         wanted = re.findall(r"([A-Za-z0-9_]+):", labels)
-        found = list(sources.signatures(name, scope if dotted else sources.code.keys()))
+        found = list(sources.signatures(name, scope))
         if not any(accepts(parameters, wanted) for parameters in found):
             shapes = sorted({"(" + "".join(f"{label}:" for label, _ in f) + ")" for f in found})
             known = f" (declared: {', '.join(name + s for s in shapes)})" if shapes else ""
