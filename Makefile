@@ -145,7 +145,7 @@ test: setup check
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	@echo "$(SWIFT) test --skip-build"; set -o pipefail; \
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; status=$$?; \
-	skipped=$$(grep -E '^[^ ]+ Test .+ skipped' .build/test-output.txt); \
+	skipped=$$(grep -E '^➜ Test .+ skipped(: ".*"|\.)$$' .build/test-output.txt); \
 	if [ -n "$$skipped" ]; then echo "Skipped, $$(grep -c . <<< "$$skipped") tests:"; echo "$$skipped"; \
 	else echo "Skipped: none; every test ran."; fi; \
 	exit $$status
