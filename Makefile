@@ -4,8 +4,10 @@ SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
 # libsodium is Encryption's cryptography; openssl makes the tests' throw-away CA; postgresql runs the production config's test;
-# zsh and fish check the completion scripts Shelf writes for them; tmux is the terminal the full-screen tests drive.
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libsodium-dev openssl postgresql zsh fish tmux
+# zsh and fish check the completion scripts Shelf writes for them; tmux is the terminal the full-screen tests drive;
+# systemd brings systemd-analyze, which verifies and rates the shipped units offline (no init needed, so a container
+# without a running systemd is fine).
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libsodium-dev openssl postgresql zsh fish tmux systemd
 # The test build refuses imports of targets that are not declared dependencies.
 SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
 # Release apps carry the Swift runtime and Foundation inside: loading them as shared
@@ -14,7 +16,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 
 .PHONY: setup apt-packages build release run test check server server-stop server-production server-production-stop soak scenario-concurrent harness-test clean bench bench-quick bench-scale bench-sealed bench-devices bench-setup bench-build bench-micro bench-cli bench-interchange bench-ui bench-test bench-projection man completions install uninstall
 
-## setup: install the C libraries, openssl and PostgreSQL (apt), the pinned Kinto and its
+## setup: install the C libraries, openssl, PostgreSQL, the shells, tmux and systemd-analyze (apt), the pinned Kinto and its
 ## PostgreSQL backend into .venv, and PyNaCl for the encryption format's second implementation
 setup: apt-packages $(VENV)/.installed $(VENV)/.postgresql-installed $(VENV)/.interop-installed
 
@@ -130,14 +132,23 @@ uninstall:
 run: setup build
 	@Scripts/shelf-run.sh
 
-## check: the module graph follows the allow-list in README.md — declared edges and every import line
+## check: the module graph follows the allow-list in README.md — declared edges and every import line; and every
+##   name ARCHITECTURE.md and the module READMEs give in backticks still names a file or code (CODE_MAP_ARGS=--help)
 check:
 	python3 Scripts/check-module-graph.py $(CHECK_ARGS)
+	python3 Scripts/check-code-map.py $(CODE_MAP_ARGS)
 
-## test: everything — module graph, unit, integration (real Kinto) and end-to-end tests
+## test: everything — module graph, code map, unit, integration (real Kinto) and end-to-end tests; at the end, the
+##   tests that did not run, each with its reason (Swift Testing's "➜ Test … skipped: …" lines; the output is kept
+##   in .build/test-output.txt)
 test: setup check
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
-	$(SWIFT) test --skip-build
+	@echo "$(SWIFT) test --skip-build"; set -o pipefail; \
+	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; status=$$?; \
+	skipped=$$(grep -E '^➜ Test .+ skipped(: ".*"|\.)$$' .build/test-output.txt); \
+	if [ -n "$$skipped" ]; then echo "Skipped, $$(grep -c . <<< "$$skipped") tests:"; echo "$$skipped"; \
+	else echo "Skipped: none; every test ran."; fi; \
+	exit $$status
 
 ## soak: the convergence harness, long — SEEDS histories of STEPS actions on DEVICES devices, LATENCY ms per
 ## request, shelf-sync killed at random, replies lost/cut/reset (MODE=faults); SEED=N replays one seed exactly;

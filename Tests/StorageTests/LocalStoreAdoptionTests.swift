@@ -38,7 +38,10 @@ struct LocalStoreAdoptionTests {
         let moved = try ShelfStore(location: paths.database(account))
         #expect(try moved.pendingCount() == 2)
         #expect(try moved.record(.books, id: "b1") != nil)
-        guard case .file(let url) = paths.database(account) else { return }
+        guard case .file(let url) = paths.database(account) else {
+            Issue.record("the account's store is not a file: \(paths.database(account))")
+            return
+        }
         let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
     }

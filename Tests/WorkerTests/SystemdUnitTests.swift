@@ -9,6 +9,10 @@ import Testing
 @Suite("shelf-sync: systemd units")
 struct SystemdUnitTests {
     static let analyze = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+    /// Without the tool the tests are skipped, and say so: `make setup` installs it
+    /// (Debian's `systemd` package).
+    static let analyzeIsInstalled = FileManager.default.isExecutableFile(atPath: analyze.path)
+    static let notInstalled: Comment = "systemd-analyze is not installed (Debian's systemd package; make setup installs it)"
     let folder: URL
 
     init() throws {
@@ -39,7 +43,7 @@ struct SystemdUnitTests {
         return ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime.path, "HOME": folder.path]
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: analyze.path)), arguments: Scope.allCases)
+    @Test(.enabled(if: analyzeIsInstalled, notInstalled), arguments: Scope.allCases)
     func bothPairsVerify(_ scope: Scope) throws {
         let files = try units(scope)
         let result = try ProcessRunner.run(Self.analyze, (scope == .user ? ["--user"] : []) + ["verify"] + files.map(\.path),
@@ -48,7 +52,7 @@ struct SystemdUnitTests {
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: analyze.path)), arguments: [(Scope.system, 30), (Scope.user, 64)])
+    @Test(.enabled(if: analyzeIsInstalled, notInstalled), arguments: [(Scope.system, 30), (Scope.user, 64)])
     func theServiceIsHardened(_ scope: Scope, _ threshold: Int) throws {
         let service = try units(scope)[0]
         // --threshold is on the 0...100 scale behind the 0.0...10.0 shown.

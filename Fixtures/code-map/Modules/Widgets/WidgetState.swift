@@ -1,0 +1,3 @@
+public enum WidgetState {
+    case idle, spinning(turns: Int)
+}
