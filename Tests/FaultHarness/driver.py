@@ -193,6 +193,12 @@ class Driver:
         return self._edit(state, device, action)
 
     def _edit(self, state, device, action):
+        if device.index in state.deferred:
+            # Its earlier write was refused for want of the key: this one waits behind it,
+            # in order, until the device joins.
+            state.deferred[device.index].append(action)
+            state.transcript.append(f"    device {device.index}: {action['op']} {action['ref']} waits until it joins")
+            return None
         return self._acknowledge(state, device, action, *self._write(state, device, action))
 
     def _write(self, state, device, action):
@@ -203,8 +209,6 @@ class Driver:
             argv = _add_argv(collection, fields, state.ids)
         else:
             rid = state.ids.get(ref)
-            if rid is None and ref in state.never_written:
-                return None, None
             if rid is None:
                 return None, f"history: {ref} was never created"
             argv = _remove_argv(collection, rid) if action["op"] == "remove" else _edit_argv(collection, rid, fields)
@@ -220,12 +224,12 @@ class Driver:
                                 f"({result.seconds * 1000:.0f} ms)")
         if result.status == 78 and device.index in state.must_join and NO_KEY_MESSAGE in result.stderr:
             # Expected: the device learned the account is encrypted and has no key yet, so
-            # the write is refused and nothing enters the model; an add's later edits are
-            # skipped as never written.
+            # the write is refused and nothing enters the model. The reader does it again
+            # once the device has joined (before the barrier's syncs, as the history
+            # assumes of a write not synced yet), and the device's later writes wait behind it.
             state.stats.bump("writes_refused_without_key")
-            if action["op"] == "add":
-                state.never_written.add(ref)
-            state.transcript[-1] += " (refused: no key yet)"
+            state.deferred.setdefault(device.index, []).append(action)
+            state.transcript[-1] += " (refused: no key yet; again once it joins)"
             return None
         if result.status != 0:
             return f"an edit was refused: {result}"
@@ -345,6 +349,13 @@ class Driver:
         for index in sorted(state.must_join):
             self._encryption_command(state, state.devices[index], "join", "barrier")
         state.must_join = set()
+        for index in sorted(state.deferred):
+            device = state.devices[index]
+            for action in state.deferred.pop(index):
+                failure = self._acknowledge(state, device, action, *self._write(state, device, action))
+                if failure:
+                    return failure
+        return None
 
     # MARK: The hostile operator
 
@@ -527,7 +538,9 @@ class Driver:
             run = device.wait_sync()
             if run is not None:
                 self._note_sync(state, device, run)
-        self._join_waiting_devices(state)
+        failure = self._join_waiting_devices(state)
+        if failure:
+            return failure
         quiet, previous = False, None
         for round_number in range(1, QUIET_ROUNDS_MAX + 1):
             if self.hide_from_pulls:
@@ -713,7 +726,7 @@ class _RunState:
         self.ledger = None           # hostile runs: what the operator did (OperatorLedger)
         self.operator = None         # … and the operator itself (HostileOperator)
         self.knows_sealed = set()    # devices that know the plaintext period is closed
-        self.never_written = set()   # refs whose add a device without the key refused
+        self.deferred = {}           # device -> writes refused for want of the key, again once it joins
 
 
 # MARK: - What a run refused

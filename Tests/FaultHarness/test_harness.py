@@ -470,14 +470,15 @@ class WritesWithoutTheKeyTests(unittest.TestCase):
         state.must_join = must_join
         return state
 
-    def test_a_device_waiting_to_join_is_refused_and_nothing_enters_the_model(self):
+    def test_a_device_waiting_to_join_is_refused_nothing_enters_the_model_and_its_writes_wait(self):
         from driver import Driver
         state, device, driver = self.state({1}), _RefusingDevice(), Driver(None, "shelf", "shelf-sync")
         add = {"op": "add", "device": 1, "collection": "books", "ref": "b1", "fields": {"title": "Dune", "author": "Frank Herbert"}}
         edit = {"op": "edit", "device": 1, "collection": "books", "ref": "b1", "fields": {"title": "Dune II"}}
         self.assertIsNone(driver._edit(state, device, add))
-        self.assertIsNone(driver._edit(state, device, edit), "an edit of an add that was refused is skipped")
+        self.assertIsNone(driver._edit(state, device, edit), "a later write waits behind the refused one")
         self.assertEqual(len(device.calls), 1)
+        self.assertEqual(state.deferred, {1: [add, edit]}, "both go again, in order, once the device joins")
         self.assertEqual(state.model.count(), 0)
         self.assertEqual(state.stats.counts["writes_refused_without_key"], 1)
         self.assertEqual(state.stats.counts["edits_acknowledged"], 0)
