@@ -271,7 +271,7 @@ extension ShelfStore {
         /// consistency.
         public var synchronous: Synchronous
         /// The time stamped on outbox entries, conflicts and dead letters.
-        public var clock: @Sendable () -> Date
+        public var clock: SyncClock
         /// SQLite's page cache for this connection, in KiB. Default 16 MiB: at 100,000
         /// records the indexes no longer fit SQLite's 2 MiB default, and a bulk insert
         /// then spends a fifth of its time re-reading pages from the OS.
@@ -301,7 +301,7 @@ extension ShelfStore {
 
         public init(
             busyTimeout: Duration = .seconds(5), synchronous: Synchronous = .normal, cacheKibibytes: Int = 16 * 1024,
-            memoryMapBytes: Int = 0, clock: @escaping @Sendable () -> Date = { Date() }
+            memoryMapBytes: Int = 0, clock: SyncClock = .live
         ) {
             self.busyTimeout = busyTimeout
             self.synchronous = synchronous

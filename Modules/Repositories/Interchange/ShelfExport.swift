@@ -37,7 +37,7 @@ public enum ShelfExport {
 
     /// Writes the export of `collections` from one consistent read of the store.
     public static func export(
-        _ collections: [CollectionName], from store: ShelfStore, format: Format, exportedAt: Date = Date()
+        _ collections: [CollectionName], from store: ShelfStore, format: Format, exportedAt: Date = SyncClock.live.now()
     ) throws -> (data: Data, summary: Summary) {
         let records = try store.read { reader in
             try collections.map { collection in (collection, try reader.records(RecordQuery(collection))) }

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 // MARK: - StoreBackup
@@ -55,7 +56,7 @@ public enum StoreBackup {
     /// - Throws: `DamagedStoreError` for a backup that fails its check (nothing is
     ///   changed), `StorageError.newerSchema` for a backup from a newer Shelf,
     ///   `.corruptValue` for a file that is not a Shelf store.
-    public static func restore(from source: URL, to store: URL, now: Date = Date()) throws -> Restored {
+    public static func restore(from source: URL, to store: URL, now: Date = SyncClock.live.now()) throws -> Restored {
         let report = try IntegrityCheck.check(file: source, depth: .full)
         guard report.isHealthy else { throw DamagedStoreError(report: report) }
         guard let version = report.schemaVersion, version > 0 else {

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Storage
 
@@ -8,10 +9,13 @@ import Storage
 public struct StoreMaintenance: Sendable {
     public let account: AccountName
     public let paths: ShelfPaths
+    /// Dates the name a restore gives the store it replaced.
+    public let clock: SyncClock
 
-    public init(account: AccountName, paths: ShelfPaths) {
+    public init(account: AccountName, paths: ShelfPaths, clock: SyncClock = .live) {
         self.account = account
         self.paths = paths
+        self.clock = clock
     }
 
     /// The account's store file.
@@ -76,7 +80,7 @@ public struct StoreMaintenance: Sendable {
             throw MaintenanceError.syncRunning(account: account.rawValue, pid: RunLock.holder(of: paths.syncLock(account)))
         }
         defer { lock.release() }
-        let restored = try StoreBackup.restore(from: source, to: storeFile)
+        let restored = try StoreBackup.restore(from: source, to: storeFile, now: clock.now())
         lock.acknowledgeUnfinishedRun()
         // The restored file just passed the full check.
         try? PrivateFile.writeAtomically(Data(), to: paths.integrityMark(account), createFolder: false)
