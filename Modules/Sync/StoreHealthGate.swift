@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import PrivateFiles
 import Storage
 
 // MARK: - StoreHealthGate
@@ -48,7 +49,7 @@ public struct StoreHealthGate: Sendable {
             unlink(mark.path)
             throw DamagedStoreError(report: report)
         }
-        try PrivateFile.writeAtomically(Data(), to: mark, createFolder: false)
+        try PrivateFileWriter.write(Data(), to: mark.path)
         return report
     }
 }

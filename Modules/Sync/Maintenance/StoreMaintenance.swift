@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import PrivateFiles
 import Storage
 
 // MARK: - StoreMaintenance
@@ -39,7 +40,7 @@ public struct StoreMaintenance: Sendable {
                 (try reader.pendingCount(), try reader.conflictCount(), try reader.deadLetterCount())
             }
             // A pass counts as the worker's check too.
-            try? PrivateFile.writeAtomically(Data(), to: paths.integrityMark(account), createFolder: false)
+            try? PrivateFileWriter.write(Data(), to: paths.integrityMark(account).path)
         } else if !report.isHealthy {
             unlink(paths.integrityMark(account).path)
         }
@@ -83,7 +84,7 @@ public struct StoreMaintenance: Sendable {
         let restored = try StoreBackup.restore(from: source, to: storeFile, now: clock.now())
         lock.acknowledgeUnfinishedRun()
         // The restored file just passed the full check.
-        try? PrivateFile.writeAtomically(Data(), to: paths.integrityMark(account), createFolder: false)
+        try? PrivateFileWriter.write(Data(), to: paths.integrityMark(account).path)
         return StoreRestoreSummary(store: storeFile.path, backup: source.path, replacedStore: restored.replacedStore?.path,
                                    schemaVersion: restored.report.schemaVersion)
     }
