@@ -54,7 +54,7 @@ final class AccountSession: Sendable {
         case .localOnly:
             var configuration = ShelfStore.Configuration.reader
             configuration.clock = clock
-            store = try ShelfStore(account: .localOnly, environment: environment, configuration: configuration)
+            store = try ShelfStore(account: .localOnly, paths: paths, configuration: configuration)
             refresher = LocalOnlyRefresher()
             output.destination.markLocalOnly()
             output.note("no account configured: local-only store \(store.location)")

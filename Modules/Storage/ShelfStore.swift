@@ -35,15 +35,12 @@ public final class ShelfStore: Sendable {
 
     // MARK: Opening
 
-    /// Opens (creating when missing) an account's database under the XDG data folder,
-    /// with the folder 0700 and the files 0600.
-    public convenience init(
-        account: AccountName,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        configuration: Configuration = Configuration()
-    ) throws(StorageError) {
-        try FilePermissions.prepareDirectory(StoreLocation.dataDirectory(environment: environment), enforce: true)
-        try self.init(location: .account(account, environment: environment), configuration: configuration)
+    /// Opens (creating when missing) an account's database in Shelf's data folder
+    /// (`ShelfPaths.database`), with the folder 0700 and the files 0600: the one way a
+    /// command or the worker opens an account's store to work on it.
+    public convenience init(account: AccountName, paths: ShelfPaths, configuration: Configuration = Configuration()) throws(StorageError) {
+        try FilePermissions.prepareDirectory(paths.dataDirectory, enforce: true)
+        try self.init(location: paths.database(account), configuration: configuration)
     }
 
     /// Opens (creating when missing) the database at `location` and migrates it.

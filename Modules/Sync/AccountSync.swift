@@ -47,7 +47,7 @@ public struct AccountSync: Sendable {
         self.clock = clock
         var storeConfiguration = storeConfiguration
         storeConfiguration.clock = clock
-        store = try ShelfStore(location: paths.database(account.name), configuration: storeConfiguration)
+        store = try ShelfStore(account: account.name, paths: paths, configuration: storeConfiguration)
         // Favorites and settings kept on this device before they synced join the synced
         // `preferences` record before the first run sends anything. NB: best effort — a
         // value that no longer decodes stays where it is, and the CLI reports it when it
