@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Encryption", targets: ["Encryption"]),
         .library(name: "LiveScreens", targets: ["LiveScreens"]),
         .library(name: "Presentation", targets: ["Presentation"]),
+        .library(name: "PrivateFiles", targets: ["PrivateFiles"]),
         .library(name: "Records", targets: ["Records"]),
         .library(name: "Repositories", targets: ["Repositories"]),
         .library(name: "Screens", targets: ["Screens"]),
@@ -63,6 +64,14 @@ let package = Package(
             path: "Modules/CSodium",
             providers: [.apt(["libsodium-dev"])]
         ),
+        // NB: below everything that writes a private file (the store, the key file, an
+        // export, a worker report), so one writer serves them all.
+        .target(
+            name: "PrivateFiles",
+            path: "Modules/PrivateFiles",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "Records",
             dependencies: ["Domain"],
@@ -74,7 +83,7 @@ let package = Package(
         // of the fields the server owns (`ServerOwnedFields`), which stay outside a seal.
         .target(
             name: "Encryption",
-            dependencies: ["CSodium", "Domain", "Records"],
+            dependencies: ["CSodium", "Domain", "PrivateFiles", "Records"],
             path: "Modules/Encryption",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -88,21 +97,21 @@ let package = Package(
         ),
         .target(
             name: "Storage",
-            dependencies: ["CSQLite", "Domain", "Records"],
+            dependencies: ["CSQLite", "Domain", "PrivateFiles", "Records"],
             path: "Modules/Storage",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Repositories",
-            dependencies: ["Domain", "Records", "Storage"],
+            dependencies: ["Domain", "PrivateFiles", "Records", "Storage"],
             path: "Modules/Repositories",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Sync",
-            dependencies: ["Domain", "Encryption", "Records", "Repositories", "Services", "Storage"],
+            dependencies: ["Domain", "Encryption", "PrivateFiles", "Records", "Repositories", "Services", "Storage"],
             path: "Modules/Sync",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -346,6 +355,12 @@ let package = Package(
             name: "WorkerTests",
             dependencies: ["ArgumentParsing", "Domain", "Records", "Services", "ShelfCommands", "Storage", "TestSupport", "WorkerCommands", "shelf", "shelf-sync"],
             path: "Tests/WorkerTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PrivateFilesTests",
+            dependencies: ["PrivateFiles"],
+            path: "Tests/PrivateFilesTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -70,9 +70,9 @@ func run() throws {
     let store: ShelfStore
     switch try AccountResolver.resolve(flag: nil, environment: environment, store: AccountStore(paths: paths)) {
     case .account(let account):
-        store = try ShelfStore(location: paths.database(account.name))
+        store = try ShelfStore(account: account.name, paths: paths)
     case .localOnly:
-        store = try ShelfStore(account: .localOnly, environment: environment)
+        store = try ShelfStore(account: .localOnly, paths: paths)
     }
     let waiting = try store.write { tx in
         for (collection, id, json) in records {

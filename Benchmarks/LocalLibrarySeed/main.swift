@@ -66,7 +66,7 @@ func run() throws {
     }
     let count = arguments.dropFirst().compactMap(Int.init).first ?? 100_000
 
-    let store = try ShelfStore(account: account, environment: ["XDG_DATA_HOME": dataHome])
+    let store = try ShelfStore(account: account, paths: ShelfPaths(environment: ["XDG_DATA_HOME": dataHome]))
     var generator = SeededGenerator(state: 42)
     let records = (0..<count).map { book($0, using: &generator) }
     let start = ContinuousClock.now

@@ -77,7 +77,7 @@ public struct CommandLineProgram<Root: ProgramCommand>: Sendable {
             return .finished(.success)
         }
         if root.asksForManPage {
-            let date = ManPage.date(environment: context.environment, now: Int64(context.now().timeIntervalSince1970))
+            let date = ManPage.date(environment: context.environment, now: Int64(context.clock.now().timeIntervalSince1970))
             let page = ManPage(parser: parser, source: "\(Root.configuration.name) \(Root.version)", date: date, seeAlso: Root.relatedManPages)
             console.standardOutput(page.render())
             return .finished(.success)

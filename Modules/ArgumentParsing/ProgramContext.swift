@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 // MARK: - ProgramContext
@@ -17,19 +18,21 @@ public struct ProgramContext: Sendable {
     /// Where relative paths on the command line start from.
     public var workingDirectory: String
     public var console: Console
-    /// Now, for whatever the program stamps or shows (a man page's date, "synced 2 min ago").
-    public var now: @Sendable () -> Date
+    /// The one clock of the run, for whatever the program stamps, shows or waits for (a
+    /// man page's date, "synced 2 min ago", a sync's budget): handed down to the store,
+    /// the repositories and the engine, so a test's clock is the one every layer reads.
+    public var clock: SyncClock
 
     public init(
         arguments: [String], environment: [String: String], workingDirectory: String, console: Console,
-        now: @escaping @Sendable () -> Date = { Date() }, undecodableArguments: [Int] = []
+        clock: SyncClock = .live, undecodableArguments: [Int] = []
     ) {
         self.arguments = arguments
         self.undecodableArguments = undecodableArguments
         self.environment = environment
         self.workingDirectory = workingDirectory
         self.console = console
-        self.now = now
+        self.clock = clock
     }
 
     /// The process's arguments, environment, working directory and standard streams.

@@ -1,7 +1,10 @@
+import Domain
+
 // MARK: - TextWrapping
 
-/// Breaks a sentence into lines of at most `width` characters at spaces, for help laid
-/// out in columns. A word longer than the width gets a line of its own, unbroken.
+/// Breaks a sentence into lines of at most `width` terminal columns (Domain's
+/// `DisplayColumns`) at spaces, for help laid out in columns. A word wider than the
+/// width gets a line of its own, unbroken.
 enum TextWrapping {
     static func lines(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
@@ -9,7 +12,7 @@ enum TextWrapping {
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
             if current.isEmpty {
                 current = String(word)
-            } else if current.count + 1 + word.count <= max(width, 1) {
+            } else if DisplayColumns.of(current) + 1 + DisplayColumns.of(String(word)) <= max(width, 1) {
                 current += " " + word
             } else {
                 lines.append(current)

@@ -1,4 +1,5 @@
 import Foundation
+import PrivateFiles
 
 // MARK: - PrivateFile
 
@@ -95,34 +96,15 @@ enum PrivateFile {
 
     // MARK: - Writing
 
-    /// Writes `bytes` so the file is never seen half written or with looser permissions:
-    /// a new 0600 file beside it (`O_CREAT|O_EXCL|O_NOFOLLOW`: never an existing file or a
-    /// planted link), fsync, rename over the old one, fsync of the folder.
+    /// Writes `bytes` in this user's private folder (created 0700 when missing), through
+    /// `PrivateFileWriter`: a new 0600 file beside the old one, renamed over it.
     static func writeAtomically(_ bytes: SecretBytes, to path: String) throws(FileProblem) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        try ensurePrivateDirectory(directory)
-        let temporary = directory + "/." + url.lastPathComponent + "." + String(UInt64.random(in: .min ... .max), radix: 16) + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw systemProblem("open") }
-        var failure: FileProblem?
-        if fchmod(fd, 0o600) != 0 { failure = systemProblem("fchmod") }
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, failure == nil {
-                // NB: `baseAddress!` is safe: the loop runs only for a non-empty buffer.
-                let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if count > 0 { offset += count } else if errno != EINTR { failure = systemProblem("write") }
-            }
+        try ensurePrivateDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        do throws(PrivateFileError) {
+            try bytes.withUnsafeBytes { (buffer) throws(PrivateFileError) in try PrivateFileWriter.write(buffer, to: path) }
+        } catch {
+            throw .system(call: error.call, reason: error.reason)
         }
-        if failure == nil, fsync(fd) != 0 { failure = systemProblem("fsync") }
-        close(fd)
-        if failure == nil, rename(temporary, path) != 0 { failure = systemProblem("rename") }
-        if let failure {
-            unlink(temporary)
-            throw failure
-        }
-        syncDirectory(directory)
     }
 
     /// Removes the file; false when there was none.

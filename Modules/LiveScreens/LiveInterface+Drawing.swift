@@ -116,7 +116,7 @@ extension LiveInterface {
         let text = notice ?? models.library.errorMessage ?? models.router.errorMessage ?? syncLine ?? statusText
         frame.write(" " + text, row: row, column: 0, style: notice == nil ? .dim : .bold)
         let hint = "? keys  q quit "
-        frame.write(hint, row: row, column: max(0, frame.columns - hint.count), style: .dim)
+        frame.write(hint, row: row, column: max(0, frame.columns - DisplayWidthText.columns(hint)), style: .dim)
     }
 
     /// `Label: text` with the cursor as a reversed cell, scrolled to keep it in view.

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 // MARK: - ColorChoice
@@ -53,23 +54,13 @@ public struct OutputPolicy: Hashable, Sendable {
     /// `COLUMNS` when it holds a width, else 80 on a terminal that cannot say, and no
     /// limit at all off a terminal.
     public var width: Int? {
-        if let terminalColumns { return terminalColumns }
-        if let columns = Self.dimension(environment["COLUMNS"]) { return columns }
-        return isTerminal ? 80 : nil
+        DisplayColumns.terminalWidth(measured: terminalColumns, environment: environment, fallback: isTerminal ? 80 : nil)
     }
 
     /// The terminal's height in lines: `TIOCGWINSZ`, else `LINES`; nil off a terminal.
     public var height: Int? {
         guard isTerminal else { return nil }
-        return terminalRows ?? Self.dimension(environment["LINES"])
-    }
-
-    /// A width or height from the environment: a whole number from 1 to 10,000.
-    static func dimension(_ text: String?) -> Int? {
-        guard let text, let value = Int(text.trimmingCharacters(in: .whitespaces)), (1...10_000).contains(value) else {
-            return nil
-        }
-        return value
+        return terminalRows ?? DisplayColumns.dimension(environment["LINES"])
     }
 
     // MARK: Pager

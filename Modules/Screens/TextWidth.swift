@@ -5,48 +5,17 @@ import Domain
 /// Terminal-facing text: how many columns a string takes, and cell text made safe to
 /// print.
 enum TextWidth {
-    /// The columns `text` takes in a terminal: one per character (a letter with its
-    /// combining accents is one character), two for East Asian wide characters and
-    /// emoji, none for a lone combining mark or an invisible format character — the
-    /// columns glibc's `wcswidth` counts, checked by a test against it — so columns of
-    /// titles in any script line up and a line never runs past the terminal.
+    /// The columns `text` takes in a terminal (Domain's `DisplayColumns`, the one rule).
     static func of(_ text: String) -> Int {
-        // NB: printable ASCII, most cells, is one column per byte; walking grapheme
-        // clusters costs far more and would show in a listing of thousands of rows.
-        if isPrintableASCII(text) { return text.utf8.count }
-        return text.reduce(0) { $0 + width(of: $1) }
+        DisplayColumns.of(text)
     }
 
     static func isPrintableASCII(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        DisplayColumns.isPrintableASCII(text)
     }
 
     static func width(of character: Character) -> Int {
-        let scalars = character.unicodeScalars
-        guard let scalar = scalars.first else { return 0 }
-        if scalar.isASCII { return 1 }
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format:
-            return 0
-        default:
-            break
-        }
-        // NB: an emoji asked for in colour (VS16, U+FE0F) is drawn two columns wide by
-        // most terminals even where wcwidth says one: counting two never overflows.
-        if isWide(scalar.value) || scalar.properties.isEmojiPresentation || scalars.contains("\u{FE0F}") { return 2 }
-        return 1
-    }
-
-    private static func isWide(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
-             0x4E00...0x9FFF, 0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF,
-             0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-            return true
-        default:
-            return false
-        }
+        DisplayColumns.of(character)
     }
 
     /// `text` with every control character (newlines, tabs, ESC…) shown as an escape

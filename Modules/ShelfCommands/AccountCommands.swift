@@ -34,16 +34,18 @@ extension AccountCommand {
     /// Adds an account; the first one becomes the current account.
     ///
     /// The password comes from `--password-file` (kept as a path: the secret stays where
-    /// the operator put it), `SHELF_PASSWORD`, `SHELF_PASSWORD_FILE`, or a prompt without
-    /// echo on a terminal — never from an argument. What is done with them (verifying,
-    /// signing up with `--create`, saving, adopting local work) is Sync's `AccountAddition`.
+    /// the operator put it), `SHELF_PASSWORD_FILE`, `SHELF_PASSWORD`, or a prompt without
+    /// echo on a terminal, in that order (`PasswordPrecedence`) — never from an argument.
+    /// What is done with them (verifying, signing up with `--create`, saving, adopting
+    /// local work) is Sync's `AccountAddition`.
     struct Add: ShelfCommand {
         static let configuration = CommandConfiguration(
             name: "add", abstract: "Add an account.",
             discussion: """
-            The password comes from SHELF_PASSWORD, from --password-file (which must not be
-            readable by group or others), or from a prompt without echo on a terminal. It is
-            never taken as an argument, so it never shows in the process list or shell history.
+            The password comes from --password-file (which must not be readable by group or
+            others), SHELF_PASSWORD_FILE, SHELF_PASSWORD, or a prompt without echo on a
+            terminal: the first that is given wins. It is never taken as an argument, so it
+            never shows in the process list or shell history.
 
             Before saving, the server is asked (GET /v1/) whether it is a Kinto that Shelf
             can sync with and whether it accepts the password: a wrong password exits 77, an
@@ -96,12 +98,7 @@ extension AccountCommand {
             let passphrase = encrypted
                 ? try EncryptionCommand.passphrase(
                     context, prompt: "New passphrase for account \(name)", confirming: true, new: newPassphrase) : nil
-            let password: AccountAddition.Password
-            if let file = passwordFile ?? Self.passwordFileFromEnvironment(context) {
-                password = .file(path: context.program.absolutePath(file))
-            } else {
-                password = .given(try Self.password(context, user: user, server: addition.server))
-            }
+            let password = try Self.password(context, optionFile: passwordFile, user: user, server: addition.server)
 
             let output = context.output
             let model = viewModel(context)
@@ -149,17 +146,24 @@ extension AccountCommand {
             return path
         }
 
-        static func passwordFileFromEnvironment(_ context: CommandContext) -> String? {
-            guard context.environment["SHELF_PASSWORD"] == nil else { return nil }
-            return context.environment["SHELF_PASSWORD_FILE"]
+        /// The password to save, in `PasswordPrecedence`'s order: `--password-file`,
+        /// `SHELF_PASSWORD_FILE`, `SHELF_PASSWORD`, then the prompt on a terminal.
+        static func password(
+            _ context: CommandContext, optionFile: String?, user: String, server: String
+        ) throws -> AccountAddition.Password {
+            switch PasswordPrecedence.resolve(.save(optionFile: optionFile), environment: context.environment) {
+            case .file(let path, _):
+                return .file(path: context.program.absolutePath(path))
+            case .given(let password):
+                guard !password.isEmpty else { throw AccountConfigError.emptyPassword(source: PasswordPrecedence.passwordVariable) }
+                return .given(password)
+            case nil:
+                return .given(try prompt(context, user: user, server: server))
+            }
         }
 
-        /// `SHELF_PASSWORD`, or the prompt on a terminal.
-        static func password(_ context: CommandContext, user: String, server: String) throws -> String {
-            if let password = context.environment["SHELF_PASSWORD"] {
-                guard !password.isEmpty else { throw AccountConfigError.emptyPassword(source: "SHELF_PASSWORD") }
-                return password
-            }
+        /// The password typed at a prompt without echo, on a terminal only.
+        private static func prompt(_ context: CommandContext, user: String, server: String) throws -> String {
             guard context.output.terminal.stdinIsTerminal, let typed = context.console.readSecret("Password for \(user) @ \(server): ") else {
                 throw CommandFailure(.configuration, """
                     no password: set SHELF_PASSWORD or SHELF_PASSWORD_FILE, give --password-file PATH (mode 600), \
@@ -249,10 +253,11 @@ extension AccountCommand {
             name: "password", abstract: "Give an account a new password (checked with the server before it is saved).",
             discussion: """
             The password comes from --password-file (mode 600; the path is kept, not the
-            password), SHELF_PASSWORD, SHELF_PASSWORD_FILE, or a prompt without echo on a
-            terminal — never from an argument. The server is asked (GET /v1/) whether it
-            accepts it for the account's user: a refused password exits 77 and changes
-            nothing, an unreachable server 75 (--no-verify saves it anyway).
+            password), SHELF_PASSWORD_FILE, SHELF_PASSWORD, or a prompt without echo on a
+            terminal, the first that is given — never from an argument. The server is
+            asked (GET /v1/) whether it accepts it for the account's user: a refused
+            password exits 77 and changes nothing, an unreachable server 75 (--no-verify
+            saves it anyway).
             """,
             examples: [
                 Example("Asked on the terminal", "shelf account password home"),
@@ -273,12 +278,7 @@ extension AccountCommand {
                 throw CommandFailure(.configuration, "no account to change: name one ('shelf account password NAME'), or add one with 'shelf account add'")
             }
             let change = try AccountPasswordChange(name: try AccountName.checked(chosen), accounts: accounts)
-            let password: AccountAddition.Password
-            if let file = passwordFile ?? Add.passwordFileFromEnvironment(context) {
-                password = .file(path: context.program.absolutePath(file))
-            } else {
-                password = .given(try Add.password(context, user: change.config.user, server: change.config.server))
-            }
+            let password = try Add.password(context, optionFile: passwordFile, user: change.config.user, server: change.config.server)
             let output = context.output
             let model = viewModel(context)
             let request = AccountFiles.PasswordChange(change: change, password: password, verifies: !noVerify && !context.isOffline)

@@ -21,7 +21,7 @@ final class AccountSession: Sendable {
     /// Resolves the account and opens its store.
     /// - Throws: `AccountConfigError` (78) for an unknown or unusable account,
     ///   `StorageError` (74) when the store cannot be opened.
-    init(accountFlag: String?, environment: [String: String], output: Output, offline: Bool = false) throws {
+    init(accountFlag: String?, environment: [String: String], output: Output, offline: Bool = false, clock: SyncClock = .live) throws {
         paths = ShelfPaths(environment: environment)
         selection = try Self.resolve(accountFlag: accountFlag, environment: environment, paths: paths)
 
@@ -34,7 +34,7 @@ final class AccountSession: Sendable {
             let sync = try AccountSync(
                 account: account, paths: paths, options: SyncOptions(retry: .none, maximumRecordBytes: limits.maximumRecordBytes),
                 transport: limits.transport(caFile: account.caFile), timeouts: Self.readTimeouts, storeConfiguration: .reader,
-                readsPassword: !offline)
+                readsPassword: !offline, clock: clock)
             store = sync.store
             if offline {
                 refresher = LocalOnlyRefresher()
@@ -52,7 +52,9 @@ final class AccountSession: Sendable {
                 output.note("account \(account); store \(store.location)")
             }
         case .localOnly:
-            store = try ShelfStore(account: .localOnly, environment: environment, configuration: .reader)
+            var configuration = ShelfStore.Configuration.reader
+            configuration.clock = clock
+            store = try ShelfStore(account: .localOnly, paths: paths, configuration: configuration)
             refresher = LocalOnlyRefresher()
             output.destination.markLocalOnly()
             output.note("no account configured: local-only store \(store.location)")
@@ -62,7 +64,7 @@ final class AccountSession: Sendable {
         // time, the local one otherwise — never an old answer followed by a wait.
         let configuration = RepositoryConfiguration(
             readerPolicy: FreshnessPolicy(maxAge: FreshnessPolicy.readerData.maxAge),
-            catalogPolicy: FreshnessPolicy(maxAge: FreshnessPolicy.catalog.maxAge),
+            catalogPolicy: FreshnessPolicy(maxAge: FreshnessPolicy.catalog.maxAge), clock: clock,
             onEvent: { event in Self.describe(event, to: output) })
         repositories = AccountRepositories(
             store: store, refresher: ReportedRefresher(inner: refresher, log: refreshLog, note: { output.note($0) }),

@@ -41,7 +41,7 @@ final class CommandContext {
     /// The account's session: store, repositories, server.
     func session() throws -> AccountSession {
         if let openedSession { return openedSession }
-        let opened = try AccountSession(accountFlag: global.account, environment: environment, output: output, offline: isOffline)
+        let opened = try AccountSession(accountFlag: global.account, environment: environment, output: output, offline: isOffline, clock: program.clock)
         opened.store.setOperationOrigin(operationOrigin)
         opened.refuseEditsWithoutTheKey()
         openedSession = opened

@@ -37,7 +37,7 @@ extension EncryptionCommand {
             throw CommandFailure.noServer(paths.database(.localOnly).description)
         }
         let limits = try LimitOverrides(environment: context.environment)
-        return try AccountSync(account: account, paths: paths, transport: limits.transport(caFile: account.caFile))
+        return try AccountSync(account: account, paths: paths, transport: limits.transport(caFile: account.caFile), clock: context.program.clock)
     }
 
     /// The passphrase: `SHELF_PASSPHRASE_FILE`, a systemd credential, or the prompt

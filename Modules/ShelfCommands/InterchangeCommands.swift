@@ -76,7 +76,7 @@ struct ExportCommand: ShelfCommand {
             collections.append(name)
         }
         let session = try context.session()
-        let (data, summary) = try ShelfExport.export(collections, from: session.store, format: format, exportedAt: context.program.now())
+        let (data, summary) = try ShelfExport.export(collections, from: session.store, format: format, exportedAt: context.program.clock.now())
         guard let output else {
             _ = context.console.write([UInt8](data), .output)
             return .success

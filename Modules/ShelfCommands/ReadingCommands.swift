@@ -34,7 +34,7 @@ struct ReadCommand: ShelfCommand {
         var bookID: Book.ID?
         if let book { bookID = try await BookCommand.existingBook(book, context).id }
         // NB: logging needs no goal, so the preferences are not refreshed for it.
-        let now = context.program.now
+        let now = context.program.clock.now
         let model = ReadingProgressViewModel(service: session.repositories.readingLog, goal: .default, today: { ReadingDay(now()) })
         guard let logged = await model.log(minutes: minutes, bookID: bookID, on: day) else {
             throw ReadingLog.refusal(minutes: minutes, day: day, model)
@@ -100,7 +100,7 @@ private enum ReadingLog {
         await session.repositories.refreshPreferencesIfStale()
         let settings = ReadingSettingsViewModel(preferences: session.preferences)
         if let message = settings.errorMessage { context.output.warn("\(message); measuring against the default goal") }
-        let now = context.program.now
+        let now = context.program.clock.now
         return ReadingProgressViewModel(
             service: session.repositories.readingLog, goal: settings.settings.dailyGoal, today: { ReadingDay(now()) })
     }

@@ -87,5 +87,5 @@ private func storeMaintenance(_ context: CommandContext) throws -> StoreMaintena
         name = .localOnly
     }
     context.output.note("store \(paths.storeFile(name).path)")
-    return StoreMaintenance(account: name, paths: paths)
+    return StoreMaintenance(account: name, paths: paths, clock: context.program.clock)
 }

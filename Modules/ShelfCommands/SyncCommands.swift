@@ -60,7 +60,8 @@ struct SyncCommand: ShelfCommand {
         let limits = try LimitOverrides(environment: context.environment)
         var limited = options
         limited.maximumRecordBytes = limits.maximumRecordBytes
-        let sync = try AccountSync(account: account, paths: paths, options: limited, transport: limits.transport(caFile: account.caFile))
+        let sync = try AccountSync(
+            account: account, paths: paths, options: limited, transport: limits.transport(caFile: account.caFile), clock: context.program.clock)
 
         let model = SyncRunViewModel(service: AccountSyncRun(sync: sync))
         let progress = SyncProgress(output: context.output)
@@ -106,7 +107,7 @@ struct StatusCommand: ShelfCommand {
         if case .localOnly = session.selection {
             context.output.warn("no server configured: local changes wait in \(session.store.location) until an account is added")
         }
-        return try context.output.present(SyncStatusScreen(model, now: context.program.now()), loaded: model.state, listsUnreadable: false)
+        return try context.output.present(SyncStatusScreen(model, now: context.program.clock.now()), loaded: model.state, listsUnreadable: false)
     }
 }
 

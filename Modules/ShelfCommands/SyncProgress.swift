@@ -122,11 +122,12 @@ final class SyncProgress {
         let filled = total == 0 ? 0 : min(slots, slots * done / total)
         let bar = String(repeating: "#", count: filled), rest = String(repeating: "-", count: slots - filled)
         let text = " \(done)/\(total) \(activity)"
-        let width = min(terminal.columns - 1, slots + 2 + text.count)
-        let plain = String(("[" + bar + rest + "]" + text).prefix(width))
+        let width = min(terminal.columns - 1, slots + 2 + DisplayColumns.of(text))
+        let plain = DisplayColumns.prefix("[" + bar + rest + "]" + text, fitting: width)
+        let plainWidth = DisplayColumns.of(plain)
         let shown = color && filled > 0 ? plain.replacingOccurrences(of: "[" + bar, with: "[\u{1B}[32m" + bar + "\u{1B}[0m") : plain
-        let padding = String(repeating: " ", count: max(0, drawnWidth - plain.count))
+        let padding = String(repeating: " ", count: max(0, drawnWidth - plainWidth))
         terminal.writeErr("\r" + shown + padding)
-        drawnWidth = plain.count
+        drawnWidth = plainWidth
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Domain
 import Screens
 
 // MARK: - Terminal
@@ -20,9 +21,12 @@ struct Terminal: Sendable {
     let colorsStandardOutput: Bool
     /// Colour on standard error.
     let colorsStandardError: Bool
+    /// For `COLUMNS`, when the terminal cannot say its width.
+    let environment: [String: String]
 
     init(console: Console, environment: [String: String], color: ColorChoice) {
         self.console = console
+        self.environment = environment
         stdoutIsTerminal = console.isTerminal(.output)
         stderrIsTerminal = console.isTerminal(.error)
         stdinIsTerminal = console.isTerminal(.input)
@@ -35,10 +39,11 @@ struct Terminal: Sendable {
         ).colors(color)
     }
 
-    /// The terminal's width in columns, 80 when it cannot be asked.
+    /// The terminal's width in columns, asked now (a window resized mid-run counts):
+    /// Domain's `DisplayColumns.terminalWidth`, so `COLUMNS` when the terminal cannot
+    /// say, else 80.
     var columns: Int {
-        guard let columns = console.size()?.columns, columns > 0 else { return 80 }
-        return columns
+        DisplayColumns.terminalWidth(measured: console.size()?.columns, environment: environment, fallback: 80) ?? 80
     }
 
     // MARK: Writing

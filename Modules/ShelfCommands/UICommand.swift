@@ -225,7 +225,8 @@ struct UICommand: ShelfCommand {
         let limits = try LimitOverrides(environment: context.environment)
         var options = SyncOptions(ignoresBackoff: false, budget: SyncCommand.syncBudget)
         options.maximumRecordBytes = limits.maximumRecordBytes
-        let sync = try AccountSync(account: account, paths: paths, options: options, transport: limits.transport(caFile: account.caFile))
+        let sync = try AccountSync(
+            account: account, paths: paths, options: options, transport: limits.transport(caFile: account.caFile), clock: context.program.clock)
         if case .passwordUnavailable(let problem) = sync.credentialProblem {
             // NB: the status line has one line: what is wrong and the command that mends it.
             return { _ in "Not synced: \(problem.brief)." }

@@ -35,15 +35,12 @@ public final class ShelfStore: Sendable {
 
     // MARK: Opening
 
-    /// Opens (creating when missing) an account's database under the XDG data folder,
-    /// with the folder 0700 and the files 0600.
-    public convenience init(
-        account: AccountName,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        configuration: Configuration = Configuration()
-    ) throws(StorageError) {
-        try FilePermissions.prepareDirectory(StoreLocation.dataDirectory(environment: environment), enforce: true)
-        try self.init(location: .account(account, environment: environment), configuration: configuration)
+    /// Opens (creating when missing) an account's database in Shelf's data folder
+    /// (`ShelfPaths.database`), with the folder 0700 and the files 0600: the one way a
+    /// command or the worker opens an account's store to work on it.
+    public convenience init(account: AccountName, paths: ShelfPaths, configuration: Configuration = Configuration()) throws(StorageError) {
+        try FilePermissions.prepareDirectory(paths.dataDirectory, enforce: true)
+        try self.init(location: paths.database(account), configuration: configuration)
     }
 
     /// Opens (creating when missing) the database at `location` and migrates it.
@@ -271,7 +268,7 @@ extension ShelfStore {
         /// consistency.
         public var synchronous: Synchronous
         /// The time stamped on outbox entries, conflicts and dead letters.
-        public var clock: @Sendable () -> Date
+        public var clock: SyncClock
         /// SQLite's page cache for this connection, in KiB. Default 16 MiB: at 100,000
         /// records the indexes no longer fit SQLite's 2 MiB default, and a bulk insert
         /// then spends a fifth of its time re-reading pages from the OS.
@@ -301,7 +298,7 @@ extension ShelfStore {
 
         public init(
             busyTimeout: Duration = .seconds(5), synchronous: Synchronous = .normal, cacheKibibytes: Int = 16 * 1024,
-            memoryMapBytes: Int = 0, clock: @escaping @Sendable () -> Date = { Date() }
+            memoryMapBytes: Int = 0, clock: SyncClock = .live
         ) {
             self.busyTimeout = busyTimeout
             self.synchronous = synchronous

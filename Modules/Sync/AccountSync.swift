@@ -23,6 +23,9 @@ public struct AccountSync: Sendable {
     /// nil. The store opens all the same: local work never needs the password; a run
     /// ends as a configuration error naming the problem, and a refresh fails with it.
     public let credentialProblem: AccountConfigError?
+    /// The clock of the run: the store's stamps, the engine's waits and budget, the
+    /// health gate's age, the reports' start.
+    public let clock: SyncClock
 
     /// Opens the account's store and builds its engine.
     /// - Throws: `StorageError` when the store can't be opened (a newer schema, permissions…).
@@ -32,13 +35,19 @@ public struct AccountSync: Sendable {
     ///   - storeConfiguration: how the store is opened (`.reader` for the CLI).
     ///   - readsPassword: false when nothing will be asked of the server (`--offline`):
     ///     the password is then not even read.
+    ///   - clock: the program's clock (`ProgramContext.clock`); it replaces
+    ///     `storeConfiguration`'s, so the store and the engine read one clock.
     public init(
         account: ResolvedAccount, paths: ShelfPaths, options: SyncOptions = SyncOptions(),
         transport: (any HTTPTransport)? = nil, timeouts: Timeouts = .default,
-        storeConfiguration: ShelfStore.Configuration = ShelfStore.Configuration(), readsPassword: Bool = true
+        storeConfiguration: ShelfStore.Configuration = ShelfStore.Configuration(), readsPassword: Bool = true,
+        clock: SyncClock = .live
     ) throws {
         self.account = account
-        store = try ShelfStore(location: paths.database(account.name), configuration: storeConfiguration)
+        self.clock = clock
+        var storeConfiguration = storeConfiguration
+        storeConfiguration.clock = clock
+        store = try ShelfStore(account: account.name, paths: paths, configuration: storeConfiguration)
         // Favorites and settings kept on this device before they synced join the synced
         // `preferences` record before the first run sends anything. NB: best effort — a
         // value that no longer decodes stays where it is, and the CLI reports it when it
@@ -61,9 +70,9 @@ public struct AccountSync: Sendable {
         var options = options
         keyFile = options.keyFile ?? paths.keyFile(account.name)
         options.keyFile = keyFile
-        engine = SyncEngine(account: account.name.rawValue, store: store, client: client, options: options)
+        engine = SyncEngine(account: account.name.rawValue, store: store, client: client, options: options, clock: clock)
         lockFile = paths.syncLock(account.name)
-        healthGate = StoreHealthGate(mark: paths.integrityMark(account.name))
+        healthGate = StoreHealthGate(mark: paths.integrityMark(account.name), clock: clock)
         capabilitiesCache = ServerCapabilitiesCache(paths: paths)
     }
 
@@ -85,7 +94,7 @@ public struct AccountSync: Sendable {
         if let credentialProblem {
             let report = RunReport(
                 account: account.name.rawValue, outcome: .configurationError,
-                message: "cannot sync without the account's password: \(credentialProblem)", startedAt: Date())
+                message: "cannot sync without the account's password: \(credentialProblem)", startedAt: clock.now())
             onEvent(.runFinished(report))
             return report
         }
@@ -93,14 +102,14 @@ public struct AccountSync: Sendable {
         do {
             lock = try RunLock.acquire(at: lockFile)
         } catch {
-            return RunReport(account: account.name.rawValue, outcome: .localStoreFailure, message: "\(error)", startedAt: Date())
+            return RunReport(account: account.name.rawValue, outcome: .localStoreFailure, message: "\(error)", startedAt: clock.now())
         }
         guard let lock else {
             let holder = RunLock.holder(of: lockFile).map { " (pid \($0))" } ?? ""
             var report = RunReport(
                 account: account.name.rawValue, outcome: .alreadyRunning,
                 message: "another sync of account '\(account.name)' is running\(holder); this one did nothing (try again when it ends)",
-                startedAt: Date())
+                startedAt: clock.now())
             report.lastSuccess = try? store.read { reader in try reader.lastCompleteSync() }
             return report
         }
@@ -109,7 +118,7 @@ public struct AccountSync: Sendable {
             try healthGate.checkIfDue(store, previousRunUnfinished: lock.previousRunUnfinished)
             lock.acknowledgeUnfinishedRun()
         } catch {
-            let report = RunReport(account: account.name.rawValue, outcome: .localStoreFailure, message: "\(error)", startedAt: Date())
+            let report = RunReport(account: account.name.rawValue, outcome: .localStoreFailure, message: "\(error)", startedAt: clock.now())
             onEvent(.runFinished(report))
             return report
         }
@@ -127,7 +136,7 @@ public struct AccountSync: Sendable {
     private func runShapedByCapabilities(onEvent: @escaping @Sendable (SyncEvent) -> Void) async -> RunReport {
         // NB: `SyncOptions.budget` bounds everything done under the lock — capability
         // reads and a run made again included — not each engine run on its own.
-        let budget = RunBudget(engine.options.budget)
+        let budget = RunBudget(engine.options.budget, clock: clock)
 
         // Requests made outside the returned run (GET /v1/, a run made again): counted in.
         var spent = 0
@@ -214,7 +223,7 @@ public struct AccountSync: Sendable {
         guard let problem else { return nil }
         capabilitiesCache.forget(account.name)
         return RunReport(
-            account: account.name.rawValue, outcome: .configurationError, message: problem.description, startedAt: Date(),
+            account: account.name.rawValue, outcome: .configurationError, message: problem.description, startedAt: clock.now(),
             requests: spent)
     }
 

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 // MARK: - RunBudget
@@ -6,10 +7,13 @@ import Foundation
 /// it: capability reads and engine runs under one lock.
 struct RunBudget: Sendable {
     private let deadline: ContinuousClock.Instant?
+    private let clock: SyncClock
 
-    /// A budget of `limit` from now; nil for none.
-    init(_ limit: Duration?) {
+    /// A budget of `limit` from now; nil for none. What is left is measured on the
+    /// monotonic clock; the wait for it to run out is `clock`'s.
+    init(_ limit: Duration?, clock: SyncClock) {
         deadline = limit.map { ContinuousClock.now + $0 }
+        self.clock = clock
     }
 
     /// The time left (zero once spent); nil when there is no budget.
@@ -26,8 +30,8 @@ struct RunBudget: Sendable {
         guard remaining > .zero else { return nil }
         return await withTaskGroup(of: T?.self) { group in
             group.addTask { try? await operation() }
-            group.addTask {
-                try? await Task.sleep(for: remaining)
+            group.addTask { [clock] in
+                try? await clock.sleep(remaining)
                 return nil
             }
             defer { group.cancelAll() }

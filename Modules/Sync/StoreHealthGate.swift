@@ -1,4 +1,6 @@
+import Domain
 import Foundation
+import PrivateFiles
 import Storage
 
 // MARK: - StoreHealthGate
@@ -16,11 +18,11 @@ public struct StoreHealthGate: Sendable {
     public static let maximumAge: TimeInterval = 24 * 60 * 60
 
     public let mark: URL
-    public let now: @Sendable () -> Date
+    public let clock: SyncClock
 
-    public init(mark: URL, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(mark: URL, clock: SyncClock = .live) {
         self.mark = mark
-        self.now = now
+        self.clock = clock
     }
 
     /// Whether a check is due: after an unfinished run, without a mark, or when the
@@ -30,7 +32,7 @@ public struct StoreHealthGate: Sendable {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: mark.path),
               let checked = attributes[.modificationDate] as? Date
         else { return true }
-        let age = now().timeIntervalSince(checked)
+        let age = clock.now().timeIntervalSince(checked)
         return age < 0 || age > Self.maximumAge
     }
 
@@ -47,7 +49,7 @@ public struct StoreHealthGate: Sendable {
             unlink(mark.path)
             throw DamagedStoreError(report: report)
         }
-        try PrivateFile.writeAtomically(Data(), to: mark, createFolder: false)
+        try PrivateFileWriter.write(Data(), to: mark.path)
         return report
     }
 }

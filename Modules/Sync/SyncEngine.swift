@@ -174,8 +174,8 @@ final class SyncRun {
         // NB: the run's state lives in this object and is only touched from `work`,
         // which runs on this task; the timer task touches only `expired` and `worker`.
         let worker = Task { [unchecked = UncheckedWork(work)] in try await unchecked.work() }
-        let timer = Task {
-            try? await Task.sleep(for: budget)
+        let timer = Task { [clock = engine.clock] in
+            try? await clock.sleep(budget)
             guard !Task.isCancelled else { return }
             expired.set()
             worker.cancel()

@@ -108,18 +108,3 @@ extension SyncOptions {
     /// The longest a server can make an account wait (`Backoff`, `Retry-After`): a day.
     public static let maximumBackoff: TimeInterval = HeaderValues.maximumWait
 }
-
-// MARK: - SyncClock
-
-/// Time as the engine sees it: injected so tests control "now" and never really sleep.
-public struct SyncClock: Sendable {
-    public var now: @Sendable () -> Date
-    public var sleep: @Sendable (Duration) async throws -> Void
-
-    public init(now: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (Duration) async throws -> Void) {
-        self.now = now
-        self.sleep = sleep
-    }
-
-    public static let live = SyncClock(now: { Date() }, sleep: { try await Task.sleep(for: $0) })
-}

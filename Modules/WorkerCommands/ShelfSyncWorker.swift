@@ -38,7 +38,7 @@ struct ShelfSyncWorker {
             sink = { console.standardError($0) }
             journal = LogDestination.standardErrorIsJournal(environment: environment)
         }
-        let log = WorkerLog(format: command.logFormat, threshold: command.logLevel, priorityPrefixes: journal, sink: sink)
+        let log = WorkerLog(format: command.logFormat, threshold: command.logLevel, priorityPrefixes: journal, clock: program.clock, sink: sink)
         let limits: LimitOverrides
         do {
             limits = try LimitOverrides(environment: environment)
@@ -48,7 +48,7 @@ struct ShelfSyncWorker {
         }
         var options = command.syncOptions
         options.maximumRecordBytes = limits.maximumRecordBytes
-        let round = WorkerRound(paths: ShelfPaths(environment: environment), options: options, log: log, limits: limits)
+        let round = WorkerRound(paths: ShelfPaths(environment: environment), options: options, log: log, limits: limits, clock: program.clock)
 
         guard let every = command.every else {
             return await runOnce(command, round: round)

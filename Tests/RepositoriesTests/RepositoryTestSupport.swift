@@ -83,7 +83,7 @@ struct Harness {
     ) throws {
         self.store = try store ?? ShelfStore.inMemory()
         configuration = RepositoryConfiguration(
-            readerPolicy: policy, catalogPolicy: policy, clock: clock.function,
+            readerPolicy: policy, catalogPolicy: policy, clock: clock.clock,
             newID: .sequential(), onEvent: onEvent)
     }
 

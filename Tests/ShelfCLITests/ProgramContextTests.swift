@@ -25,6 +25,15 @@ struct ProgramContextTests {
         #expect(try export.json()["exportedAt"] as? String == "2031-03-07T00:00:00Z", "\(export.stdout.prefix(200))")
     }
 
+    /// The store a command opens stamps with the program's clock, not the system's: the
+    /// clock reaches the store through the account's wiring.
+    @Test func aWriteIsStampedWithTheProgramsClock() async throws {
+        let add = try await sandbox.run(["book", "add", "--title", "Dune", "--author", "Frank Herbert"], now: { Date(timeIntervalSince1970: 1_930_608_000) })
+        #expect(add.status == 0, "\(add)")
+        let history = try #require(try await sandbox.run("--json", "history").json()["operations"] as? [[String: Any]])
+        #expect(history.last?["madeAt"] as? String == "2031-03-07T00:00:00Z", "\(history)")
+    }
+
     @Test func todayIsTheProgramsClocksDay() async throws {
         // Noon UTC, so the day is the same in any time zone the tests run in.
         let noon = Date(timeIntervalSince1970: 1_930_608_000 + 43_200)

@@ -54,7 +54,7 @@ final class ShelfSandbox {
         let captured = CapturedConsole(input: input, terminals: terminals, size: size)
         let context = ProgramContext(
             arguments: arguments, environment: environment.merging(extra) { _, new in new }, workingDirectory: root.path,
-            console: captured.console, now: now)
+            console: captured.console, clock: .init(now: now, sleep: { try await Task.sleep(for: $0) }))
         let status = await ShelfProgram.run(context)
         return ShelfRun(arguments: arguments, status: status.rawValue, stdout: captured.standardOutput, stderr: captured.standardError)
     }

@@ -14,7 +14,7 @@ struct LocationTests {
         let folder = try TemporaryDirectory()
         let environment = ["XDG_DATA_HOME": folder.url.path, "HOME": "/nonexistent"]
 
-        let store = try ShelfStore(account: AccountName("alice@example.org"), environment: environment)
+        let store = try ShelfStore(account: AccountName("alice@example.org"), paths: ShelfPaths(environment: environment))
         try store.write { tx in try tx.saveLocal(.books, id: "b1", json: Wire.book("b1", title: "Dune", author: "Frank Herbert")) }
 
         let directory = folder.url.appendingPathComponent("shelf").path
@@ -32,30 +32,63 @@ struct LocationTests {
         let directory = folder.url.appendingPathComponent("shelf")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         let environment = ["XDG_DATA_HOME": folder.url.path]
-        do { _ = try ShelfStore(account: AccountName("bob"), environment: environment) }
+        do { _ = try ShelfStore(account: AccountName("bob"), paths: ShelfPaths(environment: environment)) }
         let file = directory.appendingPathComponent("bob.sqlite").path
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
 
-        _ = try ShelfStore(account: AccountName("bob"), environment: environment)
+        _ = try ShelfStore(account: AccountName("bob"), paths: ShelfPaths(environment: environment))
 
         #expect(try mode(directory.path) == 0o700)
         #expect(try mode(file) == 0o600)
     }
 
-    @Test func withoutXDGDataHomeTheFolderIsUnderHome() {
-        let url = StoreLocation.dataDirectory(environment: ["HOME": "/home/reader"])
-        #expect(url.path == "/home/reader/.local/share/shelf")
+    struct PathsCase: Sendable, CustomTestStringConvertible {
+        let name: String
+        let environment: [String: String]
+        let config: String
+        let data: String
+        var testDescription: String { name }
     }
 
-    @Test(arguments: ["", "relative/path"])
-    func anEmptyOrRelativeXDGDataHomeIsIgnored(_ value: String) {
-        let url = StoreLocation.dataDirectory(environment: ["XDG_DATA_HOME": value, "HOME": "/home/reader"])
-        #expect(url.path == "/home/reader/.local/share/shelf")
+    /// The one rule for Shelf's folders: an XDG variable when absolute, else under `HOME`.
+    static let pathsCases: [PathsCase] = [
+        PathsCase(name: "both XDG variables", environment: ["XDG_CONFIG_HOME": "/cfg", "XDG_DATA_HOME": "/data", "HOME": "/home/reader"],
+                  config: "/cfg/shelf", data: "/data/shelf"),
+        PathsCase(name: "neither: under HOME", environment: ["HOME": "/home/reader"],
+                  config: "/home/reader/.config/shelf", data: "/home/reader/.local/share/shelf"),
+        PathsCase(name: "empty XDG variables are ignored", environment: ["XDG_CONFIG_HOME": "", "XDG_DATA_HOME": "", "HOME": "/home/reader"],
+                  config: "/home/reader/.config/shelf", data: "/home/reader/.local/share/shelf"),
+        PathsCase(name: "relative XDG variables are ignored",
+                  environment: ["XDG_CONFIG_HOME": "relative/cfg", "XDG_DATA_HOME": "relative/path", "HOME": "/home/reader"],
+                  config: "/home/reader/.config/shelf", data: "/home/reader/.local/share/shelf"),
+        PathsCase(name: "one of each", environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/reader"],
+                  config: "/home/reader/.config/shelf", data: "/data/shelf"),
+    ]
+
+    @Test(arguments: pathsCases)
+    func shelfsFoldersFollowTheXDGRule(_ item: PathsCase) {
+        let paths = ShelfPaths(environment: item.environment)
+        #expect(paths.configDirectory.path == item.config)
+        #expect(paths.dataDirectory.path == item.data)
+        #expect(paths.keysDirectory.path == item.data + "/keys")
+    }
+
+    /// A relative or missing `HOME` falls back to the user's home from the system.
+    @Test(arguments: [["HOME": "relative"], [:]])
+    func withoutAnAbsoluteHomeTheUsersHomeIsUsed(_ environment: [String: String]) {
+        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        let paths = ShelfPaths(environment: environment)
+        #expect(paths.configDirectory.path == URL(fileURLWithPath: home).appendingPathComponent(".config/shelf").path)
+        #expect(paths.dataDirectory.path == URL(fileURLWithPath: home).appendingPathComponent(".local/share/shelf").path)
     }
 
     @Test func accountFilesAreNamedAfterTheAccount() throws {
-        let location = StoreLocation.account(try AccountName("work.reader_2"), environment: ["XDG_DATA_HOME": "/data"])
-        #expect(location == .file(URL(fileURLWithPath: "/data/shelf/work.reader_2.sqlite")))
+        let paths = ShelfPaths(environment: ["XDG_DATA_HOME": "/data", "XDG_CONFIG_HOME": "/cfg"])
+        let name = try AccountName("work.reader_2")
+        #expect(paths.database(name) == .file(URL(fileURLWithPath: "/data/shelf/work.reader_2.sqlite")))
+        #expect(paths.accountFile(name).path == "/cfg/shelf/accounts/work.reader_2.json")
+        #expect(paths.syncLock(name).path == "/data/shelf/work.reader_2.lock")
+        #expect(paths.keyFile(name).path == "/data/shelf/keys/work.reader_2.key")
     }
 
     @Test(arguments: ["", "..", ".", "../evil", "a/b", "/etc/passwd", ".hidden", "nul\0byte", "spa ce", "ünï", String(repeating: "a", count: 129)])

@@ -84,14 +84,4 @@ struct MaintenanceTests {
         #expect(throws: StorageError.self) { try StoreBackup.restore(from: empty, to: folder.file("live.sqlite")) }
         #expect(!FileManager.default.fileExists(atPath: folder.file("live.sqlite").path))
     }
-
-    @Test func privateWritesReplaceASymlinkInsteadOfFollowingIt() throws {
-        try Data("theirs\n".utf8).write(to: folder.file("victim"))
-        try FileManager.default.createSymbolicLink(atPath: folder.file("report.json").path, withDestinationPath: folder.file("victim").path)
-        try PrivateFile.writeAtomically(Data("{}\n".utf8), to: folder.file("report.json"))
-        #expect(try String(contentsOf: folder.file("victim"), encoding: .utf8) == "theirs\n")
-        let attributes = try FileManager.default.attributesOfItem(atPath: folder.file("report.json").path)
-        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
-        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-    }
 }

@@ -11,7 +11,7 @@ import TestSupport
 extension ShelfStore {
     /// An in-memory store whose clock the test controls, with faults injected.
     static func testStore(clock: TestClock = TestClock(), faults: FaultInjection) throws -> ShelfStore {
-        var configuration = Configuration(clock: { clock.now })
+        var configuration = Configuration(clock: clock.clock)
         configuration.faults = faults
         return try ShelfStore.inMemory(configuration: configuration)
     }

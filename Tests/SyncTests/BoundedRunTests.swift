@@ -15,14 +15,15 @@ struct BoundedRunTests {
     private static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     private func engine(
-        _ transport: FakeHTTPTransport, store: ShelfStore? = nil, _ change: (inout SyncOptions) -> Void = { _ in }
+        _ transport: FakeHTTPTransport, store: ShelfStore? = nil, clock: SyncClock = SyncClock(now: { Self.now }, sleep: { _ in }),
+        _ change: (inout SyncOptions) -> Void = { _ in }
     ) throws -> SyncEngine {
         var options = SyncOptions(collections: [.books], retry: .none)
         change(&options)
         let client = APIClient(configuration: .init(baseURL: "http://127.0.0.1:1/v1", credentials: .init(user: "u", password: "p")), transport: transport)
         return SyncEngine(
             account: "test", store: try store ?? ShelfStore.inMemory(), client: client, options: options,
-            clock: SyncClock(now: { Self.now }, sleep: { _ in }))
+            clock: clock)
     }
 
     /// A page of one record at `lastModified`, with a `Next-Page` unless `next` is nil.
@@ -67,23 +68,30 @@ struct BoundedRunTests {
     }
 
     /// A run whose budget runs out stops at once as a temporary failure naming the
-    /// budget — here against a transport that never answers until cancelled.
+    /// budget — here against a transport that never answers until cancelled. The budget
+    /// is timed by the injected clock: it runs out when the test advances it past 0.2 s,
+    /// once the request is in flight and the timer waits.
     @Test func aRunEndsWhenItsBudgetRunsOut() async throws {
         let cancelled = CallLog<Bool>()
+        let inFlight = SuspensionGate<Void>()
         let transport = FakeHTTPTransport { _ in
             do {
-                try await Task.sleep(for: .seconds(3_600))
+                try await inFlight.pass()
             } catch {
                 cancelled.record(true)
                 throw error
             }
             throw CancellationError()
         }
-        let report = await try engine(transport) { $0.budget = .milliseconds(200) }.run()
-        // NB: no bound on the wall time, which a loaded machine stretches (the timer once
-        // waited 69 s for a free thread of the cooperative pool): what ended the run is
-        // what is checked — the request in flight was cancelled (it would have waited an
-        // hour), and the message names the budget.
+        let clock = ManualClock(Self.now)
+        let bounded = try engine(transport, clock: clock.clock) { $0.budget = .milliseconds(200) }
+        let run = Task { await bounded.run() }
+        await inFlight.arrival()
+        await clock.sleepStarted()
+        clock.advance(by: .milliseconds(199))
+        #expect(cancelled.values.isEmpty, "the budget has not run out yet")
+        clock.advance(by: .milliseconds(1))
+        let report = await run.value
         #expect(cancelled.values == [true], "the budget cancelled the request in flight")
         #expect(report.outcome == .temporaryFailure)
         #expect(report.message.contains("budget of 0.2 s"), "\(report.message)")

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Storage
 import Sync
@@ -17,7 +18,7 @@ struct StoreHealthGateTests {
     }
 
     private func gate(at now: Date) -> StoreHealthGate {
-        StoreHealthGate(mark: mark, now: { now })
+        StoreHealthGate(mark: mark, clock: SyncClock(now: { now }, sleep: { _ in }))
     }
 
     @Test func aCheckIsDueWithoutAMarkAfterAnUnfinishedRunAndDaily() throws {

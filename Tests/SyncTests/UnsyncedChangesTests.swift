@@ -19,7 +19,7 @@ struct UnsyncedChangesTests {
     private func store() throws -> ShelfStore {
         let clock = ManualClock()
         var configuration = ShelfStore.Configuration()
-        configuration.clock = { clock.advance(by: .seconds(1)); return clock.now }
+        configuration.clock = SyncClock(now: { clock.advance(by: .seconds(1)); return clock.now }, sleep: { _ in })
         let store = try ShelfStore.inMemory(configuration: configuration)
         try store.write { tx in
             _ = try SyncRules(tx).applyPulled(RawRecord(id: "synced", lastModified: 1000, json: book("synced", "Synced title")), to: .books)

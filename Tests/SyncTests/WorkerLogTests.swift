@@ -16,7 +16,7 @@ struct WorkerLogTests {
 
     private func log(_ format: WorkerLog.Format = .text, _ threshold: LogLevel = .info, prefixes: Bool = false) -> (WorkerLog, Lines) {
         let captured = Lines()
-        let clock: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_764_550_263.042) }
+        let clock = SyncClock(now: { Date(timeIntervalSince1970: 1_764_550_263.042) }, sleep: { _ in })
         return (WorkerLog(format: format, threshold: threshold, priorityPrefixes: prefixes, clock: clock) { line in
             captured.lines.withLock { $0.append(line) }
         }, captured)

@@ -92,7 +92,7 @@ public enum Wire {
 extension ShelfStore {
     /// An in-memory store whose clock the test controls.
     public static func testStore(clock: TestClock = TestClock()) throws -> ShelfStore {
-        try ShelfStore.inMemory(configuration: Configuration(clock: { clock.now }))
+        try ShelfStore.inMemory(configuration: Configuration(clock: clock.clock))
     }
 
     /// The waiting changes, conflicts included, in push order.
@@ -113,6 +113,11 @@ public final class TestClock: Sendable {
 
     public func advance(by delta: Int64 = 1000) {
         milliseconds.withLock { $0 += delta }
+    }
+
+    /// The clock to inject: this one's "now"; waits return at once.
+    public var clock: SyncClock {
+        SyncClock(now: { [self] in now }, sleep: { _ in })
     }
 }
 

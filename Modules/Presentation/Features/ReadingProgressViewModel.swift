@@ -54,7 +54,7 @@ public final class ReadingProgressViewModel {
     ///     the system time zone.
     public init(
         service: any ReadingLogService, goal: DailyGoal,
-        today: @escaping @Sendable () -> ReadingDay = { ReadingDay(Date()) }
+        today: @escaping @Sendable () -> ReadingDay = { ReadingDay(SyncClock.live.now()) }
     ) {
         self.service = service
         self.goal = goal

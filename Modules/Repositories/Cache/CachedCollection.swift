@@ -23,7 +23,7 @@ actor CachedCollection<Mapping: RecordMapping> {
     let store: ShelfStore
     private let refresher: any CollectionRefreshing
     private let policy: FreshnessPolicy
-    private let clock: @Sendable () -> Date
+    private let clock: SyncClock
     private let onEvent: @Sendable (RepositoryEvent) -> Void
 
     /// The decoded collection; nil until first needed and after a refresh changed it.
@@ -160,7 +160,7 @@ actor CachedCollection<Mapping: RecordMapping> {
     /// Applies the policy: answers at once, refreshes behind, or waits for a refresh.
     private func freshen(force: Bool) async throws -> Freshness {
         let fetchedAt = try self.fetchedAt()
-        switch policy.decision(fetchedAt: fetchedAt, now: clock(), force: force) {
+        switch policy.decision(fetchedAt: fetchedAt, now: clock.now(), force: force) {
         case .serveCached:
             return Freshness(fetchedAt: fetchedAt, isStale: false, error: lastRefreshError)
         case .serveAndRevalidate:
@@ -176,7 +176,7 @@ actor CachedCollection<Mapping: RecordMapping> {
                 return Freshness(fetchedAt: refreshedAt, isStale: false, error: nil)
             case .failure(let error):
                 return Freshness(
-                    fetchedAt: refreshedAt, isStale: !policy.isFresh(fetchedAt: refreshedAt, now: clock()), error: error)
+                    fetchedAt: refreshedAt, isStale: !policy.isFresh(fetchedAt: refreshedAt, now: clock.now()), error: error)
             }
         }
     }
@@ -230,7 +230,7 @@ actor CachedCollection<Mapping: RecordMapping> {
     private func startRefresh(background: Bool) -> Task<RefreshOutcome, Never> {
         let refresher = self.refresher
         let collection = self.collection
-        let startedAt = clock()
+        let startedAt = clock.now()
         onEvent(.refreshStarted(collection, background: background))
         let task = Task(priority: background ? .utility : nil) {
             let outcome: RefreshOutcome

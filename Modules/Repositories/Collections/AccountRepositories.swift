@@ -56,7 +56,7 @@ public struct AccountRepositories: BookRemoving, Sendable {
     public func refreshPreferencesIfStale() async {
         let synced = try? store.read { reader in try reader.syncState(.preferences).lastSuccess }
         let decision = configuration.policy(for: .preferences)
-            .decision(fetchedAt: synced ?? nil, now: configuration.clock(), force: false)
+            .decision(fetchedAt: synced ?? nil, now: configuration.clock.now(), force: false)
         guard decision != .serveCached else { return }
         _ = try? await refresher.refresh(.preferences)
     }

@@ -14,7 +14,7 @@ public struct RepositoryConfiguration: Sendable {
     /// The policy of the shared catalog (products).
     public var catalogPolicy: FreshnessPolicy
     /// The time freshness is measured with. Default: the system clock.
-    public var clock: @Sendable () -> Date
+    public var clock: SyncClock
     /// The id of each record the reader creates. Default: `RecordIDGenerator.uuid`.
     public var newID: RecordIDGenerator
     /// Told when refreshes start, are joined and finish (logging, `--verbose`, tests).
@@ -24,7 +24,7 @@ public struct RepositoryConfiguration: Sendable {
     public init(
         readerPolicy: FreshnessPolicy = .readerData,
         catalogPolicy: FreshnessPolicy = .catalog,
-        clock: @escaping @Sendable () -> Date = { Date() },
+        clock: SyncClock = .live,
         newID: RecordIDGenerator = .uuid,
         onEvent: @escaping @Sendable (RepositoryEvent) -> Void = { _ in }
     ) {

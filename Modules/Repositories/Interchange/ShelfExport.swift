@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import PrivateFiles
 import Records
 import Storage
 
@@ -37,7 +38,7 @@ public enum ShelfExport {
 
     /// Writes the export of `collections` from one consistent read of the store.
     public static func export(
-        _ collections: [CollectionName], from store: ShelfStore, format: Format, exportedAt: Date = Date()
+        _ collections: [CollectionName], from store: ShelfStore, format: Format, exportedAt: Date = SyncClock.live.now()
     ) throws -> (data: Data, summary: Summary) {
         let records = try store.read { reader in
             try collections.map { collection in (collection, try reader.records(RecordQuery(collection))) }
@@ -85,31 +86,10 @@ public enum ShelfExport {
     /// it comes from), replacing any file there only once the whole export is written.
     /// - Throws: `ExportError` naming the file and the system's reason.
     public static func write(_ data: Data, to url: URL) throws(ExportError) {
-        let target = url.standardizedFileURL
-        let temporary = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).\(getpid()).partial")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw ExportError(file: url.path, errno: errno) }
-        var failure: Int32?
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                // NB: the force unwrap is safe: a buffer with bytes left to write has a base address.
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = errno }
-        close(descriptor)
-        if failure == nil, rename(temporary.path, target.path) != 0 { failure = errno }
-        if let failure {
-            unlink(temporary.path)
-            throw ExportError(file: url.path, errno: failure)
+        do throws(PrivateFileError) {
+            try PrivateFileWriter.write(data, to: url.standardizedFileURL.path)
+        } catch {
+            throw ExportError(file: url.path, errno: error.errno)
         }
     }
 

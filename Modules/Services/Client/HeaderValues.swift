@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 // MARK: - HeaderValues
@@ -26,7 +27,7 @@ public enum HeaderValues {
     /// `Retry-After` as seconds from `now`: either delta-seconds (`3`, what Kinto sends)
     /// or an HTTP date (`Wed, 21 Oct 2015 07:28:00 GMT`); a date in the past gives 0.
     /// - Returns: the seconds, clamped to `0...maximumWait`; nil when absent or unreadable.
-    public static func retryAfter(_ value: String?, now: Date = Date()) -> TimeInterval? {
+    public static func retryAfter(_ value: String?, now: Date = SyncClock.live.now()) -> TimeInterval? {
         guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         if let seconds = saturatingSeconds(text) { return seconds }
         guard let date = httpDate(text) else { return nil }

@@ -61,33 +61,22 @@ public enum AccountResolver {
         return .localOnly
     }
 
-    /// The name of the systemd credential that holds an environment account's password
-    /// (`LoadCredential=password:/etc/shelf/password`).
-    public static let credentialName = "password"
-
-    /// `$CREDENTIALS_DIRECTORY/password` when systemd passed that credential: the
-    /// password then reaches the service without a path in its unit or environment.
-    static func credentialFile(_ environment: [String: String]) -> String? {
-        guard let folder = environment["CREDENTIALS_DIRECTORY"], folder.hasPrefix("/") else { return nil }
-        let path = folder + "/" + credentialName
-        return FileManager.default.fileExists(atPath: path) ? path : nil
-    }
-
     /// The account the environment describes, or an error naming what is missing.
-    /// The password comes from `SHELF_PASSWORD_FILE`, else `SHELF_PASSWORD`, else the
-    /// systemd credential `password`; it is read only when a request needs it.
+    /// The password comes from where `PasswordPrecedence` says (`SHELF_PASSWORD_FILE`,
+    /// else `SHELF_PASSWORD`, else the systemd credential `password`); it is read only
+    /// when a request needs it.
     public static func fromEnvironment(_ environment: [String: String], name: AccountName) throws(AccountConfigError) -> ResolvedAccount {
         var missing: [String] = []
         let user = environment["SHELF_USER"]
         if user?.isEmpty ?? true { missing.append("SHELF_USER") }
         let password: PasswordSource?
-        if let file = environment["SHELF_PASSWORD_FILE"] {
-            password = .file(path: file, origin: .environment)
-        } else if environment["SHELF_PASSWORD"] == nil, let file = credentialFile(environment) {
-            password = .file(path: file, origin: .systemdCredential)
-        } else {
-            password = environment["SHELF_PASSWORD"].map { .given($0, origin: .environment) }
-            if password == nil { missing.append("SHELF_PASSWORD or SHELF_PASSWORD_FILE") }
+        switch PasswordPrecedence.resolve(.run, environment: environment) {
+        case .file(let path, from: .systemdCredential): password = .file(path: path, origin: .systemdCredential)
+        case .file(let path, from: _): password = .file(path: path, origin: .environment)
+        case .given(let value): password = .given(value, origin: .environment)
+        case nil:
+            password = nil
+            missing.append("SHELF_PASSWORD or SHELF_PASSWORD_FILE")
         }
         guard missing.isEmpty, let user, let password else { throw .incompleteEnvironment(missing: missing) }
         let server = try AccountConfig.normalizedServer(environment["SHELF_SERVER"] ?? "")

@@ -1,4 +1,5 @@
 import Foundation
+import PrivateFiles
 
 // MARK: - SecretFile
 
@@ -61,30 +62,16 @@ public enum SecretFile {
         guard mode & 0o077 == 0 else { throw .notPrivate(mode: String(mode, radix: 8)) }
     }
 
-    /// Writes `data` so that the file is never visible with looser permissions or half
-    /// written: a 0600 temporary file in the same folder, fsync, then rename over.
+    /// Writes `data` in a private folder (made 0700), through `PrivateFileWriter`: never
+    /// visible with looser permissions or half written.
     public static func writeAtomically(_ data: Data, to url: URL) throws(AccountConfigError) {
-        let directory = url.deletingLastPathComponent()
-        try ensurePrivateDirectory(directory)
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .unreadable(path: temporary.path, reason: String(cString: strerror(errno))) }
-        var ok = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                // NB: `baseAddress!` is safe: the loop only runs when the buffer is non-empty.
-                guard written > 0 else { return false }
-                offset += written
-            }
-            return true
-        }
-        ok = ok && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw .unreadable(path: url.path, reason: "write failed: \(reason)")
+        try ensurePrivateDirectory(url.deletingLastPathComponent())
+        do throws(PrivateFileError) {
+            try PrivateFileWriter.write(data, to: url.path)
+        } catch where error.call == "open" {
+            throw .unreadable(path: error.path, reason: error.reason)
+        } catch {
+            throw .unreadable(path: url.path, reason: "write failed: \(error.reason)")
         }
     }
 

@@ -4,7 +4,9 @@ import Foundation
 
 /// Where Shelf keeps its files, following the XDG base-directory convention:
 /// configuration (accounts, the current account) under `$XDG_CONFIG_HOME/shelf`,
-/// data (one SQLite store and one lock file per account) under `$XDG_DATA_HOME/shelf`.
+/// data (one SQLite store, lock file and health mark per account, and the `keys` folder)
+/// under `$XDG_DATA_HOME/shelf`. The one place those folders are worked out: every
+/// command, the worker and the store take them from here.
 public struct ShelfPaths: Sendable, Equatable {
     public let configDirectory: URL
     public let dataDirectory: URL
@@ -14,20 +16,26 @@ public struct ShelfPaths: Sendable, Equatable {
         self.dataDirectory = dataDirectory
     }
 
-    /// Paths from an environment: `XDG_CONFIG_HOME` when set to an absolute path (the
-    /// spec says relative ones are ignored), else `~/.config`; data as `StoreLocation` says.
+    /// Paths from an environment: `$XDG_CONFIG_HOME/shelf` and `$XDG_DATA_HOME/shelf`,
+    /// each variable only when it is an absolute path (the spec says to ignore an empty
+    /// or relative one), else `~/.config/shelf` and `~/.local/share/shelf`.
     public init(environment: [String: String]) {
-        let configBase: URL
-        if let value = environment["XDG_CONFIG_HOME"], value.hasPrefix("/") {
-            configBase = URL(fileURLWithPath: value, isDirectory: true)
-        } else {
-            let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-                ?? FileManager.default.homeDirectoryForCurrentUser.path
-            configBase = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
-        }
         self.init(
-            configDirectory: configBase.appendingPathComponent("shelf", isDirectory: true),
-            dataDirectory: StoreLocation.dataDirectory(environment: environment))
+            configDirectory: Self.baseDirectory("XDG_CONFIG_HOME", else: ".config", environment: environment)
+                .appendingPathComponent("shelf", isDirectory: true),
+            dataDirectory: Self.baseDirectory("XDG_DATA_HOME", else: ".local/share", environment: environment)
+                .appendingPathComponent("shelf", isDirectory: true))
+    }
+
+    /// An XDG base folder: `variable` when it is absolute, else `fallback` under the home
+    /// folder — `HOME` when absolute, else the user's home from the password database.
+    static func baseDirectory(_ variable: String, else fallback: String, environment: [String: String]) -> URL {
+        if let value = environment[variable], value.hasPrefix("/") {
+            return URL(fileURLWithPath: value, isDirectory: true)
+        }
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(fallback, isDirectory: true)
     }
 
     public var accountsDirectory: URL { configDirectory.appendingPathComponent("accounts") }

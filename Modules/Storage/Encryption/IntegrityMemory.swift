@@ -210,7 +210,7 @@ extension StoreTransaction {
             INSERT INTO server_deletions (collection, id, last_modified, noticed_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (collection, id) DO UPDATE SET last_modified = max(last_modified, excluded.last_modified)
             """,
-            [.text(collection.rawValue), .text(id), .integer(lastModified), .date(clock())],
+            [.text(collection.rawValue), .text(id), .integer(lastModified), .date(clock.now())],
             operation: "note a deletion the server made alone")
     }
 

@@ -1,4 +1,6 @@
+import Domain
 import Foundation
+import PrivateFiles
 
 // MARK: - StoreBackup
 
@@ -25,7 +27,7 @@ public enum StoreBackup {
         if FileManager.default.fileExists(atPath: target.path) || isSymbolicLink(target.path) {
             throw StorageError.fileSystem(operation: "back up to", path: target.path, errno: EEXIST)
         }
-        let temporary = try PrivateFile.createTemporary(near: target)
+        let temporary = try temporaryFile(near: target)
         defer { unlink(temporary.path) }
         try store.withConnection { (connection) throws(StorageError) in
             _ = try connection.run("VACUUM INTO ?", [.text(temporary.path)], operation: "copy the store to \(target.path)")
@@ -55,7 +57,7 @@ public enum StoreBackup {
     /// - Throws: `DamagedStoreError` for a backup that fails its check (nothing is
     ///   changed), `StorageError.newerSchema` for a backup from a newer Shelf,
     ///   `.corruptValue` for a file that is not a Shelf store.
-    public static func restore(from source: URL, to store: URL, now: Date = Date()) throws -> Restored {
+    public static func restore(from source: URL, to store: URL, now: Date = SyncClock.live.now()) throws -> Restored {
         let report = try IntegrityCheck.check(file: source, depth: .full)
         guard report.isHealthy else { throw DamagedStoreError(report: report) }
         guard let version = report.schemaVersion, version > 0 else {
@@ -67,7 +69,7 @@ public enum StoreBackup {
 
         // A fresh copy beside the store, so the final step is one rename on one file system.
         try FilePermissions.prepareDirectory(store.deletingLastPathComponent(), enforce: false)
-        let temporary = try PrivateFile.createTemporary(near: store)
+        let temporary = try temporaryFile(near: store)
         var placed = false
         defer { if !placed { unlink(temporary.path) } }
         do {
@@ -94,6 +96,15 @@ public enum StoreBackup {
         placed = true
         try FilePermissions.restrictDatabaseFiles(store.path)
         return Restored(report: report, replacedStore: aside)
+    }
+
+    /// A new, empty 0600 file beside `target`, to be renamed over it (`PrivateFileWriter`).
+    private static func temporaryFile(near target: URL) throws(StorageError) -> URL {
+        do throws(PrivateFileError) {
+            return URL(fileURLWithPath: try PrivateFileWriter.createTemporary(near: target.path))
+        } catch {
+            throw .fileSystem(operation: "create", path: error.path, errno: error.errno)
+        }
     }
 
     private static func isSymbolicLink(_ path: String) -> Bool {

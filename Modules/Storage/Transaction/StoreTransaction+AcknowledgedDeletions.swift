@@ -11,7 +11,7 @@ extension StoreTransaction {
     /// Remembers that the server acknowledged deleting `id` in its version `revision`
     /// (the last lineage id), keeping the memory bounded (`AcknowledgedDeletions`).
     public func writeAcknowledgedDeletion(_ collection: CollectionName, id: String, revision: String) throws(StorageError) {
-        let now = clock()
+        let now = clock.now()
         try db.run(
             "INSERT OR REPLACE INTO acknowledged_deletions (collection, id, revision, deleted_at) VALUES (?, ?, ?, ?)",
             [.text(collection.rawValue), .text(id), .text(revision), .date(now)],

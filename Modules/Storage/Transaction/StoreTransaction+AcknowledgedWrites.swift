@@ -11,7 +11,7 @@ extension StoreTransaction {
     /// Remembers a write the server acknowledged, keeping the memory bounded
     /// (`AcknowledgedWrite`).
     public func writeAcknowledgedWrite(_ write: AcknowledgedWrite) throws(StorageError) {
-        let now = clock()
+        let now = clock.now()
         try db.run(
             """
             INSERT OR REPLACE INTO acknowledged_writes

@@ -85,7 +85,7 @@ extension StoreTransaction {
         guard let row = try record(collection, id: id, includingDeleted: true) else {
             throw .notFound(what: "\(collection.rawValue) record '\(id)'")
         }
-        let now = clock()
+        let now = clock.now()
         try db.run(
             """
             INSERT INTO dead_letters

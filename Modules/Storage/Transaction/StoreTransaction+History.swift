@@ -97,7 +97,7 @@ extension StoreTransaction {
             INSERT INTO operations (made_at, origin, state, reverts, complete, records, bytes, tally)
             VALUES (?, ?, 'done', ?, ?, ?, ?, ?)
             """,
-            [.date(clock()), .text(origin), .integer(reverts), .bool(isComplete), .integer(Int64(records)),
+            [.date(clock.now()), .text(origin), .integer(reverts), .bool(isComplete), .integer(Int64(records)),
              .integer(Int64(bytes)), .text(Self.tallyText(tally))],
             operation: "record an operation")
         return try db.lastInsertRowID

@@ -11,7 +11,7 @@ extension StoreTransaction {
     public func writeOutbox(
         _ collection: CollectionName, id: String, kind: OutboxEntry.Kind, base: Int64?, waiting: OutboxEntry?
     ) throws(StorageError) -> OutboxEntry {
-        let now = clock()
+        let now = clock.now()
         if let waiting {
             // NB: a change moved onto another version no longer stands over a tombstone,
             // unless it is a create (`OutboxEntry.serverTombstone`).

@@ -17,7 +17,7 @@ import Records
 ///   them inside one transaction.
 /// It also answers every query of `StoreReader`, seeing its own uncommitted writes.
 public final class StoreTransaction: StoreReader {
-    let clock: @Sendable () -> Date
+    let clock: SyncClock
     let faults: FaultInjection
     /// Folds the search and sort columns of the records this transaction writes.
     var folder = SearchText.Folder()
@@ -30,7 +30,7 @@ public final class StoreTransaction: StoreReader {
     /// are not the reader's operations).
     var journal: OperationJournal?
 
-    init(connection: SQLiteConnection, clock: @escaping @Sendable () -> Date, faults: FaultInjection, bulkLoad: BulkLoad? = nil) {
+    init(connection: SQLiteConnection, clock: SyncClock, faults: FaultInjection, bulkLoad: BulkLoad? = nil) {
         self.clock = clock
         self.faults = faults
         self.bulkLoad = bulkLoad

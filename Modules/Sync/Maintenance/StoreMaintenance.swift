@@ -1,4 +1,6 @@
+import Domain
 import Foundation
+import PrivateFiles
 import Storage
 
 // MARK: - StoreMaintenance
@@ -8,10 +10,13 @@ import Storage
 public struct StoreMaintenance: Sendable {
     public let account: AccountName
     public let paths: ShelfPaths
+    /// Dates the name a restore gives the store it replaced.
+    public let clock: SyncClock
 
-    public init(account: AccountName, paths: ShelfPaths) {
+    public init(account: AccountName, paths: ShelfPaths, clock: SyncClock = .live) {
         self.account = account
         self.paths = paths
+        self.clock = clock
     }
 
     /// The account's store file.
@@ -35,7 +40,7 @@ public struct StoreMaintenance: Sendable {
                 (try reader.pendingCount(), try reader.conflictCount(), try reader.deadLetterCount())
             }
             // A pass counts as the worker's check too.
-            try? PrivateFile.writeAtomically(Data(), to: paths.integrityMark(account), createFolder: false)
+            try? PrivateFileWriter.write(Data(), to: paths.integrityMark(account).path)
         } else if !report.isHealthy {
             unlink(paths.integrityMark(account).path)
         }
@@ -76,10 +81,10 @@ public struct StoreMaintenance: Sendable {
             throw MaintenanceError.syncRunning(account: account.rawValue, pid: RunLock.holder(of: paths.syncLock(account)))
         }
         defer { lock.release() }
-        let restored = try StoreBackup.restore(from: source, to: storeFile)
+        let restored = try StoreBackup.restore(from: source, to: storeFile, now: clock.now())
         lock.acknowledgeUnfinishedRun()
         // The restored file just passed the full check.
-        try? PrivateFile.writeAtomically(Data(), to: paths.integrityMark(account), createFolder: false)
+        try? PrivateFileWriter.write(Data(), to: paths.integrityMark(account).path)
         return StoreRestoreSummary(store: storeFile.path, backup: source.path, replacedStore: restored.replacedStore?.path,
                                    schemaVersion: restored.report.schemaVersion)
     }

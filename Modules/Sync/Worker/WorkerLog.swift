@@ -19,14 +19,14 @@ public final class WorkerLog: Sendable {
     public let format: Format
     public let threshold: LogLevel
     public let priorityPrefixes: Bool
-    private let clock: @Sendable () -> Date
+    private let clock: SyncClock
     private let sink: Mutex<@Sendable (String) -> Void>
 
     /// - Parameter sink: receives each finished line, newline included; called under a
     ///   lock, so lines from accounts synced in parallel never interleave.
     public init(
         format: Format, threshold: LogLevel = .info, priorityPrefixes: Bool = false,
-        clock: @escaping @Sendable () -> Date = { Date() }, sink: @escaping @Sendable (String) -> Void
+        clock: SyncClock = .live, sink: @escaping @Sendable (String) -> Void
     ) {
         self.format = format
         self.threshold = threshold
@@ -92,7 +92,7 @@ public final class WorkerLog: Sendable {
     // MARK: Formatting
 
     private func write(level: LogLevel, account: String?, event: String, summary: String, fields: [(key: String, value: LogValue)]) {
-        let timestamp = clock().formatted(Self.timestampStyle)
+        let timestamp = clock.now().formatted(Self.timestampStyle)
         var line = priorityPrefixes ? "<\(level.syslogPriority)>" : ""
         switch format {
         case .text:

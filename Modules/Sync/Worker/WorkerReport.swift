@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import PrivateFiles
 import Storage
 
 // MARK: - WorkerReport
@@ -31,11 +32,14 @@ public struct WorkerReport: Encodable, Sendable {
     }
 
     /// Writes the report so a reader never sees half of it and nothing but the report
-    /// is ever written: a new 0600 file beside the target (`O_EXCL | O_NOFOLLOW`), flushed,
-    /// then renamed over it — a symlink planted at the target is replaced, not followed.
-    /// A missing folder is created (0700), so a report path in `~/.local/state` works
-    /// on a fresh account.
+    /// is ever written (`PrivateFileWriter`: 0600, renamed over the target — a symlink
+    /// planted there is replaced, not followed). A missing folder is created (0700), so a
+    /// report path in `~/.local/state` works on a fresh account.
     public func write(to path: String) throws {
-        try PrivateFile.writeAtomically(try encoded(), to: URL(fileURLWithPath: path))
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: folder.path) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        try PrivateFileWriter.write(try encoded(), to: path)
     }
 }

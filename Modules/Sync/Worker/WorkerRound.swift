@@ -22,11 +22,14 @@ public struct WorkerRound: Sendable {
     /// Size limits raised through the environment (`SHELF_MAX_RESPONSE_MB`): with no
     /// `transport` given, each account then gets one with that limit and its own CA.
     public let limits: LimitOverrides?
+    /// The worker's clock (`ProgramContext.clock`), handed to every account's run.
+    public let clock: SyncClock
 
     public init(
         paths: ShelfPaths, options: SyncOptions, log: WorkerLog, concurrency: Int = 2,
-        transport: (any HTTPTransport)? = nil, limits: LimitOverrides? = nil
+        transport: (any HTTPTransport)? = nil, limits: LimitOverrides? = nil, clock: SyncClock = .live
     ) {
+        self.clock = clock
         self.paths = paths
         self.options = options
         self.log = log
@@ -37,7 +40,7 @@ public struct WorkerRound: Sendable {
 
     /// Syncs `accounts` and returns their reports in the order given.
     public func run(_ accounts: [WorkerAccount]) async -> WorkerResult {
-        let started = Date()
+        let started = clock.now()
         let reports = await withTaskGroup(of: (Int, RunReport).self) { group in
             var results: [(Int, RunReport)] = []
             var next = 0
@@ -55,13 +58,13 @@ public struct WorkerRound: Sendable {
             }
             return results.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        return WorkerResult(startedAt: started, finishedAt: Date(), accounts: reports, configurationError: nil)
+        return WorkerResult(startedAt: started, finishedAt: clock.now(), accounts: reports, configurationError: nil)
     }
 
     /// A round that could not start: no account to sync at all.
     public func failed(_ error: WorkerConfigurationError) -> WorkerResult {
         log.note("configuration error: \(error)", account: nil, level: .error, event: "configuration_error")
-        return WorkerResult(startedAt: Date(), finishedAt: Date(), accounts: [], configurationError: "\(error)")
+        return WorkerResult(startedAt: clock.now(), finishedAt: clock.now(), accounts: [], configurationError: "\(error)")
     }
 
     private func sync(_ account: WorkerAccount) async -> RunReport {
@@ -70,32 +73,32 @@ public struct WorkerRound: Sendable {
         switch account {
         case .broken(_, let reason):
             log.note("configuration error: \(reason)", account: name, level: .error, event: "configuration_error")
-            return RunReport(account: name, outcome: .configurationError, message: reason, startedAt: Date())
+            return RunReport(account: name, outcome: .configurationError, message: reason, startedAt: clock.now())
         case .ready(let ready):
             resolved = ready
         }
         if Task.isCancelled {
-            return RunReport(account: name, outcome: .temporaryFailure, message: "not started: the worker is stopping", startedAt: Date())
+            return RunReport(account: name, outcome: .temporaryFailure, message: "not started: the worker is stopping", startedAt: clock.now())
         }
         let setup: AccountSync
         do {
             setup = try AccountSync(
                 account: resolved, paths: paths, options: options,
-                transport: transport ?? limits?.transport(caFile: resolved.caFile))
+                transport: transport ?? limits?.transport(caFile: resolved.caFile), clock: clock)
         } catch let error as StorageError where error.isCorruption {
             let damage = IntegrityReport(path: paths.database(resolved.name).description, depth: .quick, problems: ["\(error)"], schemaVersion: nil)
             let message = DamagedStoreError(report: damage).description
             log.note(message, account: name, level: .error, event: "store_failed")
-            return RunReport(account: name, outcome: .localStoreFailure, message: message, startedAt: Date())
+            return RunReport(account: name, outcome: .localStoreFailure, message: message, startedAt: clock.now())
         } catch {
             let message = "cannot open the local store \(paths.database(resolved.name)): \(error)"
             log.note(message, account: name, level: .error, event: "store_failed")
-            return RunReport(account: name, outcome: .localStoreFailure, message: message, startedAt: Date())
+            return RunReport(account: name, outcome: .localStoreFailure, message: message, startedAt: clock.now())
         }
         if let problem = setup.credentialProblem {
             let message = "cannot sync without the account's password: \(problem)"
             log.note("configuration error: \(message)", account: name, level: .error, event: "configuration_error")
-            return RunReport(account: name, outcome: .configurationError, message: message, startedAt: Date())
+            return RunReport(account: name, outcome: .configurationError, message: message, startedAt: clock.now())
         }
         let log = self.log
         let report = await setup.runLocked { event in log.log(event, account: name) }
