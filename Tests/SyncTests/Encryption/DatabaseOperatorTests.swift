@@ -32,13 +32,24 @@ struct DatabaseOperatorTests {
         let b = try EncryptedDevice(user: user, server: server)
         try a.device.saveBook("b1", title: "Dune")
         try a.device.saveBook("b2", title: "Solaris")
-        #expect(await a.device.sync().outcome == .synced)
+        #expect(await synced(a))
         #expect(try await a.enable(Self.passphrase) == 2)
-        #expect(await a.device.sync().outcome == .synced)
+        #expect(await synced(a))
         try await b.join(Self.passphrase)
-        #expect(await b.device.sync().outcome == .synced)
+        #expect(await synced(b))
         #expect(try a.encryption.status().plaintextClosed)
         return (a, b)
+    }
+
+    /// A sync that ends synced, tried up to three times: the set-up shares the production
+    /// server (four workers over PostgreSQL) with every other suite, and its devices make
+    /// one attempt a run, so a request stalled under that load is tried again here rather
+    /// than failing what the test is not about.
+    private func synced(_ device: EncryptedDevice) async -> Bool {
+        for _ in 1...3 {
+            if await device.device.sync().outcome == .synced { return true }
+        }
+        return false
     }
 
     // MARK: - Attacks
@@ -52,8 +63,8 @@ struct DatabaseOperatorTests {
         let (a, b, old) = try await retitledPair()
         // b2 changes after b1: the collection's newest stamp is b2's, which the operator leaves alone.
         try a.device.editBook("b2") { $0["title"] = .string("Solaris (1961)") }
-        #expect(await a.device.sync().outcome == .synced)
-        #expect(await b.device.sync().outcome == .synced)
+        #expect(await synced(a))
+        #expect(await synced(b))
         // (b's first reconciliation, due after its first sync, is behind it: its next
         // ordinary run pulls only.)
         #expect(await b.device.sync { $0.reconcilesNow = true }.outcome == .synced)
@@ -92,8 +103,8 @@ struct DatabaseOperatorTests {
         let (a, b) = try await joinedPair()
         let old = try await row(of: "b1", device: a)
         try a.device.editBook("b1") { $0["title"] = .string("Dune (1965)") }
-        #expect(await a.device.sync().outcome == .synced)
-        #expect(await b.device.sync().outcome == .synced)
+        #expect(await synced(a))
+        #expect(await synced(b))
         #expect(try b.device.title("b1") == "Dune (1965)")
         return (a, b, old)
     }
