@@ -40,7 +40,6 @@ import pathlib
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -51,6 +50,7 @@ sys.path.insert(0, str(HERE))
 
 import contenders as plug  # noqa: E402
 import late_commits  # noqa: E402
+from bench import STARTED, free_port, log  # noqa: E402
 import procstat  # noqa: E402
 import seeding  # noqa: E402
 import sealed_library as sealing  # noqa: E402
@@ -62,7 +62,6 @@ from postgres_cluster import PostgresCluster  # noqa: E402
 from proxy import CountingProxy, Traffic  # noqa: E402
 from workspace import Workspace, exit_on_termination_signals, sweep_abandoned  # noqa: E402
 
-STARTED = time.monotonic()
 PLAIN, SEALED = "plaintext", "sealed"
 CONTENDERS = (PLAIN, SEALED)
 # A first sync of a large sealed library can outlast shelf-sync's default budget (60 s),
@@ -75,16 +74,6 @@ PAGE_LIMIT = 10_000
 FIRST_SYNC_CPU, PUSH_WALL, IDLE_CPU, IDLE_REQUESTS = 1.3, 1.1, 1.3, 1
 FIRST_SYNC, WITHIN, FIRST_AFTER, AFTER, PUSH = (
     "first sync", "idle, within the window", "idle, first after it", "idle, after it", "push")
-
-
-def log(message: str) -> None:
-    print(f"[{time.monotonic() - STARTED:7.1f}s] {message}", file=sys.stderr, flush=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def load_average() -> list[float]:
