@@ -235,7 +235,8 @@ extension SyncRun {
     /// device's version put back); on any account the store's version is kept and queued
     /// over the server's, as a recovery pull does. A change waiting for the record goes
     /// over it as it is and meets the older version as a conflict would.
-    /// - Returns: how many records were put back.
+    /// - Returns: how many went back: refused by the gate (put back, or a waiting change
+    ///   aimed over them), or queued over the server's version.
     private func putBack(_ records: [RawRecord], in collection: CollectionName, gate: IntegrityGate?) throws -> Int {
         guard !records.isEmpty else { return 0 }
         let (queued, refusals) = try store.write { tx in

@@ -84,7 +84,7 @@ extension StoreReader {
         // NB: the load's rows are the collection's only ones while the index is out: a load
         // starts on a store that holds none of the collection, and any other writer builds
         // the index before it writes (`BulkLoad`).
-        if let load = (self as? StoreTransaction)?.bulkLoad, load.isLoading, try !IdentityIndex.isPresent(db) {
+        if let load = bulkLoadUnderWay, load.isLoading, try !IdentityIndex.isPresent(db) {
             rowIDs = wanted.filter(load.mayHaveInserted)
         }
         let rows = rowIDs.isEmpty ? [] : try db.query(

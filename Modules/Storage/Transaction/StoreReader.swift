@@ -22,6 +22,10 @@ public class StoreReader {
         isOpen = false
     }
 
+    /// The pull's bulk load this transaction carries on, if any (a read carries none):
+    /// while it loads, the collection's only rows are those it inserted.
+    var bulkLoadUnderWay: BulkLoad? { nil }
+
     /// The connection, while the block that owns it is running.
     var db: SQLiteConnection {
         get throws(StorageError) {

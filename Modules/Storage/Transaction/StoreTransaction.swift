@@ -25,6 +25,8 @@ public final class StoreTransaction: StoreReader {
     /// The pull's bulk load this transaction may carry on (`ShelfStore.write(bulkLoad:_:)`).
     let bulkLoad: BulkLoad?
 
+    override var bulkLoadUnderWay: BulkLoad? { bulkLoad }
+
     /// The records a reader's edit touched, recorded as one operation of the history when
     /// the edit's body returns; nil outside `ShelfStore.edit` (the sync engine's writes
     /// are not the reader's operations).
