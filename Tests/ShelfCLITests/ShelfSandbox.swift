@@ -169,10 +169,17 @@ enum ShelfBinary {
 
 // MARK: - A server that is not there
 
-/// A loopback URL nothing listens on: a port the kernel handed out and took back.
+/// A loopback URL nothing listens on, for the rest of the test process.
+///
+/// The port stays bound (never listening) by a socket that is deliberately never
+/// closed: a connection to it is refused at once, and no Kinto another test starts
+/// can be handed the same port. A port taken back by the kernel could be, and then a
+/// test that expects "server unreachable" (75) meets a real server that says 401.
+/// The socket has no `SO_REUSEADDR`, so Linux lets nobody else bind the port while it
+/// is held; the cost is one descriptor per call.
 func unreachableServer() throws -> String {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
+    try #require(fd >= 0, "no socket")
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -181,6 +188,7 @@ func unreachableServer() throws -> String {
     let bound = withUnsafeMutablePointer(to: &address) { pointer in
         pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
     }
+    if !bound { close(fd) }
     try #require(bound, "no free loopback port")
     return "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/v1"
 }
