@@ -8,13 +8,18 @@
 enum AssociatedData {
     static func of(_ parts: [String]) -> [UInt8] {
         var bytes: [UInt8] = []
-        for part in parts {
-            let utf8 = Array(part.utf8)
-            let length = UInt32(truncatingIfNeeded: utf8.count)
-            // NB: truncation cannot happen: every part is a name, an id or a number.
-            bytes += [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)]
-            bytes += utf8
-        }
+        for part in parts { append(part, to: &bytes) }
         return bytes
+    }
+
+    /// Appends one part, its length first.
+    static func append(_ part: String, to bytes: inout [UInt8]) {
+        let length = UInt32(truncatingIfNeeded: part.utf8.count)
+        // NB: truncation cannot happen: every part is a name, an id or a number.
+        bytes.append(UInt8(length >> 24))
+        bytes.append(UInt8(length >> 16 & 0xff))
+        bytes.append(UInt8(length >> 8 & 0xff))
+        bytes.append(UInt8(length & 0xff))
+        bytes.append(contentsOf: part.utf8)
     }
 }

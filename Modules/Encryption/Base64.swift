@@ -18,41 +18,60 @@ enum Base64 {
         return table
     }()
 
+    /// The length `text` decodes to; nil when its length is not a multiple of four.
+    static func decodedLength(of text: UnsafeRawBufferPointer) -> Int? {
+        let count = text.count
+        guard count % 4 == 0 else { return nil }
+        guard count > 0 else { return 0 }
+        let padding = (text[count - 1] == UInt8(ascii: "=") ? 1 : 0) + (text[count - 2] == UInt8(ascii: "=") ? 1 : 0)
+        return count / 4 * 3 - padding
+    }
+
     /// The bytes `text` stands for; nil when it is not canonical base64 or decodes to more
     /// than `maximum` bytes (checked before any work).
     static func decode(_ text: UnsafeRawBufferPointer, maximum: Int) -> [UInt8]? {
-        let count = text.count
-        guard count % 4 == 0 else { return nil }
-        guard count > 0 else { return [] }
-        let padding = (text[count - 1] == UInt8(ascii: "=") ? 1 : 0) + (text[count - 2] == UInt8(ascii: "=") ? 1 : 0)
-        let length = count / 4 * 3 - padding
-        guard length <= maximum else { return nil }
+        guard let length = decodedLength(of: text), length <= maximum else { return nil }
         var output = [UInt8](repeating: 0, count: length)
-        let ok = values.withUnsafeBufferPointer { table in
-            output.withUnsafeMutableBufferPointer { out in
-                var written = 0
-                var index = 0
-                while index < count {
-                    let last = index + 4 == count
-                    let a = table[Int(text[index])], b = table[Int(text[index + 1])]
-                    let c = last && padding == 2 ? 0 : table[Int(text[index + 2])]
-                    let d = last && padding >= 1 ? 0 : table[Int(text[index + 3])]
-                    guard a | b | c | d != invalid, a < 64, b < 64, c < 64, d < 64 else { return false }
-                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    out[written] = UInt8(group >> 16)
-                    if written + 1 < length { out[written + 1] = UInt8(group >> 8 & 0xFF) }
-                    if written + 2 < length { out[written + 2] = UInt8(group & 0xFF) }
-                    if last {
-                        // NB: canonical only: the bits a padded group leaves over must be zero.
-                        if padding == 2, group & 0xFFFF != 0 { return false }
-                        if padding == 1, group & 0xFF != 0 { return false }
-                    }
-                    written += 3
-                    index += 4
-                }
-                return true
+        let written = output.withUnsafeMutableBytes { decode(text, into: $0) }
+        return written == length ? output : nil
+    }
+
+    /// Decodes `text` into the front of `output` (at least `decodedLength(of:)` bytes), so
+    /// a page's envelopes are decoded into one buffer kept from record to record.
+    /// - Returns: the number of bytes written; nil when `text` is not canonical base64 or
+    ///   `output` is too short.
+    static func decode(_ text: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int? {
+        guard let length = decodedLength(of: text), output.count >= length else { return nil }
+        guard !text.isEmpty else { return 0 }
+        let count = text.count
+        let padding = count / 4 * 3 - length
+        return values.withUnsafeBufferPointer { table -> Int? in
+            // NB: a valid digit is below 64; `invalid` (and nothing valid) has the top bits set.
+            var index = 0
+            var written = 0
+            while index < count - 4 {
+                let a = table[Int(text[index])], b = table[Int(text[index + 1])]
+                let c = table[Int(text[index + 2])], d = table[Int(text[index + 3])]
+                guard (a | b | c | d) & 0xC0 == 0 else { return nil }
+                let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                output[written] = UInt8(group >> 16)
+                output[written + 1] = UInt8(group >> 8 & 0xFF)
+                output[written + 2] = UInt8(group & 0xFF)
+                written += 3
+                index += 4
             }
+            let a = table[Int(text[index])], b = table[Int(text[index + 1])]
+            let c = padding == 2 ? 0 : table[Int(text[index + 2])]
+            let d = padding >= 1 ? 0 : table[Int(text[index + 3])]
+            guard (a | b | c | d) & 0xC0 == 0 else { return nil }
+            let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            // NB: canonical only: the bits a padded group leaves over must be zero.
+            if padding == 2, group & 0xFFFF != 0 { return nil }
+            if padding == 1, group & 0xFF != 0 { return nil }
+            output[written] = UInt8(group >> 16)
+            if padding < 2 { output[written + 1] = UInt8(group >> 8 & 0xFF) }
+            if padding < 1 { output[written + 2] = UInt8(group & 0xFF) }
+            return length
         }
-        return ok ? output : nil
     }
 }

@@ -34,7 +34,26 @@ public struct OpenedRecord: Sendable {
     ///   collection are computed from (`RawRecord.indexedFields`), read in the same pass,
     ///   so the store does not read the record again.
     init(
-        sealed: SealedRecord, lastModified: Int64, content: [UInt8], address: RecordAddress, indexingFor collection: CollectionName?
+        header: SealedRecord.Header, lastModified: Int64, content: UnsafeRawBufferPointer, address: RecordAddress,
+        indexingFor collection: CollectionName?
+    ) throws(EncryptionError) {
+        try self.init(
+            format: header.format, keyID: header.keyID, sequence: header.sequence, isDeletion: header.isDeletion,
+            lastModified: lastModified, content: content, address: address, indexingFor: collection)
+    }
+
+    init(
+        sealed: SealedRecord, lastModified: Int64, content: UnsafeRawBufferPointer, address: RecordAddress,
+        indexingFor collection: CollectionName?
+    ) throws(EncryptionError) {
+        try self.init(
+            format: sealed.format, keyID: sealed.keyID, sequence: sealed.sequence, isDeletion: sealed.isDeletion,
+            lastModified: lastModified, content: content, address: address, indexingFor: collection)
+    }
+
+    private init(
+        format: Int, keyID: KeyID, sequence: Int64?, isDeletion: Bool, lastModified: Int64, content: UnsafeRawBufferPointer,
+        address: RecordAddress, indexingFor collection: CollectionName?
     ) throws(EncryptionError) {
         let reading: ContentReading
         do {
@@ -45,19 +64,19 @@ public struct OpenedRecord: Sendable {
         guard reading.forbidden == 0 else {
             throw .malformed(reason: "\(address) opened, but its sealed fields hold members Shelf never seals")
         }
-        if sealed.isDeletion, reading.memberCount != (reading.hasLineage ? 1 : 0) {
+        if isDeletion, reading.memberCount != (reading.hasLineage ? 1 : 0) {
             throw .malformed(reason: "\(address) opened to a deletion with other members than its lineage")
         }
-        format = sealed.format
-        keyID = sealed.keyID
-        sequence = sealed.sequence
+        self.format = format
+        self.keyID = keyID
+        self.sequence = sequence
         revision = reading.lastRevision
-        if sealed.isDeletion {
+        if isDeletion {
             var fields: [String: JSONValue] = [
                 "id": .string(address.id), "last_modified": .number(Double(lastModified)), "deleted": .bool(true),
                 RecordSealer.lineageField: .array(reading.lineage.map(JSONValue.string)),
             ]
-            if let sequence = sealed.sequence { fields[RecordSealer.sequenceField] = .number(Double(sequence)) }
+            if let sequence { fields[RecordSealer.sequenceField] = .number(Double(sequence)) }
             let json: Data
             do { json = try WireJSON.data(fields) } catch { throw .malformed(reason: "\(address)'s deletion cannot be written as JSON") }
             record = RawRecord(id: address.id, lastModified: lastModified, isDeleted: true, json: json)
@@ -66,26 +85,59 @@ public struct OpenedRecord: Sendable {
             indexed?.set("id", .string(address.id))
             record = RawRecord(
                 id: address.id, lastModified: lastModified,
-                json: Self.spliced(content, reading: reading, id: address.id, lastModified: lastModified, sequence: sealed.sequence),
+                json: Self.spliced(content, reading: reading, id: address.id, lastModified: lastModified, sequence: sequence),
                 indexedFields: collection.flatMap { collection in indexed.map { IndexedFields(collection: collection, fields: $0) } })
         }
     }
 
-    /// `{"_shelf_seq":S,"id":"…","last_modified":N,` + the content after its `{`.
+    /// `{"_shelf_seq":S,"id":"…","last_modified":N,` + the content after its `{`, written
+    /// straight into the record's bytes.
     /// NB: the id needs no escaping: `RecordID.validate` allows only letters, digits, `-` and `_`.
-    private static func spliced(_ content: [UInt8], reading: ContentReading, id: String, lastModified: Int64, sequence: Int64?) -> Data {
-        var head = "{"
-        if let sequence { head += "\"\(RecordSealer.sequenceField)\":\(sequence)," }
-        head += "\"id\":\"\(id)\",\"last_modified\":\(lastModified)"
-        var json = Data(capacity: head.utf8.count + content.count + 1)
-        json.append(contentsOf: head.utf8)
+    private static func spliced(
+        _ content: UnsafeRawBufferPointer, reading: ContentReading, id: String, lastModified: Int64, sequence: Int64?
+    ) -> Data {
+        let rest = reading.memberCount == 0 ? 0 : content.count - reading.openingBrace - 1
+        var json = Data(capacity: 64 + id.utf8.count + rest)
+        json.append(UInt8(ascii: "{"))
+        if let sequence {
+            json.append(contentsOf: SplicedNames.sequence)
+            appendDecimal(sequence, to: &json)
+            json.append(UInt8(ascii: ","))
+        }
+        json.append(contentsOf: SplicedNames.id)
+        json.append(contentsOf: id.utf8)
+        json.append(contentsOf: SplicedNames.lastModified)
+        appendDecimal(lastModified, to: &json)
         if reading.memberCount == 0 {
             json.append(UInt8(ascii: "}"))
         } else {
             json.append(UInt8(ascii: ","))
-            json.append(contentsOf: content[(reading.openingBrace + 1)...])
+            json.append(contentsOf: UnsafeRawBufferPointer(rebasing: content[(reading.openingBrace + 1)...]))
         }
         return json
+    }
+
+    /// The spliced members' names, as bytes.
+    private enum SplicedNames {
+        static let sequence = Array("\"\(RecordSealer.sequenceField)\":".utf8)
+        static let id = Array("\"id\":\"".utf8)
+        static let lastModified = Array("\",\"last_modified\":".utf8)
+    }
+
+    /// A number in decimal digits, without a `String` in between.
+    private static func appendDecimal(_ value: Int64, to json: inout Data) {
+        if value < 0 { json.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for the 19 digits of any Int64
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            json.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+        }
     }
 }
 
@@ -105,7 +157,7 @@ private struct ContentReading {
     /// The indexed members, when asked for.
     var indexed: WireFields?
 
-    init(_ content: [UInt8], indexing names: [WireFields.Name]?) throws(JSONScanError) {
+    init(_ content: UnsafeRawBufferPointer, indexing names: [WireFields.Name]?) throws(JSONScanError) {
         var reading = ContentReading(empty: ())
         if names != nil { reading.indexed = WireFields() }
         try JSONByteScanner.withScanner(over: content) { (scanner) throws(JSONScanError) in

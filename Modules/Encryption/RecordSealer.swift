@@ -103,11 +103,8 @@ public struct RecordSealer: Sendable {
     /// - Parameter indexing: the collection whose store columns the opened record's
     ///   members should be gathered for in the same pass (`RawRecord.indexedFields`).
     public func open(_ record: RawRecord, in collection: String, indexing: CollectionName? = nil) throws(EncryptionError) -> OpenedRecord {
-        guard (try? RecordID.validate(record.id)) != nil else { throw .malformed(reason: "a record in \(collection) has no valid id") }
-        let address = RecordAddress(bucket: bucket, collection: collection, id: record.id)
-        let sealed = try SealedRecord(scanned: record, address: address)
-        let content = try openContent(sealed, address: address)
-        return try OpenedRecord(sealed: sealed, lastModified: record.lastModified, content: content, address: address, indexingFor: indexing)
+        // NB: a page's records are opened with one `RecordOpener`, which keeps its buffers.
+        try RecordOpener(self).open(record, in: collection, indexing: indexing)
     }
 
     /// Opens a sealed record given as fields (`id`, optional `last_modified`, the envelope).
@@ -119,7 +116,11 @@ public struct RecordSealer: Sendable {
         let sealed = try SealedRecord(fields: record)
         let content = try openContent(sealed, address: address)
         // NB: the content is checked as a scanned record's is (`OpenedRecord`): one rule for both readers.
-        let opened = try OpenedRecord(sealed: sealed, lastModified: 0, content: content, address: address, indexingFor: nil)
+        let opened = try content.withUnsafeBytes { content in
+            Result { () throws(EncryptionError) in
+                try OpenedRecord(sealed: sealed, lastModified: 0, content: content, address: address, indexingFor: nil)
+            }
+        }.get()
         var fields: [String: JSONValue]
         do {
             fields = try WireJSON.fields(opened.record.json)

@@ -122,46 +122,76 @@ public struct SealedRecord: Hashable, Sendable {
     /// record's own bytes: the same reading that gave the record its id and stamp.
     /// - Throws: as `init(fields:)`; `.notSealed` when the record has no envelope.
     public init(scanned record: RawRecord, address: RecordAddress) throws(EncryptionError) {
-        guard let envelope = record.envelope else { throw .notSealed(record: address) }
-        guard envelope.isObject else { throw .malformed(reason: "the envelope of \(address) is not an object") }
-        guard envelope.membersBeside == 0, !record.isDeleted else {
-            throw .malformed(reason: "\(address) has member(s) in the clear beside its envelope")
-        }
-        guard let version = envelope.version, version >= 1 else { throw .malformed(reason: "the envelope's \"v\" is not an integer in 1...\(Int32.max)") }
-        let sequence: Int64?
-        switch version {
-        case Self.formatVersion:
-            guard let value = envelope.sequence, (1...Int(Self.maximumSequence)).contains(value) else {
-                throw .malformed(reason: "the envelope's \"seq\" is not an integer in 1...\(Self.maximumSequence)")
-            }
-            sequence = Int64(value)
-        case Self.legacyFormatVersion:
-            guard envelope.sequence == nil, !envelope.isDeletion else { throw .malformed(reason: "the envelope has 1 member(s) Shelf does not write") }
-            sequence = nil
-        default:
-            throw .unsupportedFormat(version: version)
-        }
-        guard envelope.unexpectedMembers == 0 else {
-            throw .malformed(reason: "the envelope has \(envelope.unexpectedMembers) member(s) Shelf does not write")
-        }
-        guard let kid = envelope.keyID else { throw .malformed(reason: "the envelope's \"kid\" is not a string") }
-        guard let nonceRange = envelope.nonce else { throw .malformed(reason: "the envelope's \"n\" is not base64 of \(XChaCha20Poly1305.nonceLength) bytes") }
-        guard let ciphertextRange = envelope.ciphertext else {
-            throw .malformed(reason: "the envelope's \"c\" is not base64 of at most \(Self.maximumCiphertextBytes) bytes")
-        }
-        let nonce = try Self.base64(record.json, nonceRange, name: "n", limit: XChaCha20Poly1305.nonceLength, exact: true)
-        let ciphertext = try Self.base64(record.json, ciphertextRange, name: "c", limit: Self.maximumCiphertextBytes, exact: false)
+        let header = try Header(scanned: record, address: address)
+        let nonce = try Self.base64(record.json, header.nonce, name: "n", limit: XChaCha20Poly1305.nonceLength, exact: true)
+        let ciphertext = try Self.base64(record.json, header.ciphertext, name: "c", limit: Self.maximumCiphertextBytes, exact: false)
         self.init(
-            id: record.id, lastModified: .number(Double(record.lastModified)), format: version, keyID: try KeyID(kid),
-            sequence: sequence, isDeletion: envelope.isDeletion, nonce: nonce, ciphertext: ciphertext)
+            id: record.id, lastModified: .number(Double(record.lastModified)), format: header.format, keyID: header.keyID,
+            sequence: header.sequence, isDeletion: header.isDeletion, nonce: nonce, ciphertext: ciphertext)
+    }
+
+    // MARK: - The envelope's members in the clear
+
+    /// What a scanned envelope says in the clear, checked, with where its nonce and
+    /// ciphertext text lie in the record's bytes: all that opening needs before the cipher,
+    /// read without decoding anything (`RecordOpener` decodes into buffers it keeps).
+    struct Header {
+        var format: Int
+        var keyID: KeyID
+        var sequence: Int64?
+        var isDeletion: Bool
+        /// The base64 text of the nonce and the ciphertext, as byte offsets into `json`.
+        var nonce: Range<Int>
+        var ciphertext: Range<Int>
+
+        /// - Throws: as `SealedRecord.init(fields:)`; `.notSealed` when the record has no envelope.
+        init(scanned record: RawRecord, address: RecordAddress) throws(EncryptionError) {
+            guard let envelope = record.envelope else { throw .notSealed(record: address) }
+            guard envelope.isObject else { throw .malformed(reason: "the envelope of \(address) is not an object") }
+            guard envelope.membersBeside == 0, !record.isDeleted else {
+                throw .malformed(reason: "\(address) has member(s) in the clear beside its envelope")
+            }
+            guard let version = envelope.version, version >= 1 else { throw .malformed(reason: "the envelope's \"v\" is not an integer in 1...\(Int32.max)") }
+            switch version {
+            case SealedRecord.formatVersion:
+                guard let value = envelope.sequence, (1...Int(SealedRecord.maximumSequence)).contains(value) else {
+                    throw .malformed(reason: "the envelope's \"seq\" is not an integer in 1...\(SealedRecord.maximumSequence)")
+                }
+                sequence = Int64(value)
+            case SealedRecord.legacyFormatVersion:
+                guard envelope.sequence == nil, !envelope.isDeletion else { throw .malformed(reason: "the envelope has 1 member(s) Shelf does not write") }
+                sequence = nil
+            default:
+                throw .unsupportedFormat(version: version)
+            }
+            guard envelope.unexpectedMembers == 0 else {
+                throw .malformed(reason: "the envelope has \(envelope.unexpectedMembers) member(s) Shelf does not write")
+            }
+            guard let kid = envelope.keyID else { throw .malformed(reason: "the envelope's \"kid\" is not a string") }
+            guard let nonceRange = envelope.nonce, Self.fits(nonceRange, in: record.json, limit: XChaCha20Poly1305.nonceLength) else {
+                throw .malformed(reason: "the envelope's \"n\" is not base64 of \(XChaCha20Poly1305.nonceLength) bytes")
+            }
+            guard let ciphertextRange = envelope.ciphertext, Self.fits(ciphertextRange, in: record.json, limit: SealedRecord.maximumCiphertextBytes) else {
+                throw .malformed(reason: "the envelope's \"c\" is not base64 of at most \(SealedRecord.maximumCiphertextBytes) bytes")
+            }
+            format = version
+            keyID = try KeyID(kid)
+            isDeletion = envelope.isDeletion
+            nonce = nonceRange
+            ciphertext = ciphertextRange
+        }
+
+        /// Whether base64 text at `range` lies within `json` and is short enough to decode
+        /// to at most `limit` bytes: checked before anything is decoded.
+        static func fits(_ range: Range<Int>, in json: Data, limit: Int) -> Bool {
+            range.count <= (limit / 3 + 1) * 4 && range.lowerBound >= 0 && range.upperBound <= json.count
+        }
     }
 
     /// Base64 text at `range` of `json`, decoded; its length is checked before decoding.
     private static func base64(_ json: Data, _ range: Range<Int>, name: String, limit: Int, exact: Bool) throws(EncryptionError) -> [UInt8] {
         let shape = exact ? "base64 of \(limit) bytes" : "base64 of at most \(limit) bytes"
-        guard range.count <= (limit / 3 + 1) * 4, range.lowerBound >= 0, range.upperBound <= json.count else {
-            throw .malformed(reason: "the envelope's \"\(name)\" is not \(shape)")
-        }
+        guard Header.fits(range, in: json, limit: limit) else { throw .malformed(reason: "the envelope's \"\(name)\" is not \(shape)") }
         let decoded = json.withUnsafeBytes { bytes in
             Base64.decode(UnsafeRawBufferPointer(rebasing: bytes[range]), maximum: limit)
         }

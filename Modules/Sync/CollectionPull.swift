@@ -462,7 +462,8 @@ extension SyncRun {
         if let gate {
             // NB: before anything else decides on them: what is refused is neither stored,
             // merged, nor kept by a recovery.
-            let admission = try gate.admit(incoming, in: collection, tx)
+            // NB: one page's records: `RecordPageScanner` refuses a page listing an id twice.
+            let admission = try gate.admit(incoming, in: collection, idsAreUnique: true, tx)
             incoming = admission.admitted
             stored.admission = admission
         }

@@ -36,4 +36,21 @@ struct Base64Tests {
         #expect(decode("AAAAAAAA", maximum: 6) == [0, 0, 0, 0, 0, 0])
         #expect(decode("AAAAAAAA", maximum: 5) == nil)
     }
+
+    /// `RecordOpener` decodes every record of a page into one buffer: what a longer text
+    /// left behind is never read as part of a shorter one, and a short buffer is refused.
+    @Test func decodingIntoAKeptBufferWritesOnlyTheFront() {
+        var buffer = [UInt8](repeating: 0xAA, count: 8)
+        let long = Array(Data([1, 2, 3, 4, 5, 6]).base64EncodedString().utf8)
+        let short = Array(Data([9, 8]).base64EncodedString().utf8)
+        let wrote = long.withUnsafeBytes { text in buffer.withUnsafeMutableBytes { Base64.decode(text, into: $0) } }
+        #expect(wrote == 6)
+        #expect(Array(buffer[..<6]) == [1, 2, 3, 4, 5, 6])
+        let wroteShort = short.withUnsafeBytes { text in buffer.withUnsafeMutableBytes { Base64.decode(text, into: $0) } }
+        #expect(wroteShort == 2)
+        #expect(Array(buffer[..<2]) == [9, 8])
+        var tiny = [UInt8](repeating: 0, count: 5)
+        #expect(long.withUnsafeBytes { text in tiny.withUnsafeMutableBytes { Base64.decode(text, into: $0) } } == nil)
+        #expect(Array("AB?=".utf8).withUnsafeBytes { text in buffer.withUnsafeMutableBytes { Base64.decode(text, into: $0) } } == nil)
+    }
 }

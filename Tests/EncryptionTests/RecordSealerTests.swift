@@ -64,6 +64,35 @@ struct RecordSealerTests {
         #expect(again.id == "gr-42" && again.lastModified == 1_700_000_000_123 && !again.isDeleted)
     }
 
+    /// One opener opens a page's records with buffers and authenticated-data parts kept
+    /// from record to record: a long record then a short one, another collection, another
+    /// key, a deletion, and a seal moved between collections all open as one at a time would.
+    @Test func oneOpenerForManyRecordsOpensEachAsAloneAndStillRefusesAMovedSeal() throws {
+        let older = try DataKey.generate()
+        let rotated = RecordSealer(keyring: Keyring(current: try DataKey.generate(), older: [older]), bucket: "default")
+        let underOlder = RecordSealer(keyring: Keyring(current: older), bucket: "default")
+        var long = Self.book
+        long["summary"] = .string(String(repeating: "a long summary ", count: 40))
+        let records = [
+            (try Self.scanned(rotated.seal(long, in: "books", sequence: 9)), "books"),
+            (try Self.scanned(rotated.seal(Self.book, in: "books", sequence: 2, nonce: nil)), "books"),
+            (try Self.scanned(rotated.seal(["id": "n1", "body": "a note"], in: "notes", sequence: 1)), "notes"),
+            (try Self.scanned(underOlder.seal(["id": "gr-7", "title": "Older key"], in: "books", sequence: 4)), "books"),
+            (try Self.scanned(rotated.sealDeletion(id: "gr-8", lineage: ["r1"], sequence: 5, in: "books")), "books"),
+        ]
+        let opener = RecordOpener(rotated)
+        for (record, collection) in records {
+            let alone = try rotated.open(record, in: collection)
+            let together = try opener.open(record, in: collection)
+            #expect(together.record == alone.record && together.sequence == alone.sequence && together.keyID == alone.keyID)
+        }
+        let note = records[2].0
+        #expect(throws: EncryptionError.tampered(record: RecordAddress(bucket: "default", collection: "books", id: "n1"))) {
+            try opener.open(note, in: "books")
+        }
+        #expect(try opener.open(records[1].0, in: "books").record.id == "gr-42")
+    }
+
     @Test func anEmptyContentOpensToTheServersMembersAlone() throws {
         let record = try Self.scanned(sealer.seal(["id": "n1"], in: "notes", sequence: 1))
         let opened = try sealer.open(record, in: "notes")

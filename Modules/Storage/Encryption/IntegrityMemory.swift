@@ -76,9 +76,9 @@ extension StoreReader {
     /// rows the load inserted — only ids the load may have inserted are looked up (none,
     /// but for a record that came twice in one pull), so a page costs no scan.
     public func heldVersions(_ collection: CollectionName, ids: some Sequence<String>) throws(StorageError) -> [String: HeldVersion] {
-        let wanted = Array(Set(ids))
+        // NB: an id given twice is looked up once: `IN` over `json_each` is a set.
+        let wanted = Array(ids)
         guard !wanted.isEmpty else { return [:] }
-        let parameters: [SQLiteValue] = [.text(collection.rawValue), .text(Self.jsonArray(wanted))]
         var held: [String: HeldVersion] = [:]
         var rowIDs = wanted
         // NB: the load's rows are the collection's only ones while the index is out: a load
@@ -88,17 +88,19 @@ extension StoreReader {
             rowIDs = wanted.filter(load.mayHaveInserted)
         }
         let rows = rowIDs.isEmpty ? [] : try db.query(
-            Self.heldVersionsSQL, rowIDs.count == wanted.count ? parameters : [.text(collection.rawValue), .text(Self.jsonArray(rowIDs))],
-            operation: "read the held versions of \(wanted.count) \(collection.rawValue) records"
+            Self.heldVersionsSQL, [.text(collection.rawValue), .text(Self.jsonArray(rowIDs))],
+            operation: "read the held versions of \(rowIDs.count) \(collection.rawValue) records"
         ) { row in
             (row.text(0), HeldVersion(
                 sequence: row.isNull(2) ? nil : row.int64(2), revision: row.isNull(3) ? nil : row.text(3), hasRow: true,
                 deletedHere: row.bool(1), waiting: row.bool(4)))
         }
         for (id, version) in rows { held[id] = version }
+        // NB: no list of ids for a table that holds none of the collection (a first pull).
+        guard try remembersSealedDeletions(in: collection) else { return held }
         let removals = try db.query(
             "SELECT id, seq, revision, last_modified FROM sealed_deletions WHERE collection = ?1 AND id IN (SELECT value FROM json_each(?2))",
-            parameters, operation: "read the sealed deletions of \(wanted.count) \(collection.rawValue) records"
+            [.text(collection.rawValue), .text(Self.jsonArray(wanted))], operation: "read the sealed deletions of \(wanted.count) \(collection.rawValue) records"
         ) { row in
             (row.text(0), SealedDeletion(sequence: row.int64(1), revision: row.isNull(2) ? nil : row.text(2), lastModified: row.int64(3)))
         }
@@ -143,6 +145,26 @@ extension StoreReader {
                 OR EXISTS (SELECT 1 FROM sealed_deletions WHERE collection = ?1)
             """,
             [.text(collection.rawValue)], operation: "look for held \(collection.rawValue) versions"
+        ) { $0.bool(0) } ?? false
+    }
+
+    /// Whether a sealed deletion of a `collection` record is remembered.
+    public func remembersSealedDeletions(in collection: CollectionName) throws(StorageError) -> Bool {
+        try db.queryFirst(
+            "SELECT EXISTS (SELECT 1 FROM sealed_deletions WHERE collection = ?1)",
+            [.text(collection.rawValue)], operation: "look for sealed \(collection.rawValue) deletions"
+        ) { $0.bool(0) } ?? false
+    }
+
+    /// Whether anything is remembered of a `collection` record's deletion: a sealed
+    /// deletion, or one the server made without the reader.
+    public func remembersDeletions(in collection: CollectionName) throws(StorageError) -> Bool {
+        try db.queryFirst(
+            """
+            SELECT EXISTS (SELECT 1 FROM sealed_deletions WHERE collection = ?1)
+                OR EXISTS (SELECT 1 FROM server_deletions WHERE collection = ?1)
+            """,
+            [.text(collection.rawValue)], operation: "look for remembered \(collection.rawValue) deletions"
         ) { $0.bool(0) } ?? false
     }
 

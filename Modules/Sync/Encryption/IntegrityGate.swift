@@ -46,22 +46,27 @@ struct IntegrityGate {
     }
 
     /// Decides on `records` of `collection` and queues what goes back, in `tx`.
-    func admit(_ records: [RawRecord], in collection: CollectionName, _ tx: StoreTransaction) throws -> Admission {
+    /// - Parameter idsAreUnique: no id occurs twice in `records` (a pulled page: the
+    ///   scanner refuses one that lists a record twice), so no record is judged against
+    ///   another of the same list, and what was taken need not be remembered for it.
+    func admit(_ records: [RawRecord], in collection: CollectionName, idsAreUnique: Bool = false, _ tx: StoreTransaction) throws -> Admission {
         var admission = Admission()
         guard !records.isEmpty else { return admission }
         // NB: one look per page when the store holds nothing to compare with (a first pull).
         var held = try tx.holdsAnyVersion(in: collection) ? try tx.heldVersions(collection, ids: records.map(\.id)) : [:]
+        if !idsAreUnique { held.reserveCapacity(held.count + records.count) }
         admission.admitted.reserveCapacity(records.count)
         for record in records {
-            let version = held[record.id] ?? HeldVersion()
+            // NB: no look-up in an empty dictionary: a first pull holds nothing, 100,000 times.
+            let version = held.isEmpty ? HeldVersion() : held[record.id] ?? HeldVersion()
             let origin = provenance[record.id] ?? (record.isDeleted ? .tombstone : .plaintext)
             switch decide(record, provenance: origin, held: version) {
             case .admit:
                 admission.admitted.append(record)
-                note(record, in: &admission)
+                note(record, provenance: origin, in: &admission)
                 // NB: a later record of the page with the same id (a list that holds two
                 // versions of one record) is judged against this one, not the store's.
-                if case .sealed(let sequence, let revision, _, let deletion) = origin {
+                if !idsAreUnique, case .sealed(let sequence, let revision, _, let deletion) = origin {
                     held[record.id] = Self.holding(version, sequence: sequence, revision: revision, deletion: deletion, stamp: record.lastModified)
                 }
             case .admitAndSealAgain:
@@ -147,8 +152,8 @@ struct IntegrityGate {
 
     /// Bookkeeping of a record taken: a sealed deletion to remember, a sealed version
     /// that settles what was remembered.
-    private func note(_ record: RawRecord, in admission: inout Admission) {
-        guard case .sealed(let sequence, let revision, _, let deletion)? = provenance[record.id] else { return }
+    private func note(_ record: RawRecord, provenance: WireSealing.Provenance, in admission: inout Admission) {
+        guard case .sealed(let sequence, let revision, _, let deletion) = provenance else { return }
         if deletion {
             admission.deletions.append((record.id, SealedDeletion(sequence: sequence, revision: revision, lastModified: record.lastModified)))
         } else {

@@ -110,8 +110,10 @@ public enum WireSealing: Sendable {
         case .sealed(let sealer, _):
             var opened = Opened()
             opened.records.reserveCapacity(records.count)
+            opened.provenance.reserveCapacity(records.count)
+            let opener = RecordOpener(sealer)
             for record in records {
-                switch Self.open(record, in: collection, sealer) {
+                switch Self.open(record, in: collection, opener) {
                 case .success(let (plain, provenance)):
                     opened.records.append(plain)
                     opened.provenance[plain.id] = provenance
@@ -131,12 +133,12 @@ public enum WireSealing: Sendable {
     }
 
     private static func open(
-        _ record: RawRecord, in collection: CollectionName, _ sealer: RecordSealer
+        _ record: RawRecord, in collection: CollectionName, _ opener: RecordOpener
     ) -> Result<(RawRecord, Provenance), OpenRefusal> {
         if record.isDeleted, record.envelope == nil { return .success((record, .tombstone)) }
         guard record.envelope != nil else { return .success((withoutSequence(record), .plaintext)) }
         do {
-            let opened = try sealer.open(record, in: collection.rawValue, indexing: collection)
+            let opened = try opener.open(record, in: collection.rawValue, indexing: collection)
             guard let sequence = opened.sequence else { return .success((opened.record, .legacySealed)) }
             let provenance = Provenance.sealed(
                 sequence: sequence, revision: opened.revision, keyID: opened.keyID.rawValue, deletion: opened.isDeletion)
