@@ -57,7 +57,8 @@ public struct OpenedRecord: Sendable {
     ) throws(EncryptionError) {
         let reading: ContentReading
         do {
-            reading = try ContentReading(content, indexing: collection.map { RecordIndexing.wireNames(for: $0) })
+            reading = try ContentReading(
+                content, indexing: collection.map { RecordIndexing.wireNames(for: $0) }, keepingLineage: isDeletion)
         } catch {
             throw .malformed(reason: "\(address) opened, but its sealed fields are not what Shelf writes (\(error.message))")
         }
@@ -91,30 +92,58 @@ public struct OpenedRecord: Sendable {
     }
 
     /// `{"_shelf_seq":S,"id":"…","last_modified":N,` + the content after its `{`, written
-    /// straight into the record's bytes.
+    /// straight into the record's bytes, allocated once at their length.
     /// NB: the id needs no escaping: `RecordID.validate` allows only letters, digits, `-` and `_`.
     private static func spliced(
         _ content: UnsafeRawBufferPointer, reading: ContentReading, id: String, lastModified: Int64, sequence: Int64?
     ) -> Data {
-        let rest = reading.memberCount == 0 ? 0 : content.count - reading.openingBrace - 1
-        var json = Data(capacity: 64 + id.utf8.count + rest)
-        json.append(UInt8(ascii: "{"))
-        if let sequence {
-            json.append(contentsOf: SplicedNames.sequence)
-            appendDecimal(sequence, to: &json)
-            json.append(UInt8(ascii: ","))
+        var id = id
+        let rest = reading.memberCount == 0 ? UnsafeRawBufferPointer(start: nil, count: 0)
+            : UnsafeRawBufferPointer(rebasing: content[(reading.openingBrace + 1)...])
+        return id.withUTF8 { id in
+            var count = 1 + SplicedNames.id.count + id.count + SplicedNames.lastModified.count + decimalLength(lastModified) + 1 + rest.count
+            if let sequence { count += SplicedNames.sequence.count + decimalLength(sequence) + 1 }
+            var json = Data(count: count)
+            json.withUnsafeMutableBytes { out in
+                var at = 0
+                func put(_ bytes: UnsafeRawBufferPointer) {
+                    guard let base = bytes.baseAddress, let target = out.baseAddress, bytes.count > 0 else { return }
+                    (target + at).copyMemory(from: base, byteCount: bytes.count)
+                    at += bytes.count
+                }
+                func put(_ byte: UInt8) {
+                    out[at] = byte
+                    at += 1
+                }
+                func put(decimal value: Int64) {
+                    if value < 0 { put(UInt8(ascii: "-")) }
+                    var remaining = value.magnitude
+                    let digits = decimalLength(value) - (value < 0 ? 1 : 0)
+                    for index in stride(from: at + digits - 1, through: at, by: -1) {
+                        out[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                        remaining /= 10
+                    }
+                    at += digits
+                }
+                put(UInt8(ascii: "{"))
+                if let sequence {
+                    SplicedNames.sequence.withUnsafeBytes { put($0) }
+                    put(decimal: sequence)
+                    put(UInt8(ascii: ","))
+                }
+                SplicedNames.id.withUnsafeBytes { put($0) }
+                put(UnsafeRawBufferPointer(id))
+                SplicedNames.lastModified.withUnsafeBytes { put($0) }
+                put(decimal: lastModified)
+                if rest.isEmpty {
+                    put(UInt8(ascii: "}"))
+                } else {
+                    put(UInt8(ascii: ","))
+                    put(rest)
+                }
+            }
+            return json
         }
-        json.append(contentsOf: SplicedNames.id)
-        json.append(contentsOf: id.utf8)
-        json.append(contentsOf: SplicedNames.lastModified)
-        appendDecimal(lastModified, to: &json)
-        if reading.memberCount == 0 {
-            json.append(UInt8(ascii: "}"))
-        } else {
-            json.append(UInt8(ascii: ","))
-            json.append(contentsOf: UnsafeRawBufferPointer(rebasing: content[(reading.openingBrace + 1)...]))
-        }
-        return json
     }
 
     /// The spliced members' names, as bytes.
@@ -124,20 +153,15 @@ public struct OpenedRecord: Sendable {
         static let lastModified = Array("\",\"last_modified\":".utf8)
     }
 
-    /// A number in decimal digits, without a `String` in between.
-    private static func appendDecimal(_ value: Int64, to json: inout Data) {
-        if value < 0 { json.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for the 19 digits of any Int64
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var start = buffer.count
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            json.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+    /// How many bytes `value` is written in, its sign included.
+    private static func decimalLength(_ value: Int64) -> Int {
+        var length = value < 0 ? 2 : 1
+        var remaining = value.magnitude / 10
+        while remaining > 0 {
+            length += 1
+            remaining /= 10
         }
+        return length
     }
 }
 
@@ -157,9 +181,12 @@ private struct ContentReading {
     /// The indexed members, when asked for.
     var indexed: WireFields?
 
-    init(_ content: UnsafeRawBufferPointer, indexing names: [WireFields.Name]?) throws(JSONScanError) {
+    /// - Parameter keepingLineage: keep the lineage's entries (a deletion's bytes carry
+    ///   them); otherwise only its last entry is read into a `String`.
+    init(_ content: UnsafeRawBufferPointer, indexing names: [WireFields.Name]?, keepingLineage: Bool) throws(JSONScanError) {
         var reading = ContentReading(empty: ())
         if names != nil { reading.indexed = WireFields() }
+        var lastEntry: JSONByteScanner.StringToken?
         try JSONByteScanner.withScanner(over: content) { (scanner) throws(JSONScanError) in
             scanner.skipWhitespace()
             reading.openingBrace = scanner.offset
@@ -174,9 +201,12 @@ private struct ContentReading {
                     try scanner.forEachElement { scanner throws(JSONScanError) in
                         scanner.skipWhitespace()
                         if scanner.peek == UInt8(ascii: "\"") {
-                            let entry = try scanner.readString("a lineage entry")
-                            reading.lastRevision = entry
-                            if reading.lineage.count < OpenedRecord.maximumLineage { reading.lineage.append(entry) }
+                            // NB: only the last entry is decoded, unless the whole lineage is kept.
+                            let entry = try scanner.scanString()
+                            lastEntry = entry
+                            if keepingLineage, reading.lineage.count < OpenedRecord.maximumLineage {
+                                reading.lineage.append(scanner.decode(entry))
+                            }
                         } else {
                             try scanner.skipValue()
                         }
@@ -188,6 +218,7 @@ private struct ContentReading {
                 }
             }
             try scanner.expectEnd()
+            if let lastEntry { reading.lastRevision = scanner.decode(lastEntry) }
         }
         self = reading
     }

@@ -93,6 +93,16 @@ struct RecordSealerTests {
         #expect(try opener.open(records[1].0, in: "books").record.id == "gr-42")
     }
 
+    /// The store's bytes are written digit by digit: every stamp and sequence number reads back.
+    @Test(arguments: [(0, 1), (9, 10), (1_700_000_000_123, SealedRecord.maximumSequence), (-5, 99)] as [(Int64, Int64)])
+    func stampsAndNumbersAreWrittenAsTheyRead(_ stamp: Int64, _ sequence: Int64) throws {
+        let record = try Self.scanned(sealer.seal(Self.book, in: "books", sequence: sequence), stamp: stamp)
+        let opened = try sealer.open(record, in: "books")
+        var expected = Self.opened(Self.book, sequence: sequence)
+        expected["last_modified"] = .number(Double(stamp))
+        #expect(try WireJSON.fields(opened.record.json) == expected)
+    }
+
     @Test func anEmptyContentOpensToTheServersMembersAlone() throws {
         let record = try Self.scanned(sealer.seal(["id": "n1"], in: "notes", sequence: 1))
         let opened = try sealer.open(record, in: "notes")

@@ -55,14 +55,21 @@ struct IntegrityGate {
         // NB: one look per page when the store holds nothing to compare with (a first pull).
         var held = try tx.holdsAnyVersion(in: collection) ? try tx.heldVersions(collection, ids: records.map(\.id)) : [:]
         if !idsAreUnique { held.reserveCapacity(held.count + records.count) }
-        admission.admitted.reserveCapacity(records.count)
-        for record in records {
+        // NB: the admitted list is `records` itself until one is not admitted: a page the
+        // gate takes whole is not copied record by record.
+        var allAdmitted = true
+        func leaveOut(at index: Int) {
+            guard allAdmitted else { return }
+            allAdmitted = false
+            admission.admitted = Array(records[..<index])
+        }
+        for (index, record) in records.enumerated() {
             // NB: no look-up in an empty dictionary: a first pull holds nothing, 100,000 times.
             let version = held.isEmpty ? HeldVersion() : held[record.id] ?? HeldVersion()
             let origin = provenance[record.id] ?? (record.isDeleted ? .tombstone : .plaintext)
             switch decide(record, provenance: origin, held: version) {
             case .admit:
-                admission.admitted.append(record)
+                if !allAdmitted { admission.admitted.append(record) }
                 note(record, provenance: origin, in: &admission)
                 // NB: a later record of the page with the same id (a list that holds two
                 // versions of one record) is judged against this one, not the store's.
@@ -70,15 +77,17 @@ struct IntegrityGate {
                     held[record.id] = Self.holding(version, sequence: sequence, revision: revision, deletion: deletion, stamp: record.lastModified)
                 }
             case .admitAndSealAgain:
-                admission.admitted.append(record)
+                if !allAdmitted { admission.admitted.append(record) }
                 admission.sealAgain.append(record.id)
             case .refuse(let kind):
+                leaveOut(at: index)
                 var refusal = IntegrityRefusal(id: record.id, kind: kind, lastModified: record.lastModified)
                 if case .sealed(let sequence, _, _, _) = origin { refusal.offered = sequence }
                 refusal.held = version.sequence ?? version.removal?.sequence
                 admission.refusals.append(refusal)
                 try keepLocal(record, refused: kind, held: version, in: collection, tx)
             case .sendDeletionSealed:
+                leaveOut(at: index)
                 // NB: the reader's own deletion still goes up, as a sealed record over the
                 // server's tombstone, so every device learns the deletion is the reader's.
                 if let waiting = try tx.outboxEntry(collection, id: record.id) {
@@ -86,6 +95,7 @@ struct IntegrityGate {
                 }
             }
         }
+        if allAdmitted { admission.admitted = records }
         return admission
     }
 
