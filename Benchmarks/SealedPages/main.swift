@@ -112,7 +112,11 @@ func run() throws {
     /// A first pull of one page: scan (and open), then store under the sync rules.
     func apply(_ bytes: Data, sealed: Bool, to store: ShelfStore) throws {
         var records = try RecordListScanner.records(in: bytes, maximumRecords: 1_000_000, indexingFor: .books)
-        if sealed { records = try records.map { try sealer.open($0, in: "books").record } }
+        if sealed {
+            // NB: one opener a page, as the sync engine opens one (`WireSealing.opened`).
+            let opener = RecordOpener(sealer)
+            records = try records.map { try opener.open($0, in: "books", indexing: .books).record }
+        }
         try store.write { tx in _ = try SyncRules(tx).applyPulled(records, to: .books) }
     }
 
@@ -126,7 +130,8 @@ func run() throws {
     }
     let sealedOpen = try medianCPU(repeats: arguments.repeats, prepare: {}) { _ in
         let records = try RecordListScanner.records(in: sealedPage, maximumRecords: 1_000_000, indexingFor: .books)
-        for record in records { _ = try sealer.open(record, in: "books") }
+        let opener = RecordOpener(sealer)
+        for record in records { _ = try opener.open(record, in: "books", indexing: .books) }
     }
     rows.append(("scan only / scan and open", plainScan, sealedOpen))
 
