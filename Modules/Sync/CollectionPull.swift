@@ -320,14 +320,11 @@ extension SyncRun {
         report.requests += 1
         do {
             return try await task.value
-        } catch let error as APIError where !Self.isThrottling(error) && Self.collectionFailure(error) == nil {
+        } catch let error as APIError {
+            if case .throttled = FailureClass(error) { throw error }
+            guard Self.collectionFailure(error) == nil else { throw error }
             return try await requestFirstPage(collection, service: service)
         }
-    }
-
-    private static func isThrottling(_ error: APIError) -> Bool {
-        guard let failure = error.httpFailure, failure.retryAfter != nil else { return false }
-        return failure.status == 429 || failure.status == 503
     }
 
     private func notingNotModified(_ result: PageResult) -> RecordPage? {

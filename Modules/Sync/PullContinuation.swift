@@ -35,11 +35,11 @@ enum PullContinuation {
         return next.morePagesFollow ? .requestFromCursor : .finished
     }
 
-    /// A page asked for ahead failed. - Returns: `.requestFromCursor` for a transient
-    /// failure; nil when the failure ends the pull (the caller rethrows it).
+    /// A page asked for ahead failed. - Returns: `.requestFromCursor` for a failure the
+    /// run retries (`FailureClass.isRetriedWithinRun`); nil when the failure ends the pull
+    /// (the caller rethrows it): a throttled server is not asked again before its wait.
     static func afterFetchAheadFailure(_ error: any Error) -> Next? {
-        guard let error = error as? APIError, error.isTransient else { return nil }
-        return .requestFromCursor
+        FailureClass(error).isRetriedWithinRun ? .requestFromCursor : nil
     }
 
     /// The request from the cursor answered. - Parameter page: nil for a 304 (nothing

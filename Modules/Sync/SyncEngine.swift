@@ -330,9 +330,10 @@ final class SyncRun {
 
     // MARK: Retries
 
-    /// Runs `operation`, retrying transient failures (timeouts, refused connections,
-    /// 5xx) with exponential backoff and jitter, at most `options.retry.maxAttempts` times.
-    /// A 503/429 with `Retry-After` is not retried here: it becomes a stored backoff.
+    /// Runs `operation`, retrying what `FailureClass.isRetriedWithinRun` says (transient
+    /// failures: timeouts, refused connections, 5xx) with exponential backoff and jitter, at
+    /// most `options.retry.maxAttempts` times. A throttled answer (429 or 503 with
+    /// `Retry-After`) is not retried here: it becomes a stored backoff.
     func withRetries<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {
         try await Self.retrying(
             what, policy: options.retry, clock: engine.clock, onEvent: onEvent, countAttempt: { report.requests += 1 }, operation)
@@ -350,7 +351,9 @@ final class SyncRun {
             do {
                 countAttempt()
                 return try await operation()
-            } catch let error as APIError where error.isTransient && error.httpFailure?.retryAfter == nil {
+            } catch {
+                // NB: a stop is a decision already made (retries given up, a budget spent).
+                guard !(error is SyncStop), FailureClass(error).isRetriedWithinRun else { throw error }
                 guard attempt < policy.maxAttempts else {
                     throw SyncStop.temporary("\(what): \(error) (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"))")
                 }
