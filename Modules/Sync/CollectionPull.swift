@@ -207,69 +207,25 @@ extension SyncRun {
         }
     }
 
-    /// Applies `first` and every page after it (`PullContinuation`).
+    /// Applies `first` and every page after it, through the run's paging loop (`readPages`).
     private func pullPages(
         from first: RecordPage, of collection: CollectionName, reading: PullReading, mode: inout PullMode,
         service: KintoCollectionService, ahead: PageFetchAhead
     ) async throws {
-        var page = first
         var pulled = 0
         // NB: a first pull of a large collection loads it without the id index (`BulkLoad`).
         let bulkLoad = BulkLoad()
         // NB: the guard starts where the list starts, which may be behind the cursor.
-        var guardrail = PagingGuard(collection: collection, cursor: reading.since)
-        while true {
-            noteBackoff(page.backoff)
-            try guardrail.check(page)
-            try countPage()
-            let fetchedAhead = PullContinuation.fetchAhead(after: page.next, stopsForBackoff: stopsForBackoff)
-                .map { ahead.page(at: $0) }
-            let counts: PageCounts
-            do {
-                counts = try apply(page, to: collection, reading: reading, pulledBefore: pulled, mode: &mode, bulkLoad: bulkLoad)
-            } catch {
-                fetchedAhead?.cancel()
-                throw error
-            }
+        let guardrail = PagingGuard(listing: service, since: reading.since)
+        try await readPages(from: first, guardrail: guardrail, ahead: ahead) { _ in
+            // NB: the rest of the list from the stored cursor, which says how far the pull got.
+            try await requestFromCursor(collection, service: service, ahead: ahead)
+        } take: { page in
+            let counts = try apply(page, to: collection, reading: reading, pulledBefore: pulled, mode: &mode, bulkLoad: bulkLoad)
             pulled = counts.totalSoFar
             noteServerPageLimit(page)
             emit(.pageApplied(collection, counts))
-            if stopsForBackoff {
-                fetchedAhead?.cancel()
-                ahead.stop()
-            }
-            try honourBackoff()
-            guard let next = try await nextPage(after: page, fetchedAhead: fetchedAhead, of: collection, service: service, ahead: ahead)
-            else { return }
-            page = next
         }
-    }
-
-    /// The page after `page`, nil when the list is complete.
-    private func nextPage(
-        after page: RecordPage, fetchedAhead: Task<RecordPage, any Error>?, of collection: CollectionName,
-        service: KintoCollectionService, ahead: PageFetchAhead
-    ) async throws -> RecordPage? {
-        var next = PullContinuation.afterApplying(page.next, fetchedAhead: fetchedAhead != nil)
-        if next == .awaitFetchedAhead, let fetchedAhead {
-            report.requests += 1
-            do {
-                return try await fetchedAhead.value
-            } catch {
-                guard let after = PullContinuation.afterFetchAheadFailure(error) else { throw error }
-                next = after
-            }
-        }
-        guard next == .requestFromCursor else { return nil }
-        let answer = try await requestFromCursor(collection, service: service, ahead: ahead)
-        return PullContinuation.continues(withAnswer: answer) ? answer : nil
-    }
-
-    /// Counts a page against the run's `maximumPages`.
-    /// - Throws: `PagingError.tooManyPages` past the maximum.
-    func countPage() throws {
-        pagesPulled += 1
-        guard pagesPulled <= options.maximumPages else { throw PagingError.tooManyPages(limit: options.maximumPages) }
     }
 
     /// The collection's pull is done: tell listeners, with what it did so far.

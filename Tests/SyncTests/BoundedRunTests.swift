@@ -67,6 +67,25 @@ struct BoundedRunTests {
         }
     }
 
+    /// A pull follows a `Next-Page` only on its own list: one that leads to another
+    /// collection's records stops the run before anything of that list is asked for or stored.
+    @Test func aNextPageToAnotherCollectionIsNotFollowed() async throws {
+        let transport = FakeHTTPTransport { request in
+            var headers: [(String, String)] = [("Content-Type", "application/json")]
+            if request.url.contains("/collections/books/") {
+                headers.append(("Next-Page", "http://127.0.0.1:1/v1/buckets/default/collections/notes/records?_token=n"))
+            }
+            let body = #"{"data":[{"id":"b1","last_modified":101,"title":"T","author_name":"A","finished":false}]}"#
+            return HTTPResponse(status: 200, headers: HTTPHeaders(headers), body: Data(body.utf8), url: request.url)
+        }
+        let store = try ShelfStore.inMemory()
+        let report = try await engine(transport, store: store).run()
+        #expect(report.outcome == .temporaryFailure, "\(report.message)")
+        #expect(report.message.contains("leads to another list"), "\(report.message)")
+        #expect(!transport.requests.contains { $0.url.contains("/collections/notes/") })
+        #expect(try store.read { try $0.count(RecordQuery(.books)) } == 0, "the page that named it is not stored")
+    }
+
     /// A run whose budget runs out stops at once as a temporary failure naming the
     /// budget — here against a transport that never answers until cancelled. The budget
     /// is timed by the injected clock: it runs out when the test advances it past 0.2 s,
