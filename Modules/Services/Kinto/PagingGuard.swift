@@ -89,7 +89,8 @@ public struct PagingGuard: Sendable {
     /// Whether `url` is a page of `path`'s records: `<base>/buckets/<bucket>/collections/<collection>/records`,
     /// then a query or nothing. The bucket is `path`'s, or any one bucket id when `path`
     /// names Kinto's `default` alias (Kinto names the user's bucket by its id in `Next-Page`).
-    static func names(_ path: KintoCollectionPath, under baseURL: String?, _ url: String) -> Bool {
+    /// What a page may be asked for by, ahead of its check too (`PageFetchAhead`).
+    public static func names(_ path: KintoCollectionPath, under baseURL: String?, _ url: String) -> Bool {
         let address = url.prefix { $0 != "?" && $0 != "#" }
         guard !url.contains("#") else { return false }
         let tail = "/collections/\(path.collection)/records"
