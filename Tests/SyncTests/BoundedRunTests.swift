@@ -116,6 +116,30 @@ struct BoundedRunTests {
         #expect(report.message.contains("budget of 0.2 s"), "\(report.message)")
     }
 
+    /// The run lives in a task of its own (`SyncEngine.run`): cancelling its caller
+    /// cancels it, request in flight included, and the run ends saying so.
+    @Test func cancellingTheCallerCancelsTheRunsTask() async throws {
+        let cancelled = CallLog<Bool>()
+        let inFlight = SuspensionGate<Void>()
+        let transport = FakeHTTPTransport { _ in
+            do {
+                try await inFlight.pass()
+            } catch {
+                cancelled.record(true)
+                throw error
+            }
+            throw CancellationError()
+        }
+        let engine = try engine(transport)
+        let run = Task { await engine.run() }
+        await inFlight.arrival()
+        run.cancel()
+        let report = await run.value
+        #expect(cancelled.values == [true], "the request in flight was cancelled")
+        #expect(report.outcome == .temporaryFailure)
+        #expect(report.message == "the run was cancelled", "\(report.message)")
+    }
+
     struct StoredDeadlineCase: Sendable, CustomTestStringConvertible {
         let name: String
         let stored: Date
