@@ -86,11 +86,9 @@ struct BoundedRunTests {
         #expect(try store.read { try $0.count(RecordQuery(.books)) } == 0, "the page that named it is not stored")
     }
 
-    /// A run whose budget runs out stops at once as a temporary failure naming the
-    /// budget — here against a transport that never answers until cancelled. The budget
-    /// is timed by the injected clock: it runs out when the test advances it past 0.2 s,
-    /// once the request is in flight and the timer waits.
-    @Test func aRunEndsWhenItsBudgetRunsOut() async throws {
+    /// A transport whose requests never answer until cancelled: each waits at `inFlight`,
+    /// and `cancelled` records the ones cancelled.
+    private static func neverAnswering() -> (FakeHTTPTransport, inFlight: SuspensionGate<Void>, cancelled: CallLog<Bool>) {
         let cancelled = CallLog<Bool>()
         let inFlight = SuspensionGate<Void>()
         let transport = FakeHTTPTransport { _ in
@@ -102,6 +100,15 @@ struct BoundedRunTests {
             }
             throw CancellationError()
         }
+        return (transport, inFlight, cancelled)
+    }
+
+    /// A run whose budget runs out stops at once as a temporary failure naming the
+    /// budget — here against a transport that never answers until cancelled. The budget
+    /// is timed by the injected clock: it runs out when the test advances it past 0.2 s,
+    /// once the request is in flight and the timer waits.
+    @Test func aRunEndsWhenItsBudgetRunsOut() async throws {
+        let (transport, inFlight, cancelled) = Self.neverAnswering()
         let clock = ManualClock(Self.now)
         let bounded = try engine(transport, clock: clock.clock) { $0.budget = .milliseconds(200) }
         let run = Task { await bounded.run() }
@@ -119,17 +126,7 @@ struct BoundedRunTests {
     /// The run lives in a task of its own (`SyncEngine.run`): cancelling its caller
     /// cancels it, request in flight included, and the run ends saying so.
     @Test func cancellingTheCallerCancelsTheRunsTask() async throws {
-        let cancelled = CallLog<Bool>()
-        let inFlight = SuspensionGate<Void>()
-        let transport = FakeHTTPTransport { _ in
-            do {
-                try await inFlight.pass()
-            } catch {
-                cancelled.record(true)
-                throw error
-            }
-            throw CancellationError()
-        }
+        let (transport, inFlight, cancelled) = Self.neverAnswering()
         let engine = try engine(transport)
         let run = Task { await engine.run() }
         await inFlight.arrival()

@@ -15,11 +15,17 @@ import Testing
         }
     }
 
-    @Test func aBudgetRunsOutOnlyOnceItsWorkStartedAndCancelsTheRunsTask() async {
+    /// A budget of 0.2 s on a manual clock, over a run that hangs until cancelled.
+    private static func budgetedRun() -> (ManualClock, BudgetTimer, Task<RunReport, Never>) {
         let clock = ManualClock()
         let timer = BudgetTimer(.milliseconds(200), clock: clock.clock)
-        let run = Self.hangingRun()
+        let run = hangingRun()
         timer.cancels(run)
+        return (clock, timer, run)
+    }
+
+    @Test func aBudgetRunsOutOnlyOnceItsWorkStartedAndCancelsTheRunsTask() async {
+        let (clock, timer, run) = Self.budgetedRun()
         clock.advance(by: .seconds(1))
         #expect(!timer.expired, "the work has not started")
 
@@ -34,10 +40,7 @@ import Testing
     }
 
     @Test func aStoppedBudgetNeverRunsOut() async {
-        let clock = ManualClock()
-        let timer = BudgetTimer(.milliseconds(200), clock: clock.clock)
-        let run = Self.hangingRun()
-        timer.cancels(run)
+        let (clock, timer, run) = Self.budgetedRun()
         timer.start()
         await clock.sleepStarted()
         timer.stop()
@@ -49,10 +52,7 @@ import Testing
     }
 
     @Test func aRunOutBudgetCancelsATaskMadeKnownAfterIt() async {
-        let clock = ManualClock()
-        let timer = BudgetTimer(.milliseconds(200), clock: clock.clock)
-        let first = Self.hangingRun()
-        timer.cancels(first)
+        let (clock, timer, first) = Self.budgetedRun()
         timer.start()
         await clock.sleepStarted()
         clock.advance(by: .seconds(1))
