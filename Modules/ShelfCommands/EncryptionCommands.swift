@@ -138,7 +138,7 @@ extension EncryptionCommand {
             }
         case let error as APIError:
             if case .unauthorized = error { return CommandFailure(.noPermission, error.description) }
-            return CommandFailure(error.isTransient ? .temporaryFailure : .unavailable, error.description)
+            return CommandFailure(FailureClass(error).isTemporary ? .temporaryFailure : .unavailable, error.description)
         default:
             return error
         }

@@ -207,69 +207,25 @@ extension SyncRun {
         }
     }
 
-    /// Applies `first` and every page after it (`PullContinuation`).
+    /// Applies `first` and every page after it, through the run's paging loop (`readPages`).
     private func pullPages(
         from first: RecordPage, of collection: CollectionName, reading: PullReading, mode: inout PullMode,
         service: KintoCollectionService, ahead: PageFetchAhead
     ) async throws {
-        var page = first
         var pulled = 0
         // NB: a first pull of a large collection loads it without the id index (`BulkLoad`).
         let bulkLoad = BulkLoad()
         // NB: the guard starts where the list starts, which may be behind the cursor.
-        var guardrail = PagingGuard(collection: collection, cursor: reading.since)
-        while true {
-            noteBackoff(page.backoff)
-            try guardrail.check(page)
-            try countPage()
-            let fetchedAhead = PullContinuation.fetchAhead(after: page.next, stopsForBackoff: stopsForBackoff)
-                .map { ahead.page(at: $0) }
-            let counts: PageCounts
-            do {
-                counts = try apply(page, to: collection, reading: reading, pulledBefore: pulled, mode: &mode, bulkLoad: bulkLoad)
-            } catch {
-                fetchedAhead?.cancel()
-                throw error
-            }
+        let guardrail = PagingGuard(listing: service, since: reading.since)
+        try await readPages(from: first, guardrail: guardrail, ahead: ahead) { _ in
+            // NB: the rest of the list from the stored cursor, which says how far the pull got.
+            try await requestFromCursor(collection, service: service, ahead: ahead)
+        } take: { page in
+            let counts = try apply(page, to: collection, reading: reading, pulledBefore: pulled, mode: &mode, bulkLoad: bulkLoad)
             pulled = counts.totalSoFar
             noteServerPageLimit(page)
             emit(.pageApplied(collection, counts))
-            if stopsForBackoff {
-                fetchedAhead?.cancel()
-                ahead.stop()
-            }
-            try honourBackoff()
-            guard let next = try await nextPage(after: page, fetchedAhead: fetchedAhead, of: collection, service: service, ahead: ahead)
-            else { return }
-            page = next
         }
-    }
-
-    /// The page after `page`, nil when the list is complete.
-    private func nextPage(
-        after page: RecordPage, fetchedAhead: Task<RecordPage, any Error>?, of collection: CollectionName,
-        service: KintoCollectionService, ahead: PageFetchAhead
-    ) async throws -> RecordPage? {
-        var next = PullContinuation.afterApplying(page.next, fetchedAhead: fetchedAhead != nil)
-        if next == .awaitFetchedAhead, let fetchedAhead {
-            report.requests += 1
-            do {
-                return try await fetchedAhead.value
-            } catch {
-                guard let after = PullContinuation.afterFetchAheadFailure(error) else { throw error }
-                next = after
-            }
-        }
-        guard next == .requestFromCursor else { return nil }
-        let answer = try await requestFromCursor(collection, service: service, ahead: ahead)
-        return PullContinuation.continues(withAnswer: answer) ? answer : nil
-    }
-
-    /// Counts a page against the run's `maximumPages`.
-    /// - Throws: `PagingError.tooManyPages` past the maximum.
-    func countPage() throws {
-        pagesPulled += 1
-        guard pagesPulled <= options.maximumPages else { throw PagingError.tooManyPages(limit: options.maximumPages) }
     }
 
     /// The collection's pull is done: tell listeners, with what it did so far.
@@ -320,14 +276,11 @@ extension SyncRun {
         report.requests += 1
         do {
             return try await task.value
-        } catch let error as APIError where !Self.isThrottling(error) && Self.collectionFailure(error) == nil {
+        } catch let error as APIError {
+            if case .throttled = FailureClass(error) { throw error }
+            guard Self.collectionFailure(error) == nil else { throw error }
             return try await requestFirstPage(collection, service: service)
         }
-    }
-
-    private static func isThrottling(_ error: APIError) -> Bool {
-        guard let failure = error.httpFailure, failure.retryAfter != nil else { return false }
-        return failure.status == 429 || failure.status == 503
     }
 
     private func notingNotModified(_ result: PageResult) -> RecordPage? {
@@ -355,9 +308,11 @@ extension SyncRun {
     }
 
     /// Applies one page and advances the cursor and the settled stamp, in one
-    /// transaction. Records with a waiting local change are merged three ways instead of
-    /// overwritten; records the store already holds in that version (a pull reaches
-    /// back behind the cursor, `CommitWindow`) are left alone.
+    /// transaction: what is new and the state after the page are the page's plan
+    /// (`PulledPagePlan`), decided from a read of the store; records with a waiting local
+    /// change are merged three ways instead of overwritten; records the store already
+    /// holds in that version (a pull reaches back behind the cursor, `CommitWindow`) are
+    /// left alone.
     /// - Parameters:
     ///   - reading: where the pull started and what it knows of the server's clock.
     ///   - mode: a recovery notes the ids the server has so far; its last page queues
@@ -377,12 +332,17 @@ extension SyncRun {
         let readable = try opened(held?.records ?? page.records, of: collection)
         let remote = withinSizeLimit(readable.records, of: collection)
         let present = mode.present
-        let merger = MergeApplier(policy: options.policy, now: now)
+        let (at, window) = (now, options.commitWindow)
+        let merger = MergeApplier(policy: options.policy, now: at)
+        let dropped = held.map { (held: page.records.count - $0.records.count, late: $0.late) }
         let stored = try store.write(bulkLoad: recovering ? nil : bulkLoad) { tx in
+            let read = try PulledPagePlan.Read(remote, of: collection, needsHeldStamps: dropped == nil && !recovering, tx)
+            let plan = PulledPagePlan(
+                page, records: remote, read: read, dropped: dropped, recovering: recovering, reading: reading, window: window, now: at)
             var stored = try Self.storePage(
-                remote, of: collection, recovering: recovering, merger: merger, gate: readable.gate,
-                morePagesFollow: page.next.morePagesFollow, dropped: held.map { (page.records.count - $0.records.count, $0.late) }, tx)
-            try advanceState(of: collection, after: page, reading: reading, tx)
+                plan, of: collection, recovering: recovering, cursorBeforeRecovery: read.state.cursorBeforeRecovery,
+                merger: merger, gate: readable.gate, morePagesFollow: page.next.morePagesFollow, tx)
+            try tx.setSyncState(plan.state)
             if recovering, !page.next.morePagesFollow {
                 stored.requeued = try SyncRules(tx).requeueRecordsMissing(from: collection, present: present)
             }
@@ -402,7 +362,7 @@ extension SyncRun {
     }
 
     /// A page's records without the oversized ones, each reported. An oversized record
-    /// is never stored, but the cursor still moves past it (`advanceState` counts every
+    /// is never stored, but the cursor still moves past it (`PulledPagePlan.state` counts every
     /// record of the page), so it can't stall the pull.
     private func withinSizeLimit(_ records: [RawRecord], of collection: CollectionName) -> [RawRecord] {
         let limit = options.maximumRecordBytes
@@ -440,25 +400,15 @@ extension SyncRun {
         }
     }
 
-    /// Stores a page's records in the caller's transaction: what the store holds already
-    /// is dropped, a recovery keeps newer local versions and local deletions, and the
-    /// rest is applied (`applyPulled`).
-    /// - Parameter dropped: what was dropped before the page was opened (`heldAlready`):
-    ///   how many records the store held, and how many of the rest are late.
+    /// Stores the records a page's plan keeps, in the caller's transaction: a recovery
+    /// keeps newer local versions and local deletions, and the rest is applied (`applyPulled`).
     private static func storePage(
-        _ remote: [RawRecord], of collection: CollectionName, recovering: Bool, merger: MergeApplier, gate: IntegrityGate?,
-        morePagesFollow: Bool, dropped: (held: Int, late: Int)? = nil, _ tx: StoreTransaction
+        _ plan: PulledPagePlan, of collection: CollectionName, recovering: Bool, cursorBeforeRecovery: Int64?,
+        merger: MergeApplier, gate: IntegrityGate?, morePagesFollow: Bool, _ tx: StoreTransaction
     ) throws -> StoredPage {
         var stored = StoredPage()
-        var incoming = remote
-        let state = try tx.syncState(collection)
-        if let dropped {
-            (stored.alreadyHeld, stored.late) = dropped
-        } else if !recovering, let cursor = state.cursor {
-            let kept = try droppingHeldVersions(incoming, behind: cursor, orPushedUpTo: state.pushedTimestamp, in: collection, tx)
-            (incoming, stored.late) = (kept.records, kept.late)
-            stored.alreadyHeld = remote.count - incoming.count
-        }
+        var incoming = plan.incoming
+        (stored.alreadyHeld, stored.late) = (plan.alreadyHeld, plan.late)
         if let gate {
             // NB: before anything else decides on them: what is refused is neither stored,
             // merged, nor kept by a recovery.
@@ -472,47 +422,13 @@ extension SyncRun {
             let rules = SyncRules(tx)
             incoming = try incoming.filter { record in
                 try !rules.keepNewerLocalVersion(record, in: collection)
-                    && !rules.keepLocalDeletion(record, in: collection, cursorBefore: state.cursorBeforeRecovery)
+                    && !rules.keepLocalDeletion(record, in: collection, cursorBefore: cursorBeforeRecovery)
             }
         }
         let applied = try applyPulled(
             incoming, to: collection, morePagesFollow: morePagesFollow, recovering: recovering, merger: merger, tx)
         (stored.merges, stored.overwritten) = (applied.merges, applied.overwritten)
         return stored
-    }
-
-    /// Moves the cursor to the page's highest stamp (every record counts, a skipped one
-    /// too), and the settled stamp and the server's clock with it; the last page ends the
-    /// pull's bookkeeping.
-    private func advanceState(
-        of collection: CollectionName, after page: RecordPage, reading: PullReading, _ tx: StoreTransaction
-    ) throws {
-        let highest = page.records.map(\.lastModified).max()
-        let isLast = !page.next.morePagesFollow
-        let (at, window) = (now, options.commitWindow)
-        try tx.updateSyncState(collection) { state in
-            if let highest { state.cursor = max(state.cursor ?? highest, highest) }
-            state.settled = window.settled(since: reading.since, cursor: state.cursor, serverClock: reading.serverClock)
-            if let clock = reading.serverClock { state.serverClock = ServerClockReading(timestamp: clock, seenAt: at) }
-            guard isLast else {
-                state.nextPage = page.next.url
-                return
-            }
-            // A complete pull of the whole list is as good as a reconciliation.
-            if reading.fromScratch {
-                state.lastReconciled = at
-                (state.reconciledThrough, state.reconcilingFrom) = (state.cursor ?? 0, nil)
-            }
-            // NB: a complete pull leaves a cursor even when the server had nothing:
-            // without one the next pull is a plain list, which hides tombstones — and
-            // this store may hold records another device deletes meanwhile.
-            if state.cursor == nil { state.cursor = 0 }
-            state.etag = page.etag?.headerValue
-            state.lastSuccess = at
-            state.lastError = nil
-            state.lastErrorAt = nil
-            state.nextPage = nil
-        }
     }
 
     /// Events and counts for a stored page.
@@ -567,31 +483,16 @@ extension SyncRun {
         }
     }
 
-    /// The records of a page the store does not hold yet, and how many of them are
-    /// late: stamped at or behind the cursor, so committed after a later record the
-    /// store had already pulled.
-    ///
-    /// A record stamped behind the cursor that the store holds in that version, or a
-    /// newer one, is one this pull reached back over and already has; so is one of this
-    /// store's own pushes (stamped up to `pushed`), which the cursor does not follow. A
-    /// tombstone of a record the store holds no server version of is applied as before
-    /// (it may meet a create in flight) but is not counted late.
+    /// The records of a page the store does not hold yet, and how many of them are late
+    /// (`PulledPagePlan.unheld`), with the stamps they need read from `reader`.
     static func droppingHeldVersions(
         _ records: [RawRecord], behind cursor: Int64, orPushedUpTo pushed: Int64? = nil, in collection: CollectionName,
         _ reader: StoreReader
     ) throws -> (records: [RawRecord], late: Int) {
-        let known = max(cursor, pushed ?? cursor)
-        let candidates = records.filter { $0.lastModified <= known }
+        let candidates = PulledPagePlan.heldCandidates(records, cursor: cursor, orPushedUpTo: pushed)
         guard !candidates.isEmpty else { return (records, 0) }
-        let held = try reader.serverStamps(collection, ids: candidates.map(\.id))
-        var late = 0
-        let kept = records.filter { record in
-            guard record.lastModified <= known else { return true }
-            if let stamp = held[record.id], stamp >= record.lastModified { return false }
-            if record.lastModified <= cursor, !record.isDeleted || held[record.id] != nil { late += 1 }
-            return true
-        }
-        return (kept, late)
+        let held = try reader.serverStamps(collection, ids: candidates)
+        return PulledPagePlan.unheld(records, behind: cursor, orPushedUpTo: pushed, heldStamps: held)
     }
 
     /// What a pull knows from its first answer, for every page it applies.
@@ -628,17 +529,10 @@ extension SyncRun {
     ///   - reported: the collection timestamp the server answered with.
     ///   - sentAt: this machine's time before the request left.
     private func upToDate(_ collection: CollectionName, reported: Int64?, sentAt: Date) throws {
-        let at = now
-        let window = options.commitWindow
+        let (at, window) = (now, options.commitWindow)
         try store.write { tx in
             try tx.updateSyncState(collection) { state in
-                state.lastSuccess = at
-                state.lastError = nil
-                state.lastErrorAt = nil
-                if state.cursor == nil { state.cursor = 0 }  // see `apply`
-                let clock = window.serverClock(reported: reported, previous: state.serverClock, sentAt: sentAt)
-                state.settled = window.settled(since: window.since(state), cursor: state.cursor, serverClock: clock)
-                if let clock { state.serverClock = ServerClockReading(timestamp: clock, seenAt: at) }
+                state = PulledPagePlan.upToDate(state, reported: reported, sentAt: sentAt, window: window, now: at)
             }
         }
         emit(.notModified(collection))

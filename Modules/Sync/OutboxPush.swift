@@ -22,7 +22,8 @@ extension SyncRun {
         var deadLetters: [ParkedChange] = []
         /// Changes that failed transiently and stay queued for another attempt.
         var transient: [String] = []
-        var authentication: String?
+        /// Why the run stops (refused credentials), once the batch's answers are stored.
+        var stop: SyncStop?
         /// The highest timestamp the server gave an accepted change, per collection.
         var highest: [CollectionName: Int64] = [:]
         /// Acknowledged writes another device's concurrent write replaced (`OverwrittenWrites`).
@@ -172,8 +173,8 @@ extension SyncRun {
         }
         let summary = try storeAnswers(results, for: sent.changes)
         reportStored(summary)
-        if let message = summary.authentication {
-            schedule.stopping(SyncStop.authentication(message))
+        if let stop = summary.stop {
+            schedule.stopping(stop)
             return
         }
         do { try honourBackoff() } catch {
@@ -399,16 +400,22 @@ extension SyncRun {
         case (404, _):
             // The record went away on the server: an edit-versus-delete merge.
             summary.merged(collection, id: id, try merger.apply(collection, id: id, remote: nil, in: tx), stamp: nil)
-        case (401, let error):
-            summary.authentication = error?.description ?? "authentication failed (401)"
-        case (let status, let error) where status == 408 || status == 429 || status >= 500:
-            summary.transient.append(error?.description ?? "HTTP \(status)")
-        case (let status, let error):
-            // Refused for good (400 schema or size, 403 on this collection…): park it with
-            // the server's reason so the rest of the outbox goes through.
-            let reason = Self.reason(error, status: status)
-            try SyncRules(tx).moveToDeadLetters(entry, status: status, reason: reason)
-            summary.deadLetters.append(ParkedChange(collection: collection, id: id, status: status, reason: reason))
+        case (let status, let error?):
+            switch FailureClass(error).batchVerdict {
+            case .keepInFlight:
+                summary.transient.append(error.description)
+            case .stopRun:
+                summary.stop = summary.stop ?? SyncStop.from(error, now: now)
+            case .deadLetter:
+                // Refused for good (400 schema or size, 403 on this collection…): park it with
+                // the server's reason so the rest of the outbox goes through.
+                let reason = Self.reason(error, status: status)
+                try SyncRules(tx).moveToDeadLetters(entry, status: status, reason: reason)
+                summary.deadLetters.append(ParkedChange(collection: collection, id: id, status: status, reason: reason))
+            }
+        case (let status, nil):
+            // NB: not reached: an answer that is no success carries its error (`BatchResult.error`).
+            summary.transient.append("HTTP \(status)")
         }
     }
 

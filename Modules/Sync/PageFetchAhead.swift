@@ -81,6 +81,8 @@ final class PageFetchAhead: Sendable {
     // MARK: Requests
 
     private func ask(_ url: String) {
+        // NB: a link off the list is never asked for, not even ahead: the loop's guard will refuse it.
+        guard PagingGuard.names(service.path, under: service.client.configuration.baseURL, url) else { return }
         state.withLock { state in
             guard !state.stopped, state.ahead.count < depth, state.ahead[url] == nil, state.made < maximumRequests else { return }
             state.made += 1

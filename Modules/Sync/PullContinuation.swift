@@ -3,15 +3,16 @@ import Services
 
 // MARK: - PullContinuation
 
-/// How a collection's pull goes from one page to the next, as explicit decisions:
-/// `CollectionPull.pullPages` asks, does the I/O the answer names, and asks again.
+/// How a record list is read from one page to the next, as explicit decisions: the
+/// paging loop (`SyncRun.readPages`, for a pull and a reconciliation's look-ups by id)
+/// asks, does the I/O the answer names, and asks again.
 /// Nothing here touches the store or the network (`PullContinuationTests`).
 ///
 /// A page's headers name the next page (Kinto's `Next-Page`); it is asked for ahead
 /// while the page is stored (`PageFetchAhead`), unless the server asked clients to back
 /// off. A page asked for ahead that fails transiently is not retried as it was: the
-/// rest of the list is asked for from the stored cursor, with the run's retries, which
-/// says exactly how far the pull got.
+/// rest of the list is asked for from the cursor, with the run's retries, which says
+/// exactly how far the reading got.
 enum PullContinuation {
     /// Where the next page comes from, once a page is applied.
     enum Next: Equatable {
@@ -35,11 +36,11 @@ enum PullContinuation {
         return next.morePagesFollow ? .requestFromCursor : .finished
     }
 
-    /// A page asked for ahead failed. - Returns: `.requestFromCursor` for a transient
-    /// failure; nil when the failure ends the pull (the caller rethrows it).
+    /// A page asked for ahead failed. - Returns: `.requestFromCursor` for a failure the
+    /// run retries (`FailureClass.isRetriedWithinRun`); nil when the failure ends the pull
+    /// (the caller rethrows it): a throttled server is not asked again before its wait.
     static func afterFetchAheadFailure(_ error: any Error) -> Next? {
-        guard let error = error as? APIError, error.isTransient else { return nil }
-        return .requestFromCursor
+        FailureClass(error).isRetriedWithinRun ? .requestFromCursor : nil
     }
 
     /// The request from the cursor answered. - Parameter page: nil for a 304 (nothing

@@ -259,27 +259,55 @@ extension SyncRun {
 
     /// The records with these ids as `query` asks for them, `idsPerRequest` ids a GET, the
     /// GETs in `POST /batch`es.
+    ///
+    /// NB: a server whose pages are smaller than a look-up (its `paginate_by` under
+    /// `idsPerRequest`) answers it in several pages: the rest is read through the run's
+    /// paging loop (`readPages`), never left out, or records the server has would be
+    /// counted absent and never fetched.
     private func byID(
         _ ids: [String], _ query: ListQuery, of collection: CollectionName, found: inout ReconciliationReport
     ) async throws -> [RawRecord] {
-        let path = KintoCollectionPath(collection)
-        let operations = ids.chunked(into: Self.idsPerRequest).map { chunk in
+        let service = KintoCollectionService(client: engine.client, collection: collection)
+        let lookups = ids.chunked(into: Self.idsPerRequest).map { chunk in
             var byID = query
             byID.ids = chunk
-            return KintoRequest.list(in: path, query: byID)
+            return byID
         }
         let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
         var records: [RawRecord] = []
-        for calls in operations.chunked(into: options.batchSize) {
-            let results = try await withRetries("reconcile \(collection.rawValue)") { try await batch.send(calls) }
+        for calls in lookups.chunked(into: options.batchSize) {
+            let operations = calls.map { KintoRequest.list(in: service.path, query: $0) }
+            let results = try await withRetries("reconcile \(collection.rawValue)") { try await batch.send(operations) }
             found.requests += 1
-            for result in results {
+            for (lookup, result) in zip(calls, results) {
                 noteBackoff(result.backoff)
                 guard case .page(let page) = try result.page(indexingFor: collection) else { continue }
-                records += page.records
+                guard page.next.morePagesFollow else {
+                    records += page.records
+                    continue
+                }
+                let requestsBefore = report.requests
+                try await readRest(of: lookup, from: page, service: service) { records += $0.records }
+                found.requests += report.requests - requestsBefore
             }
         }
         return records
+    }
+
+    /// Reads a look-up by id whose answer came in several pages, its first page included.
+    private func readRest(
+        of lookup: ListQuery, from first: RecordPage, service: KintoCollectionService, take: (RecordPage) -> Void
+    ) async throws {
+        let ahead = PageFetchAhead(service: service, maximumRequests: max(0, options.maximumPages - pagesPulled))
+        let guardrail = PagingGuard(listing: service, since: lookup.since.map(Int64.init))
+        try await readPages(from: first, guardrail: guardrail, ahead: ahead) { highest in
+            var rest = lookup
+            rest.since = highest.map { Int(clamping: $0) } ?? lookup.since
+            let what = "reconcile \(service.path.collection)"
+            return try await withRetries(what) { try await service.firstPage(rest, onNextPage: ahead.onNextPage) }.page
+        } take: { page in
+            take(page)
+        }
     }
 
     /// Applies records reconciliation found, without moving the cursor, in one

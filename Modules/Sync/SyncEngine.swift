@@ -52,39 +52,105 @@ public final class SyncEngine: Sendable {
     }
 
     /// Runs once.
+    ///
+    /// The run's state (`SyncRun`) is made, used and dropped inside one task, the one the
+    /// budget's timer cancels (`BudgetTimer`): that task's closure holds only `Sendable`
+    /// values (this engine, `onEvent`, the timer), and what leaves it is the report, a
+    /// value. `SyncRun` is not `Sendable`, so the compiler refuses any other way out.
     /// - Parameter onEvent: called for every event, in order, the final `.runFinished` included.
     /// - Returns: the run's report; its `outcome` says how it ended. A run never throws:
     ///   every failure is sorted into an outcome with a message.
     @discardableResult
     public func run(onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> RunReport {
-        let run = SyncRun(engine: self, onEvent: onEvent)
-        return await run.execute()
+        let budget = BudgetTimer(options.budget, clock: clock)
+        let worker = Task { await SyncRun(engine: self, onEvent: onEvent, budget: budget).execute() }
+        budget.cancels(worker)
+        return await withTaskCancellationHandler {
+            await worker.value
+        } onCancel: {
+            worker.cancel()
+        }
     }
 }
 
-// MARK: - Budget helpers
+// MARK: - BudgetTimer
 
-/// Set once by the budget's timer, read by the run after its work ended.
-private final class BudgetFlag: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
-}
+/// A run's time budget (`SyncOptions.budget`) as a timer: started when the run's work
+/// starts, it cancels the run's task when the budget runs out — every request in flight is
+/// aborted at once (the transport resumes it with `CancellationError`) — and says so
+/// (`expired`), so that the run ends naming its budget. Stopped when the work ends.
+final class BudgetTimer: Sendable {
+    private struct State {
+        /// The run's task, cancelled when the budget runs out.
+        var worker: Task<RunReport, Never>?
+        var timer: Task<Void, Never>?
+        var expired = false
+    }
 
-/// The run's work, handed to the task the budget can cancel.
-/// NB: `@unchecked` is sound because the closure only touches its `SyncRun`, and the
-/// run awaits this task before touching its state again: never two threads at once.
-private struct UncheckedWork: @unchecked Sendable {
-    let work: () async throws -> Void
-    init(_ work: @escaping () async throws -> Void) { self.work = work }
+    private let budget: Duration?
+    private let clock: SyncClock
+    private let state = Mutex(State())
+
+    /// - Parameter budget: nil for none: the timer never starts.
+    init(_ budget: Duration?, clock: SyncClock) {
+        self.budget = budget
+        self.clock = clock
+    }
+
+    /// The budget this timer counts down, nil for none.
+    var limit: Duration? { budget }
+
+    /// Whether the budget ran out.
+    var expired: Bool { state.withLock { $0.expired } }
+
+    /// The task to cancel when the budget runs out; at once when it ran out already.
+    func cancels(_ worker: Task<RunReport, Never>) {
+        let expired = state.withLock { state in
+            state.worker = worker
+            return state.expired
+        }
+        if expired { worker.cancel() }
+    }
+
+    /// The run's budgeted work starts: the budget starts running out.
+    func start() {
+        guard let budget else { return }
+        let timer = Task { [clock] in
+            try? await clock.sleep(budget)
+            guard !Task.isCancelled else { return }
+            self.runOut()
+        }
+        state.withLock { $0.timer = timer }
+    }
+
+    /// The work ended: the budget no longer runs out.
+    func stop() {
+        state.withLock { $0.timer }?.cancel()
+    }
+
+    private func runOut() {
+        let worker = state.withLock { state in
+            state.expired = true
+            return state.worker
+        }
+        worker?.cancel()
+    }
 }
 
 // MARK: - SyncRun
 
-/// The state of one run: its report so far and its event sink. Lives inside one task.
+/// The state of one run: its report so far and its event sink.
+///
+/// It lives inside the one task that runs it (`SyncEngine.run`), and never leaves it: a
+/// class that is not `Sendable` (the conformance is declared unavailable below), so the
+/// compiler refuses to send it, or a closure that holds it, to another task. Work that
+/// runs beside the run (a push batch in flight, a page asked for ahead) takes only
+/// `Sendable` values, and hands its result back to this task.
 final class SyncRun {
     let engine: SyncEngine
     let onEvent: @Sendable (SyncEvent) -> Void
+    /// The run's time budget, whose timer cancels this run's task.
+    let budget: BudgetTimer
     var report: RunReport
     let started: ContinuousClock.Instant
     var randomness = SystemRandomNumberGenerator()
@@ -110,9 +176,10 @@ final class SyncRun {
     var options: SyncOptions { engine.options }
     var now: Date { engine.clock.now() }
 
-    init(engine: SyncEngine, onEvent: @escaping @Sendable (SyncEvent) -> Void) {
+    init(engine: SyncEngine, onEvent: @escaping @Sendable (SyncEvent) -> Void, budget: BudgetTimer) {
         self.engine = engine
         self.onEvent = onEvent
+        self.budget = budget
         self.started = ContinuousClock.now
         self.report = RunReport(account: engine.account, outcome: .synced, message: "", startedAt: engine.clock.now())
     }
@@ -127,12 +194,12 @@ final class SyncRun {
             // NB: read before anything is pulled: a first sync's bulk load leaves them out.
             let ordersLeftOut = try store.read { reader in try !reader.hasOrderIndexes() }
             try await withinBudget {
-                if self.options.pulls { try await self.pullAll() }
-                if self.options.pushes { try await self.pushAll() }
+                if options.pulls { try await pullAll() }
+                if options.pushes { try await pushAll() }
                 // NB: after the push, so a long reconciliation never holds local edits back.
-                if self.options.pulls { try await self.reconcileDue() }
-                try await self.closeMigrationIfDone()
-                if ordersLeftOut { try self.buildOrderIndexes() }
+                if options.pulls { try await reconcileDue() }
+                try await closeMigrationIfDone()
+                if ordersLeftOut { try buildOrderIndexes() }
             }
             try finishSuccessfully()
         } catch let error as StorageError where error.isCorruption {
@@ -161,35 +228,18 @@ final class SyncRun {
 
     // MARK: Budget
 
-    /// Runs `work`, cancelling it when `options.budget` runs out: every request in
-    /// flight is aborted at once (the transport resumes it with `CancellationError`),
-    /// and what was stored so far stays stored.
+    /// Runs `work` on this run's task under the run's budget (`BudgetTimer`): when it runs
+    /// out, the task is cancelled, so every request in flight is aborted at once; what was
+    /// stored so far stays stored.
     /// - Throws: `SyncStop.temporary` naming the budget when it ran out.
-    private func withinBudget(_ work: @escaping () async throws -> Void) async throws {
-        guard let budget = options.budget else {
-            try await work()
-            return
-        }
-        let expired = BudgetFlag()
-        // NB: the run's state lives in this object and is only touched from `work`,
-        // which runs on this task; the timer task touches only `expired` and `worker`.
-        let worker = Task { [unchecked = UncheckedWork(work)] in try await unchecked.work() }
-        let timer = Task { [clock = engine.clock] in
-            try? await clock.sleep(budget)
-            guard !Task.isCancelled else { return }
-            expired.set()
-            worker.cancel()
-        }
-        defer { timer.cancel() }
+    private func withinBudget(_ work: () async throws -> Void) async throws {
+        budget.start()
+        defer { budget.stop() }
         do {
-            try await withTaskCancellationHandler {
-                try await worker.value
-            } onCancel: {
-                worker.cancel()
-            }
+            try await work()
         } catch {
-            if expired.isSet {
-                throw SyncStop.temporary("the run took longer than its budget of \(Self.describe(budget)); stopped (the next run continues where this one stopped)")
+            if budget.expired, let limit = budget.limit {
+                throw SyncStop.temporary("the run took longer than its budget of \(Self.describe(limit)); stopped (the next run continues where this one stopped)")
             }
             throw error
         }
@@ -330,9 +380,10 @@ final class SyncRun {
 
     // MARK: Retries
 
-    /// Runs `operation`, retrying transient failures (timeouts, refused connections,
-    /// 5xx) with exponential backoff and jitter, at most `options.retry.maxAttempts` times.
-    /// A 503/429 with `Retry-After` is not retried here: it becomes a stored backoff.
+    /// Runs `operation`, retrying what `FailureClass.isRetriedWithinRun` says (transient
+    /// failures: timeouts, refused connections, 5xx) with exponential backoff and jitter, at
+    /// most `options.retry.maxAttempts` times. A throttled answer (429 or 503 with
+    /// `Retry-After`) is not retried here: it becomes a stored backoff.
     func withRetries<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {
         try await Self.retrying(
             what, policy: options.retry, clock: engine.clock, onEvent: onEvent, countAttempt: { report.requests += 1 }, operation)
@@ -350,7 +401,9 @@ final class SyncRun {
             do {
                 countAttempt()
                 return try await operation()
-            } catch let error as APIError where error.isTransient && error.httpFailure?.retryAfter == nil {
+            } catch {
+                // NB: a stop is a decision already made (retries given up, a budget spent).
+                guard !(error is SyncStop), FailureClass(error).isRetriedWithinRun else { throw error }
                 guard attempt < policy.maxAttempts else {
                     throw SyncStop.temporary("\(what): \(error) (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"))")
                 }
@@ -375,3 +428,7 @@ final class SyncRun {
         return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
     }
 }
+
+/// A run's state belongs to the task that runs it: never `Sendable`, not even unchecked.
+@available(*, unavailable)
+extension SyncRun: Sendable {}

@@ -4,7 +4,8 @@ import Storage
 
 // MARK: - SyncStop
 
-/// Why a run stopped before doing everything: each case maps to one `RunOutcome`.
+/// Why a run stopped before doing everything. Each case is one class of failure
+/// (`failureClass`), whose `FailureClass.stopOutcome` is the run's `RunOutcome`.
 enum SyncStop: Error {
     /// The server asked to wait until then.
     case backoff(until: Date, reason: String)
@@ -21,39 +22,42 @@ enum SyncStop: Error {
     /// trusted CAs (a private CA not given, another host's certificate, an attack).
     case configuration(String)
 
-    /// Sorts an error the way the engine acts on it.
+    /// The stop an error makes, by its class (`FailureClass`); a stop already made is kept.
     static func from(_ error: any Error, now: Date) -> SyncStop {
-        switch error {
-        case let stop as SyncStop:
-            return stop
-        case let api as APIError:
-            if case .unauthorized = api { return .authentication(api.description) }
-            if api.transportFailure?.kind == .tls { return .configuration(api.description) }
-            if let failure = api.httpFailure, let wait = failure.retryAfter, failure.status == 503 || failure.status == 429 {
-                let seconds = HeaderValues.clamped(wait)
-                return .backoff(
-                    until: now.addingTimeInterval(seconds),
-                    reason: "the server answered \(failure.status) with Retry-After: \(HeaderValues.wholeSeconds(seconds))")
-            }
-            return .temporary(api.description)
-        case let storage as StorageError:
-            return .localStore("\(storage)")
-        case is CancellationError:
-            return .cancelled
-        default:
+        if let stop = error as? SyncStop { return stop }
+        switch FailureClass(error) {
+        case .transient, .permanent:
             return .temporary("\(error)")
+        case .throttled(let wait):
+            let seconds = HeaderValues.clamped(wait)
+            let said = (error as? APIError)?.status.map { "answered \($0) with" } ?? "asked clients to wait:"
+            return .backoff(
+                until: now.addingTimeInterval(seconds), reason: "the server \(said) Retry-After: \(HeaderValues.wholeSeconds(seconds))")
+        case .authentication:
+            return .authentication("\(error)")
+        case .fatal(.configuration):
+            return .configuration("\(error)")
+        case .fatal(.localStore):
+            return .localStore("\(error)")
+        case .cancelled:
+            return .cancelled
         }
     }
 
-    var outcome: RunOutcome {
+    /// The class of failure this stop is (`FailureClass`): what decides its outcome.
+    var failureClass: FailureClass {
         switch self {
-        case .backoff: .backoff
-        case .temporary, .cancelled: .temporaryFailure
-        case .authentication: .authenticationFailed
-        case .localStore: .localStoreFailure
-        case .configuration: .configurationError
+        // NB: the wait is the stop's own `until`; the class only decides the outcome.
+        case .backoff: .throttled(retryAfter: 0)
+        case .temporary: .transient
+        case .authentication: .authentication
+        case .localStore: .fatal(.localStore)
+        case .cancelled: .cancelled
+        case .configuration: .fatal(.configuration)
         }
     }
+
+    var outcome: RunOutcome { failureClass.stopOutcome }
 
     /// The cause (with the request that failed, its URL without userinfo), then a hint
     /// that says what happens next or what the reader can do.

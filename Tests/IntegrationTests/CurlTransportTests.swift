@@ -88,7 +88,6 @@ struct CurlTransportTests {
         // test's own resumption waited for a thread of the cooperative pool.
         #expect(try #require(elapsed, "\(failure.message)") < 5_000, "\(failure.message)")
         #expect(failure.url == server.origin + "/v1/records")
-        #expect(error?.isTransient == true)
     }
 
     @Test func aPortNobodyListensOnIsConnectionRefused() async throws {

@@ -198,7 +198,6 @@ struct KintoRecordsTests {
             return
         }
         #expect(failure.status == 401)
-        #expect(error?.isTransient == false)
         #expect("\(error!)".contains("authentication failed"))
     }
 

@@ -107,11 +107,11 @@ struct APIClientTests {
         #expect("\(error!)".contains("no longer has the record"))
     }
 
-    @Test func serviceUnavailableIsTransientWithRetryAfter() async throws {
+    @Test func serviceUnavailableCarriesItsRetryAfterAndBackoff() async throws {
         let body = Data(json: #"{"code":503,"errno":201,"error":"Service Unavailable","message":"Service temporary unavailable due to overloading or maintenance, please retry later."}"#)
         let transport = FakeHTTPTransport(status: 503, headers: ["Retry-After": "3", "Backoff": "60"], body: body)
         let error = await #expect(throws: APIError.self) { try await client(transport).send(.get, "/x") }
-        #expect(error?.isTransient == true)
+        #expect(error?.status == 503)
         #expect(error?.httpFailure?.retryAfter == 3)
         #expect(error?.httpFailure?.backoff == 60)
         #expect("\(error!)".contains("retry after 3 s"))

@@ -67,11 +67,28 @@ struct BoundedRunTests {
         }
     }
 
-    /// A run whose budget runs out stops at once as a temporary failure naming the
-    /// budget — here against a transport that never answers until cancelled. The budget
-    /// is timed by the injected clock: it runs out when the test advances it past 0.2 s,
-    /// once the request is in flight and the timer waits.
-    @Test func aRunEndsWhenItsBudgetRunsOut() async throws {
+    /// A pull follows a `Next-Page` only on its own list: one that leads to another
+    /// collection's records stops the run before anything of that list is asked for or stored.
+    @Test func aNextPageToAnotherCollectionIsNotFollowed() async throws {
+        let transport = FakeHTTPTransport { request in
+            var headers: [(String, String)] = [("Content-Type", "application/json")]
+            if request.url.contains("/collections/books/") {
+                headers.append(("Next-Page", "http://127.0.0.1:1/v1/buckets/default/collections/notes/records?_token=n"))
+            }
+            let body = #"{"data":[{"id":"b1","last_modified":101,"title":"T","author_name":"A","finished":false}]}"#
+            return HTTPResponse(status: 200, headers: HTTPHeaders(headers), body: Data(body.utf8), url: request.url)
+        }
+        let store = try ShelfStore.inMemory()
+        let report = try await engine(transport, store: store).run()
+        #expect(report.outcome == .temporaryFailure, "\(report.message)")
+        #expect(report.message.contains("leads to another list"), "\(report.message)")
+        #expect(!transport.requests.contains { $0.url.contains("/collections/notes/") })
+        #expect(try store.read { try $0.count(RecordQuery(.books)) } == 0, "the page that named it is not stored")
+    }
+
+    /// A transport whose requests never answer until cancelled: each waits at `inFlight`,
+    /// and `cancelled` records the ones cancelled.
+    private static func neverAnswering() -> (FakeHTTPTransport, inFlight: SuspensionGate<Void>, cancelled: CallLog<Bool>) {
         let cancelled = CallLog<Bool>()
         let inFlight = SuspensionGate<Void>()
         let transport = FakeHTTPTransport { _ in
@@ -83,6 +100,15 @@ struct BoundedRunTests {
             }
             throw CancellationError()
         }
+        return (transport, inFlight, cancelled)
+    }
+
+    /// A run whose budget runs out stops at once as a temporary failure naming the
+    /// budget — here against a transport that never answers until cancelled. The budget
+    /// is timed by the injected clock: it runs out when the test advances it past 0.2 s,
+    /// once the request is in flight and the timer waits.
+    @Test func aRunEndsWhenItsBudgetRunsOut() async throws {
+        let (transport, inFlight, cancelled) = Self.neverAnswering()
         let clock = ManualClock(Self.now)
         let bounded = try engine(transport, clock: clock.clock) { $0.budget = .milliseconds(200) }
         let run = Task { await bounded.run() }
@@ -95,6 +121,20 @@ struct BoundedRunTests {
         #expect(cancelled.values == [true], "the budget cancelled the request in flight")
         #expect(report.outcome == .temporaryFailure)
         #expect(report.message.contains("budget of 0.2 s"), "\(report.message)")
+    }
+
+    /// The run lives in a task of its own (`SyncEngine.run`): cancelling its caller
+    /// cancels it, request in flight included, and the run ends saying so.
+    @Test func cancellingTheCallerCancelsTheRunsTask() async throws {
+        let (transport, inFlight, cancelled) = Self.neverAnswering()
+        let engine = try engine(transport)
+        let run = Task { await engine.run() }
+        await inFlight.arrival()
+        run.cancel()
+        let report = await run.value
+        #expect(cancelled.values == [true], "the request in flight was cancelled")
+        #expect(report.outcome == .temporaryFailure)
+        #expect(report.message == "the run was cancelled", "\(report.message)")
     }
 
     struct StoredDeadlineCase: Sendable, CustomTestStringConvertible {

@@ -156,6 +156,72 @@ struct FailureHandlingTests {
         #expect(try store.deadLetterCount() == 0)
     }
 
+    /// One pushed change's answer inside a `POST /batch`, and what the run does with it
+    /// (`FailureClass.batchVerdict`).
+    struct BatchAnswer: Sendable, CustomTestStringConvertible {
+        let status: Int
+        var headers = #"{}"#
+        /// The change is still waiting (in flight) after the run.
+        let waits: Bool
+        let deadLettered: Bool
+        let outcome: RunOutcome
+        /// `POST /batch` requests the run made.
+        let batches: Int
+        var testDescription: String { "\(status) \(headers)" }
+    }
+
+    static let batchAnswers: [BatchAnswer] = [
+        BatchAnswer(status: 503, waits: true, deadLettered: false, outcome: .temporaryFailure, batches: 3),
+        BatchAnswer(status: 429, headers: #"{"Retry-After":"30"}"#, waits: true, deadLettered: false, outcome: .temporaryFailure, batches: 3),
+        BatchAnswer(status: 408, waits: true, deadLettered: false, outcome: .temporaryFailure, batches: 3),
+        BatchAnswer(status: 401, waits: true, deadLettered: false, outcome: .authenticationFailed, batches: 1),
+        BatchAnswer(status: 400, waits: false, deadLettered: true, outcome: .needsAttention, batches: 1),
+        BatchAnswer(status: 403, waits: false, deadLettered: true, outcome: .needsAttention, batches: 1),
+        BatchAnswer(status: 600, waits: false, deadLettered: true, outcome: .needsAttention, batches: 1),
+    ]
+
+    @Test(arguments: batchAnswers)
+    func aChangesAnswerInABatchIsSortedByItsClass(_ answer: BatchAnswer) async throws {
+        let batches = Mutex(0)
+        let transport = FakeHTTPTransport { request in
+            guard request.url.hasSuffix("/batch") else {
+                return Self.json(Self.emptyPage, headers: [("ETag", "\"1\"")], url: request.url)
+            }
+            batches.withLock { $0 += 1 }
+            return Self.json(#"""
+            {"responses":[{"status":\#(answer.status),"path":"/v1/buckets/default/collections/books/records/b1","headers":\#(answer.headers),
+              "body":{"code":\#(answer.status),"errno":999,"error":"E","message":"said"}}]}
+            """#, url: request.url)
+        }
+        let store = try ShelfStore.inMemory()
+        _ = try store.write { tx in
+            try tx.saveLocal(.books, id: "b1", json: Data(#"{"id":"b1","title":"Dune","author_name":"F","finished":false}"#.utf8))
+        }
+        let report = try await engine(transport, clock: TestClock(), store: store).run()
+        #expect(report.outcome == answer.outcome, "\(report.message)")
+        #expect(batches.withLock { $0 } == answer.batches)
+        #expect(try store.pendingCount() == (answer.waits ? 1 : 0))
+        #expect(try store.deadLetterCount() == (answer.deadLettered ? 1 : 0))
+        #expect(!report.message.contains("secret-pw"))
+    }
+
+    @Test func aWaitNamedWithAnotherStatusThan429Or503IsRetriedAsTransient() async throws {
+        let calls = Mutex(0)
+        let transport = FakeHTTPTransport { request in
+            let call = calls.withLock { $0 += 1; return $0 }
+            if call == 1 {
+                return Self.json(#"{"code":500,"errno":999,"error":"Internal Server Error","message":"boom"}"#,
+                                 status: 500, headers: [("Retry-After", "30")], url: request.url)
+            }
+            return Self.json(Self.emptyPage, headers: [("ETag", "\"5\"")], url: request.url)
+        }
+        let clock = TestClock()
+        let report = try await engine(transport, clock: clock).run()
+        #expect(report.outcome == .synced, "\(report.message)")
+        #expect(report.backoffUntil == nil)
+        #expect(clock.waits.withLock { $0 }.count == 1)
+    }
+
     @Test func theEventStreamEndsWithTheReport() async throws {
         let transport = FakeHTTPTransport { request in Self.json(Self.emptyPage, headers: [("ETag", "\"3\"")], url: request.url) }
         var seen: [SyncEvent] = []

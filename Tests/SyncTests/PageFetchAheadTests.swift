@@ -67,6 +67,24 @@ struct PageFetchAheadTests {
         #expect(transport.requests.map(\.url) == (1...5).map(Self.url))
     }
 
+    @Test func aNextPageOffTheListIsNeverAskedForAhead() async throws {
+        // GIVEN a page whose Next-Page names another collection
+        let elsewhere = Self.base + "/buckets/default/collections/notes/records?_token=2"
+        let transport = FakeHTTPTransport { request in
+            HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json"), ("Next-Page", elsewhere)]),
+                         body: Data(#"{"data":[{"id":"b1","title":"T","last_modified":1}]}"#.utf8), url: request.url)
+        }
+        let ahead = PageFetchAhead(service: Self.service(transport))
+
+        // WHEN the pull asks for the page
+        let first = try await ahead.page(at: Self.url(1)).value
+
+        // THEN its headers asked for nothing: the loop's guard will refuse the link
+        #expect(first.next == .url(elsewhere))
+        #expect(ahead.requestedAhead(elsewhere) == nil)
+        #expect(transport.requests.map(\.url) == [Self.url(1)])
+    }
+
     @Test func aStoppedPullAsksForNothingMore() async throws {
         let gate = SuspensionGate<Void>()
         let transport = Self.transport(gate: gate)

@@ -221,6 +221,29 @@ struct RangeReconciliationTests {
         #expect(!counts.isEmpty && counts.allSatisfy { $0.contains("/buckets/b-9f2c/") }, "\(counts)")
     }
 
+    @Test func aServerWithSmallPagesAnswersALookUpByIdPageAfterPageAndEveryPageIsRead() async throws {
+        // GIVEN a settled device, and six records that commit behind everything it pulled,
+        // each in another old range, on a server whose pages hold two records (`paginate_by`)
+        let server = Self.library()
+        let device = try Device(server)
+        await device.settle()
+        let late = (1...6).map { "late\($0)" }
+        for (index, id) in late.enumerated() { server.put(id, at: Self.t0 + Int64(index * 10 + 5) * 1_000 + 500, title: "Late") }
+        server.paginate(by: 2)
+
+        // WHEN it reconciles
+        let report = await device.sync(reconcile: true)
+
+        // THEN every one of them is fetched, the look-ups by id read to their last page
+        #expect(report.outcome == .synced, "\(report.message)")
+        #expect(try device.ids().filter { $0.hasPrefix("late") } == late.sorted())
+        let found = try Self.reconciliation(report)
+        #expect(found.fetched == 6)
+        #expect(found.absent == 0)
+        #expect(server.asked.contains { $0.contains("in_id=") && $0.contains("_token=") }, "a look-up's Next-Page was followed")
+        #expect(try device.state.reconcilingFrom == nil)
+    }
+
     // MARK: - Resumable
 
     @Test func aRunCutShortContinuesFromTheRangeItReached() async throws {

@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// It answers what a pull and a reconciliation ask: `GET …/records` with `_since` and
 /// `_before` (tombstones included; without either, live records only), `_sort=last_modified`,
-/// `_fields`, `in_id` and `_limit` (a `Next-Page` when more follow), `HEAD …/records` with
+/// `_fields`, `in_id` and `_limit` (a `Next-Page` when more follow, its `_token` the last
+/// stamp listed; `paginate(by:)` caps pages as Kinto's `paginate_by` does), `HEAD …/records` with
 /// `Total-Objects` (live records only; `answerCounts` makes it lie), each with the
 /// collection's `ETag` — the newest stamp committed — `GET …/collections` with the
 /// collection object, and `POST /batch` of those. Every other request is answered 404.
@@ -36,6 +37,7 @@ public final class OutOfOrderKinto: Sendable {
         var failFrom: Int?
         var countAnswer: (@Sendable (Int64?, Int64?, Int) -> String?)?
         var refusedBucket: String?
+        var pageSize: Int?
     }
 
     private let state = Mutex(State())
@@ -104,6 +106,12 @@ public final class OutOfOrderKinto: Sendable {
         state.withLock { $0.refusedBucket = id }
     }
 
+    /// Pages of at most `size` records, whatever `_limit` asks (Kinto's `paginate_by`);
+    /// nil for pages as large as `_limit` says.
+    public func paginate(by size: Int?) {
+        state.withLock { $0.pageSize = size }
+    }
+
     /// From the `count`-th HTTP request on (0 first), every request is answered 503: a
     /// server that goes away in the middle of a run. Nil to answer again.
     public func failRequests(from count: Int?) {
@@ -137,10 +145,10 @@ public final class OutOfOrderKinto: Sendable {
 
     /// One answer to a list, a count or the bucket's collections; 404 to anything else.
     private func answer(method: HTTPMethod, path: String, query items: [URLQueryItem], url: String) -> HTTPResponse {
-        let (committed, etag, lie, refused): ([Version], Int64, (@Sendable (Int64?, Int64?, Int) -> String?)?, String?) =
+        let (committed, etag, lie, refused, pageSize): ([Version], Int64, (@Sendable (Int64?, Int64?, Int) -> String?)?, String?, Int?) =
             state.withLock { state in
                 let versions = Array(state.committed.values)
-                return (versions, versions.map(\.lastModified).max() ?? 0, state.countAnswer, state.refusedBucket)
+                return (versions, versions.map(\.lastModified).max() ?? 0, state.countAnswer, state.refusedBucket, state.pageSize)
             }
         if let refused, path.contains("/buckets/\(refused)/") {
             return HTTPResponse(status: 403, headers: HTTPHeaders([("Content-Type", "application/json")]),
@@ -173,15 +181,22 @@ public final class OutOfOrderKinto: Sendable {
             return HTTPResponse(status: 200, headers: HTTPHeaders(headers), body: Data(), url: url)
         }
         listed.sort { $0.lastModified < $1.lastModified }
+        // NB: a page's `Next-Page` carries the last stamp it listed as its token (the list is
+        // sorted by `last_modified`), as Kinto's carries the last record's sort values.
+        if let token = query["_token"].flatMap(Int64.init) { listed = listed.filter { $0.lastModified > token } }
         var more = false
-        if let limit = query["_limit"].flatMap(Int.init), limit < listed.count {
+        let limits = [query["_limit"].flatMap(Int.init), pageSize].compactMap { $0 }
+        if let limit = limits.min(), limit < listed.count {
             listed = Array(listed.prefix(limit))
             more = true
         }
         let fields = query["_fields"].map { Set($0.split(separator: ",").map(String.init)) }
         let records = listed.map { version in Self.record(version, fields: fields) }
         var response = Self.json(#"{"data":[\#(records.joined(separator: ","))]}"#, etag: etag, url: url)
-        if more { response.headers.add("Next-Page", url + "&_token=more") }
+        if more, let last = listed.last {
+            let untokened = url.components(separatedBy: "&_token=").first ?? url
+            response.headers.add("Next-Page", untokened + (untokened.contains("?") ? "&" : "?") + "_token=\(last.lastModified)")
+        }
         return response
     }
 

@@ -6,10 +6,11 @@ import Records
 
 /// Everything that can go wrong talking to the server, as one taxonomy.
 ///
-/// The sync engine sorts failures by kind — transient, throttled, permanent per record,
-/// authentication — so each kind is its own case, and each carries what a person needs
-/// to act on it (the URL, the server's own error body, the failing coding path). No
-/// description ever holds a password or an `Authorization` header.
+/// Each case carries what a person needs to act on it (the URL, the server's own error
+/// body, the failing coding path) and what the sync engine sorts it by (the transport
+/// failure's kind, the status, `Retry-After`): the engine's `FailureClass` decides which
+/// failures are transient, throttled, authentication, permanent or fatal. No description
+/// ever holds a password or an `Authorization` header.
 ///
 /// Cancellation is not an `APIError`: a cancelled request throws `CancellationError`.
 public enum APIError: Error, Sendable {
@@ -66,20 +67,6 @@ public enum APIError: Error, Sendable {
     public var existingRecord: RawRecord? {
         if case .preconditionFailed(_, let existing) = self { return existing }
         return nil
-    }
-
-    /// Worth retrying later unchanged: transport failures other than TLS and an oversized
-    /// response, 408, 429 and 5xx.
-    /// Authentication, permission, 4xx and decoding failures won't fix themselves.
-    public var isTransient: Bool {
-        switch self {
-        case .transport(let failure):
-            return failure.kind != .tls && failure.kind != .tooLarge
-        case .httpStatus(let failure):
-            return failure.status == 408 || failure.status == 429 || (500...599).contains(failure.status)
-        case .unauthorized, .forbidden, .notFound, .preconditionFailed, .decoding, .invalidRequest:
-            return false
-        }
     }
 }
 

@@ -54,21 +54,18 @@ public struct KintoCollectionService: Sendable {
 
     /// Every page of the list, concatenated; `.notModified` when `query.ifNoneMatch` matches.
     /// For lists the caller keeps in memory anyway; the sync engine goes page by page.
-    /// - Throws: `APIError.decoding` when a `Next-Page` leads back to a page already
-    ///   fetched, or after `maximumPages` pages: a server's paging never loops for ever.
+    /// - Throws: `PagingError` when a `Next-Page` leads off the list or back to a page
+    ///   already fetched, when a list sorted by `last_modified` stops moving, or past
+    ///   `maximumPages` pages (`PagingGuard`): a server's paging never loops for ever.
     public func allRecords(_ query: ListQuery = ListQuery(), maximumPages: Int = 1_000) async throws -> PageResult {
         let first = try await firstPage(query)
         guard case .page(var combined) = first else { return first }
-        var followed: Set<String> = []
+        var guardrail = PagingGuard(
+            listing: self, since: query.since.map(Int64.init), advancing: query.sort.first == "last_modified", maximumPages: maximumPages)
+        try guardrail.check(combined)
         while let next = combined.next.url {
-            guard followed.insert(next).inserted, followed.count < maximumPages else {
-                throw APIError.decoding(DecodingFailure(
-                    url: next, path: "Next-Page",
-                    message: followed.count >= maximumPages
-                        ? "more than \(maximumPages) pages; not following further"
-                        : "leads back to a page already fetched; not following it again"))
-            }
             let page = try await page(at: next)
+            try guardrail.check(page)
             combined.records += page.records
             combined.next = page.next
             combined.backoff = page.backoff ?? combined.backoff

@@ -29,6 +29,13 @@ import Testing
         #expect(PullContinuation.afterFetchAheadFailure(CancellationError()) == nil)
     }
 
+    @Test func aThrottledServerIsNotAskedAgainFromTheCursor() {
+        let failure = HTTPFailure(method: .get, url: "http://kinto/next", status: 503, retryAfter: 3)
+        #expect(PullContinuation.afterFetchAheadFailure(APIError.httpStatus(failure)) == nil)
+        let withoutWait = HTTPFailure(method: .get, url: "http://kinto/next", status: 503)
+        #expect(PullContinuation.afterFetchAheadFailure(APIError.httpStatus(withoutWait)) == .requestFromCursor)
+    }
+
     @Test func aNotModifiedAnswerFromTheCursorEndsThePull() {
         #expect(!PullContinuation.continues(withAnswer: nil))
     }
