@@ -160,7 +160,7 @@ let package = Package(
         ),
         .target(
             name: "WorkerCommands",
-            dependencies: ["ArgumentParsing", "Domain", "Storage", "Sync"],
+            dependencies: ["ArgumentParsing", "Domain", "PrivateFiles", "Services", "Storage", "Sync"],
             path: "Modules/WorkerCommands",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -263,7 +263,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchitectureTests",
-            dependencies: ["Domain", "Sync", "TestSupport"],
+            dependencies: ["Domain", "TestSupport", "WorkerCommands"],
             path: "Tests/ArchitectureTests",
             swiftSettings: swiftSettings
         ),
@@ -353,7 +353,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkerTests",
-            dependencies: ["ArgumentParsing", "Domain", "Records", "Services", "ShelfCommands", "Storage", "TestSupport", "WorkerCommands", "shelf", "shelf-sync"],
+            dependencies: ["ArgumentParsing", "Domain", "Records", "Services", "ShelfCommands", "Storage", "Sync", "TestSupport", "WorkerCommands", "shelf", "shelf-sync"],
             path: "Tests/WorkerTests",
             swiftSettings: swiftSettings
         ),

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import PrivateFiles
 import Storage
+import Sync
 
 // MARK: - WorkerReport
 

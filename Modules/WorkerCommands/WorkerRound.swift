@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Services
 import Storage
+import Sync
 
 // MARK: - WorkerRound
 
