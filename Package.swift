@@ -111,7 +111,7 @@ let package = Package(
         ),
         .target(
             name: "Sync",
-            dependencies: ["Domain", "Encryption", "PrivateFiles", "Records", "Repositories", "Services", "Storage"],
+            dependencies: ["Domain", "Encryption", "PrivateFiles", "Records", "Services", "Storage"],
             path: "Modules/Sync",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -151,8 +151,8 @@ let package = Package(
         .target(
             name: "ShelfCommands",
             dependencies: [
-                "ArgumentParsing", "Domain", "Encryption", "LiveScreens", "Presentation", "Repositories", "Screens", "Services",
-                "Storage", "Sync", "Terminal",
+                "ArgumentParsing", "Domain", "Encryption", "LiveScreens", "Presentation", "Records", "Repositories", "Screens",
+                "Services", "Storage", "Sync", "Terminal",
             ],
             path: "Modules/ShelfCommands",
             exclude: ["README.md"],
@@ -160,7 +160,7 @@ let package = Package(
         ),
         .target(
             name: "WorkerCommands",
-            dependencies: ["ArgumentParsing", "Domain", "PrivateFiles", "Services", "Storage", "Sync"],
+            dependencies: ["ArgumentParsing", "Domain", "PrivateFiles", "Repositories", "Services", "Storage", "Sync"],
             path: "Modules/WorkerCommands",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
