@@ -29,20 +29,31 @@ let package = Package(
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "Sync", targets: ["Sync"]),
         .library(name: "Terminal", targets: ["Terminal"]),
+        .library(name: "Vocabulary", targets: ["Vocabulary"]),
         .library(name: "WorkerCommands", targets: ["WorkerCommands"]),
     ],
     targets: [
         // MARK: - Modules
 
+        // NB: the words every layer shares and that rarely change, below Domain's entities and
+        // ports, so a module that needs only these is not rebuilt when an entity changes.
+        .target(
+            name: "Vocabulary",
+            path: "Modules/Vocabulary",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        // NB: re-exports Vocabulary (Modules/Domain/Vocabulary.swift).
         .target(
             name: "Domain",
+            dependencies: ["Vocabulary"],
             path: "Modules/Domain",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "ArgumentParsing",
-            dependencies: ["Domain"],
+            dependencies: ["Vocabulary"],
             path: "Modules/ArgumentParsing",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -83,14 +94,14 @@ let package = Package(
         // of the fields the server owns (`ServerOwnedFields`), which stay outside a seal.
         .target(
             name: "Encryption",
-            dependencies: ["CSodium", "Domain", "PrivateFiles", "Records"],
+            dependencies: ["CSodium", "PrivateFiles", "Records", "Vocabulary"],
             path: "Modules/Encryption",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Services",
-            dependencies: ["CCurl", "Domain", "Records"],
+            dependencies: ["CCurl", "Records", "Vocabulary"],
             path: "Modules/Services",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -160,7 +171,7 @@ let package = Package(
         ),
         .target(
             name: "WorkerCommands",
-            dependencies: ["ArgumentParsing", "Domain", "PrivateFiles", "Repositories", "Services", "Storage", "Sync"],
+            dependencies: ["ArgumentParsing", "PrivateFiles", "Repositories", "Services", "Storage", "Sync", "Vocabulary"],
             path: "Modules/WorkerCommands",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -349,6 +360,12 @@ let package = Package(
             name: "TerminalTests",
             dependencies: ["Screens", "Terminal", "TestSupport", "shelf-terminal-demo"],
             path: "Tests/TerminalTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "VocabularyTests",
+            dependencies: ["Vocabulary"],
+            path: "Tests/VocabularyTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,7 +1,7 @@
 import CSodium
-import Domain
 import Foundation
 import Records
+import Vocabulary
 
 // MARK: - RecordSealer
 

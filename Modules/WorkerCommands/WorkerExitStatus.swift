@@ -1,5 +1,5 @@
-import Domain
 import Sync
+import Vocabulary
 
 // MARK: - Severity
 

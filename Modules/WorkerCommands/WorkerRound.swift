@@ -1,9 +1,9 @@
-import Domain
 import Foundation
 import Repositories
 import Services
 import Storage
 import Sync
+import Vocabulary
 
 // MARK: - WorkerRound
 

@@ -64,10 +64,23 @@ struct ModuleGraphTests {
     /// imports nothing of ours.)
     @Test func encryptionKeepsItsNarrowBoundary() throws {
         let rows = try allowList()
-        #expect(rows["Encryption"] == ["CSodium", "Domain", "PrivateFiles", "Records"])
+        #expect(rows["Encryption"] == ["CSodium", "PrivateFiles", "Records", "Vocabulary"])
         #expect(rows["PrivateFiles"] == [])
         #expect(rows.filter { $0.value.contains("Encryption") }.keys.sorted() == ["ShelfCommands", "Sync"])
         #expect(rows.filter { $0.value.contains("CSodium") }.keys.sorted() == ["Encryption"])
+    }
+
+    /// The words every layer shares sit below the entities and ports, and the modules that
+    /// need only those words import them alone: a change to an entity or a port (Domain)
+    /// then never rebuilds the transport, the cryptography, the parser or the worker's command.
+    @Test func theVocabularyStandsBelowTheEntities() throws {
+        let rows = try allowList()
+        #expect(rows["Vocabulary"] == [])
+        #expect(rows["Domain"] == ["Vocabulary"])
+        for module in ["ArgumentParsing", "Encryption", "Services", "WorkerCommands"] {
+            #expect(rows[module]?.contains("Vocabulary") == true, "\(module) speaks the vocabulary")
+            #expect(rows[module]?.contains("Domain") == false, "\(module) must not import Domain")
+        }
     }
 
     /// The terminal layer knows no view model and no store: it may import Screens alone
