@@ -141,11 +141,12 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
-        // NB: Screens for Shelf's one display-width rule (`DisplayWidth`) and the CLI's colour
-        // rule (`ColorChoice`, `OutputPolicy`); nothing of the view models.
+        // NB: Vocabulary alone, for Shelf's one width rule (`DisplayColumns`) and safe text: the
+        // terminal and the CLI's output rules (`ColorChoice`, `OutputPolicy`) build without the
+        // store, the network or the view models.
         .target(
             name: "Terminal",
-            dependencies: ["Screens"],
+            dependencies: ["Vocabulary"],
             path: "Modules/Terminal",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -153,7 +154,7 @@ let package = Package(
         // NB: the screens of `shelf ui`: view models drawn as frames; never the store.
         .target(
             name: "LiveScreens",
-            dependencies: ["Domain", "Presentation", "Screens", "Terminal"],
+            dependencies: ["Domain", "Presentation", "Terminal"],
             path: "Modules/LiveScreens",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -358,7 +359,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TerminalTests",
-            dependencies: ["Screens", "Terminal", "TestSupport", "shelf-terminal-demo"],
+            dependencies: ["Terminal", "TestSupport", "Vocabulary", "shelf-terminal-demo"],
             path: "Tests/TerminalTests",
             swiftSettings: swiftSettings
         ),
