@@ -29,20 +29,31 @@ let package = Package(
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "Sync", targets: ["Sync"]),
         .library(name: "Terminal", targets: ["Terminal"]),
+        .library(name: "Vocabulary", targets: ["Vocabulary"]),
         .library(name: "WorkerCommands", targets: ["WorkerCommands"]),
     ],
     targets: [
         // MARK: - Modules
 
+        // NB: the words every layer shares and that rarely change, below Domain's entities and
+        // ports, so a module that needs only these is not rebuilt when an entity changes.
+        .target(
+            name: "Vocabulary",
+            path: "Modules/Vocabulary",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        // NB: re-exports Vocabulary (Modules/Domain/Vocabulary.swift).
         .target(
             name: "Domain",
+            dependencies: ["Vocabulary"],
             path: "Modules/Domain",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "ArgumentParsing",
-            dependencies: ["Domain"],
+            dependencies: ["Vocabulary"],
             path: "Modules/ArgumentParsing",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -83,14 +94,14 @@ let package = Package(
         // of the fields the server owns (`ServerOwnedFields`), which stay outside a seal.
         .target(
             name: "Encryption",
-            dependencies: ["CSodium", "Domain", "PrivateFiles", "Records"],
+            dependencies: ["CSodium", "PrivateFiles", "Records", "Vocabulary"],
             path: "Modules/Encryption",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Services",
-            dependencies: ["CCurl", "Domain", "Records"],
+            dependencies: ["CCurl", "Records", "Vocabulary"],
             path: "Modules/Services",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -111,7 +122,7 @@ let package = Package(
         ),
         .target(
             name: "Sync",
-            dependencies: ["Domain", "Encryption", "PrivateFiles", "Records", "Repositories", "Services", "Storage"],
+            dependencies: ["Domain", "Encryption", "PrivateFiles", "Records", "Services", "Storage"],
             path: "Modules/Sync",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -130,11 +141,12 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
-        // NB: Screens for Shelf's one display-width rule (`DisplayWidth`) and the CLI's colour
-        // rule (`ColorChoice`, `OutputPolicy`); nothing of the view models.
+        // NB: Vocabulary alone, for Shelf's one width rule (`DisplayColumns`) and safe text: the
+        // terminal and the CLI's output rules (`ColorChoice`, `OutputPolicy`) build without the
+        // store, the network or the view models.
         .target(
             name: "Terminal",
-            dependencies: ["Screens"],
+            dependencies: ["Vocabulary"],
             path: "Modules/Terminal",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -142,7 +154,7 @@ let package = Package(
         // NB: the screens of `shelf ui`: view models drawn as frames; never the store.
         .target(
             name: "LiveScreens",
-            dependencies: ["Domain", "Presentation", "Screens", "Terminal"],
+            dependencies: ["Domain", "Presentation", "Terminal"],
             path: "Modules/LiveScreens",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -151,8 +163,8 @@ let package = Package(
         .target(
             name: "ShelfCommands",
             dependencies: [
-                "ArgumentParsing", "Domain", "Encryption", "LiveScreens", "Presentation", "Repositories", "Screens", "Services",
-                "Storage", "Sync", "Terminal",
+                "ArgumentParsing", "Domain", "Encryption", "LiveScreens", "Presentation", "Records", "Repositories", "Screens",
+                "Services", "Storage", "Sync", "Terminal",
             ],
             path: "Modules/ShelfCommands",
             exclude: ["README.md"],
@@ -160,7 +172,7 @@ let package = Package(
         ),
         .target(
             name: "WorkerCommands",
-            dependencies: ["ArgumentParsing", "Domain", "Storage", "Sync"],
+            dependencies: ["ArgumentParsing", "PrivateFiles", "Repositories", "Services", "Storage", "Sync", "Vocabulary"],
             path: "Modules/WorkerCommands",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -263,7 +275,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchitectureTests",
-            dependencies: ["Domain", "Sync", "TestSupport"],
+            dependencies: ["Domain", "TestSupport", "WorkerCommands"],
             path: "Tests/ArchitectureTests",
             swiftSettings: swiftSettings
         ),
@@ -347,13 +359,19 @@ let package = Package(
         ),
         .testTarget(
             name: "TerminalTests",
-            dependencies: ["Screens", "Terminal", "TestSupport", "shelf-terminal-demo"],
+            dependencies: ["Terminal", "TestSupport", "Vocabulary", "shelf-terminal-demo"],
             path: "Tests/TerminalTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "VocabularyTests",
+            dependencies: ["Vocabulary"],
+            path: "Tests/VocabularyTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "WorkerTests",
-            dependencies: ["ArgumentParsing", "Domain", "Records", "Services", "ShelfCommands", "Storage", "TestSupport", "WorkerCommands", "shelf", "shelf-sync"],
+            dependencies: ["ArgumentParsing", "Domain", "Records", "Services", "ShelfCommands", "Storage", "Sync", "TestSupport", "WorkerCommands", "shelf", "shelf-sync"],
             path: "Tests/WorkerTests",
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,5 @@
 import CSodium
-import Domain
+import Vocabulary
 
 // MARK: - KDFParameters
 

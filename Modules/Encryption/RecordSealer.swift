@@ -1,7 +1,7 @@
 import CSodium
-import Domain
 import Foundation
 import Records
+import Vocabulary
 
 // MARK: - RecordSealer
 
@@ -33,7 +33,7 @@ public struct RecordSealer: Sendable {
     public static let sequenceField = VersionFields.sequence
     /// The member `open(_:in:)` adds to the fields of a sealed deletion (never sealed itself).
     public static let deletionField = VersionFields.deletion
-    /// The lineage member (`RecordLineage.field` in Storage), read for a deletion's revision.
+    /// The lineage member (`RecordLineage.field` in Records), read for a deletion's revision.
     static let lineageField = VersionFields.lineage
 
     public init(keyring: Keyring, bucket: String) {

@@ -1,6 +1,6 @@
-import Domain
 import Foundation
 import Records
+import Vocabulary
 
 // MARK: - SealedRecord
 

@@ -1,6 +1,6 @@
 import CSodium
-import Domain
 import Foundation
+import Vocabulary
 
 // MARK: - WrappedKey
 

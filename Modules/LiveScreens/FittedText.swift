@@ -1,4 +1,4 @@
-import Screens
+import Terminal
 
 // MARK: - FittedText
 

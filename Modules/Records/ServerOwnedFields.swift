@@ -27,7 +27,7 @@ public enum ServerOwnedFields {
 /// once for every module that reads or writes them. They are bookkeeping, never the
 /// reader's data: merges, screens, search and exports leave them out.
 public enum VersionFields {
-    /// The revision ids of the last writes, oldest first (`RecordLineage` in Storage).
+    /// The revision ids of the last writes, oldest first (`RecordLineage`).
     public static let lineage = "_shelf_revs"
     /// The version's sequence number on an encrypted account: one more than the version
     /// it was made from. Sealed in the envelope's authenticated data (`seq`), and put back

@@ -18,13 +18,6 @@ public struct RenderOptions: Hashable, Sendable {
     public static let plain = RenderOptions(color: false)
 }
 
-// MARK: - OutputFormat
-
-/// The two shapes every screen renders to: a table for people, JSON for scripts.
-public enum OutputFormat: String, CaseIterable, Hashable, Sendable {
-    case text, json
-}
-
 // MARK: - TextStyle
 
 /// The few styles Shelf's text output uses, as ANSI escapes when colour is on.

@@ -35,6 +35,7 @@ final class AccountSession: Sendable {
                 account: account, paths: paths, options: SyncOptions(retry: .none, maximumRecordBytes: limits.maximumRecordBytes),
                 transport: limits.transport(caFile: account.caFile), timeouts: Self.readTimeouts, storeConfiguration: .reader,
                 readsPassword: !offline, clock: clock)
+            try? SyncedPreferencesStore.carryOver(in: sync.store)
             store = sync.store
             if offline {
                 refresher = LocalOnlyRefresher()

@@ -2,6 +2,7 @@ import ArgumentParsing
 import Domain
 import Encryption
 import Foundation
+import Repositories
 import Screens
 import Services
 import Storage
@@ -37,7 +38,9 @@ extension EncryptionCommand {
             throw CommandFailure.noServer(paths.database(.localOnly).description)
         }
         let limits = try LimitOverrides(environment: context.environment)
-        return try AccountSync(account: account, paths: paths, transport: limits.transport(caFile: account.caFile), clock: context.program.clock)
+        let sync = try AccountSync(account: account, paths: paths, transport: limits.transport(caFile: account.caFile), clock: context.program.clock)
+        try? SyncedPreferencesStore.carryOver(in: sync.store)
+        return sync
     }
 
     /// The passphrase: `SHELF_PASSPHRASE_FILE`, a systemd credential, or the prompt

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Domain
 import Screens
+import Terminal
 
 // MARK: - Colour
 

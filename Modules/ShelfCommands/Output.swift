@@ -3,6 +3,7 @@ import Domain
 import Presentation
 import Screens
 import Synchronization
+import Terminal
 
 // MARK: - Output
 

@@ -2,6 +2,7 @@ import ArgumentParsing
 import Domain
 import Foundation
 import Presentation
+import Repositories
 import Screens
 import Storage
 import Sync
@@ -62,6 +63,7 @@ struct SyncCommand: ShelfCommand {
         limited.maximumRecordBytes = limits.maximumRecordBytes
         let sync = try AccountSync(
             account: account, paths: paths, options: limited, transport: limits.transport(caFile: account.caFile), clock: context.program.clock)
+        try? SyncedPreferencesStore.carryOver(in: sync.store)
 
         let model = SyncRunViewModel(service: AccountSyncRun(sync: sync))
         let progress = SyncProgress(output: context.output)

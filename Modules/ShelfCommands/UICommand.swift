@@ -2,6 +2,7 @@ import ArgumentParsing
 import Domain
 import LiveScreens
 import Presentation
+import Repositories
 import Screens
 import Storage
 import Sync
@@ -227,6 +228,7 @@ struct UICommand: ShelfCommand {
         options.maximumRecordBytes = limits.maximumRecordBytes
         let sync = try AccountSync(
             account: account, paths: paths, options: options, transport: limits.transport(caFile: account.caFile), clock: context.program.clock)
+        try? SyncedPreferencesStore.carryOver(in: sync.store)
         if case .passwordUnavailable(let problem) = sync.credentialProblem {
             // NB: the status line has one line: what is wrong and the command that mends it.
             return { _ in "Not synced: \(problem.brief)." }

@@ -1,4 +1,5 @@
 import Domain
+import Records
 import Repositories
 import Screens
 import Synchronization

@@ -1,6 +1,5 @@
 import Domain
 import Foundation
-import Repositories
 import Services
 import Storage
 
@@ -27,7 +26,9 @@ public struct AccountSync: Sendable {
     /// health gate's age, the reports' start.
     public let clock: SyncClock
 
-    /// Opens the account's store and builds its engine.
+    /// Opens the account's store and builds its engine. Whoever builds one hands this
+    /// device's older favorites and settings over to the synced `preferences` record
+    /// before the first run (Repositories' `SyncedPreferencesStore.carryOver`).
     /// - Throws: `StorageError` when the store can't be opened (a newer schema, permissions…).
     /// - Parameters:
     ///   - transport: nil for the process's shared libcurl transport — one that trusts the
@@ -48,11 +49,6 @@ public struct AccountSync: Sendable {
         var storeConfiguration = storeConfiguration
         storeConfiguration.clock = clock
         store = try ShelfStore(account: account.name, paths: paths, configuration: storeConfiguration)
-        // Favorites and settings kept on this device before they synced join the synced
-        // `preferences` record before the first run sends anything. NB: best effort — a
-        // value that no longer decodes stays where it is, and the CLI reports it when it
-        // reads the preferences; the sync of everything else must not wait for it.
-        try? SyncedPreferencesStore.carryOver(in: store)
         var credentials: APIClient.Credentials?
         var problem: AccountConfigError?
         if readsPassword {

@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Records
-import Repositories
 import Storage
 
 // MARK: - ConflictDecisions

@@ -1,6 +1,5 @@
 import Domain
 import Foundation
-import Repositories
 
 // MARK: - SyncRefresher
 

@@ -1,6 +1,5 @@
 import Domain
 import Foundation
-import Repositories
 import Storage
 
 // MARK: - UnsyncedChanges
@@ -116,7 +115,7 @@ public struct UnsyncedChanges: Sendable {
         if try reader.conflict(collection, id: id) != nil { throw UndoError.inConflict(reference) }
         if entry.kind == .create, base != nil { throw UndoError.notAnEdit(reference) }
         if entry.kind == .create, collection == .books {
-            let references = try BookRemoval.references(to: id, in: reader)
+            let references = try reader.references(toBook: id)
             if !references.isEmpty { throw UndoError.referenced(reference, references) }
         }
         return reference

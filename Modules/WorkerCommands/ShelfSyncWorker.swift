@@ -1,8 +1,8 @@
 import ArgumentParsing
-import Domain
 import Foundation
 import Storage
 import Sync
+import Vocabulary
 
 // MARK: - ShelfSyncWorker
 

@@ -1,6 +1,6 @@
 import ArgumentParsing
-import Domain
 import Sync
+import Vocabulary
 
 // MARK: - The worker's command line
 

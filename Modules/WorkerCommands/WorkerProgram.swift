@@ -1,6 +1,6 @@
 import ArgumentParsing
-import Domain
 import Foundation
+import Vocabulary
 
 // MARK: - WorkerProgram
 

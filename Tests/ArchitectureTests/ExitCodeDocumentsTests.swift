@@ -1,8 +1,8 @@
 import Domain
 import Foundation
-import Sync
 import TestSupport
 import Testing
+import WorkerCommands
 
 /// The exit codes are documented in more places than a person keeps in step by hand:
 /// the tables in docs/cli.md and Apps/shelf-sync/README.md must say exactly what

@@ -64,20 +64,34 @@ struct ModuleGraphTests {
     /// imports nothing of ours.)
     @Test func encryptionKeepsItsNarrowBoundary() throws {
         let rows = try allowList()
-        #expect(rows["Encryption"] == ["CSodium", "Domain", "PrivateFiles", "Records"])
+        #expect(rows["Encryption"] == ["CSodium", "PrivateFiles", "Records", "Vocabulary"])
         #expect(rows["PrivateFiles"] == [])
         #expect(rows.filter { $0.value.contains("Encryption") }.keys.sorted() == ["ShelfCommands", "Sync"])
         #expect(rows.filter { $0.value.contains("CSodium") }.keys.sorted() == ["Encryption"])
     }
 
-    /// The terminal layer knows no view model and no store: it may import Screens alone
-    /// (for the display-width and colour rules). Only the live screens draw on it, and the
-    /// commands library that runs them; the live screens never reach below Presentation.
+    /// The words every layer shares sit below the entities and ports, and the modules that
+    /// need only those words import them alone: a change to an entity or a port (Domain)
+    /// then never rebuilds the transport, the cryptography, the parser or the worker's command.
+    @Test func theVocabularyStandsBelowTheEntities() throws {
+        let rows = try allowList()
+        #expect(rows["Vocabulary"] == [])
+        #expect(rows["Domain"] == ["Vocabulary"])
+        for module in ["ArgumentParsing", "Encryption", "Services", "Terminal", "WorkerCommands"] {
+            #expect(rows[module]?.contains("Vocabulary") == true, "\(module) speaks the vocabulary")
+            #expect(rows[module]?.contains("Domain") == false, "\(module) must not import Domain")
+        }
+    }
+
+    /// The terminal layer knows no view model and no store: it may import Vocabulary alone
+    /// (for the width rule and safe text), so it builds without the store, the network or the
+    /// sync engine. Only the live screens draw on it, and the commands library that runs
+    /// them; the live screens never reach below Presentation, nor into Screens for width.
     @Test func terminalStaysBelowTheInterface() throws {
         let rows = try allowList()
-        #expect(rows["Terminal"] == ["Screens"])
+        #expect(rows["Terminal"] == ["Vocabulary"])
         #expect(rows.filter { $0.value.contains("Terminal") }.keys.sorted() == ["LiveScreens", "ShelfCommands"])
-        #expect(rows["LiveScreens"] == ["Domain", "Presentation", "Screens", "Terminal"])
+        #expect(rows["LiveScreens"] == ["Domain", "Presentation", "Terminal"])
     }
 
     /// README.md's table as the checker reads it (its `allow_list`): module → may import.

@@ -1,6 +1,5 @@
 import Domain
 import Presentation
-import Screens
 import Terminal
 
 // MARK: - LibraryPane

@@ -1,3 +1,4 @@
+import Records
 import Storage
 
 // MARK: - CollectionSnapshot

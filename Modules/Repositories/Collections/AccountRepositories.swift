@@ -75,7 +75,7 @@ public struct AccountRepositories: BookRemoving, Sendable {
 
     /// What refers to a book (notes, sessions, its favorite).
     public func references(toBook id: Book.ID) throws -> BookReferences {
-        try store.read { reader in try BookRemoval.references(to: id, in: reader) }
+        try store.read { reader in try reader.references(toBook: id) }
     }
 
     /// The status screen's summary, straight from the store.

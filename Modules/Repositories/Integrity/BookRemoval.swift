@@ -26,14 +26,6 @@ public struct BookRemovalError: Error, Hashable, Sendable, CustomStringConvertib
 /// store: the book's deletion, its notes' and sessions' deletions or detachments and its
 /// favorite's removal are queued as one change set, or nothing is.
 public enum BookRemoval {
-    /// What refers to `bookID` in the store now.
-    public static func references(to bookID: Book.ID, in reader: StoreReader) throws -> BookReferences {
-        BookReferences(
-            notes: try reader.recordIDs(.notes, field: NoteDTO.bookIDField, equals: bookID).count,
-            sessions: try reader.recordIDs(.sessions, field: ReadingSessionDTO.bookIDField, equals: bookID).count,
-            isFavorite: try SyncedPreferencesStore.isFavorite(bookID, in: reader))
-    }
-
     /// - Throws: `RepositoryError.notFound` when there is no such book;
     ///   `BookRemovalError` under `.refuseIfReferenced` when something refers to it
     ///   (nothing is written then); `StorageError`.
@@ -47,7 +39,7 @@ public enum BookRemoval {
             if mode == .refuseIfReferenced {
                 let references = BookReferences(
                     notes: notes.count, sessions: sessions.count,
-                    isFavorite: try SyncedPreferencesStore.isFavorite(id, in: transaction))
+                    isFavorite: try transaction.isFavoriteBook(id))
                 guard references.isEmpty else { throw BookRemovalError(bookID: id, references: references) }
             }
             for (collection, ids) in [(CollectionName.notes, notes), (.sessions, sessions)] {

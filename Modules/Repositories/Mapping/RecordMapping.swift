@@ -36,7 +36,7 @@ extension RecordMapping {
         do {
             return try RecordDecoding.decode(DTO.self, from: raw).value
         } catch {
-            throw .unreadableRecord(UnreadableRecord(collection: collection, id: record.id, reason: reason(error, id: record.id)))
+            throw .unreadableRecord(UnreadableRecord(collection: collection, id: record.id, failure: error))
         }
     }
 
@@ -104,15 +104,6 @@ extension RecordMapping {
             }
         }
         return (values, unreadable)
-    }
-
-    /// "title: title must not be empty" rather than the response-shaped wording of a
-    /// decoding failure: these bytes come from the local store, not from a response.
-    private static func reason(_ failure: RecordDecodingError, id: String) -> String {
-        let prefix = "data (id \(id))"
-        var field = failure.path.hasPrefix(prefix) ? String(failure.path.dropFirst(prefix.count)) : failure.path
-        if field.hasPrefix(".") { field.removeFirst() }
-        return field.isEmpty ? failure.message : "\(field): \(failure.message)"
     }
 
     // MARK: Ordering

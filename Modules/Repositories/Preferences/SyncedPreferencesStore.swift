@@ -153,14 +153,6 @@ public final class SyncedPreferencesStore: PreferencesStore {
         return ids
     }
 
-    /// Whether `bookID` is a favorite, read leniently from the stored record.
-    static func isFavorite(_ bookID: Book.ID, in reader: StoreReader) throws -> Bool {
-        guard let record = try reader.record(.preferences, id: ReaderPreferences.recordID),
-              let fields = try? WireJSON.fields(record.json)
-        else { return false }
-        return fields[ReaderPreferencesDTO.favoriteField(bookID)] == .bool(true)
-    }
-
     /// Removes `bookID` from the favorites inside `transaction` (a removed book's
     /// favorite disappears with it). - Returns: whether it was one.
     @discardableResult
@@ -182,7 +174,12 @@ public final class SyncedPreferencesStore: PreferencesStore {
         carriedOver.withLock { $0 = true }
     }
 
-    /// What `carryOverIfNeeded` does, for whoever opens a store (the sync worker too).
+    /// What `carryOverIfNeeded` does, for whoever opens a store to sync it (both apps,
+    /// right after building an `AccountSync`), so favorites and settings kept on this
+    /// device before they synced join the synced record before the first run sends
+    /// anything. Best effort there (`try?`): a value that no longer decodes stays where
+    /// it is, and the CLI reports it when it reads the preferences; the sync of
+    /// everything else must not wait for it.
     public static func carryOver(in store: ShelfStore) throws {
         guard try store.read({ reader in try reader.hasLocalPreferencesToCarryOver() }) else { return }
         try store.write { transaction in

@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Records
-import Repositories
 import Storage
 
 // MARK: - OperationHistory
@@ -390,7 +389,7 @@ extension OperationHistory {
                 return .init(collection: collection, id: id, label: step.label, outcome: .unchanged, fields: [])
             case .remove:
                 if collection == .books {
-                    let references = try BookRemoval.references(to: id, in: tx)
+                    let references = try tx.references(toBook: id)
                     guard references.isEmpty else {
                         throw UndoError.referenced(.init(collection: collection, id: id, label: step.label), references)
                     }

@@ -1,5 +1,3 @@
-import Screens
-
 // MARK: - ColorMode
 
 /// Whether a frame reaches the terminal in colour, decided once per session by the same

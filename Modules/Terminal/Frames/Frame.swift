@@ -1,5 +1,3 @@
-import Screens
-
 // MARK: - Frame
 
 /// What the screen should show: `rows × columns` cells. A frame is a value, built whole

@@ -1,4 +1,3 @@
-import Screens
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
-import Domain
 import Testing
+import Vocabulary
 
 /// What Shelf reads from a server's `GET /v1/`, and the limits it derives.
 @Suite("Server capabilities: rules")

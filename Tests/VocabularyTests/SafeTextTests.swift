@@ -1,5 +1,5 @@
-import Domain
 import Testing
+import Vocabulary
 
 /// The one place URLs lose their secrets and network text its control characters.
 @Suite("Safe text: URL redaction and terminal escaping")

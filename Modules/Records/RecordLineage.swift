@@ -1,6 +1,5 @@
 import Domain
 import Foundation
-import Records
 
 // MARK: - RecordLineage
 

@@ -1,6 +1,7 @@
-import Domain
 import Foundation
+import Sync
 import Synchronization
+import Vocabulary
 
 // MARK: - WorkerLog
 

@@ -1,5 +1,3 @@
-import Domain
-
 // MARK: - CollectionRefreshing
 
 /// Brings one collection of the account's local store up to date with the server.
@@ -7,7 +5,8 @@ import Domain
 /// Repositories decide *when* to go to the network (their `FreshnessPolicy`); they
 /// never pull themselves, because a pulled record must be merged with the reader's
 /// waiting local edits, and that is the sync engine's job. The sync engine implements
-/// this port; a repository calls it, then reads the store again.
+/// this port; a repository calls it, then reads the store again. It is declared here,
+/// with the other ports, so that neither of the two modules imports the other.
 ///
 /// What an implementation does for one call:
 /// - pulls the collection into the same store the repository reads (`_since` the
@@ -47,8 +46,3 @@ public struct RefreshSummary: Hashable, Sendable {
     /// Nothing changed (e.g. the server answered 304 Not Modified).
     public static let unchanged = RefreshSummary(changedRecords: 0)
 }
-
-// MARK: - RefreshOutcome
-
-/// How one refresh ended, as every read that shared it sees it.
-public typealias RefreshOutcome = Result<RefreshSummary, any Error>

@@ -1,7 +1,9 @@
-import Domain
 import Foundation
+import Repositories
 import Services
 import Storage
+import Sync
+import Vocabulary
 
 // MARK: - WorkerRound
 
@@ -85,6 +87,7 @@ public struct WorkerRound: Sendable {
             setup = try AccountSync(
                 account: resolved, paths: paths, options: options,
                 transport: transport ?? limits?.transport(caFile: resolved.caFile), clock: clock)
+            try? SyncedPreferencesStore.carryOver(in: setup.store)
         } catch let error as StorageError where error.isCorruption {
             let damage = IntegrityReport(path: paths.database(resolved.name).description, depth: .quick, problems: ["\(error)"], schemaVersion: nil)
             let message = DamagedStoreError(report: damage).description

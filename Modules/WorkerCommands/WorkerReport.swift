@@ -1,7 +1,8 @@
-import Domain
 import Foundation
 import PrivateFiles
 import Storage
+import Sync
+import Vocabulary
 
 // MARK: - WorkerReport
 

@@ -4,6 +4,7 @@ import Storage
 import Sync
 import Synchronization
 import Testing
+import WorkerCommands
 
 /// The worker's log lines: levels, the one-line idle run, timestamps, journald
 /// priorities, JSON objects, escaping — and the severity that picks the exit status.

@@ -1,5 +1,6 @@
-import Screens
+import Terminal
 import Testing
+import Vocabulary
 
 /// The rules of colour, width and paging, from the facts the app gathers.
 @Suite("Output policy: colour, width and the pager")

@@ -1,5 +1,5 @@
-import Domain
 import Testing
+import Vocabulary
 
 /// Shelf's one width rule: the columns text takes, the start of text that fits, and the
 /// width of the terminal with `COLUMNS` honoured when the terminal cannot say.
