@@ -1,5 +1,5 @@
 import CSodium
-import Domain
+import Vocabulary
 import Foundation
 import Records
 
