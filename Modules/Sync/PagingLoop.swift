@@ -6,8 +6,9 @@ import Services
 
 extension SyncRun {
     /// Reads a record list from its first page to its last: the one paging loop of a run,
-    /// which a collection's pull (`pullCollection`) and a reconciliation's look-ups by id
-    /// (`Reconciliation.byID`) both go through.
+    /// which a collection's pull (`pullCollection`), a reconciliation's look-ups by id
+    /// (`Reconciliation.byID`) and a migration's list of envelopes (`closeMigrationIfDone`) all
+    /// go through.
     ///
     /// Each page is checked by the list's `PagingGuard` (a `Next-Page` on this list, never
     /// followed twice; pages that move; a bound on pages) and counted against the run's

@@ -62,15 +62,22 @@ extension SyncRun {
     private func sealLeftovers(of collection: CollectionName, current: String) async throws -> Int {
         let service = KintoCollectionService(client: engine.client, collection: collection)
         let query = ListQuery(limit: options.pageSize, sort: ["last_modified"], fields: Self.envelopeFields)
-        var guardrail = PagingGuard(collection: collection, cursor: nil)
-        var page: RecordPage? = try await withRetries("list \(collection.rawValue)'s envelopes") { try await service.firstPage(query).page }
+        let what = "list \(collection.rawValue)'s envelopes"
+        let ahead = PageFetchAhead(service: service, maximumRequests: max(0, options.maximumPages - pagesPulled))
+        // NB: no page only for an answer "not modified", which a list without a validator never gets.
+        guard let first = try await withRetries(what, { try await service.firstPage(query, onNextPage: ahead.onNextPage).page }) else {
+            ahead.stop()
+            return 0
+        }
         var stale: [RawRecord] = []
-        while let current = page {
-            try guardrail.check(current)
-            try countPage()
-            stale += current.records.filter { !$0.isDeleted }
-            guard let next = current.next.url else { break }
-            page = try await withRetries("list \(collection.rawValue)'s envelopes") { try await service.page(at: next) }
+        // NB: the run's one paging loop: a list cut short (a `Backoff`, too many pages)
+        // throws, so a migration is never closed on part of a collection.
+        try await readPages(from: first, guardrail: PagingGuard(listing: service, since: nil), ahead: ahead) { highest in
+            var rest = query
+            rest.since = highest.map { Int(clamping: $0) }
+            return try await withRetries(what) { try await service.firstPage(rest, onNextPage: ahead.onNextPage) }.page
+        } take: { page in
+            stale += page.records.filter { !$0.isDeleted }
         }
         stale.removeAll { record in
             guard let envelope = record.envelope else { return false }

@@ -22,10 +22,12 @@ struct EncryptedDevice {
         try! KDFParameters(opsLimit: 1, memoryBytes: 8192)
     }()
 
-    init(user: TestUser, server: KintoServer, policy: ConflictPolicy = .manual) throws {
+    /// - Parameter pageSize: records a page asks for (every list of a run: pulls, the
+    ///   migration's list of envelopes).
+    init(user: TestUser, server: KintoServer, policy: ConflictPolicy = .manual, pageSize: Int = 10_000) throws {
         folder = try TemporaryDirectory()
         let keyFile = folder.url.appendingPathComponent("keys", isDirectory: true).appendingPathComponent("account.key")
-        var options = SyncOptions(policy: policy, retry: .none)
+        var options = SyncOptions(policy: policy, retry: .none, pageSize: pageSize)
         options.keyFile = keyFile
         device = try SyncDevice(user: user, server: server, options: options)
         encryption = AccountEncryption(

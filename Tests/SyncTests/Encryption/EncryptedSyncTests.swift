@@ -54,6 +54,23 @@ struct EncryptedSyncTests {
         #expect(try b.device.store.read { try $0.encryptionState().isEnabled })
     }
 
+    /// The migration's list of envelopes goes through the run's paging loop: a collection
+    /// of several pages is read whole, so the plaintext period closes only once every
+    /// record on every page is sealed under the current key, and not before.
+    @Test func aMigrationOverSeveralPagesClosesOnlyOnceEveryPageIsSealed() async throws {
+        let a = try EncryptedDevice(user: user, server: server, pageSize: 2)
+        for index in 1...5 { try a.device.saveBook("b\(index)", title: "Book \(index)") }
+        #expect(await a.device.sync().outcome == .synced)
+        #expect(try await a.enable("correct horse") == 5)
+        #expect(try !a.encryption.status().plaintextClosed)
+        let report = await a.device.sync()
+        #expect(report.outcome == .synced)
+        #expect(try a.encryption.status().plaintextClosed)
+        for index in 1...5 {
+            #expect(try await a.device.rawServerBook("b\(index)")["shelf_enc"] != nil)
+        }
+    }
+
     @Test func aJoinedDeviceMergesFieldByFieldThroughSealedRecords() async throws {
         let (a, b) = try await encryptedPair()
         try b.device.editBook("b1") { $0["finished"] = .bool(true) }
