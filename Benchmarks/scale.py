@@ -465,7 +465,7 @@ def scale_table(results: dict) -> str:
     out += _aligned(lines, header, widths)
     out.append("")
     for entry in results["scenarios"]:
-        if entry["scenario"] in ("no_change", "delta", "search"):
+        if entry["scenario"] in ("after_first_sync", "no_change", "delta", "search"):
             for name, row in entry["contenders"].items():
                 who = NAMES.get(name, name)
                 if "skipped" in row:

@@ -56,7 +56,7 @@ struct BulkPullTests {
     @Test func smallPagesAndStoresThatAlreadyHoldRecordsKeepTheIndex() throws {
         // A small page: not worth rebuilding the index for.
         let small = try ShelfStore.testStore()
-        try apply(Wire.books(0..<(StoreTransaction.bulkPageMinimum - 1)), to: small, morePagesFollow: true)
+        try apply(Wire.books(0..<(PulledPageWrite.bulkPageMinimum - 1)), to: small, morePagesFollow: true)
         #expect(try hasListingIndex(small))
 
         // A large page into a store that holds more records than it brings.

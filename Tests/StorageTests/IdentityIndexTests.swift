@@ -174,7 +174,7 @@ struct IdentityIndexTests {
     @Test func aLoadStartsOnlyWithALargePageIntoAnEmptyCollectionWithNothingWaiting() throws {
         // A small page.
         let small = try ShelfStore.testStore()
-        try load(Wire.books(0..<(StoreTransaction.bulkPageMinimum - 1)), into: small, BulkLoad(), morePagesFollow: true)
+        try load(Wire.books(0..<(PulledPageWrite.bulkPageMinimum - 1)), into: small, BulkLoad(), morePagesFollow: true)
         #expect(try IdentityIndexProbe.isPresent(small))
 
         // A large page that is the only one.

@@ -22,43 +22,37 @@ extension StoreTransaction {
     public func storePulled(
         _ page: [RawRecord], in collection: CollectionName, morePagesFollow: Bool = false, mayLoadInBulk: Bool = true
     ) throws(StorageError) {
-        let stored = page.count >= Self.bulkPageMinimum ? try recordCountEstimate() : 0
-        let large = morePagesFollow && page.count >= Self.bulkPageMinimum
-        if large, stored < page.count {
-            try ListingIndexes.drop(db)
-        }
-        if let bulkLoad, mayLoadInBulk, !page.contains(where: \.isDeleted),
-           try loadsInBulk(bulkLoad, collection, starting: large && stored < page.count) {
+        let shape = PulledPageWrite.Page(
+            count: page.count, hasTombstones: page.contains(where: \.isDeleted), morePagesFollow: morePagesFollow,
+            mayLoadInBulk: mayLoadInBulk && bulkLoad != nil)
+        let write = try PulledPageWrite(
+            shape, loading: bulkLoad?.isLoading ?? false, storedEstimate: { () throws(StorageError) in try recordCountEstimate() },
+            idIndexPresent: { () throws(StorageError) in try IdentityIndex.isPresent(db) },
+            collectionHoldsRecords: { () throws(StorageError) in try holdsAnyRecord(of: collection) })
+        if write.dropsListingIndexes { try ListingIndexes.drop(db) }
+        // NB: `.bulkInsert` is only decided with a load (`mayLoadInBulk` above); without
+        // one the page is upserted, which is always correct.
+        if case .bulkInsert(let startsLoad) = write.rows, let bulkLoad {
+            if startsLoad {
+                try IdentityIndex.drop(db)
+                bulkLoad.start()
+            }
             try insertInBulk(page, into: collection, bulkLoad)
         } else {
             try endBulkLoad()
-            if stored >= Self.keyOrderMinimum {
+            if write.rows == .upsert(inKeyOrder: true) {
                 for remote in Self.inKeyOrder(page) { try storePulled(remote, in: collection) }
             } else {
                 for remote in page { try storePulled(remote, in: collection) }
             }
         }
-        if !morePagesFollow {
+        if write.buildsIndexes {
             try endBulkLoad()
             try ListingIndexes.create(db)
         }
     }
 
     // MARK: Bulk loads
-
-    /// Whether a page with no tombstone and no waiting change goes in without the id
-    /// index: a load under way goes on while the index is still out (another writer may
-    /// have built it); a new one starts with a large page that has more after it
-    /// (`starting`), into a store that holds none of `collection`.
-    private func loadsInBulk(_ load: BulkLoad, _ collection: CollectionName, starting: Bool) throws(StorageError) -> Bool {
-        let indexPresent = try IdentityIndex.isPresent(db)
-        if load.isLoading, !indexPresent { return true }
-        load.stop()
-        guard starting, indexPresent, try !holdsAnyRecord(of: collection) else { return false }
-        try IdentityIndex.drop(db)
-        load.start()
-        return true
-    }
 
     /// Inserts the page without upserting; from an id the load inserted already, the
     /// index is built and the rest of the page upserted (the later version wins, as it
@@ -91,14 +85,6 @@ extension StoreTransaction {
             operation: "look for stored \(collection.rawValue)"
         ) { $0.bool(0) } ?? false
     }
-
-    /// Pages at least this large may be loaded without the listing indexes.
-    static let bulkPageMinimum = 1000
-
-    /// From this many records in the store, a large page is written in key order
-    /// (`inKeyOrder`): about where the `(collection, id)` index (~57 bytes a record)
-    /// stops fitting the 16 MiB page cache beside the table's own pages.
-    static let keyOrderMinimum = 200_000
 
     /// A page's records in the order of the store's `(collection, id)` index.
     ///
