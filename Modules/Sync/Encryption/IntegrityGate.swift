@@ -31,7 +31,7 @@ struct IntegrityGate {
     /// Where each record came from (`WireSealing.Opened.provenance`).
     let provenance: [String: WireSealing.Provenance]
 
-    /// What the gate decided for a page.
+    /// What the gate decided for a page: a plan, carried out by `carryOut`.
     struct Admission {
         /// The records to apply as usual.
         var admitted: [RawRecord] = []
@@ -43,17 +43,40 @@ struct IntegrityGate {
         /// Ids whose sealed live version was taken: what was remembered of their
         /// deletion by anyone is settled.
         var settled: [String] = []
+        /// What the store does besides applying `admitted`, in page order (`carryOut`).
+        var aftercare: [Aftercare] = []
     }
 
-    /// Decides on `records` of `collection` and queues what goes back, in `tx`.
+    /// What a record the gate did not simply take leaves to do in the store.
+    enum Aftercare {
+        /// A refused version: the local copy stays, and this device's version goes back
+        /// over it (`keepLocal`); `held` is what the device held when it was refused.
+        case keep(RawRecord, refused: IntegrityRefusal.Kind, held: HeldVersion)
+        /// A Kinto tombstone (stamped `stamp`) over a record the reader deleted here too:
+        /// the deletion waiting in the outbox goes up sealed over it.
+        case sealDeletionOver(id: String, stamp: Int64)
+    }
+
+    /// Decides on `records` of `collection` and queues what goes back, in `tx`: reads what
+    /// the store holds of them, plans (`plan`), and carries the plan out (`carryOut`).
     /// - Parameter idsAreUnique: no id occurs twice in `records` (a pulled page: the
     ///   scanner refuses one that lists a record twice), so no record is judged against
     ///   another of the same list, and what was taken need not be remembered for it.
     func admit(_ records: [RawRecord], in collection: CollectionName, idsAreUnique: Bool = false, _ tx: StoreTransaction) throws -> Admission {
+        guard !records.isEmpty else { return Admission() }
+        // NB: one look per page when the store holds nothing to compare with (a first pull).
+        let held = try tx.holdsAnyVersion(in: collection) ? try tx.heldVersions(collection, ids: records.map(\.id)) : [:]
+        let admission = plan(records, held: held, idsAreUnique: idsAreUnique)
+        try carryOut(admission, in: collection, tx)
+        return admission
+    }
+
+    /// The decision on a page, without the store: `held` is what the store holds of its
+    /// records (by id; none for a record it does not know).
+    func plan(_ records: [RawRecord], held: [String: HeldVersion], idsAreUnique: Bool = false) -> Admission {
         var admission = Admission()
         guard !records.isEmpty else { return admission }
-        // NB: one look per page when the store holds nothing to compare with (a first pull).
-        var held = try tx.holdsAnyVersion(in: collection) ? try tx.heldVersions(collection, ids: records.map(\.id)) : [:]
+        var held = held
         if !idsAreUnique { held.reserveCapacity(held.count + records.count) }
         // NB: the admitted list is `records` itself until one is not admitted: a page the
         // gate takes whole is not copied record by record.
@@ -85,18 +108,32 @@ struct IntegrityGate {
                 if case .sealed(let sequence, _, _, _) = origin { refusal.offered = sequence }
                 refusal.held = version.sequence ?? version.removal?.sequence
                 admission.refusals.append(refusal)
-                try keepLocal(record, refused: kind, held: version, in: collection, tx)
+                admission.aftercare.append(.keep(record, refused: kind, held: version))
             case .sendDeletionSealed:
                 leaveOut(at: index)
-                // NB: the reader's own deletion still goes up, as a sealed record over the
-                // server's tombstone, so every device learns the deletion is the reader's.
-                if let waiting = try tx.outboxEntry(collection, id: record.id) {
-                    try tx.setServerTombstone(waiting.sequence, stamp: record.lastModified)
-                }
+                admission.aftercare.append(.sealDeletionOver(id: record.id, stamp: record.lastModified))
             }
         }
         if allAdmitted { admission.admitted = records }
         return admission
+    }
+
+    /// Carries out what `plan` decided beside the records it admits (which the caller
+    /// applies): each refused version's local copy kept and queued to go back, and the
+    /// reader's waiting deletions aimed at the tombstones over them.
+    func carryOut(_ admission: Admission, in collection: CollectionName, _ tx: StoreTransaction) throws {
+        for step in admission.aftercare {
+            switch step {
+            case .keep(let record, let kind, let held):
+                try keepLocal(record, refused: kind, held: held, in: collection, tx)
+            case .sealDeletionOver(let id, let stamp):
+                // NB: the reader's own deletion still goes up, as a sealed record over the
+                // server's tombstone, so every device learns the deletion is the reader's.
+                if let waiting = try tx.outboxEntry(collection, id: id) {
+                    try tx.setServerTombstone(waiting.sequence, stamp: stamp)
+                }
+            }
+        }
     }
 
     /// What is held once a sealed version is taken.

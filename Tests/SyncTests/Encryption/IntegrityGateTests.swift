@@ -72,4 +72,59 @@ struct IntegrityGateTests {
         let gate = migrating ? Self.open : Self.closed
         #expect(gate.decide(Self.record(true), provenance: .tombstone, held: held) == expected, "\(label)")
     }
+
+    // MARK: - A page's plan
+
+    static func page(_ id: String, _ stamp: Int64, deleted: Bool = false) -> RawRecord {
+        RawRecord(id: id, lastModified: stamp, isDeleted: deleted, json: Data(#"{"id":"\#(id)"}"#.utf8))
+    }
+
+    /// A whole page through the gate, no store: what it admits, what it refuses, and what it
+    /// leaves the store to do, in page order.
+    @Test func aPagesPlanKeepsPageOrderAndNamesWhatTheStoreDoes() {
+        let gate = IntegrityGate(
+            policy: IntegrityPolicy(plaintextOpen: false),
+            provenance: ["new": Self.sealed(6), "old": Self.sealed(4, "r4"), "newer": Self.sealed(9)])
+        let records = [
+            Self.page("new", 10), Self.page("old", 11), Self.page("gone", 12, deleted: true),
+            Self.page("mine", 13, deleted: true), Self.page("stray", 14, deleted: true), Self.page("newer", 15),
+        ]
+        let held: [String: HeldVersion] = [
+            "new": Self.heldLive, "old": Self.heldLive, "gone": Self.heldLive, "newer": Self.heldLive,
+            "mine": HeldVersion(sequence: 5, revision: "r5", hasRow: true, deletedHere: true, waiting: true),
+        ]
+        let plan = gate.plan(records, held: held, idsAreUnique: true)
+
+        #expect(plan.admitted.map(\.id) == ["new", "stray", "newer"])
+        #expect(plan.refusals.map(\.id) == ["old", "gone"])
+        #expect(plan.refusals.map(\.kind) == [.olderVersion, .deletedWithoutReader])
+        #expect(plan.refusals.first?.offered == 4 && plan.refusals.first?.held == 5)
+        #expect(plan.settled == ["new", "newer"])
+        let steps = plan.aftercare.map { step -> String in
+            switch step {
+            case .keep(let record, let kind, _): "keep \(record.id) (\(kind.rawValue))"
+            case .sealDeletionOver(let id, let stamp): "seal the deletion of \(id) over \(stamp)"
+            }
+        }
+        #expect(steps == ["keep old (older_version)", "keep gone (deleted_without_reader)", "seal the deletion of mine over 13"])
+    }
+
+    /// A page the gate takes whole is handed back as it came, with nothing for the store to do.
+    @Test func aPageTakenWholeLeavesNothingElseToDo() {
+        let gate = IntegrityGate(policy: IntegrityPolicy(plaintextOpen: false), provenance: ["a": Self.sealed(1), "b": Self.sealed(1)])
+        let plan = gate.plan([Self.page("a", 1), Self.page("b", 2)], held: [:], idsAreUnique: true)
+        #expect(plan.admitted.map(\.id) == ["a", "b"])
+        #expect(plan.refusals.isEmpty && plan.aftercare.isEmpty && plan.sealAgain.isEmpty)
+        #expect(plan.settled == ["a", "b"])
+    }
+
+    /// A list that holds two versions of one record judges the second against the first.
+    @Test func aSecondVersionInOneListIsJudgedAgainstTheFirst() {
+        let gate = IntegrityGate(policy: IntegrityPolicy(plaintextOpen: false), provenance: ["a": Self.sealed(6, "r6")])
+        // The provenance is the record's, so both entries carry number 6: the second is the
+        // same version listed again, admitted without a refusal.
+        let plan = gate.plan([Self.page("a", 10), Self.page("a", 10)], held: ["a": Self.heldLive])
+        #expect(plan.admitted.count == 2)
+        #expect(plan.refusals.isEmpty)
+    }
 }
