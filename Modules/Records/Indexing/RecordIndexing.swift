@@ -45,23 +45,23 @@ public struct RecordIndexing: Hashable, Sendable {
         func flag(_ key: some CodingKey) -> Bool? { fields.bool(key.stringValue) }
         switch collection {
         case .books:
-            sortKey = Self.folded([text(BookDTO.CodingKeys.title), text(BookDTO.CodingKeys.authorName)], with: &folder)
+            sortKey = Self.folded([text(BookFields.title), text(BookFields.authorName)], with: &folder)
             searchText = sortKey
-            complete = flag(BookDTO.CodingKeys.finished)
+            complete = flag(BookFields.finished)
         case .notes:
-            searchText = Self.folded([text(NoteDTO.CodingKeys.title), text(NoteDTO.CodingKeys.body)], with: &folder)
+            searchText = Self.folded([text(NoteFields.title), text(NoteFields.body)], with: &folder)
             sortKey = Self.noteKey(searchText: searchText)
             complete = nil
         case .tasks:
-            sortKey = Self.folded([text(ReadingTaskDTO.CodingKeys.title)], with: &folder)
+            sortKey = Self.folded([text(ReadingTaskFields.title)], with: &folder)
             searchText = sortKey
-            complete = flag(ReadingTaskDTO.CodingKeys.done)
+            complete = flag(ReadingTaskFields.done)
         case .products:
-            sortKey = Self.folded([text(ProductDTO.CodingKeys.name)], with: &folder)
+            sortKey = Self.folded([text(ProductFields.name)], with: &folder)
             searchText = sortKey
             complete = nil
         case .cart:
-            let productID = text(CartItemDTO.CodingKeys.productID)
+            let productID = text(CartItemFields.productID)
             sortKey = productID
             searchText = Self.folded([productID], with: &folder)
             complete = nil
@@ -71,8 +71,8 @@ public struct RecordIndexing: Hashable, Sendable {
             complete = nil
         case .sessions:
             // NB: days are `YYYY-MM-DD`, which sort as text in date order.
-            sortKey = text(ReadingSessionDTO.CodingKeys.day)
-            searchText = text(ReadingSessionDTO.CodingKeys.bookID)
+            sortKey = text(ReadingSessionFields.day)
+            searchText = text(ReadingSessionFields.bookID)
             complete = nil
         }
     }
@@ -157,13 +157,13 @@ public struct RecordIndexing: Hashable, Sendable {
         }
     }
 
-    private static let bookNames = names(BookDTO.CodingKeys.id, BookDTO.CodingKeys.title, BookDTO.CodingKeys.authorName, BookDTO.CodingKeys.finished)
-    private static let noteNames = names(NoteDTO.CodingKeys.id, NoteDTO.CodingKeys.title, NoteDTO.CodingKeys.body)
-    private static let taskNames = names(ReadingTaskDTO.CodingKeys.id, ReadingTaskDTO.CodingKeys.title, ReadingTaskDTO.CodingKeys.done)
-    private static let productNames = names(ProductDTO.CodingKeys.id, ProductDTO.CodingKeys.name)
-    private static let cartNames = names(CartItemDTO.CodingKeys.id, CartItemDTO.CodingKeys.productID)
+    private static let bookNames = names(BookFields.id, BookFields.title, BookFields.authorName, BookFields.finished)
+    private static let noteNames = names(NoteFields.id, NoteFields.title, NoteFields.body)
+    private static let taskNames = names(ReadingTaskFields.id, ReadingTaskFields.title, ReadingTaskFields.done)
+    private static let productNames = names(ProductFields.id, ProductFields.name)
+    private static let cartNames = names(CartItemFields.id, CartItemFields.productID)
     private static let preferenceNames = [WireFields.Name("id")]
-    private static let sessionNames = names(ReadingSessionDTO.CodingKeys.id, ReadingSessionDTO.CodingKeys.day, ReadingSessionDTO.CodingKeys.bookID)
+    private static let sessionNames = names(ReadingSessionFields.id, ReadingSessionFields.day, ReadingSessionFields.bookID)
 
     private static func names(_ keys: any CodingKey...) -> [WireFields.Name] {
         keys.map { WireFields.Name($0.stringValue) }
