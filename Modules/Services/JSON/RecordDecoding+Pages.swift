@@ -1,31 +1,33 @@
-import Foundation
 import Records
 import Vocabulary
 
-// MARK: - Decoding response pages
+// MARK: - Decoding pages
 
 extension RecordDecoding {
-    /// Decodes a list page body (`{"data": [...]}`): every live record, in order;
-    /// tombstones are left out.
-    /// - Throws: `APIError.decoding` for malformed JSON (with the byte offset), a page
-    ///   that lists an id twice, or any record that does not decode.
-    public static func decodePage<DTO: RecordDTO>(_ type: DTO.Type, from body: Data) throws(APIError) -> [Versioned<DTO.Value>] {
-        try decode(type, records: try RecordPageScanner.scan(body))
-    }
-
-    /// Decodes the live records among `records`, refusing repeated ids.
-    /// - Throws: `APIError.decoding` naming the record and field that did not read.
-    public static func decode<DTO: RecordDTO>(_ type: DTO.Type, records: [RawRecord]) throws(APIError) -> [Versioned<DTO.Value>] {
-        try RecordPageScanner.requireUniqueIDs(records)
+    /// Decodes the live records among `records` (a list page's, in order); tombstones
+    /// are left out, and a page that lists an id twice is refused.
+    ///
+    /// The page itself was read, and its own failures (malformed JSON with the byte offset,
+    /// no `data` array) reported, by whoever read it: Services' `RecordPageScanner` (as an
+    /// `APIError`) or Records' `RecordListScanner` (as a `JSONScanError`).
+    /// - Throws: `RecordDecodingError` naming the record and field that did not read, or,
+    ///   at the path `data`, the ids the page repeats (`DomainError.duplicateIdentities`).
+    public static func decode<DTO: RecordDTO>(_ type: DTO.Type, records: [RawRecord]) throws(RecordDecodingError) -> [Versioned<DTO.Value>] {
+        try requireUniqueIDs(records)
         var values: [Versioned<DTO.Value>] = []
         values.reserveCapacity(records.count)
         for (position, record) in records.enumerated() where !record.isDeleted {
-            do {
-                values.append(try decode(type, from: record, position: position))
-            } catch {
-                throw .decoding(DecodingFailure(error))
-            }
+            values.append(try decode(type, from: record, position: position))
         }
         return values
+    }
+
+    /// A page that lists one id twice: which version would be the value?
+    private static func requireUniqueIDs(_ records: [RawRecord]) throws(RecordDecodingError) {
+        do {
+            _ = try records.requireUniqueIDs()
+        } catch {
+            throw RecordDecodingError(path: "data", message: "the page lists the same record more than once (\(error))", domainError: error)
+        }
     }
 }
