@@ -1,12 +1,12 @@
-import Domain
+import Vocabulary
 
 // MARK: - RecordIndexing
 
 /// The derived columns the store keeps next to a record's raw JSON — each collection's
 /// indexed fields and its sort key, written down once. The store computes them from
 /// the wire fields each time a record is written; the repositories compute the same
-/// key from a Domain value (`sortKey(books:…)` and its siblings) to place a value they
-/// just wrote where the store would list it.
+/// key from a Domain value (`sortKey(of:)`, in RecordDTOs, by `folded(_:)` and
+/// `noteKey(searchText:)`) to place a value they just wrote where the store would list it.
 ///
 /// | collection | sort key                 | search text        | complete   |
 /// |------------|--------------------------|--------------------|------------|
@@ -77,38 +77,16 @@ public struct RecordIndexing: Hashable, Sendable {
         }
     }
 
-    // MARK: - Sort keys of Domain values
-
-    /// The key a book is listed by: the same rule as a stored book's.
-    public static func sortKey(of book: Book) -> String {
-        var folder = SearchText.Folder()
-        return folded([book.title, book.author], with: &folder)
-    }
-
-    public static func sortKey(of note: Note) -> String {
-        var folder = SearchText.Folder()
-        return noteKey(searchText: folded([note.title, note.body], with: &folder))
-    }
-
-    public static func sortKey(of task: ReadingTask) -> String {
-        var folder = SearchText.Folder()
-        return folded([task.title], with: &folder)
-    }
-
-    public static func sortKey(of product: Product) -> String {
-        var folder = SearchText.Folder()
-        return folded([product.name], with: &folder)
-    }
-
-    public static func sortKey(of item: CartItem) -> String {
-        item.productID
-    }
-
-    public static func sortKey(of session: ReadingSession) -> String {
-        session.day.description
-    }
-
     // MARK: - The rule
+
+    /// `texts` in order, each folded, joined by the separator: the key of the books', tasks'
+    /// and products' sort columns and of every search column but the sessions', and what a
+    /// note's key starts from (`noteKey(searchText:)`). The repositories make a Domain
+    /// value's key with it (`sortKey(of:)`, RecordDTOs).
+    public static func folded(_ texts: [String]) -> String {
+        var folder = SearchText.Folder()
+        return folded(texts, with: &folder)
+    }
 
     /// Each text folded, joined by the separator. Folding works character by character
     /// and the separator is a control character, which no combining mark attaches to,
@@ -126,7 +104,7 @@ public struct RecordIndexing: Hashable, Sendable {
     /// A note's key: its folded title, then the start of its folded body. A long body
     /// only needs its start to break ties between equal titles, and keeping the key
     /// short keeps the listing index small.
-    private static func noteKey(searchText: String) -> String {
+    public static func noteKey(searchText: String) -> String {
         guard let separator = searchText.firstIndex(of: Character(SearchText.fieldSeparator)) else { return searchText }
         let body = searchText[searchText.index(after: separator)...]
         return String(searchText[...separator]) + body.prefix(bodySortPrefix)

@@ -1,4 +1,5 @@
 import Domain
+import Records
 
 // MARK: - CartItemDTO
 
