@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "LiveScreens", targets: ["LiveScreens"]),
         .library(name: "Presentation", targets: ["Presentation"]),
         .library(name: "PrivateFiles", targets: ["PrivateFiles"]),
+        .library(name: "RecordDTOs", targets: ["RecordDTOs"]),
         .library(name: "Records", targets: ["Records"]),
         .library(name: "Repositories", targets: ["Repositories"]),
         .library(name: "Screens", targets: ["Screens"]),
@@ -83,10 +84,20 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
+        // NB: the wire shape on Vocabulary alone, so Services, Storage and Encryption build
+        // beside Domain rather than after it; the DTOs, which map it to Domain's entities,
+        // are RecordDTOs, above both.
         .target(
             name: "Records",
-            dependencies: ["Domain"],
+            dependencies: ["Vocabulary"],
             path: "Modules/Records",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RecordDTOs",
+            dependencies: ["Domain", "Records"],
+            path: "Modules/RecordDTOs",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
@@ -115,14 +126,14 @@ let package = Package(
         ),
         .target(
             name: "Repositories",
-            dependencies: ["Domain", "PrivateFiles", "Records", "Storage"],
+            dependencies: ["Domain", "PrivateFiles", "RecordDTOs", "Records", "Storage"],
             path: "Modules/Repositories",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Sync",
-            dependencies: ["Domain", "Encryption", "PrivateFiles", "Records", "Services", "Storage"],
+            dependencies: ["Domain", "Encryption", "PrivateFiles", "RecordDTOs", "Records", "Services", "Storage"],
             path: "Modules/Sync",
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -163,7 +174,7 @@ let package = Package(
         .target(
             name: "ShelfCommands",
             dependencies: [
-                "ArgumentParsing", "Domain", "Encryption", "LiveScreens", "Presentation", "Records", "Repositories", "Screens",
+                "ArgumentParsing", "Domain", "Encryption", "LiveScreens", "Presentation", "RecordDTOs", "Repositories", "Screens",
                 "Services", "Storage", "Sync", "Terminal",
             ],
             path: "Modules/ShelfCommands",
@@ -217,13 +228,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "shelf-bench-local-edits",
-            dependencies: ["Domain", "Records", "Services", "Storage"],
+            dependencies: ["Domain", "RecordDTOs", "Records", "Services", "Storage"],
             path: "Benchmarks/LocalEdits",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "shelf-json-throughput",
-            dependencies: ["Domain", "Records", "Services", "Storage", "Sync"],
+            dependencies: ["Domain", "RecordDTOs", "Records", "Services", "Storage", "Sync"],
             path: "Benchmarks/JSONThroughput",
             swiftSettings: swiftSettings
         ),
@@ -241,7 +252,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TransportBench",
-            dependencies: ["Records", "Services"],
+            dependencies: ["RecordDTOs", "Records", "Services"],
             path: "Benchmarks/TransportBench",
             swiftSettings: swiftSettings
         ),
@@ -305,7 +316,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Domain", "Records", "Services", "TestSupport"],
+            dependencies: ["Domain", "RecordDTOs", "Records", "Services", "TestSupport"],
             path: "Tests/IntegrationTests",
             swiftSettings: swiftSettings
         ),
@@ -322,14 +333,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "RecordDTOsTests",
+            dependencies: ["Domain", "RecordDTOs", "Records", "TestSupport"],
+            path: "Tests/RecordDTOsTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "RecordsTests",
-            dependencies: ["Domain", "Records", "TestSupport"],
+            dependencies: ["Records", "TestSupport", "Vocabulary"],
             path: "Tests/RecordsTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RepositoriesTests",
-            dependencies: ["Domain", "Records", "Repositories", "Services", "Storage", "TestSupport"],
+            dependencies: ["Domain", "RecordDTOs", "Records", "Repositories", "Services", "Storage", "TestSupport"],
             path: "Tests/RepositoriesTests",
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import RecordDTOs
 import Records
 import Services
 import Storage

@@ -7,6 +7,7 @@
 // When the body is a Kinto list page, it also times reading it with RecordPageScanner
 // (the sync path) against JSONDecoder into BookDTOs.
 import Foundation
+import RecordDTOs
 import Records
 import Services
 

@@ -1,4 +1,4 @@
-import Domain
+import Vocabulary
 
 // MARK: - IndexedFields
 

@@ -1,5 +1,5 @@
 import Domain
-import Records
+import RecordDTOs
 import Repositories
 import Screens
 import Synchronization

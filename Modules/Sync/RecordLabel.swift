@@ -39,8 +39,8 @@ enum RecordLabel {
     private static let preferences = "favorites and settings"
 
     private static func isPreferenceField(_ name: String) -> Bool {
-        name.hasPrefix(ReaderPreferencesDTO.favoritePrefix) || name == ReaderPreferencesDTO.dailyGoalField
-            || name == ReaderPreferencesDTO.showFinishedField
+        name.hasPrefix(PreferenceFields.favoritePrefix) || name == PreferenceFields.dailyGoalMinutes
+            || name == PreferenceFields.showFinished
     }
 
     private static func label(

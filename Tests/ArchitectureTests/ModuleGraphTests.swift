@@ -83,6 +83,18 @@ struct ModuleGraphTests {
         }
     }
 
+    /// The wire shape stands beside the entities, not above them: Records speaks Vocabulary
+    /// alone, so the transport, the store's wire side and the cryptography build without
+    /// Domain. The DTOs that map records to entities sit above both, and only the layers
+    /// that decode records (Repositories, Sync) and the commands see them: never Services,
+    /// Storage, Encryption or Presentation.
+    @Test func theWireShapeStandsBesideTheEntities() throws {
+        let rows = try allowList()
+        #expect(rows["Records"] == ["Vocabulary"])
+        #expect(rows["RecordDTOs"] == ["Domain", "Records"])
+        #expect(rows.filter { $0.value.contains("RecordDTOs") }.keys.sorted() == ["Repositories", "ShelfCommands", "Sync"])
+    }
+
     /// The terminal layer knows no view model and no store: it may import Vocabulary alone
     /// (for the width rule and safe text), so it builds without the store, the network or the
     /// sync engine. Only the live screens draw on it, and the commands library that runs

@@ -1,7 +1,7 @@
-import Domain
 import Foundation
-import Testing
 @testable import Records
+import Testing
+import Vocabulary
 
 /// A pulled page's records carry the members their store columns need, read while the
 /// page scanner finds each record: they must be exactly what reading the record again

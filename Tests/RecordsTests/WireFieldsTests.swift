@@ -1,8 +1,8 @@
-import Domain
 import Foundation
-import Testing
 @testable import Records
+import Testing
 import TestSupport
+import Vocabulary
 
 @Suite("Reading wire fields")
 struct WireFieldsTests {

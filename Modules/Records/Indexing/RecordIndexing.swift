@@ -1,12 +1,12 @@
-import Domain
+import Vocabulary
 
 // MARK: - RecordIndexing
 
 /// The derived columns the store keeps next to a record's raw JSON — each collection's
 /// indexed fields and its sort key, written down once. The store computes them from
 /// the wire fields each time a record is written; the repositories compute the same
-/// key from a Domain value (`sortKey(books:…)` and its siblings) to place a value they
-/// just wrote where the store would list it.
+/// key from a Domain value (`sortKey(of:)`, in RecordDTOs, by `folded(_:)` and
+/// `noteKey(searchText:)`) to place a value they just wrote where the store would list it.
 ///
 /// | collection | sort key                 | search text        | complete   |
 /// |------------|--------------------------|--------------------|------------|
@@ -45,23 +45,23 @@ public struct RecordIndexing: Hashable, Sendable {
         func flag(_ key: some CodingKey) -> Bool? { fields.bool(key.stringValue) }
         switch collection {
         case .books:
-            sortKey = Self.folded([text(BookDTO.CodingKeys.title), text(BookDTO.CodingKeys.authorName)], with: &folder)
+            sortKey = Self.folded([text(BookFields.title), text(BookFields.authorName)], with: &folder)
             searchText = sortKey
-            complete = flag(BookDTO.CodingKeys.finished)
+            complete = flag(BookFields.finished)
         case .notes:
-            searchText = Self.folded([text(NoteDTO.CodingKeys.title), text(NoteDTO.CodingKeys.body)], with: &folder)
+            searchText = Self.folded([text(NoteFields.title), text(NoteFields.body)], with: &folder)
             sortKey = Self.noteKey(searchText: searchText)
             complete = nil
         case .tasks:
-            sortKey = Self.folded([text(ReadingTaskDTO.CodingKeys.title)], with: &folder)
+            sortKey = Self.folded([text(ReadingTaskFields.title)], with: &folder)
             searchText = sortKey
-            complete = flag(ReadingTaskDTO.CodingKeys.done)
+            complete = flag(ReadingTaskFields.done)
         case .products:
-            sortKey = Self.folded([text(ProductDTO.CodingKeys.name)], with: &folder)
+            sortKey = Self.folded([text(ProductFields.name)], with: &folder)
             searchText = sortKey
             complete = nil
         case .cart:
-            let productID = text(CartItemDTO.CodingKeys.productID)
+            let productID = text(CartItemFields.productID)
             sortKey = productID
             searchText = Self.folded([productID], with: &folder)
             complete = nil
@@ -71,44 +71,22 @@ public struct RecordIndexing: Hashable, Sendable {
             complete = nil
         case .sessions:
             // NB: days are `YYYY-MM-DD`, which sort as text in date order.
-            sortKey = text(ReadingSessionDTO.CodingKeys.day)
-            searchText = text(ReadingSessionDTO.CodingKeys.bookID)
+            sortKey = text(ReadingSessionFields.day)
+            searchText = text(ReadingSessionFields.bookID)
             complete = nil
         }
     }
 
-    // MARK: - Sort keys of Domain values
-
-    /// The key a book is listed by: the same rule as a stored book's.
-    public static func sortKey(of book: Book) -> String {
-        var folder = SearchText.Folder()
-        return folded([book.title, book.author], with: &folder)
-    }
-
-    public static func sortKey(of note: Note) -> String {
-        var folder = SearchText.Folder()
-        return noteKey(searchText: folded([note.title, note.body], with: &folder))
-    }
-
-    public static func sortKey(of task: ReadingTask) -> String {
-        var folder = SearchText.Folder()
-        return folded([task.title], with: &folder)
-    }
-
-    public static func sortKey(of product: Product) -> String {
-        var folder = SearchText.Folder()
-        return folded([product.name], with: &folder)
-    }
-
-    public static func sortKey(of item: CartItem) -> String {
-        item.productID
-    }
-
-    public static func sortKey(of session: ReadingSession) -> String {
-        session.day.description
-    }
-
     // MARK: - The rule
+
+    /// `texts` in order, each folded, joined by the separator: the key of the books', tasks'
+    /// and products' sort columns and of every search column but the sessions', and what a
+    /// note's key starts from (`noteKey(searchText:)`). The repositories make a Domain
+    /// value's key with it (`sortKey(of:)`, RecordDTOs).
+    public static func folded(_ texts: [String]) -> String {
+        var folder = SearchText.Folder()
+        return folded(texts, with: &folder)
+    }
 
     /// Each text folded, joined by the separator. Folding works character by character
     /// and the separator is a control character, which no combining mark attaches to,
@@ -126,7 +104,7 @@ public struct RecordIndexing: Hashable, Sendable {
     /// A note's key: its folded title, then the start of its folded body. A long body
     /// only needs its start to break ties between equal titles, and keeping the key
     /// short keeps the listing index small.
-    private static func noteKey(searchText: String) -> String {
+    public static func noteKey(searchText: String) -> String {
         guard let separator = searchText.firstIndex(of: Character(SearchText.fieldSeparator)) else { return searchText }
         let body = searchText[searchText.index(after: separator)...]
         return String(searchText[...separator]) + body.prefix(bodySortPrefix)
@@ -157,13 +135,13 @@ public struct RecordIndexing: Hashable, Sendable {
         }
     }
 
-    private static let bookNames = names(BookDTO.CodingKeys.id, BookDTO.CodingKeys.title, BookDTO.CodingKeys.authorName, BookDTO.CodingKeys.finished)
-    private static let noteNames = names(NoteDTO.CodingKeys.id, NoteDTO.CodingKeys.title, NoteDTO.CodingKeys.body)
-    private static let taskNames = names(ReadingTaskDTO.CodingKeys.id, ReadingTaskDTO.CodingKeys.title, ReadingTaskDTO.CodingKeys.done)
-    private static let productNames = names(ProductDTO.CodingKeys.id, ProductDTO.CodingKeys.name)
-    private static let cartNames = names(CartItemDTO.CodingKeys.id, CartItemDTO.CodingKeys.productID)
+    private static let bookNames = names(BookFields.id, BookFields.title, BookFields.authorName, BookFields.finished)
+    private static let noteNames = names(NoteFields.id, NoteFields.title, NoteFields.body)
+    private static let taskNames = names(ReadingTaskFields.id, ReadingTaskFields.title, ReadingTaskFields.done)
+    private static let productNames = names(ProductFields.id, ProductFields.name)
+    private static let cartNames = names(CartItemFields.id, CartItemFields.productID)
     private static let preferenceNames = [WireFields.Name("id")]
-    private static let sessionNames = names(ReadingSessionDTO.CodingKeys.id, ReadingSessionDTO.CodingKeys.day, ReadingSessionDTO.CodingKeys.bookID)
+    private static let sessionNames = names(ReadingSessionFields.id, ReadingSessionFields.day, ReadingSessionFields.bookID)
 
     private static func names(_ keys: any CodingKey...) -> [WireFields.Name] {
         keys.map { WireFields.Name($0.stringValue) }

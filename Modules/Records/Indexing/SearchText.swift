@@ -1,8 +1,8 @@
-import Domain
+import Vocabulary
 
 // MARK: - SearchText
 
-/// Folding for the store's search and sort columns (and a query's text): Domain's `SearchFolding.fold`,
+/// Folding for the store's search and sort columns (and a query's text): Vocabulary's `SearchFolding.fold`,
 /// with a shortcut for pure ASCII text.
 ///
 /// Folding through Foundation costs microseconds per string on Linux; most titles

@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Records
+import RecordDTOs
 import Storage
 
 // MARK: - CachedCollection

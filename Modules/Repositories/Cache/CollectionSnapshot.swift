@@ -1,4 +1,4 @@
-import Records
+import RecordDTOs
 import Storage
 
 // MARK: - CollectionSnapshot

@@ -1,5 +1,5 @@
 import Domain
-import Records
+import RecordDTOs
 import Storage
 
 // MARK: - CollectionRepository

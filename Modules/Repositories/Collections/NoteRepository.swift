@@ -38,7 +38,7 @@ extension CollectionRepository: NotesLoading, NoteService where Mapping == NoteM
         async throws -> ListSlice<Note>
     {
         try await cache.slice(
-            search: search, member: bookID.map { MemberEquality(NoteDTO.bookIDField, equals: $0) }, order: RecordOrder(order),
+            search: search, member: bookID.map { MemberEquality(WireNames.noteBook, equals: $0) }, order: RecordOrder(order),
             limit: limit, forceRefresh: false
         ).valueOrRefreshError()
     }

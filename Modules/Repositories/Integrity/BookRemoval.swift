@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import RecordDTOs
 import Records
 import Storage
 
@@ -34,8 +35,8 @@ public enum BookRemoval {
         return try store.edit { transaction in
             guard try transaction.record(.books, id: id) != nil else { throw RepositoryError.notFound(.books, id: id) }
             var result = BookRemovalResult(bookID: id, mode: mode)
-            let notes = try transaction.recordIDs(.notes, field: NoteDTO.bookIDField, equals: id)
-            let sessions = try transaction.recordIDs(.sessions, field: ReadingSessionDTO.bookIDField, equals: id)
+            let notes = try transaction.recordIDs(.notes, field: WireNames.noteBook, equals: id)
+            let sessions = try transaction.recordIDs(.sessions, field: WireNames.sessionBook, equals: id)
             if mode == .refuseIfReferenced {
                 let references = BookReferences(
                     notes: notes.count, sessions: sessions.count,
@@ -72,7 +73,7 @@ public enum BookRemoval {
                 UnreadableRecord(collection: collection, id: id, reason: "its stored JSON is not an object"))
         }
         ServerOwnedFields.removeStamp(from: &fields)
-        fields[collection == .notes ? NoteDTO.bookIDField : ReadingSessionDTO.bookIDField] = .null
+        fields[collection == .notes ? WireNames.noteBook : WireNames.sessionBook] = .null
         try transaction.saveLocal(collection, id: id, json: try WireJSON.data(fields))
     }
 }

@@ -21,8 +21,8 @@ extension ImportPlan {
             var item = item
             item.id = keyed(item.id, item.collection)
             item.fields["id"] = .string(item.id)
-            if case .string(let book)? = item.fields[NoteDTO.bookIDField] {
-                item.fields[NoteDTO.bookIDField] = .string(keyed(book, .books))
+            if case .string(let book)? = item.fields[WireNames.noteBook] {
+                item.fields[WireNames.noteBook] = .string(keyed(book, .books))
             }
             return item
         }

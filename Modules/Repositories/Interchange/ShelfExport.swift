@@ -201,7 +201,7 @@ public enum ShelfExport {
             plan.issues.append(ImportIssue(location: location, reason: "\(collection.rawValue) record '\(id)' appears twice; the first was kept"))
             return
         }
-        if collection == .notes, (try? NoteBodyRule.validate(fields[NoteDTO.bodyField]?.stringValue ?? "")) == nil {
+        if collection == .notes, (try? NoteBodyRule.validate(fields[WireNames.noteBody]?.stringValue ?? "")) == nil {
             // NB: the rule every other way of writing a note follows (`NoteBodyRule`).
             plan.issues.append(ImportIssue(location: location, reason: "note '\(id)' has an empty body, which Shelf does not write"))
             return

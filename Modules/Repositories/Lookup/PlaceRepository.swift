@@ -23,7 +23,7 @@ public struct PlaceRepository: PlaceService {
             let (book, notes, noteCount) = try store.read { reader in
                 let id = try Self.resolveID(reference, in: .books, reader: reader)
                 let book = try Self.decode(BookMapping.self, reader.record(.books, id: id), id: id)
-                let noteIDs = try reader.recordIDs(.notes, field: NoteDTO.bookIDField, equals: id)
+                let noteIDs = try reader.recordIDs(.notes, field: WireNames.noteBook, equals: id)
                 var notes = try noteIDs.prefix(limit).compactMap { noteID in
                     try reader.record(.notes, id: noteID).flatMap { try? NoteMapping.decode($0) }
                 }

@@ -1,11 +1,12 @@
 import Domain
+import RecordDTOs
 import Records
 
 // MARK: - Collection mappings
 //
 // Each collection's DTO and listing order. The order is the store's sort key, computed
-// by the one rule in Records (`RecordIndexing`) from a Domain value instead of from the
-// stored JSON. Repositories need it only to put a value they just wrote where the store
+// by the one rule in Records (`RecordIndexing`), which RecordDTOs applies to a Domain
+// value instead of to the stored JSON. Repositories need it only to put a value they just wrote where the store
 // would list it, without reading the whole collection again; `RepositoriesTests` checks
 // the cached order against a fresh read.
 

@@ -37,7 +37,7 @@ extension RecordOrder {
     init(_ order: ListOrder<NoteSortField>) {
         let keys: [Key] = switch order.field {
         case .title: [.sortKey]
-        case .book: [.text(NoteDTO.bookIDField), .sortKey]
+        case .book: [.text(WireNames.noteBook), .sortKey]
         case .id: []
         }
         self.init(keys, descending: order.descending)

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import RecordDTOs
 import Records
 import Storage
 import Synchronization
@@ -50,10 +51,10 @@ public final class SyncedPreferencesStore: PreferencesStore {
             try Self.update(in: transaction) { fields in
                 let current = Self.favorites(in: fields)
                 for id in current.subtracting(ids) {
-                    fields.removeValue(forKey: ReaderPreferencesDTO.favoriteField(id))
+                    fields.removeValue(forKey: PreferenceFields.favorite(id))
                 }
                 for id in ids.subtracting(current) {
-                    fields[ReaderPreferencesDTO.favoriteField(id)] = .bool(true)
+                    fields[PreferenceFields.favorite(id)] = .bool(true)
                 }
             }
         }
@@ -132,23 +133,23 @@ public final class SyncedPreferencesStore: PreferencesStore {
     /// `settings` — and only those.
     static func write(_ settings: ReadingSettings, into fields: inout [String: JSONValue]) {
         // NB: a stored value of the wrong type counts as different, so it gets repaired.
-        let storedShowFinished = fields[ReaderPreferencesDTO.showFinishedField]
+        let storedShowFinished = fields[PreferenceFields.showFinished]
         let showFinished = storedShowFinished == nil ? ReadingSettings.default.showFinished : storedShowFinished?.boolValue
         if settings.showFinished != showFinished {
-            fields[ReaderPreferencesDTO.showFinishedField] = .bool(settings.showFinished)
+            fields[PreferenceFields.showFinished] = .bool(settings.showFinished)
         }
-        let storedGoal = fields[ReaderPreferencesDTO.dailyGoalField]
+        let storedGoal = fields[PreferenceFields.dailyGoalMinutes]
         let goal = storedGoal == nil ? ReadingSettings.default.dailyGoal.minutes : storedGoal?.intValue
         if settings.dailyGoal.minutes != goal {
-            fields[ReaderPreferencesDTO.dailyGoalField] = .number(Double(settings.dailyGoal.minutes))
+            fields[PreferenceFields.dailyGoalMinutes] = .number(Double(settings.dailyGoal.minutes))
         }
     }
 
     /// The favorites a record's fields hold, read leniently (an invalid id is not one).
     static func favorites(in fields: [String: JSONValue]) -> Set<Book.ID> {
         var ids: Set<Book.ID> = []
-        for (name, value) in fields where name.hasPrefix(ReaderPreferencesDTO.favoritePrefix) && value == .bool(true) {
-            ids.insert(String(name.dropFirst(ReaderPreferencesDTO.favoritePrefix.count)))
+        for (name, value) in fields where name.hasPrefix(PreferenceFields.favoritePrefix) && value == .bool(true) {
+            ids.insert(String(name.dropFirst(PreferenceFields.favoritePrefix.count)))
         }
         return ids
     }
@@ -159,7 +160,7 @@ public final class SyncedPreferencesStore: PreferencesStore {
     static func removeFavorite(_ bookID: Book.ID, in transaction: StoreTransaction) throws -> Bool {
         var removed = false
         try update(in: transaction) { fields in
-            removed = fields.removeValue(forKey: ReaderPreferencesDTO.favoriteField(bookID)) != nil
+            removed = fields.removeValue(forKey: PreferenceFields.favorite(bookID)) != nil
         }
         return removed
     }
@@ -186,7 +187,7 @@ public final class SyncedPreferencesStore: PreferencesStore {
             guard let local = try transaction.takeLocalPreferencesForSync() else { return }
             try update(in: transaction) { fields in
                 for id in local.favorites {
-                    fields[ReaderPreferencesDTO.favoriteField(id)] = .bool(true)
+                    fields[PreferenceFields.favorite(id)] = .bool(true)
                 }
                 if let settings = local.settings { write(settings, into: &fields) }
             }

@@ -1,5 +1,5 @@
 import Domain
-import Records
+import RecordDTOs
 
 // MARK: - RepositoryError
 

@@ -9,9 +9,4 @@ extension DecodingFailure {
     init(decoding error: any Error, url: String? = nil, pathPrefix: String = "") {
         self.init(url: url, path: DecodingErrorText.path(of: error, after: pathPrefix), message: DecodingErrorText.message(for: error))
     }
-
-    /// A record that did not read as its DTO or broke a Domain rule, as a response's failure.
-    public init(_ error: RecordDecodingError) {
-        self.init(path: error.path, message: error.message, domainError: error.domainError)
-    }
 }

@@ -35,9 +35,9 @@ public enum RecordPageScanner {
 
     /// A page that lists one id twice is refused: which version would be the record?
     ///
-    /// NB: the check runs on a `Set<String>` first because the Domain's generic
+    /// NB: the check runs on a `Set<String>` first because Vocabulary's generic
     /// `requireUniqueIDs` is not specialised across modules and costs as much as the
-    /// whole scan; the Domain rule still decides, and names, the duplicates.
+    /// whole scan; that rule still decides, and names, the duplicates.
     static func requireUniqueIDs(_ records: [RawRecord]) throws(APIError) {
         var seen = Set<String>(minimumCapacity: records.count)
         guard records.contains(where: { !seen.insert($0.id).inserted }) else { return }

@@ -9,8 +9,8 @@ import Vocabulary
 /// request values (`KintoRequest`), sent in a batch or alone (`APIClient.write`).
 ///
 /// The server decides what is allowed: a write to the read-only catalog comes back as
-/// `APIError.forbidden`. Records become Domain values through their DTOs
-/// (`RecordDecoding`), in the repositories, from what the store holds.
+/// `APIError.forbidden`. Records become Domain values through their DTOs (RecordDTOs'
+/// `RecordDecoding`), in the repositories, from what the store holds.
 public struct KintoCollectionService: Sendable {
     public let client: APIClient
     public let path: KintoCollectionPath

@@ -10,8 +10,8 @@ extension StoreReader {
     /// What refers to `bookID` in the store now.
     public func references(toBook bookID: Book.ID) throws -> BookReferences {
         BookReferences(
-            notes: try recordIDs(.notes, field: NoteDTO.bookIDField, equals: bookID).count,
-            sessions: try recordIDs(.sessions, field: ReadingSessionDTO.bookIDField, equals: bookID).count,
+            notes: try recordIDs(.notes, field: WireNames.noteBook, equals: bookID).count,
+            sessions: try recordIDs(.sessions, field: WireNames.sessionBook, equals: bookID).count,
             isFavorite: try isFavoriteBook(bookID))
     }
 
@@ -21,6 +21,6 @@ extension StoreReader {
         guard let record = try record(.preferences, id: ReaderPreferences.recordID),
               let fields = try? WireJSON.fields(record.json)
         else { return false }
-        return fields[ReaderPreferencesDTO.favoriteField(bookID)] == .bool(true)
+        return fields[PreferenceFields.favorite(bookID)] == .bool(true)
     }
 }

@@ -52,8 +52,8 @@ extension SyncRules {
                 var fields = try Self.fields(row.json, collection: collection, id: row.id)
                 fields["id"] = .string(newID)
                 for bookkeeping in VersionFields.names.union(["last_modified"]) { fields.removeValue(forKey: bookkeeping) }
-                if collection == .notes, case .string(let book)? = fields[NoteDTO.bookIDField], RevealingIDs.reveals(book) {
-                    fields[NoteDTO.bookIDField] = .string(keyed(book, .books))
+                if collection == .notes, case .string(let book)? = fields[WireNames.noteBook], RevealingIDs.reveals(book) {
+                    fields[WireNames.noteBook] = .string(keyed(book, .books))
                 }
                 try tx.saveLocal(collection, id: newID, json: try Self.data(fields, collection: collection, id: newID))
                 _ = try tx.deleteLocal(collection, id: row.id)
@@ -62,8 +62,8 @@ extension SyncRules {
             }
         }
         guard !renamedBooks.isEmpty else { return renamed }
-        try follow(renamedBooks, in: .notes, field: NoteDTO.bookIDField)
-        try follow(renamedBooks, in: .sessions, field: ReadingSessionDTO.bookIDField)
+        try follow(renamedBooks, in: .notes, field: WireNames.noteBook)
+        try follow(renamedBooks, in: .sessions, field: WireNames.sessionBook)
         try followFavorites(renamedBooks)
         return renamed
     }
@@ -81,13 +81,13 @@ extension SyncRules {
 
     /// Renames the favorite fields (`favorite:<book id>`) of renamed books.
     private func followFavorites(_ renamed: [String: String]) throws(StorageError) {
-        let collection = ReaderPreferencesDTO.collection
+        let collection = CollectionName.preferences
         for row in try tx.rows(of: collection) where !row.isDeleted {
             var fields = try Self.fields(row.json, collection: collection, id: row.id)
             var changed = false
             for (old, new) in renamed {
-                guard let value = fields.removeValue(forKey: ReaderPreferencesDTO.favoriteField(old)) else { continue }
-                fields[ReaderPreferencesDTO.favoriteField(new)] = value
+                guard let value = fields.removeValue(forKey: PreferenceFields.favorite(old)) else { continue }
+                fields[PreferenceFields.favorite(new)] = value
                 changed = true
             }
             guard changed else { continue }

@@ -454,8 +454,8 @@ extension OperationHistory {
     /// A field's name as a person reads it: the wire name, except the preferences'
     /// `favorite:<book id>` (`favorite <book id>`).
     static func shownField(_ name: String, in collection: CollectionName) -> String {
-        guard collection == .preferences, name.hasPrefix(ReaderPreferencesDTO.favoritePrefix) else { return name }
-        return "favorite " + name.dropFirst(ReaderPreferencesDTO.favoritePrefix.count)
+        guard collection == .preferences, name.hasPrefix(PreferenceFields.favoritePrefix) else { return name }
+        return "favorite " + name.dropFirst(PreferenceFields.favoritePrefix.count)
     }
 
     /// A field's value as a person reads it in a warning.

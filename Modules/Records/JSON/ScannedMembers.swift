@@ -3,7 +3,7 @@ import Foundation
 // MARK: - ScannedMembers
 
 /// The few top-level members a DTO is made of, read from one record's bytes by
-/// `JSONByteScanner` — the reader behind `RecordDTO.scanned(from:)`, which lists skip
+/// `JSONByteScanner` — the reader behind RecordDTOs' `scanned(from:)`, which lists skip
 /// `JSONDecoder` with.
 ///
 /// It answers only where its reading is certainly the decoder's: the scanner validates
@@ -11,13 +11,13 @@ import Foundation
 /// appears twice gives nil, since `JSONDecoder` keeps the first of repeated names where
 /// `WireFields` keeps the last. A nil sends the record to `JSONDecoder`, whose error
 /// names the field.
-struct ScannedMembers {
+public struct ScannedMembers {
     /// One value per name asked for, in the order of the names; nil where absent.
     private var values: [WireFields.Value?]
 
     /// Reads `names` from `json`; nil when the bytes are not one valid JSON object or
     /// one of the names is repeated.
-    init?(_ json: Data, names: [WireFields.Name]) {
+    public init?(_ json: Data, names: [WireFields.Name]) {
         var values = [WireFields.Value?](repeating: nil, count: names.count)
         let read: Bool? = try? JSONByteScanner.withScanner(over: json) { (scanner) throws(JSONScanError) -> Bool in
             var repeated = false
@@ -37,13 +37,13 @@ struct ScannedMembers {
     }
 
     /// A string member.
-    func string(_ index: Int) -> String? {
+    public func string(_ index: Int) -> String? {
         if case .string(let text) = values[index] { return text }
         return nil
     }
 
     /// A `true` or `false` member (`JSONDecoder` reads nothing else as a `Bool`).
-    func bool(_ index: Int) -> Bool? {
+    public func bool(_ index: Int) -> Bool? {
         if case .bool(let flag) = values[index] { return flag }
         return nil
     }
@@ -51,7 +51,7 @@ struct ScannedMembers {
     /// An optional integer member: `.some(nil)` when absent or null, `.some(n)` for an
     /// integer written without fraction or exponent; nil for anything else (`1e3` and
     /// `1.0` are integers to `JSONDecoder`, so they are left to it).
-    func optionalInteger(_ index: Int) -> Int?? {
+    public func optionalInteger(_ index: Int) -> Int?? {
         switch values[index] {
         case nil, .null?: .some(nil)
         case .integer(let number)?: Int(exactly: number).map { .some($0) }

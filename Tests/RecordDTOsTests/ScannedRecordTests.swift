@@ -1,7 +1,7 @@
 import Domain
 import Foundation
+import RecordDTOs
 import Testing
-@testable import Records
 import TestSupport
 
 @Suite("Records read by the byte scanner instead of JSONDecoder")

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 
 // MARK: - BookDTO
 
@@ -13,11 +14,7 @@ public struct BookDTO: WritableRecordDTO, Hashable {
     public var finished: Bool
     public var lastModified: Int?
 
-    enum CodingKeys: String, CodingKey {
-        case id, title, finished
-        case authorName = "author_name"
-        case lastModified = "last_modified"
-    }
+    typealias CodingKeys = BookFields
 
     public init(id: String, title: String, authorName: String, finished: Bool, lastModified: Int? = nil) {
         self.id = id

@@ -1,4 +1,5 @@
 import Domain
+import Records
 
 // MARK: - CartItemDTO
 
@@ -12,11 +13,7 @@ public struct CartItemDTO: WritableRecordDTO, Hashable {
     public var quantity: Int
     public var lastModified: Int?
 
-    enum CodingKeys: String, CodingKey {
-        case id, quantity
-        case productID = "product_id"
-        case lastModified = "last_modified"
-    }
+    typealias CodingKeys = CartItemFields
 
     public init(productID: String, quantity: Int, lastModified: Int? = nil) {
         self.id = productID

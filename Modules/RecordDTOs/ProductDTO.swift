@@ -1,4 +1,5 @@
 import Domain
+import Records
 
 // MARK: - ProductDTO
 
@@ -13,11 +14,7 @@ public struct ProductDTO: RecordDTO, Hashable {
     public var currency: String
     public var lastModified: Int?
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, currency
-        case priceMinor = "price_minor"
-        case lastModified = "last_modified"
-    }
+    typealias CodingKeys = ProductFields
 
     public init(id: String, name: String, priceMinor: Int, currency: String, lastModified: Int? = nil) {
         self.id = id

@@ -1,4 +1,5 @@
 import Domain
+import Records
 
 // MARK: - ReadingTaskDTO
 
@@ -11,10 +12,7 @@ public struct ReadingTaskDTO: WritableRecordDTO, Hashable {
     public var done: Bool
     public var lastModified: Int?
 
-    enum CodingKeys: String, CodingKey {
-        case id, title, done
-        case lastModified = "last_modified"
-    }
+    typealias CodingKeys = ReadingTaskFields
 
     public init(id: String, title: String, done: Bool, lastModified: Int? = nil) {
         self.id = id

@@ -1,4 +1,5 @@
 import Domain
+import Records
 
 // MARK: - ReadingSessionDTO
 
@@ -13,14 +14,7 @@ public struct ReadingSessionDTO: WritableRecordDTO, Hashable {
     @WrittenAsNull public var bookID: String?
     public var lastModified: Int?
 
-    enum CodingKeys: String, CodingKey {
-        case id, minutes, day
-        case bookID = "book_id"
-        case lastModified = "last_modified"
-    }
-
-    /// The field that names the book a record belongs to, for queries that follow it.
-    public static let bookIDField = CodingKeys.bookID.stringValue
+    typealias CodingKeys = ReadingSessionFields
 
     public init(id: String, minutes: Int, day: String, bookID: String?, lastModified: Int? = nil) {
         self.id = id

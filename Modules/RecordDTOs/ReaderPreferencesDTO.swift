@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 
 // MARK: - ReaderPreferencesDTO
 
@@ -13,10 +14,6 @@ import Foundation
 /// removed by removing its field.
 public struct ReaderPreferencesDTO: RecordDTO, Hashable {
     public static let collection = CollectionName.preferences
-    /// The prefix of a favorite's field name; the rest is the book id.
-    public static let favoritePrefix = "favorite:"
-    public static let showFinishedField = "show_finished"
-    public static let dailyGoalField = "daily_goal_minutes"
 
     public var id: String
     public var showFinished: Bool?
@@ -35,9 +32,6 @@ public struct ReaderPreferencesDTO: RecordDTO, Hashable {
         self.lastModified = lastModified
     }
 
-    /// The field name that marks `bookID` a favorite.
-    public static func favoriteField(_ bookID: Book.ID) -> String { favoritePrefix + bookID }
-
     private struct Key: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
@@ -52,13 +46,13 @@ public struct ReaderPreferencesDTO: RecordDTO, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         id = try container.decode(String.self, forKey: Key("id"))
-        showFinished = try container.decodeIfPresent(Bool.self, forKey: Key(Self.showFinishedField))
-        dailyGoalMinutes = try container.decodeIfPresent(Int.self, forKey: Key(Self.dailyGoalField))
+        showFinished = try container.decodeIfPresent(Bool.self, forKey: Key(PreferenceFields.showFinished))
+        dailyGoalMinutes = try container.decodeIfPresent(Int.self, forKey: Key(PreferenceFields.dailyGoalMinutes))
         lastModified = try container.decodeIfPresent(Int.self, forKey: Key("last_modified"))
         var favorites: Set<String> = []
-        for key in container.allKeys where key.stringValue.hasPrefix(Self.favoritePrefix) {
+        for key in container.allKeys where key.stringValue.hasPrefix(PreferenceFields.favoritePrefix) {
             if (try? container.decode(Bool.self, forKey: key)) == true {
-                favorites.insert(String(key.stringValue.dropFirst(Self.favoritePrefix.count)))
+                favorites.insert(String(key.stringValue.dropFirst(PreferenceFields.favoritePrefix.count)))
             }
         }
         self.favorites = favorites
@@ -67,9 +61,9 @@ public struct ReaderPreferencesDTO: RecordDTO, Hashable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(id, forKey: Key("id"))
-        try container.encodeIfPresent(showFinished, forKey: Key(Self.showFinishedField))
-        try container.encodeIfPresent(dailyGoalMinutes, forKey: Key(Self.dailyGoalField))
-        for favorite in favorites.sorted() { try container.encode(true, forKey: Key(Self.favoriteField(favorite))) }
+        try container.encodeIfPresent(showFinished, forKey: Key(PreferenceFields.showFinished))
+        try container.encodeIfPresent(dailyGoalMinutes, forKey: Key(PreferenceFields.dailyGoalMinutes))
+        for favorite in favorites.sorted() { try container.encode(true, forKey: Key(PreferenceFields.favorite(favorite))) }
         try container.encodeIfPresent(lastModified, forKey: Key("last_modified"))
     }
 

@@ -1,4 +1,5 @@
 import Domain
+import Records
 
 // MARK: - NoteDTO
 
@@ -13,15 +14,7 @@ public struct NoteDTO: WritableRecordDTO, Hashable {
     public var body: String
     public var lastModified: Int?
 
-    enum CodingKeys: String, CodingKey {
-        case id, title, body
-        case bookID = "book_id"
-        case lastModified = "last_modified"
-    }
-
-    /// The field that names the book a record belongs to, for queries that follow it.
-    public static let bookIDField = CodingKeys.bookID.stringValue
-    public static let bodyField = CodingKeys.body.stringValue
+    typealias CodingKeys = NoteFields
 
     public init(id: String, bookID: String?, title: String, body: String, lastModified: Int? = nil) {
         self.id = id
