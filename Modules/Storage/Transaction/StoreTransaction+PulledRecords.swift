@@ -40,7 +40,7 @@ extension StoreTransaction {
             try insertInBulk(page, into: collection, bulkLoad)
         } else {
             try endBulkLoad()
-            if write.rows == .upsert(inKeyOrder: true) {
+            if case .upsert(inKeyOrder: true) = write.rows {
                 for remote in Self.inKeyOrder(page) { try storePulled(remote, in: collection) }
             } else {
                 for remote in page { try storePulled(remote, in: collection) }

@@ -54,10 +54,12 @@ struct EncryptedSyncTests {
         #expect(try b.device.store.read { try $0.encryptionState().isEnabled })
     }
 
-    /// The migration's list of envelopes goes through the run's paging loop: a collection
-    /// of several pages is read whole, so the plaintext period closes only once every
-    /// record on every page is sealed under the current key, and not before.
-    @Test func aMigrationOverSeveralPagesClosesOnlyOnceEveryPageIsSealed() async throws {
+    /// The migration's list of envelopes goes through the run's paging loop, its guard
+    /// and its pages fetched ahead: a collection listed in several pages (pages of 2) is
+    /// read to its end and the plaintext period closes, where a guard that refused the
+    /// list, or a loop that never ended, would fail the run. The period is open until the
+    /// sync that seals everything.
+    @Test func aMigrationListedInSeveralPagesIsReadThroughAndCloses() async throws {
         let a = try EncryptedDevice(user: user, server: server, pageSize: 2)
         for index in 1...5 { try a.device.saveBook("b\(index)", title: "Book \(index)") }
         #expect(await a.device.sync().outcome == .synced)

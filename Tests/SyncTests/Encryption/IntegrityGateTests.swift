@@ -117,14 +117,4 @@ struct IntegrityGateTests {
         #expect(plan.refusals.isEmpty && plan.aftercare.isEmpty && plan.sealAgain.isEmpty)
         #expect(plan.settled == ["a", "b"])
     }
-
-    /// A list that holds two versions of one record judges the second against the first.
-    @Test func aSecondVersionInOneListIsJudgedAgainstTheFirst() {
-        let gate = IntegrityGate(policy: IntegrityPolicy(plaintextOpen: false), provenance: ["a": Self.sealed(6, "r6")])
-        // The provenance is the record's, so both entries carry number 6: the second is the
-        // same version listed again, admitted without a refusal.
-        let plan = gate.plan([Self.page("a", 10), Self.page("a", 10)], held: ["a": Self.heldLive])
-        #expect(plan.admitted.count == 2)
-        #expect(plan.refusals.isEmpty)
-    }
 }
