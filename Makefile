@@ -10,6 +10,9 @@ VENV := .venv
 APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libsodium-dev openssl postgresql zsh fish tmux systemd
 # The test build refuses imports of targets that are not declared dependencies.
 SWIFT_BUILD_FLAGS := --explicit-target-dependency-import-check error
+# Seconds the whole test run may take (about 4 min here): past it, Scripts/with-deadline.py
+# prints the processes still running and ends them, well before CI's own 90-minute limit.
+TEST_DEADLINE ?= 2400
 # Release apps carry the Swift runtime and Foundation inside: loading them as shared
 # libraries costs ~10 ms at every start, more than `shelf --version` may take.
 RELEASE_FLAGS := -c release --static-swift-stdlib
@@ -140,11 +143,12 @@ check:
 
 ## test: everything — module graph, code map, unit, integration (real Kinto) and end-to-end tests; at the end, the
 ##   tests that did not run, each with its reason (Swift Testing's "➜ Test … skipped: …" lines; the output is kept
-##   in .build/test-output.txt)
+##   in .build/test-output.txt). A run still going after TEST_DEADLINE seconds (40 min) prints the processes under it
+##   and is ended (Scripts/with-deadline.py); a test's wait on any one program ends after 10 min (ProcessDeadline)
 test: setup check
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	@echo "$(SWIFT) test --skip-build"; set -o pipefail; \
-	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; status=$$?; \
+	python3 Scripts/with-deadline.py $(TEST_DEADLINE) $(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; status=$$?; \
 	skipped=$$(grep -E '^➜ Test .+ skipped(: ".*"|\.)$$' .build/test-output.txt); \
 	if [ -n "$$skipped" ]; then echo "Skipped, $$(grep -c . <<< "$$skipped") tests:"; echo "$$skipped"; \
 	else echo "Skipped: none; every test ran."; fi; \

@@ -14,9 +14,11 @@ Exit status: 0 every run converged, 1 a run diverged (its seed and history are
 printed), 2 the harness could not run (no Kinto, no binaries), 64 usage.
 """
 import argparse
+import faulthandler
 import json
 import os
 import pathlib
+import signal
 import sys
 import time
 
@@ -157,6 +159,10 @@ def server_shape(args, mode):
 
 def main(argv=None):
     args = parse(argv)
+    # Whoever ends a run that overran its deadline (the Swift tests' ProcessDeadline,
+    # `timeout`) sends SIGTERM first: every thread's stack goes to stderr, then the
+    # default action ends the process, so a hang says where it stood.
+    faulthandler.register(signal.SIGTERM, all_threads=True, chain=True)
     for binary in (args.shelf, args.shelf_sync):
         if not os.access(binary, os.X_OK):
             print(f"harness: {binary} is not an executable; build it first (swift build)", file=sys.stderr)

@@ -119,11 +119,13 @@ final class ShelfSandbox {
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         try process.run()
+        let deadline = ProcessDeadline(pid: process.processIdentifier, what: URL(fileURLWithPath: path).lastPathComponent)
         process.waitUntilExit()
+        let ended = deadline.disarm() ?? ""
         return ShelfRun(
             arguments: arguments, status: process.terminationStatus,
             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self) + ended)
     }
 
     /// A file in the sandbox with `contents` and POSIX `mode`.

@@ -61,8 +61,12 @@ public struct MeasuredProcess: Sendable, CustomStringConvertible {
         process.standardOutput = pipe
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let deadline = ProcessDeadline(pid: process.processIdentifier, what: executable.lastPathComponent)
         let summary = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        if let ended = deadline.disarm() {
+            throw Failure(description: ended)
+        }
         let fields = summary.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         guard fields.count == 3, let status = Int32(fields[0]), let wall = Double(fields[1]), let peak = Int(fields[2]) else {
             throw Failure(description: "the measuring parent printed '\(summary)' (exit \(process.terminationStatus))")

@@ -40,12 +40,15 @@ public enum ProcessRunner {
     /// many as there are cores: two here); a long run — the convergence harness takes
     /// tens of seconds — then starves every other test's `await` of threads, and their
     /// time bounds fail on a loaded machine. The wait happens on a Dispatch thread.
+    ///
+    /// Every wait ends: after `deadlineSeconds` the program is ended (`ProcessDeadline`).
     public static func runInBackground(
-        _ executable: URL, _ arguments: [String], environment: [String: String]
+        _ executable: URL, _ arguments: [String], environment: [String: String],
+        deadlineSeconds: Int = ProcessDeadline.standardSeconds
     ) async throws -> ProcessResult {
         let running = try start(executable, arguments, environment: environment)
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: running.finish()) }
+            DispatchQueue.global().async { continuation.resume(returning: running.finish(deadlineSeconds: deadlineSeconds)) }
         }
     }
 
@@ -79,12 +82,17 @@ public enum ProcessRunner {
             process.waitUntilExit()
         }
 
-        /// Reads both pipes to their end and waits for the exit.
+        /// Reads both pipes to their end and waits for the exit — at most `deadlineSeconds`
+        /// (`ProcessDeadline`): a program still running then is ended, and its stderr
+        /// says so and which processes were still running.
         ///
         /// NB: stderr is read on another thread while stdout is read here: read one after
         /// the other, a child that fills the stderr pipe (64 KiB) before closing stdout
         /// would wait for us while we wait for it.
-        public func finish() -> ProcessResult {
+        public func finish(deadlineSeconds: Int = ProcessDeadline.standardSeconds) -> ProcessResult {
+            let deadline = ProcessDeadline(
+                pid: process.processIdentifier, what: process.executableURL?.lastPathComponent ?? "a program",
+                seconds: deadlineSeconds)
             let errors = Mutex(Data())
             let readErrors = DispatchGroup()
             let handle = stderr.fileHandleForReading
@@ -95,8 +103,9 @@ public enum ProcessRunner {
             let out = stdout.fileHandleForReading.readDataToEndOfFile()
             readErrors.wait()
             process.waitUntilExit()
+            let ended = deadline.disarm() ?? ""
             return ProcessResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                                 stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self))
+                                 stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self) + ended)
         }
     }
 

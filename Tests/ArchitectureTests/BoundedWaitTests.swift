@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import TestSupport
+
+// MARK: - BoundedWaitTests
+
+/// Every wait ends, in the tests too: a program a test waits for is ended at its
+/// deadline, and the whole run at `make test`'s (`Scripts/with-deadline.py`). Both say
+/// which processes were still running, so a hang in CI reads as a finding, not as a
+/// job killed at its limit with nothing said.
+@Suite("Bounded waits in the tests")
+struct BoundedWaitTests {
+    /// A program that would outlive its deadline — and a child it started, holding the
+    /// pipes — is ended, and stderr names both.
+    @Test func aProgramPastItsDeadlineIsEndedWithItsChildrenAndSaysSo() async throws {
+        let started = ContinuousClock.now
+        let result = try await ProcessRunner.runInBackground(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", "sleep 300 & sleep 301; echo never"],
+            environment: ["PATH": "/usr/bin:/bin"], deadlineSeconds: 1)
+        let waited = ContinuousClock.now - started
+        #expect(waited < .seconds(60), "the wait ended at the deadline, not when sleep did: \(waited)")
+        #expect(result.status != 0)
+        #expect(!result.stdout.contains("never"))
+        #expect(result.stderr.contains("[test deadline] bash"), "\(result.stderr)")
+        #expect(result.stderr.contains("sleep 300") && result.stderr.contains("sleep 301"), "\(result.stderr)")
+    }
+
+    /// A program that ends in time is left alone and nothing is added to what it said.
+    @Test func aProgramWithinItsDeadlineIsUntouched() async throws {
+        let result = try await ProcessRunner.runInBackground(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", "echo out; echo err >&2; exit 3"],
+            environment: ["PATH": "/usr/bin:/bin"], deadlineSeconds: 30)
+        #expect(result.status == 3)
+        #expect(result.stdout == "out\n")
+        #expect(result.stderr == "err\n")
+    }
+
+    /// The suite's own deadline: the command's processes are listed and ended, exit 124.
+    @Test func theSuitesDeadlineListsWhatStillRanAndEndsIt() throws {
+        let script = FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/with-deadline.py")
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/python3"), [script.path, "1", "/bin/bash", "-c", "sleep 302 & sleep 303"],
+            environment: ["PATH": "/usr/bin:/bin"])
+        #expect(result.status == 124)
+        #expect(result.stderr.contains("still ran after 1 s"), "\(result.stderr)")
+        #expect(result.stderr.contains("sleep 302") && result.stderr.contains("sleep 303"), "\(result.stderr)")
+        let passed = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/python3"), [script.path, "30", "/bin/bash", "-c", "exit 3"],
+            environment: ["PATH": "/usr/bin:/bin"])
+        #expect(passed.status == 3)
+    }
+}
