@@ -162,6 +162,9 @@ def main(argv=None):
     # Whoever ends a run that overran its deadline (the Swift tests' ProcessDeadline,
     # `timeout`) sends SIGTERM first: every thread's stack goes to stderr, then the
     # default action ends the process, so a hang says where it stood.
+    # (Started from a thread of Swift's concurrency pool, this process inherits a mask
+    # that blocks SIGTERM: unblocked, or the stacks would never be printed.)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     faulthandler.register(signal.SIGTERM, all_threads=True, chain=True)
     for binary in (args.shelf, args.shelf_sync):
         if not os.access(binary, os.X_OK):

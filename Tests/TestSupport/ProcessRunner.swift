@@ -61,7 +61,14 @@ public enum ProcessRunner {
         public let stderr: Pipe
 
         /// Reads stderr line by line until `predicate` matches a line; returns it (nil at EOF).
-        public func waitForStderrLine(where predicate: (String) -> Bool) -> String? {
+        /// A program that neither says it nor exits is ended at the deadline: nil then.
+        public func waitForStderrLine(
+            deadlineSeconds: Int = ProcessDeadline.standardSeconds, where predicate: (String) -> Bool
+        ) -> String? {
+            let deadline = ProcessDeadline(
+                pid: process.processIdentifier, what: process.executableURL?.lastPathComponent ?? "a program",
+                seconds: deadlineSeconds)
+            defer { deadline.disarm() }
             var buffer = Data()
             let handle = stderr.fileHandleForReading
             while true {
