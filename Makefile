@@ -144,11 +144,15 @@ check:
 ## test: everything — module graph, code map, unit, integration (real Kinto) and end-to-end tests; at the end, the
 ##   tests that did not run, each with its reason (Swift Testing's "➜ Test … skipped: …" lines; the output is kept
 ##   in .build/test-output.txt). A run still going after TEST_DEADLINE seconds (40 min) prints the processes under it
-##   and is ended (Scripts/with-deadline.py); a test's wait on any one program ends after 10 min (ProcessDeadline)
+##   and the tests it started and never ended, and is ended (Scripts/with-deadline.py; the output is line-buffered,
+##   stdbuf, so that it holds every line up to the end); a test's wait on any one program ends after 10 min
+##   (ProcessDeadline)
 test: setup check
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	@echo "$(SWIFT) test --skip-build"; set -o pipefail; \
-	python3 Scripts/with-deadline.py $(TEST_DEADLINE) $(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; status=$$?; \
+	python3 Scripts/with-deadline.py $(TEST_DEADLINE) stdbuf -oL -eL $(SWIFT) test --skip-build 2>&1 \
+		| tee .build/test-output.txt; status=$$?; \
+	if [ $$status = 124 ]; then echo "Tests started and never ended:"; python3 Scripts/unfinished-tests.py .build/test-output.txt; fi; \
 	skipped=$$(grep -E '^➜ Test .+ skipped(: ".*"|\.)$$' .build/test-output.txt); \
 	if [ -n "$$skipped" ]; then echo "Skipped, $$(grep -c . <<< "$$skipped") tests:"; echo "$$skipped"; \
 	else echo "Skipped: none; every test ran."; fi; \

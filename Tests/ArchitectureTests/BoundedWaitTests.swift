@@ -49,4 +49,31 @@ struct BoundedWaitTests {
             environment: ["PATH": "/usr/bin:/bin"])
         #expect(passed.status == 3)
     }
+
+    /// What `make test` prints after its deadline: the tests that started and never
+    /// ended — a parameterized test's cases end with their test, the run is no test.
+    @Test func theTestsThatNeverEndedAreNamed() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("unfinished-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: output) }
+        try Data("""
+            ◇ Test run started.
+            ◇ Test quick() started.
+            ◇ Test hangs() started.
+            ◇ Test table(_:) started.
+            ◇ Test case passing 1 argument n → 1 to table(_:) started.
+            ◇ Test skipped() started.
+            ✔ Test quick() passed after 0.1 seconds.
+            ✔ Test table(_:) with 2 test cases passed after 0.2 seconds.
+            ➜ Test skipped() skipped: "no server"
+            ◇ Test fails() started.
+            ✘ Test fails() failed after 0.3 seconds with 1 issue.
+            ✔ Test run with 5 tests in 1 suite passed after 1.0 seconds.
+
+            """.utf8).write(to: output)
+        let script = FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/unfinished-tests.py")
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/python3"), [script.path, output.path], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "hangs()\n")
+    }
 }
