@@ -6,7 +6,7 @@ import Records
 
 /// The table behind `AcknowledgedDeletions`; when a deletion is remembered and what a
 /// remembered one means for a pulled record are the sync engine's rules
-/// (`SyncRules.rememberDeletion`, `SyncRules.deleteAgainIfStale`).
+/// (`SyncRules.rememberDeletion`, `PulledRecordsPlan`).
 extension StoreTransaction {
     /// Remembers that the server acknowledged deleting `id` in its version `revision`
     /// (the last lineage id), keeping the memory bounded (`AcknowledgedDeletions`).

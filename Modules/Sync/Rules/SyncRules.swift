@@ -14,13 +14,13 @@ import Storage
 ///
 /// | step | rule | file |
 /// |---|---|---|
-/// | a pulled record or page | `applyPulled` | SyncRules+Pulled.swift |
+/// | a pulled record or page | `applyPulled`, deciding by `PulledRecordsPlan` | SyncRules+Pulled.swift, PulledRecordsPlan.swift |
 /// | a change goes out | `markSent` | SyncRules+Sent.swift |
 /// | the server has a pushed change | `acknowledgePush` | SyncRules+Acknowledgement.swift |
 /// | a waiting change meets a newer server version | `rebasePendingChange`, `discardLocalChange` | SyncRules+Rebase.swift |
 /// | the server forgot records | `startRecovery`, `keepNewerLocalVersion`, `keepLocalDeletion`, `requeueRecordsMissing` | SyncRules+Recovery.swift |
 /// | a change refused for good | `moveToDeadLetters` | SyncRules+DeadLetters.swift |
-/// | a deletion the server acknowledged | `rememberDeletion`, `deleteAgainIfStale` | SyncRules+AcknowledgedDeletions.swift |
+/// | a deletion the server acknowledged | `rememberDeletion`; a stale copy: `PulledRecordsPlan` | SyncRules+AcknowledgedDeletions.swift, PulledRecordsPlan.swift |
 /// | a record of an encrypted account still in the clear | `sealAgain` | SyncRules+Encryption.swift |
 /// | an update another device overwrote unseen | `rememberWrite`, `reopen` | SyncRules+AcknowledgedWrites.swift |
 ///
