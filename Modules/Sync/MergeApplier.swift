@@ -6,7 +6,8 @@ import Storage
 // MARK: - MergeApplier
 
 /// Applies a three-way merge to the store, inside the caller's transaction: used when a
-/// pulled record changed under a waiting local edit, and when a push got a 412.
+/// pulled record changed under a waiting local edit, and when a push got a 412. It reads
+/// what the merge needs (`Read`), decides (`plan`, a value: `Plan`) and carries that out.
 ///
 /// A change this device sent whose answer never came (in flight) is settled first: when
 /// the server's record is exactly what was sent (or the tombstone of a deletion sent),
@@ -31,48 +32,94 @@ struct MergeApplier {
         case conflict(MergeConflict)
     }
 
+    /// What the merge reads of the store.
+    struct Read: Equatable {
+        /// The waiting (or in flight) local change, if any.
+        var waiting: OutboxEntry?
+        /// The last server version the local change started from (the base snapshot).
+        var base: Data?
+        /// The local record's content; nil when there is no row or it is a deletion.
+        var local: Data?
+    }
+
+    /// What the merge does, decided from the read and the server's record: nothing here
+    /// writes (`MergePlanTests`, table-driven without a store).
+    enum Plan: Equatable {
+        /// The server's record is this device's change in flight: acknowledge it.
+        case acknowledge(OutboxEntry, server: RawRecord)
+        /// The server's version (or tombstone) becomes the local one; the waiting local
+        /// change, if any, is dropped.
+        case takeRemote(RawRecord, dropsLocalChange: Bool, discarded: MergeConflict?)
+        /// The waiting change is rebased onto the server's version with the merged
+        /// content (nil: a deletion) and waits for the next push.
+        case rebase(onto: RawRecord, merged: Data?, discarded: MergeConflict?)
+        /// Both changed the same field and the policy does not decide: stored for
+        /// `shelf resolve`, the local edit kept unpushed.
+        case recordConflict(Conflict, MergeConflict)
+    }
+
+    /// Reads, plans and carries out the merge of `id` with the server's `remote`.
     /// - Parameters:
     ///   - remote: the server's current record, or its tombstone; nil when the server
     ///     says only that the record is gone.
     func apply(
         _ collection: CollectionName, id: String, remote: RawRecord?, in tx: StoreTransaction
     ) throws -> Result {
-        let waiting = try tx.outboxEntry(collection, id: id)
-        if let waiting, try Self.isEcho(of: waiting, remote) {
-            let server = remote ?? Self.tombstone(id, waiting)
-            try SyncRules(tx).acknowledgePush(waiting, server: server)
-            _ = try tx.removeConflict(collection, id: id)
-            return .acknowledged
-        }
-
-        let baseData = try tx.base(collection, id: id)?.json
         let localRow = try tx.record(collection, id: id, includingDeleted: true)
-        let localData = (localRow == nil || localRow?.isDeleted == true) ? nil : localRow?.json
+        let read = Read(
+            waiting: try tx.outboxEntry(collection, id: id), base: try tx.base(collection, id: id)?.json,
+            local: localRow?.isDeleted == false ? localRow?.json : nil)
+        return try carryOut(plan(collection, id: id, remote: remote, read: read), in: collection, id: id, tx)
+    }
+
+    /// The decision, without the store.
+    func plan(_ collection: CollectionName, id: String, remote: RawRecord?, read: Read) throws -> Plan {
+        let waiting = read.waiting
+        if let waiting, try Self.isEcho(of: waiting, remote) {
+            return .acknowledge(waiting, server: remote ?? Self.tombstone(id, waiting))
+        }
         let remoteData = (remote?.isDeleted ?? true) ? nil : remote?.json
-        let versions = try Self.versions(waiting, base: baseData, remote: remoteData)
+        let versions = try Self.versions(waiting, base: read.base, remote: remoteData)
         let outcome = ThreeWayMerge.merge(
-            base: versions.base, sent: versions.sent, local: try RecordJSON.fields(localData),
+            base: versions.base, sent: versions.sent, local: try RecordJSON.fields(read.local),
             remote: try RecordJSON.fields(remoteData), policy: policy)
         let tombstone = remote ?? Self.tombstone(id, waiting)
 
         switch outcome {
         case .alreadyEqual, .acceptRemote:
-            let discarded = waiting == nil ? nil : try dropped(versions, local: localData, remote: remoteData)
-            if waiting != nil { try SyncRules(tx).discardLocalChange(collection, id: id) }
-            _ = try tx.removeConflict(collection, id: id)
-            _ = try SyncRules(tx).applyPulled(tombstone, to: collection)
-            return .tookRemote(discarded: discarded)
+            let discarded = waiting == nil ? nil : try dropped(versions, local: read.local, remote: remoteData)
+            return .takeRemote(tombstone, dropsLocalChange: waiting != nil, discarded: discarded)
         case .push(let content):
-            let discarded = try dropped(versions, local: localData, remote: remoteData)
-            let merged = try content.map { try RecordJSON.data($0, id: id) }
-            try SyncRules(tx).rebasePendingChange(collection, id: id, onto: tombstone, merged: merged)
+            let discarded = try dropped(versions, local: read.local, remote: remoteData)
+            return .rebase(onto: tombstone, merged: try content.map { try RecordJSON.data($0, id: id) }, discarded: discarded)
+        case .conflict(let clash):
+            let conflict = Conflict(
+                collection: collection, recordID: id, base: read.base, local: read.local, remote: remoteData,
+                remoteLastModified: remote.map(\.lastModified), detectedAt: now)
+            return .recordConflict(conflict, clash)
+        }
+    }
+
+    /// Writes what `plan` decided, in `tx`.
+    func carryOut(_ plan: Plan, in collection: CollectionName, id: String, _ tx: StoreTransaction) throws -> Result {
+        let rules = SyncRules(tx)
+        switch plan {
+        case .acknowledge(let waiting, let server):
+            try rules.acknowledgePush(waiting, server: server)
+            _ = try tx.removeConflict(collection, id: id)
+            return .acknowledged
+        case .takeRemote(let remote, let dropsLocalChange, let discarded):
+            if dropsLocalChange { try rules.discardLocalChange(collection, id: id) }
+            _ = try tx.removeConflict(collection, id: id)
+            _ = try rules.applyPulled(remote, to: collection)
+            return .tookRemote(discarded: discarded)
+        case .rebase(let onto, let merged, let discarded):
+            try rules.rebasePendingChange(collection, id: id, onto: onto, merged: merged)
             _ = try tx.removeConflict(collection, id: id)
             return .merged(discarded: discarded)
-        case .conflict(let conflict):
-            try tx.recordConflict(Conflict(
-                collection: collection, recordID: id, base: baseData, local: localData, remote: remoteData,
-                remoteLastModified: remote.map(\.lastModified), detectedAt: now))
-            return .conflict(conflict)
+        case .recordConflict(let conflict, let clash):
+            try tx.recordConflict(conflict)
+            return .conflict(clash)
         }
     }
 
