@@ -24,25 +24,61 @@ import Storage
 /// client wrote it): nothing tells what it saw, and the merge falls back to what it
 /// does for records without lineage.
 enum OverwrittenWrites {
+    /// What one pulled record does to this device's memory of its acknowledged write.
+    enum Step: Equatable {
+        /// The record replaced the write unseen: the write is queued again (`SyncRules.reopen`).
+        case reopen(AcknowledgedWrite)
+        /// The record descends from the write, or nothing tells: the memory is dropped.
+        case forget(id: String)
+    }
+
+    /// What the decision reads of the store, per record.
+    struct Lookups {
+        /// The collection has acknowledged writes remembered (else nothing is looked up).
+        var anyRemembered: Bool
+        /// The acknowledged write remembered for a record.
+        var write: (String) throws -> AcknowledgedWrite?
+        /// The waiting (or in flight) change to a record.
+        var waiting: (String) throws -> OutboxEntry?
+    }
+
     /// Reopens the writes that `records` replaced unseen, before they are applied, in the
     /// caller's transaction. - Returns: the ids reopened.
     static func reopen(_ records: [RawRecord], in collection: CollectionName, _ tx: StoreTransaction) throws -> [String] {
-        guard try tx.hasAcknowledgedWrites(in: collection) else { return [] }
+        let lookups = Lookups(
+            anyRemembered: try tx.hasAcknowledgedWrites(in: collection),
+            write: { id in try tx.acknowledgedWrite(collection, id: id) },
+            waiting: { id in try tx.outboxEntry(collection, id: id) })
         var reopened: [String] = []
+        for step in try plan(records, lookups) {
+            switch step {
+            case .reopen(let write):
+                if try SyncRules(tx).reopen(write) { reopened.append(write.recordID) }
+            case .forget(let id):
+                try tx.forgetWrite(collection, id: id)
+            }
+        }
+        return reopened
+    }
+
+    /// The decision, without the store (`OverwrittenWritesPlanTests`): a step for each
+    /// record newer than the write remembered for it, in page order.
+    static func plan(_ records: [RawRecord], _ lookups: Lookups) throws -> [Step] {
+        guard lookups.anyRemembered else { return [] }
+        var steps: [Step] = []
         for record in records {
-            guard let write = try tx.acknowledgedWrite(collection, id: record.id),
-                  record.lastModified > write.writtenLastModified else { continue }
+            guard let write = try lookups.write(record.id), record.lastModified > write.writtenLastModified else { continue }
             let lineage = record.isDeleted ? [] : RecordLineage.ids(in: record.json)
             if !lineage.contains(write.revision), let parent = write.parent, lineage.contains(parent) {
                 // NB: a change in flight that the record is the echo of was applied after
                 // the other write: nothing of this device's was lost.
-                if let waiting = try tx.outboxEntry(collection, id: record.id), try MergeApplier.isEcho(of: waiting, record) { continue }
-                if try SyncRules(tx).reopen(write) { reopened.append(record.id) }
+                if let waiting = try lookups.waiting(record.id), try MergeApplier.isEcho(of: waiting, record) { continue }
+                steps.append(.reopen(write))
             } else {
-                try tx.forgetWrite(collection, id: record.id)
+                steps.append(.forget(id: record.id))
             }
         }
-        return reopened
+        return steps
     }
 }
 
