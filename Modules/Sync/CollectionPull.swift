@@ -420,10 +420,9 @@ extension SyncRun {
         stored.deleted = incoming.filter(\.isDeleted).count
         if recovering {
             let rules = SyncRules(tx)
-            incoming = try incoming.filter { record in
-                try !rules.keepNewerLocalVersion(record, in: collection)
-                    && !rules.keepLocalDeletion(record, in: collection, cursorBefore: cursorBeforeRecovery)
-            }
+            let kept = try RecoveryPagePlan(incoming, cursorBefore: cursorBeforeRecovery, rules.recoveryLookups(in: collection))
+            try rules.carryOut(kept, in: collection)
+            incoming = kept.applied
         }
         let applied = try applyPulled(
             incoming, to: collection, morePagesFollow: morePagesFollow, recovering: recovering, merger: merger, tx)

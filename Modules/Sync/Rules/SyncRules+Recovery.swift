@@ -34,31 +34,23 @@ extension SyncRules {
         try tx.forgetAcknowledgedDeletions(collection)
     }
 
-    /// During a recovery pull: when the store holds a newer version of a record than
-    /// the one the server sent (the server went back to an older state), keeps the
-    /// local version and queues it as an update of the server's.
+    /// When the store holds a newer version of a record than the one the server sent
+    /// (the server went back to an older state), keeps the local version and queues it
+    /// as an update of the server's. A recovery's page decides this in `RecoveryPagePlan`;
+    /// a reconciliation asks record by record.
     /// - Returns: whether the local version was kept (the pulled one is then not applied).
     public func keepNewerLocalVersion(_ remote: RawRecord, in collection: CollectionName) throws(StorageError) -> Bool {
-        guard !remote.isDeleted, try tx.outboxEntry(collection, id: remote.id) == nil,
-              let local = try tx.record(collection, id: remote.id, includingDeleted: true),
-              let localModified = local.lastModified, localModified > remote.lastModified
-        else { return false }
-        try tx.writeBase(BaseSnapshot(collection: collection, recordID: remote.id, json: remote.json, lastModified: remote.lastModified))
-        try tx.setLastModified(collection, id: remote.id, remote.lastModified)
-        try tx.writeOutbox(collection, id: remote.id, kind: .update, base: remote.lastModified, waiting: nil)
+        let plan = try RecoveryPagePlan([remote], cursorBefore: nil, recoveryLookups(in: collection))
+        guard !plan.keptNewerLocal.isEmpty else { return false }
+        try queueNewerLocalVersion(over: remote, in: collection)
         return true
     }
 
-    /// During a recovery pull: a record the server still has from before the store's
-    /// cursor (so this store had pulled it) but which this store no longer has, was
-    /// deleted here after the server's backup was taken. Queues its deletion again.
-    /// - Returns: whether the deletion was queued (the pulled record is then not applied).
-    public func keepLocalDeletion(_ remote: RawRecord, in collection: CollectionName, cursorBefore: Int64?) throws(StorageError) -> Bool {
-        guard !remote.isDeleted, let cursorBefore, remote.lastModified <= cursorBefore,
-              try tx.record(collection, id: remote.id, includingDeleted: true) == nil
-        else { return false }
-        try queueDeletion(of: remote, in: collection)
-        return true
+    /// Queues the local version as an update of the server's older `remote`.
+    func queueNewerLocalVersion(over remote: RawRecord, in collection: CollectionName) throws(StorageError) {
+        try tx.writeBase(BaseSnapshot(collection: collection, recordID: remote.id, json: remote.json, lastModified: remote.lastModified))
+        try tx.setLastModified(collection, id: remote.id, remote.lastModified)
+        try tx.writeOutbox(collection, id: remote.id, kind: .update, base: remote.lastModified, waiting: nil)
     }
 
     /// Keeps `remote` as a hidden row and queues its deletion against its timestamp.

@@ -18,7 +18,7 @@ import Storage
 /// | a change goes out | `markSent` | SyncRules+Sent.swift |
 /// | the server has a pushed change | `acknowledgePush` | SyncRules+Acknowledgement.swift |
 /// | a waiting change meets a newer server version | `rebasePendingChange`, `discardLocalChange` | SyncRules+Rebase.swift |
-/// | the server forgot records | `startRecovery`, `keepNewerLocalVersion`, `keepLocalDeletion`, `requeueRecordsMissing` | SyncRules+Recovery.swift |
+/// | the server forgot records | `startRecovery`, a page by `RecoveryPagePlan`, `keepNewerLocalVersion`, `requeueRecordsMissing` | SyncRules+Recovery.swift, RecoveryPagePlan.swift |
 /// | a change refused for good | `moveToDeadLetters` | SyncRules+DeadLetters.swift |
 /// | a deletion the server acknowledged | `rememberDeletion`; a stale copy: `PulledRecordsPlan` | SyncRules+AcknowledgedDeletions.swift, PulledRecordsPlan.swift |
 /// | a record of an encrypted account still in the clear | `sealAgain` | SyncRules+Encryption.swift |
