@@ -81,11 +81,7 @@ final class ShelfSandbox {
         _ path: String, _ arguments: [String], environment extra: [String: String] = [:], input: String? = nil
     ) async throws -> ShelfRun {
         let (root, environment) = (root, environment.merging(extra) { _, new in new })
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try Self.runProcess(path, arguments, environment: environment, in: root, input: input) })
-            }
-        }
+        return try await BlockingWait.run { try Self.runProcess(path, arguments, environment: environment, in: root, input: input) }
     }
 
     /// `runBinary` off the cooperative pool.

@@ -115,14 +115,10 @@ struct StreamsAndExitCodesTests {
             let run = try await sandbox.runProgramInBackground("/usr/bin/setsid", arguments, environment: environment)
             return Captured(status: run.status, stdout: run.stdout, stderr: run.stderr)
         case .terminals:
-            // NB: the wait happens on a Dispatch thread, not on Swift's cooperative pool
-            // (see `ProcessRunner.runInBackground`).
+            // NB: the wait happens on a thread of its own, not on Swift's cooperative pool
+            // (`BlockingWait`).
             let root = sandbox.root
-            return try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(with: Result { try Self.runOnTerminals(arguments, environment: environment, in: root) })
-                }
-            }
+            return try await BlockingWait.run { try Self.runOnTerminals(arguments, environment: environment, in: root) }
         }
     }
 

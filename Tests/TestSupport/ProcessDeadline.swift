@@ -24,6 +24,8 @@ public final class ProcessDeadline: Sendable {
     private let what: String
     private let seconds: Int
     private let state = Mutex(State())
+    /// Signalled by `disarm`: wakes the watch before its deadline.
+    private let wake = DispatchSemaphore(value: 0)
 
     private struct State {
         var finished = false
@@ -35,17 +37,24 @@ public final class ProcessDeadline: Sendable {
         self.pid = pid
         self.what = what
         self.seconds = seconds
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { [self] in fire() }
+        // NB: a thread of its own, not a Dispatch timer: under load every thread of
+        // Dispatch's global pool can be blocked in a wait like the one this bounds, and a
+        // timer on it would wait with them (`BlockingWait`).
+        Thread { [self] in
+            if wake.wait(timeout: .now() + .seconds(seconds)) == .timedOut { fire() }
+        }.start()
     }
 
     /// Ends the watch. Returns what the deadline did, when it fired: a line for the
     /// program's stderr, naming the processes that were still running.
     @discardableResult
     public func disarm() -> String? {
-        state.withLock { state in
+        let note = state.withLock { state in
             state.finished = true
             return state.note
         }
+        wake.signal()
+        return note
     }
 
     // MARK: - Firing
@@ -58,11 +67,13 @@ public final class ProcessDeadline: Sendable {
             + "the processes then:\n" + tree.map(\.line).joined(separator: "\n") + "\n"
         state.withLock { $0.note = note }
         FileHandle.standardError.write(Data(note.utf8))
+        // NB: SIGTERM may be blocked: a child inherits the signal mask of the thread that
+        // started it, and Swift's pool threads block SIGTERM. The harness unblocks it.
         kill(pid, SIGTERM)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.graceSeconds)) {
-            // The whole tree as noted: children orphaned by the root's exit are still in it.
-            for process in tree.reversed() { kill(process.pid, SIGKILL) }
-        }
+        Thread.sleep(forTimeInterval: TimeInterval(Self.graceSeconds))
+        // The whole tree as noted, the program first: killed after its children, it could
+        // go on to its next command in between. Children orphaned by its exit are in it.
+        for process in tree { kill(process.pid, SIGKILL) }
     }
 }
 

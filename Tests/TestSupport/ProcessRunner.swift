@@ -39,7 +39,8 @@ public enum ProcessRunner {
     /// waits. NB: a synchronous wait inside a test blocks one of the pool's threads (as
     /// many as there are cores: two here); a long run — the convergence harness takes
     /// tens of seconds — then starves every other test's `await` of threads, and their
-    /// time bounds fail on a loaded machine. The wait happens on a Dispatch thread.
+    /// time bounds fail on a loaded machine. The wait happens on a thread of its own
+    /// (`BlockingWait`).
     ///
     /// Every wait ends: after `deadlineSeconds` the program is ended (`ProcessDeadline`).
     public static func runInBackground(
@@ -47,9 +48,7 @@ public enum ProcessRunner {
         deadlineSeconds: Int = ProcessDeadline.standardSeconds
     ) async throws -> ProcessResult {
         let running = try start(executable, arguments, environment: environment)
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: running.finish(deadlineSeconds: deadlineSeconds)) }
-        }
+        return await BlockingWait.run { running.finish(deadlineSeconds: deadlineSeconds) }
     }
 
     /// A started process and its pipes, for tests that act while it runs (kill it, race it).
@@ -101,9 +100,8 @@ public enum ProcessRunner {
                 pid: process.processIdentifier, what: process.executableURL?.lastPathComponent ?? "a program",
                 seconds: deadlineSeconds)
             let errors = Mutex(Data())
-            let readErrors = DispatchGroup()
             let handle = stderr.fileHandleForReading
-            DispatchQueue.global().async(group: readErrors) {
+            let readErrors = BlockingWait.start {
                 let data = handle.readDataToEndOfFile()
                 errors.withLock { $0 = data }
             }
