@@ -115,7 +115,7 @@ final class ShelfSandbox {
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         try process.run()
-        let deadline = ProcessDeadline(pid: process.processIdentifier, what: URL(fileURLWithPath: path).lastPathComponent)
+        let deadline = ProcessDeadline(process: process)
         process.waitUntilExit()
         let ended = deadline.disarm() ?? ""
         return ShelfRun(

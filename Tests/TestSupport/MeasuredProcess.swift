@@ -61,6 +61,7 @@ public struct MeasuredProcess: Sendable, CustomStringConvertible {
         process.standardOutput = pipe
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        // NB: named by the program measured: the process here is the measuring parent.
         let deadline = ProcessDeadline(pid: process.processIdentifier, what: executable.lastPathComponent)
         let summary = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

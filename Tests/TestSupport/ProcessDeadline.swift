@@ -57,6 +57,12 @@ public final class ProcessDeadline: Sendable {
         return note
     }
 
+    /// Arms a deadline for a started `process`, named by its executable.
+    public convenience init(process: Process, seconds: Int = ProcessDeadline.standardSeconds) {
+        self.init(pid: process.processIdentifier, what: process.executableURL?.lastPathComponent ?? "a program",
+                  seconds: seconds)
+    }
+
     // MARK: - Firing
 
     private func fire() {

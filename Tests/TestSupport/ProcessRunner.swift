@@ -64,9 +64,7 @@ public enum ProcessRunner {
         public func waitForStderrLine(
             deadlineSeconds: Int = ProcessDeadline.standardSeconds, where predicate: (String) -> Bool
         ) -> String? {
-            let deadline = ProcessDeadline(
-                pid: process.processIdentifier, what: process.executableURL?.lastPathComponent ?? "a program",
-                seconds: deadlineSeconds)
+            let deadline = ProcessDeadline(process: process, seconds: deadlineSeconds)
             defer { deadline.disarm() }
             var buffer = Data()
             let handle = stderr.fileHandleForReading
@@ -96,9 +94,7 @@ public enum ProcessRunner {
         /// the other, a child that fills the stderr pipe (64 KiB) before closing stdout
         /// would wait for us while we wait for it.
         public func finish(deadlineSeconds: Int = ProcessDeadline.standardSeconds) -> ProcessResult {
-            let deadline = ProcessDeadline(
-                pid: process.processIdentifier, what: process.executableURL?.lastPathComponent ?? "a program",
-                seconds: deadlineSeconds)
+            let deadline = ProcessDeadline(process: process, seconds: deadlineSeconds)
             let errors = Mutex(Data())
             let handle = stderr.fileHandleForReading
             let readErrors = BlockingWait.start {

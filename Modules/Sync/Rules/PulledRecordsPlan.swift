@@ -12,7 +12,7 @@ import Storage
 /// the page asks for it, so it is tested table by table without a store
 /// (`PulledRecordsPlanTests`). `SyncRules.applyPulled(_:to:morePagesFollow:)` reads,
 /// asks for the plan and carries it out in the page's transaction.
-struct PulledRecordsPlan: Equatable {
+struct PulledRecordsPlan {
     /// The records stored as the local state (`storePulled`), in page order.
     var stored: [RawRecord]
     /// The records left alone, each with the waiting local change that is merged with it,

@@ -15,7 +15,7 @@ public enum PulledRecordOutcome: Hashable, Sendable {
 }
 
 /// A pulled record that a waiting local change held back, with that change.
-public struct HeldRecord: Equatable, Sendable {
+public struct HeldRecord: Sendable {
     public let record: RawRecord
     public let waiting: OutboxEntry
 }
@@ -26,7 +26,7 @@ extension SyncRules {
     /// stale copy of a record whose deletion the server acknowledged is deleted again.
     public func applyPulled(_ remote: RawRecord, to collection: CollectionName) throws(StorageError) -> PulledRecordOutcome {
         // NB: for one record, looking it up beats asking first whether anything is there.
-        let plan = try PulledRecordsPlan([remote], lookups(in: collection, askingFirst: false))
+        let plan = try PulledRecordsPlan([remote], pulledRecordsLookups(in: collection, askingFirst: false))
         if let held = plan.held.first { return .pendingLocalChange(held.waiting) }
         if plan.deletedAgain.isEmpty {
             try tx.storePulled(remote, in: collection)
@@ -43,7 +43,7 @@ extension SyncRules {
     public func applyPulled(
         _ page: [RawRecord], to collection: CollectionName, morePagesFollow: Bool = false
     ) throws(StorageError) -> [HeldRecord] {
-        let plan = try PulledRecordsPlan(page, lookups(in: collection))
+        let plan = try PulledRecordsPlan(page, pulledRecordsLookups(in: collection))
         try carryOut(plan, in: collection, morePagesFollow: morePagesFollow)
         return plan.held
     }
@@ -53,7 +53,7 @@ extension SyncRules {
     /// The plan's look-ups in this transaction. NB: with `askingFirst`, one look at the
     /// outbox and one at the remembered deletions per page; when neither holds anything of
     /// this collection (every first sync, most pulls), no record needs a look-up of its own.
-    func lookups(in collection: CollectionName, askingFirst: Bool = true) throws(StorageError) -> PulledRecordsPlan.Lookups {
+    func pulledRecordsLookups(in collection: CollectionName, askingFirst: Bool = true) throws(StorageError) -> PulledRecordsPlan.Lookups {
         let tx = tx
         var (anyWaiting, anyDeletionRemembered) = (true, true)
         if askingFirst {
@@ -73,10 +73,6 @@ extension SyncRules {
         for remote in plan.deletedAgain {
             try queueDeletion(of: remote, in: collection)
         }
-        if plan.storesWholePage {
-            try tx.storePulled(plan.stored, in: collection, morePagesFollow: morePagesFollow)
-        } else {
-            try tx.storePulled(plan.stored, in: collection, morePagesFollow: morePagesFollow, mayLoadInBulk: false)
-        }
+        try tx.storePulled(plan.stored, in: collection, morePagesFollow: morePagesFollow, mayLoadInBulk: plan.storesWholePage)
     }
 }

@@ -73,8 +73,7 @@ import Testing
         #expect(lookedUp.names.isEmpty == !row.remembered, "nothing is looked up when nothing is remembered")
     }
 
-    final class LookedUp: @unchecked Sendable {
-        // NB: `@unchecked` is safe: one test case uses one instance, from one thread.
+    final class LookedUp {
         var names: [String] = []
     }
 }

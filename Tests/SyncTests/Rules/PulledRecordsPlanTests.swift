@@ -15,8 +15,7 @@ import TestSupport
     // MARK: The store, as the plan reads it
 
     /// What the store holds, and a record of every look-up the plan made.
-    final class Store: @unchecked Sendable {
-        // NB: `@unchecked` is safe: one test uses one Store, from one thread.
+    final class Store {
         var waiting: [String: OutboxEntry] = [:]
         var deletedRevisions: [String: String] = [:]
         var rows: Set<String> = []
