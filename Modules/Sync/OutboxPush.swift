@@ -316,28 +316,24 @@ extension SyncRun {
         }
     }
 
-    /// Stores a batch's answers in one transaction.
-    ///
-    /// NB: a batch with a 409 among its answers stores none of them. Kinto answers a
-    /// write that clashed on its unique timestamp (another writer in the collection at
-    /// that instant) with 409 "please retry" and rolls back the batch's transaction —
-    /// the writes answered 2xx before it included (measured on its PostgreSQL storage:
-    /// 978 writes answered 201, 788 stored). So every change of the batch stays in
-    /// flight and is sent again as it was: one that did land comes back as a 412
-    /// carrying exactly what was sent, its acknowledgement.
+    /// Stores a batch's answers in one transaction: read first as values
+    /// (`PushBatchAnswer`), then each carried out.
     private func storeAnswers(_ results: [BatchResult], for changes: [PendingChange]) throws -> BatchSummary {
         for result in results { noteBackoff(result.backoff) }
-        if let clash = results.first(where: { $0.status == 409 }) {
+        let answers: [PushAnswer]
+        switch try PushBatchAnswer.read(results, kinds: changes.map(\.entry.kind)) {
+        case .rolledBack(let reason):
             var summary = BatchSummary()
-            let said = clash.error.map { "\($0)" } ?? "HTTP 409"
-            summary.transient.append("\(said); the server rolled the batch back")
+            summary.transient.append(reason)
             return summary
+        case .answered(let read):
+            answers = read
         }
         let merger = MergeApplier(policy: options.policy, now: now)
         return try store.write { tx in
             var summary = BatchSummary()
-            for (change, result) in zip(changes, results) {
-                try storeAnswer(result, for: change.entry, merger: merger, into: &summary, tx)
+            for (change, answer) in zip(changes, answers) {
+                try carryOut(answer, for: change.entry, merger: merger, into: &summary, tx)
             }
             for (collection, highest) in summary.highest {
                 try tx.updateSyncState(collection) { state in
@@ -348,22 +344,18 @@ extension SyncRun {
         }
     }
 
-    /// Stores the server's answer to one change, in the batch's transaction.
-    private func storeAnswer(
-        _ result: BatchResult, for entry: OutboxEntry, merger: MergeApplier, into summary: inout BatchSummary,
+    /// Carries out the server's answer to one change, in the batch's transaction.
+    private func carryOut(
+        _ answer: PushAnswer, for entry: OutboxEntry, merger: MergeApplier, into summary: inout BatchSummary,
         _ tx: StoreTransaction
     ) throws {
         let (collection, id) = (entry.collection, entry.recordID)
-        if result.isSuccess {
-            let server = try storedVersion(of: entry, answer: try result.record())
+        switch answer {
+        case .stored(let answered):
+            let server = try storedVersion(of: entry, answer: answered)
             try SyncRules(tx).acknowledgePush(entry, server: server)
             summary.accept(collection, stamp: server.lastModified)
-            return
-        }
-        switch (result.status, result.error) {
-        case (412, .preconditionFailed(_, let sealedExisting)?):
-            // NB: what was sent, already applied (a retry after a lost reply), comes back
-            // as a 412 whose existing record is what was sent.
+        case .conflict(let sealedExisting):
             let existing: RawRecord?
             switch try readable(sealedExisting, of: collection, tx) {
             case .success(let opened): existing = opened
@@ -391,31 +383,20 @@ extension SyncRun {
                 summary.overwritten[collection, default: []] += try OverwrittenWrites.reopen([existing], in: collection, tx)
             }
             summary.merged(collection, id: id, try merger.apply(collection, id: id, remote: existing, in: tx), stamp: existing?.lastModified)
-        case (404, _) where entry.kind == .delete:
-            // Already gone on the server: the deletion is done.
+        case .alreadyDeleted:
             let tombstone = RawRecord(
                 id: id, lastModified: entry.baseLastModified ?? 0, isDeleted: true, json: Data(#"{"deleted":true}"#.utf8))
             try SyncRules(tx).acknowledgePush(entry, server: tombstone)
             summary.accept(collection, stamp: nil)
-        case (404, _):
-            // The record went away on the server: an edit-versus-delete merge.
+        case .goneOnServer:
             summary.merged(collection, id: id, try merger.apply(collection, id: id, remote: nil, in: tx), stamp: nil)
-        case (let status, let error?):
-            switch FailureClass(error).batchVerdict {
-            case .keepInFlight:
-                summary.transient.append(error.description)
-            case .stopRun:
-                summary.stop = summary.stop ?? SyncStop.from(error, now: now)
-            case .deadLetter:
-                // Refused for good (400 schema or size, 403 on this collection…): park it with
-                // the server's reason so the rest of the outbox goes through.
-                let reason = Self.reason(error, status: status)
-                try SyncRules(tx).moveToDeadLetters(entry, status: status, reason: reason)
-                summary.deadLetters.append(ParkedChange(collection: collection, id: id, status: status, reason: reason))
-            }
-        case (let status, nil):
-            // NB: not reached: an answer that is no success carries its error (`BatchResult.error`).
-            summary.transient.append("HTTP \(status)")
+        case .keepInFlight(let reason):
+            summary.transient.append(reason)
+        case .stopRun(let error):
+            summary.stop = summary.stop ?? SyncStop.from(error, now: now)
+        case .deadLetter(let status, let reason):
+            try SyncRules(tx).moveToDeadLetters(entry, status: status, reason: reason)
+            summary.deadLetters.append(ParkedChange(collection: collection, id: id, status: status, reason: reason))
         }
     }
 
@@ -484,13 +465,5 @@ extension SyncRun {
         }
         try settle(admission, in: collection, tx)
         return .success(admission.admitted.first)
-    }
-
-    /// The server's own words when it gave them (`message`, plus `details` for schema errors).
-    private static func reason(_ error: APIError?, status: Int) -> String {
-        guard let failure = error?.httpFailure, let body = failure.serverError else {
-            return error?.description ?? "HTTP \(status)"
-        }
-        return "HTTP \(status) \(body.error ?? ""): \(body.message ?? "")".trimmingCharacters(in: .whitespaces)
     }
 }
