@@ -30,9 +30,123 @@ enum PushAcknowledgement: Equatable {
     }
 }
 
+// MARK: - The plan
+
+/// What the store holds for a pushed change's record when the server's acknowledgement
+/// arrives: all an acknowledgement decides on, read before it decides.
+struct AcknowledgementRead: Equatable {
+    /// The record's outbox entry now (the pushed one, a newer one, or none).
+    var current: OutboxEntry?
+    /// The record's base snapshot, when it has one.
+    var base: BaseSnapshot?
+    /// The local row, hidden ones included.
+    var row: StoredRecord?
+
+    /// Whether the reader has deleted the record (no row, or a hidden one).
+    var deletedHere: Bool { row?.isDeleted ?? true }
+}
+
+/// What a pushed change's acknowledgement does to the store, decided as a value from the
+/// change as sent, the server's answer and `AcknowledgementRead`, with no store
+/// (`AcknowledgementPlanTests`); `SyncRules.acknowledgePush` reads, plans and carries out.
+struct AcknowledgementPlan: Equatable {
+    /// One write to the record's rows, in order.
+    enum Step: Equatable {
+        /// Remember the acknowledged update with its base (`SyncRules.rememberWrite`).
+        case rememberWrite(BaseSnapshot)
+        /// A version is on the server again: nothing is missing there.
+        case forgetServerDeletion
+        /// An encrypted account's sealed deletion, remembered so that an older version put
+        /// back is refused (`IntegrityGate`).
+        case rememberSealedDeletion(SealedDeletion)
+        case removeOutbox(sequence: Int64)
+        /// The newer change stays queued but is no longer the one in flight.
+        case clearSent(sequence: Int64)
+        /// Remember the server's deletion by the record's last version (`SyncRules.rememberDeletion`).
+        case rememberDeletion(lastVersion: Data?)
+        case removeRecord
+        case removeBase
+        case writeRecord(json: Data, lastModified: Int64, deleted: Bool)
+        case writeBase(json: Data, lastModified: Int64)
+        case setLastModified(Int64?)
+        /// Queue a change against `base`, taking over `waiting`'s place when there is one.
+        case queue(OutboxEntry.Kind, base: Int64?, waiting: OutboxEntry?)
+    }
+
+    var decision: PushAcknowledgement
+    var steps: [Step]
+
+    /// - Parameters:
+    ///   - pushed: the entry as it was sent.
+    ///   - server: the server's answer: the stored record, or the tombstone of a delete.
+    ///   - sentSequence: the sequence number the change was sent with (an encrypted
+    ///     account's, `SyncRules.sentSequence(of:)`).
+    static func plan(pushed: OutboxEntry, server: RawRecord, read: AcknowledgementRead, sentSequence: Int64?) -> Self {
+        var steps: [Step] = []
+        let current = read.current
+        if !server.isDeleted, let current, current.sequence == pushed.sequence, let base = read.base {
+            steps.append(.rememberWrite(base))
+        }
+        if !server.isDeleted { steps.append(.forgetServerDeletion) }
+        if server.isDeleted, pushed.kind == .delete, let sentSequence {
+            steps.append(.rememberSealedDeletion(
+                SealedDeletion(sequence: sentSequence, revision: pushed.sentLineageID, lastModified: server.lastModified)))
+        }
+        // NB: what a deletion the server acknowledged is remembered by, and the row goes.
+        let forgetDeletedRecord: [Step] = [.rememberDeletion(lastVersion: read.base?.json ?? read.row?.json), .removeRecord]
+        let decision = PushAcknowledgement.decide(pushed: pushed, current: current, deletedHere: read.deletedHere)
+        switch (decision, current) {
+        case (.entryVanished, _):
+            if server.isDeleted {
+                break  // deleted on both sides: nothing left to do
+            } else if read.row != nil {
+                // The row follows the server.
+                steps.append(.writeRecord(json: server.json, lastModified: server.lastModified, deleted: false))
+            } else {
+                // No row is left here (the reader gave the record up) while the server now
+                // has it: its deletion is queued against what the server stored.
+                steps += [
+                    .writeRecord(json: server.json, lastModified: server.lastModified, deleted: true),
+                    .writeBase(json: server.json, lastModified: server.lastModified),
+                    .queue(.delete, base: server.lastModified, waiting: nil),
+                ]
+            }
+        case (.settled, let current?):
+            steps.append(.removeOutbox(sequence: current.sequence))
+            if server.isDeleted {
+                steps += forgetDeletedRecord
+            } else {
+                steps += [.removeBase, .writeRecord(json: server.json, lastModified: server.lastModified, deleted: false)]
+            }
+        case (.changedSinceSent(let deletedHere), let current?):
+            // The newer local state moves onto the server's answer.
+            steps.append(.clearSent(sequence: current.sequence))
+            if server.isDeleted, deletedHere {
+                steps.append(.removeOutbox(sequence: current.sequence))
+                steps += forgetDeletedRecord
+            } else if server.isDeleted {
+                // NB: after a pushed deletion, a record the reader brought back goes up as a create.
+                steps += [.removeBase, .setLastModified(nil), .queue(.create, base: nil, waiting: current)]
+            } else {
+                steps += [
+                    .writeBase(json: server.json, lastModified: server.lastModified),
+                    .setLastModified(server.lastModified),
+                    .queue(deletedHere ? .delete : .update, base: server.lastModified, waiting: current),
+                ]
+            }
+        case (.settled, nil), (.changedSinceSent, nil):
+            break  // NB: not reached: `decide` answers these only for an entry.
+        }
+        return AcknowledgementPlan(decision: decision, steps: steps)
+    }
+}
+
+// MARK: - Carrying it out
+
 extension SyncRules {
     /// Records that the server has a pushed change: its answer, a 412 whose existing
-    /// record is what was sent, or the change's echo in a pull.
+    /// record is what was sent, or the change's echo in a pull. Reads, plans
+    /// (`AcknowledgementPlan`) and carries the plan out:
     ///
     /// - Settled (nothing changed since it was sent): the server's version becomes the
     ///   local row and the entry and base snapshot are dropped; a deletion is remembered
@@ -46,39 +160,17 @@ extension SyncRules {
     ///   - pushed: the entry as it was sent.
     ///   - server: the server's answer: the stored record, or the tombstone of a delete.
     public func acknowledgePush(_ pushed: OutboxEntry, server: RawRecord) throws(StorageError) {
-        let (collection, id) = (pushed.collection, pushed.recordID)
-        let current = try tx.outboxEntry(collection, id: id)
-        if !server.isDeleted, let current, current.sequence == pushed.sequence, let base = try tx.base(collection, id: id) {
-            try rememberWrite(pushed, server: server, base: base)
-        }
-        if !server.isDeleted {
-            // NB: a version of the record is on the server again: nothing is missing there.
-            try tx.forgetServerDeletion(collection, id: id)
-        }
-        if server.isDeleted, pushed.kind == .delete, let sequence = Self.sentSequence(of: pushed) {
-            // NB: a sealed deletion (an encrypted account's): remembered, so that an older
-            // version the server puts back is refused (`IntegrityGate`).
-            try tx.rememberSealedDeletion(
-                collection, id: id, SealedDeletion(sequence: sequence, revision: pushed.sentLineageID, lastModified: server.lastModified))
-        }
-        let deletedHere = try tx.record(collection, id: id, includingDeleted: true)?.isDeleted ?? true
-        switch PushAcknowledgement.decide(pushed: pushed, current: current, deletedHere: deletedHere) {
-        case .entryVanished:
-            try followServerAfterVanishedEntry(pushed, server: server)
-        case .settled:
-            // NB: `current` is there: `decide` answers `.settled` only for an entry.
-            guard let current else { return }
-            try tx.removeOutbox(current.sequence)
-            if server.isDeleted {
-                try forgetRecordDeletedOnServer(collection, id: id)
-            } else {
-                try tx.removeBase(collection, id: id)
-                try tx.writeRecord(collection, id: id, json: server.json, lastModified: server.lastModified, deleted: false)
-            }
-        case .changedSinceSent(let deletedHere):
-            guard let current else { return }
-            try rebaseChangedSinceSent(current, onto: server, deletedHere: deletedHere)
-        }
+        let read = try acknowledgementRead(pushed.collection, id: pushed.recordID)
+        let plan = AcknowledgementPlan.plan(pushed: pushed, server: server, read: read, sentSequence: Self.sentSequence(of: pushed))
+        try carryOut(plan, for: pushed, server: server)
+    }
+
+    /// The look-ups an acknowledgement of `id` decides on.
+    func acknowledgementRead(_ collection: CollectionName, id: String) throws(StorageError) -> AcknowledgementRead {
+        AcknowledgementRead(
+            current: try tx.outboxEntry(collection, id: id),
+            base: try tx.base(collection, id: id),
+            row: try tx.record(collection, id: id, includingDeleted: true))
     }
 
     /// The sequence number a change was sent with (an encrypted account's), when it has one.
@@ -87,46 +179,36 @@ extension SyncRules {
         return fields[VersionFields.sequence]?.intValue.map(Int64.init)
     }
 
-    /// A change made after the pushed one was sent, moved onto the server's answer.
-    private func rebaseChangedSinceSent(_ current: OutboxEntry, onto server: RawRecord, deletedHere: Bool) throws(StorageError) {
-        let (collection, id) = (current.collection, current.recordID)
-        try tx.clearSent(current.sequence)
-        if server.isDeleted, deletedHere {
-            try tx.removeOutbox(current.sequence)
-            try forgetRecordDeletedOnServer(collection, id: id)
-        } else if server.isDeleted {
-            try tx.removeBase(collection, id: id)
-            try tx.setLastModified(collection, id: id, nil)
-            try tx.writeOutbox(collection, id: id, kind: .create, base: nil, waiting: current)
-        } else {
-            try tx.writeBase(BaseSnapshot(collection: collection, recordID: id, json: server.json, lastModified: server.lastModified))
-            try tx.setLastModified(collection, id: id, server.lastModified)
-            try tx.writeOutbox(collection, id: id, kind: deletedHere ? .delete : .update, base: server.lastModified, waiting: current)
-        }
-    }
-
-    /// The server acknowledged deleting a record this store no longer wants: the
-    /// deletion is remembered by its last version, and the row goes.
-    private func forgetRecordDeletedOnServer(_ collection: CollectionName, id: String) throws(StorageError) {
-        var lastVersion = try tx.base(collection, id: id)?.json
-        if lastVersion == nil { lastVersion = try tx.record(collection, id: id, includingDeleted: true)?.json }
-        try rememberDeletion(collection, id: id, lastVersion: lastVersion)
-        try tx.removeRecord(collection, id: id)
-    }
-
-    /// The pushed entry went away another way (e.g. discarded).
-    private func followServerAfterVanishedEntry(_ pushed: OutboxEntry, server: RawRecord) throws(StorageError) {
+    /// Writes an acknowledgement's plan, step by step, with no decision left to make.
+    private func carryOut(_ plan: AcknowledgementPlan, for pushed: OutboxEntry, server: RawRecord) throws(StorageError) {
         let (collection, id) = (pushed.collection, pushed.recordID)
-        guard !server.isDeleted else { return }  // deleted on both sides: nothing left to do
-        if try tx.record(collection, id: id, includingDeleted: true) != nil {
-            // The row follows the server.
-            try tx.writeRecord(collection, id: id, json: server.json, lastModified: server.lastModified, deleted: false)
-            return
+        for step in plan.steps {
+            switch step {
+            case .rememberWrite(let base):
+                try rememberWrite(pushed, server: server, base: base)
+            case .forgetServerDeletion:
+                try tx.forgetServerDeletion(collection, id: id)
+            case .rememberSealedDeletion(let deletion):
+                try tx.rememberSealedDeletion(collection, id: id, deletion)
+            case .removeOutbox(let sequence):
+                try tx.removeOutbox(sequence)
+            case .clearSent(let sequence):
+                try tx.clearSent(sequence)
+            case .rememberDeletion(let lastVersion):
+                try rememberDeletion(collection, id: id, lastVersion: lastVersion)
+            case .removeRecord:
+                try tx.removeRecord(collection, id: id)
+            case .removeBase:
+                try tx.removeBase(collection, id: id)
+            case .writeRecord(let json, let lastModified, let deleted):
+                try tx.writeRecord(collection, id: id, json: json, lastModified: lastModified, deleted: deleted)
+            case .writeBase(let json, let lastModified):
+                try tx.writeBase(BaseSnapshot(collection: collection, recordID: id, json: json, lastModified: lastModified))
+            case .setLastModified(let lastModified):
+                try tx.setLastModified(collection, id: id, lastModified)
+            case .queue(let kind, let base, let waiting):
+                try tx.writeOutbox(collection, id: id, kind: kind, base: base, waiting: waiting)
+            }
         }
-        // No row is left here (the reader gave the record up) while the server now has
-        // it: its deletion is queued against what the server stored.
-        try tx.writeRecord(collection, id: id, json: server.json, lastModified: server.lastModified, deleted: true)
-        try tx.writeBase(BaseSnapshot(collection: collection, recordID: id, json: server.json, lastModified: server.lastModified))
-        try tx.writeOutbox(collection, id: id, kind: .delete, base: server.lastModified, waiting: nil)
     }
 }
