@@ -134,6 +134,16 @@ func run() throws {
         for record in records { _ = try opener.open(record, in: "books", indexing: .books) }
     }
     rows.append(("scan only / scan and open", plainScan, sealedOpen))
+    let sealedScan = try medianCPU(repeats: arguments.repeats, prepare: {}) { _ in
+        _ = try RecordListScanner.records(in: sealedPage, maximumRecords: 1_000_000, indexingFor: .books)
+    }
+    let scannedSealed = try RecordListScanner.records(in: sealedPage, maximumRecords: 1_000_000, indexingFor: .books)
+    let openOnly = try medianCPU(repeats: arguments.repeats, prepare: {}) { _ in
+        let opener = RecordOpener(sealer)
+        for record in scannedSealed { _ = try opener.open(record, in: "books", indexing: .books) }
+    }
+    rows.append(("scan only: plaintext page / sealed page", plainScan, sealedScan))
+    rows.append(("scan only / open only (pre-scanned)", plainScan, openOnly))
 
     let bodies = try books.prefix(1_000).map { try PushBody.of($0.json, collection: .books, id: $0.id) }
     let plainPush = try medianCPU(repeats: arguments.repeats, prepare: {}) { _ in
