@@ -2,39 +2,28 @@ import Domain
 import Foundation
 import Storage
 
-// MARK: - A complete run
+// MARK: - What a run met
 
 extension SyncRun {
-    /// Whether this run synced everything it had to: every collection of the account
-    /// pulled (an optional one the server lacks aside) and every change it could send
-    /// pushed. Conflicts and refused changes wait for the reader and are counted on
-    /// their own; a push the server failed, a read-only server holding changes back, a
-    /// required collection refused, or a run of some collections (a read's refresh,
-    /// `shelf sync --collection`) is not complete.
-    var isComplete: Bool {
-        options.pulls && options.pushes && Set(options.collections) == Set(CollectionName.allCases)
-            && requiredUnavailable.isEmpty
-            && (report.outcome == .synced || report.outcome == .needsAttention)
-    }
-
-    /// Records the run as the store's last complete sync (`shelf status`'s "last sync")
-    /// when it was one; called once the outcome is known.
-    func recordIfComplete() throws {
-        guard isComplete else { return }
-        let started = report.startedAt
-        try store.write { tx in try tx.recordCompleteSync(at: started) }
-    }
-
-    /// The refused collections' reasons, each reason once with the collections it hit:
-    /// a device without an encrypted account's key says so once, not once per collection.
-    func refusedByReason(_ collections: [CollectionName]) -> [String] {
-        var reasons: [String] = []
-        var hit: [String: [String]] = [:]
-        for collection in collections {
-            guard let reason = unavailable[collection] else { continue }
-            if hit[reason] == nil { reasons.append(reason) }
-            hit[reason, default: []].append(collection.rawValue)
+    /// What `RunConclusion` decides a finished run's outcome from: the conflicts and
+    /// refused changes waiting in the store, the collections the server refused this run,
+    /// what a hostile server did, changes a read-only server held back, and whether the
+    /// run covered the whole account.
+    func conclusionFacts() throws -> RunConclusion.Facts {
+        let (conflicts, deadLetters) = try store.read { reader in (try reader.conflictCount(), try reader.deadLetterCount()) }
+        let refusals = { (collections: [CollectionName]) in
+            collections.compactMap { collection in
+                self.unavailable[collection].map { RunConclusion.Refusal(collection: collection, reason: $0) }
+            }
         }
-        return reasons.map { reason in "\(hit[reason, default: []].joined(separator: ", ")): \(reason)" }
+        let optional = unavailable.keys.filter { options.optionalCollections.contains($0) }.sorted()
+        return RunConclusion.Facts(
+            conflicts: conflicts,
+            deadLetters: deadLetters,
+            refusedRequired: refusals(requiredUnavailable),
+            refusedOptional: refusals(optional),
+            integrity: try integrityNotes(),
+            waitingForWritableServer: waitingForWritableServer,
+            coversTheAccount: options.pulls && options.pushes && Set(options.collections) == Set(CollectionName.allCases))
     }
 }

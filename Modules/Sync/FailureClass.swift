@@ -111,7 +111,7 @@ extension FailureClass {
     }
 
     /// What a pushed change's answer of this class does to the change. (A 412 and a 404
-    /// are no failures there but answers to merge: `OutboxPush.storeAnswer` reads them first.)
+    /// are no failures there but answers to merge: `PushAnswer.read` reads them first.)
     public var batchVerdict: BatchVerdict {
         switch self {
         case .transient, .throttled: .keepInFlight

@@ -255,42 +255,25 @@ final class SyncRun {
 
     // MARK: Outcome
 
-    /// Conflicts, dead letters or a required collection the server refused make the run
-    /// need a person (1); an optional collection the server lacks is only a warning in
-    /// the message of a `synced` run (0), which is what a cron job wants. Changes held
-    /// back by a read-only server make it a temporary failure (75): they go next time.
+    /// Ends a run that did all its steps: its outcome and message as `RunConclusion`
+    /// decides them from what the run met (`conclusionFacts`), and the store's last
+    /// complete sync when it was one.
     private func finishSuccessfully() throws {
         try clearStoredBackoff()
-        let (conflicts, deadLetters) = try store.read { reader in (try reader.conflictCount(), try reader.deadLetterCount()) }
-        let required = requiredUnavailable
-        let optional = unavailable.keys.filter { options.optionalCollections.contains($0) }.sorted()
-        let notes = optional.compactMap { unavailable[$0] }
-        let integrity = try integrityNotes()
-        if conflicts > 0 || deadLetters > 0 || !required.isEmpty || !integrity.isEmpty {
-            report.outcome = .needsAttention
-            let parts: [String?] = [
-                conflicts > 0 ? "\(conflicts) conflict\(conflicts == 1 ? "" : "s") to resolve ('shelf conflicts')" : nil,
-                deadLetters > 0 ? "\(deadLetters) change\(deadLetters == 1 ? "" : "s") refused by the server ('shelf failed')" : nil,
-            ] + integrity.map(Optional.some)
-            let refused = refusedByReason(required)
-            report.message = (parts.compactMap { $0 } + refused + notes).joined(separator: "; ")
-        } else if waitingForWritableServer > 0 {
-            let count = waitingForWritableServer
-            report.outcome = .temporaryFailure
-            let waiting = "the server is read-only: \(count) local change\(count == 1 ? "" : "s") wait until it accepts writes"
-            report.message = ([waiting + " (its changes were pulled)"] + notes).joined(separator: "; ")
-        } else {
-            report.outcome = .synced
-            report.message = (["synced"] + notes).joined(separator: "; ")
+        let conclusion = RunConclusion.conclude(try conclusionFacts())
+        report.outcome = conclusion.outcome
+        report.message = conclusion.message
+        if conclusion.isComplete {
+            let started = report.startedAt
+            try store.write { tx in try tx.recordCompleteSync(at: started) }
         }
-        try recordIfComplete()
     }
 
     /// What a hostile server did that the reader must hear of: versions put back or
     /// written in the clear (refused; this device's go back), records it deleted alone
     /// (kept here until `shelf encryption put-back`), a keyring refused, pushes held for a key this
     /// device knows to be replaced.
-    private func integrityNotes() throws -> [String] {
+    func integrityNotes() throws -> [String] {
         guard case .sealed = sealing else { return [] }
         let rolledBack = report.collections.values.reduce(0) { $0 + $1.rolledBack }
         let inTheClear = report.collections.values.reduce(0) { $0 + $1.inTheClear }

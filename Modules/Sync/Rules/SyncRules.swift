@@ -15,8 +15,9 @@ import Storage
 /// | step | rule | file |
 /// |---|---|---|
 /// | a pulled record or page | `applyPulled`, deciding by `PulledRecordsPlan` | SyncRules+Pulled.swift, PulledRecordsPlan.swift |
-/// | a change goes out | `markSent` | SyncRules+Sent.swift |
-/// | the server has a pushed change | `acknowledgePush` | SyncRules+Acknowledgement.swift |
+/// | a change goes out | `markSent`, deciding by `SendingPlan` | SyncRules+Sent.swift |
+/// | a batch's answers | read by `PushBatchAnswer` into `PushAnswer`s, before any is stored | PushAnswer.swift |
+/// | the server has a pushed change | `acknowledgePush`, deciding by `AcknowledgementPlan` | SyncRules+Acknowledgement.swift |
 /// | a waiting change meets a newer server version | `rebasePendingChange`, `discardLocalChange` | SyncRules+Rebase.swift |
 /// | the server forgot records | `startRecovery`, a page by `RecoveryPagePlan`, `keepNewerLocalVersion`, `requeueRecordsMissing` | SyncRules+Recovery.swift, RecoveryPagePlan.swift |
 /// | a change refused for good | `moveToDeadLetters` | SyncRules+DeadLetters.swift |
