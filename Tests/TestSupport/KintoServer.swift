@@ -160,6 +160,17 @@ public final class KintoServer: Sendable {
         _ = try await KintoAccountsService(client: client).signUp(user: user.name, password: user.password)
     }
 
+    /// A client signed in as `user` for a test's own set-up and checks (seeding records,
+    /// reading them back), not for the code under test. Its requests may take up to a
+    /// minute: the shared server answers every suite running at once, and under a full
+    /// parallel run a seeding batch once went past the default 10 s — failing a test for
+    /// nothing it tests.
+    public func setUpClient(for user: TestUser) -> APIClient {
+        APIClient(configuration: .init(
+            baseURL: baseURL, credentials: .init(user: user.name, password: user.password),
+            timeouts: Timeouts(connect: .seconds(5), request: .seconds(60))))
+    }
+
     // MARK: Shared server
 
     /// One server shared by every test in this process that needs only a plain Kinto

@@ -28,7 +28,7 @@ struct StoreBackupTests {
     }
 
     @Test func aBackupTakenWhileASyncWritesRestoresToEqualData() async throws {
-        let client = APIClient(configuration: .init(baseURL: server.baseURL, credentials: .init(user: user.name, password: user.password)))
+        let client = server.setUpClient(for: user)
         let operations = try (0..<300).map { index in
             try KintoRequest.create(
                 in: KintoCollectionPath(.books), id: String(format: "b-%03d", index),

@@ -18,7 +18,7 @@ struct WorkerOperationsTests {
     }
 
     private func client(_ user: TestUser) -> APIClient {
-        APIClient(configuration: .init(baseURL: server.baseURL, credentials: .init(user: user.name, password: user.password)))
+        server.setUpClient(for: user)
     }
 
     private func seedBooks(_ count: Int, for user: TestUser) async throws {

@@ -19,7 +19,7 @@ struct WorkerSyncTests {
     }
 
     private var client: APIClient {
-        APIClient(configuration: .init(baseURL: server.baseURL, credentials: .init(user: user.name, password: user.password)))
+        server.setUpClient(for: user)
     }
 
     /// Creates books `b-000`… on the server through batches.

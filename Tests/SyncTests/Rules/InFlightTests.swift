@@ -7,7 +7,9 @@ import TestSupport
 
 /// An outbox entry that has been sent is in flight: the server may have applied it
 /// whatever happened to the reply. It is repeated as sent, never coalesced away, and
-/// later edits wait behind it.
+/// later edits wait behind it. Marking sent and acknowledging are decided on values too
+/// (`SendingPlanTests`, `AcknowledgementPlanTests`); coalescing an edit behind a change in
+/// flight is Storage's own rule, shown here on a store.
 @Suite("In flight is not unsent")
 struct InFlightTests {
     private func sentCreate(_ store: ShelfStore, id: String = "b1") throws -> OutboxEntry {

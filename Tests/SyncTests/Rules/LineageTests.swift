@@ -7,7 +7,9 @@ import Testing
 import TestSupport
 
 /// A write carries its lineage (`_shelf_revs`): the last revision ids, its own appended
-/// to the list of the server version it was based on, made once when first sent.
+/// to the list of the server version it was based on, made once when first sent. What a
+/// sent body carries is decided on a value too (`SendingPlanTests`); here it is read back
+/// from a store.
 @Suite("Write lineage")
 struct LineageTests {
     private static func ids(_ count: Int, prefix: String = "r") -> [String] {

@@ -6,6 +6,12 @@ import Testing
 @testable import Sync
 import TestSupport
 
+/// The sync rules carried out on a real store, one scenario each. The decisions in them
+/// have tables on values too, with no store: acknowledgements (`AcknowledgementPlanTests`),
+/// rebases and discards (`WaitingChangePlanTests`), pulled records (`PulledRecordsPlanTests`),
+/// refusals (`PushAnswerTests`). What only a store can show stays here alone: Storage's own
+/// rules (an edit coalesced behind a change in flight, conflicts and dead letters listed,
+/// the sync state and status read back).
 @Suite("Sync operations")
 struct SyncOperationTests {
     private func storeWithSyncedBook(clock: TestClock = TestClock()) throws -> ShelfStore {
