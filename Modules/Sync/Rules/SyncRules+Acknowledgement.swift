@@ -84,7 +84,9 @@ struct AcknowledgementPlan: Equatable {
     static func plan(pushed: OutboxEntry, server: RawRecord, read: AcknowledgementRead, sentSequence: Int64?) -> Self {
         var steps: [Step] = []
         let current = read.current
-        if !server.isDeleted, let current, current.sequence == pushed.sequence, let base = read.base {
+        // NB: only an update that carried a lineage id can be recognised later as overwritten.
+        if !server.isDeleted, pushed.kind == .update, pushed.sentLineageID != nil,
+           let current, current.sequence == pushed.sequence, let base = read.base {
             steps.append(.rememberWrite(base))
         }
         if !server.isDeleted { steps.append(.forgetServerDeletion) }
