@@ -73,7 +73,6 @@ struct AcknowledgementPlan: Equatable {
         case queue(OutboxEntry.Kind, base: Int64?, waiting: OutboxEntry?)
     }
 
-    var decision: PushAcknowledgement
     var steps: [Step]
 
     /// - Parameters:
@@ -139,7 +138,7 @@ struct AcknowledgementPlan: Equatable {
         case (.settled, nil), (.changedSinceSent, nil):
             break  // NB: not reached: `decide` answers these only for an entry.
         }
-        return AcknowledgementPlan(decision: decision, steps: steps)
+        return AcknowledgementPlan(steps: steps)
     }
 }
 

@@ -50,7 +50,7 @@ enum SendingPlan: Equatable {
     ) throws(StorageError) -> SendingPlan {
         guard let current = read.current, current.sequence == entry.sequence else { return .notSent }
         if current.isInFlight { return .alreadyInFlight(current) }
-        guard current.revision == entry.revision else { return .notSent }
+        guard isUnchanged(entry, now: current) else { return .notSent }
         let known = numbered ? read.knownSequence : nil
         // NB: the deletion of a record never sealed (its number unknown: renamed by `enable`,
         // or from before encryption) goes as a Kinto tombstone, so its id leaves the server's
@@ -83,6 +83,12 @@ enum SendingPlan: Equatable {
         sent.sentBody = stampedBody
         sent.sentLineageID = lineageID
         return .markSent(sent, body: stampedBody, lineageID: lineageID)
+    }
+
+    /// Whether `current` is still the entry as it was read and not yet sent: the one case
+    /// in which it is marked with a new body (and so the only one whose rows are read).
+    static func isUnchanged(_ entry: OutboxEntry, now current: OutboxEntry) -> Bool {
+        current.sequence == entry.sequence && !current.isInFlight && current.revision == entry.revision
     }
 }
 
@@ -130,10 +136,7 @@ extension SyncRules {
     private func sendingRead(_ entry: OutboxEntry, stamping: Bool, numbered: Bool) throws(StorageError) -> SendingRead {
         let (collection, id) = (entry.collection, entry.recordID)
         let current = try tx.outboxEntry(collection, id: id)
-        guard let current, current.sequence == entry.sequence, !current.isInFlight, current.revision == entry.revision else {
-            return SendingRead(current: current)
-        }
-        guard stamping else { return SendingRead(current: current) }
+        guard let current, stamping, SendingPlan.isUnchanged(entry, now: current) else { return SendingRead(current: current) }
         return SendingRead(
             current: current,
             base: try tx.base(collection, id: id)?.json,

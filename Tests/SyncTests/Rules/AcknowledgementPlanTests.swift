@@ -109,13 +109,4 @@ import Testing
         let plan = AcknowledgementPlan.plan(pushed: row.pushed, server: row.server, read: row.read, sentSequence: row.sentSequence)
         #expect(plan.steps == row.steps)
     }
-
-    /// The plan's decision is `PushAcknowledgement.decide`'s, on the same read.
-    @Test func theDecisionIsTheOneTheAcknowledgementTableGives() {
-        for row in Self.cases {
-            let plan = AcknowledgementPlan.plan(pushed: row.pushed, server: row.server, read: row.read, sentSequence: row.sentSequence)
-            #expect(plan.decision == PushAcknowledgement.decide(pushed: row.pushed, current: row.read.current, deletedHere: row.read.deletedHere),
-                    "\(row.name)")
-        }
-    }
 }
