@@ -5,7 +5,8 @@
     make bench-devices WORKERS=2
     .venv/bin/python Benchmarks/bench_devices.py [--devices 10,50,200] [--workers 4] [--threads 2]
         [--window 60] [--period 10] [--jitter 2] [--edit-share 0.2] [--shared 3]
-        [--joins-per 50] [--library 10000] [--shelf-sync PATH] [--shelf PATH] [--results DIR]
+        [--joins-per 50] [--library 10000] [--rest-when-idle N] [--shelf-sync PATH] [--shelf PATH]
+        [--results DIR]
 
 A private PostgreSQL and Kinto under gunicorn (kinto_server.py) on 127.0.0.1, then a
 fleet that grows size by size: every device is its own HOME/XDG folders and store, of
@@ -24,7 +25,9 @@ devices share one account (their edits reach each other). Per size:
    by up to ±`--jitter` s, out of phase with the others; a tick that finds the device's
    previous run still going is skipped, as a systemd timer does. Before `--edit-share`
    of the runs the device makes 1–3 local edits with the release `shelf` (`book add`,
-   `task add`); the other runs find nothing changed locally.
+   `task add`); the other runs find nothing changed locally. With `--rest-when-idle N`
+   every tick runs `shelf-sync --rest-when-idle N`, which after idle runs rests (no
+   request, exit 0) and asks the server every 2nd, 4th … up to every Nth tick.
 
 Measured per size: runs done and skipped, each run's wall (p50/p99, per kind), its
 requests (gunicorn's access log, credited to the run in flight for that account, and
@@ -94,6 +97,7 @@ class Config:
     results_dir: pathlib.Path
     seed: int
     idle_runs: int = 30
+    rest_when_idle: int = 1
 
 
 def parse_args(argv: list[str]) -> Config:
@@ -114,6 +118,8 @@ def parse_args(argv: list[str]) -> Config:
     parser.add_argument("--shelf", type=pathlib.Path, default=plug.DEFAULT_SHELF)
     parser.add_argument("--results", type=pathlib.Path, default=HERE / "results")
     parser.add_argument("--seed", type=int, default=1, help="seed of the schedules and edits")
+    parser.add_argument("--rest-when-idle", type=int, default=1,
+                        help="pass shelf-sync --rest-when-idle N on every tick (1: ask the server at every tick)")
     parser.add_argument("--idle-runs", type=int, default=30,
                         help="idle runs of one device alone on the server, before the windows (server CPU per run)")
     args = parser.parse_args(argv)
@@ -124,6 +130,8 @@ def parse_args(argv: list[str]) -> Config:
         parser.error("--workers and --threads must be at least 1")
     if not 0 <= args.jitter < args.period:
         parser.error("need 0 <= --jitter < --period")
+    if not 1 <= args.rest_when_idle <= 64:
+        parser.error("--rest-when-idle must be within 1..64")
     if args.window <= 0 or args.window > 300:
         parser.error("--window must be within (0, 300] seconds")
     for path, flag in ((args.shelf_sync, "--shelf-sync"), (args.shelf, "--shelf")):
@@ -135,7 +143,8 @@ def parse_args(argv: list[str]) -> Config:
                   period_s=args.period, jitter_s=args.jitter, edit_share=args.edit_share,
                   shared=args.shared, joins_per=max(1, args.joins_per), library=args.library,
                   drain_s=args.drain, shelf_sync=args.shelf_sync.absolute(), shelf=args.shelf.absolute(),
-                  results_dir=args.results.absolute(), seed=args.seed, idle_runs=max(1, args.idle_runs))
+                  results_dir=args.results.absolute(), seed=args.seed, idle_runs=max(1, args.idle_runs),
+                  rest_when_idle=args.rest_when_idle)
 
 
 def uptime() -> str:
@@ -295,7 +304,8 @@ class Engine:
                                  "--author", seeding.AUTHORS[number % len(seeding.AUTHORS)]])
             else:
                 commands.append([shelf, "-q", "task", "add", f"Read book {number - 1} of {home.device.name}"])
-        return commands + [[str(self.config.shelf_sync)]]
+        rest = ["--rest-when-idle", str(self.config.rest_when_idle)] if self.config.rest_when_idle > 1 else []
+        return commands + [[str(self.config.shelf_sync)] + rest]
 
     def run(self, ticks: list[dv.Tick], until_s: float, drain_s: float,
             max_in_flight: int | None = None) -> tuple[list[dv.Run], int]:

@@ -79,7 +79,7 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
     /// not 0): the cause once, with its hint; nil for a synced run.
     public var failure: String? {
         switch runOutcome {
-        case .synced: nil
+        case .synced, .rested: nil
         case .needsAttention: "not everything synced: \(message) (\(took)); the rest synced"
         case .alreadyRunning: message
         case .backoff, .temporaryFailure, .authenticationFailed, .localStoreFailure, .configurationError: "not synced: \(message)"
@@ -138,6 +138,7 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
             // An optional collection the server lacks: synced, with the reason as a warning.
             "Synced account \(account), but \(message.dropFirst("synced; ".count)) (\(took))."
         case .synced: "Synced account \(account) (\(took))."
+        case .rested: message.prefix(1).uppercased() + message.dropFirst() + "."
         case .needsAttention: "Synced account \(account), but \(message) (\(took))."
         case .alreadyRunning: message
         case .backoff, .temporaryFailure, .authenticationFailed, .localStoreFailure, .configurationError:
@@ -149,6 +150,7 @@ public struct SyncRunScreen: RenderableScreen, Hashable {
         switch runOutcome {
         case .synced where message.hasPrefix("synced; "): .warning
         case .synced: .positive
+        case .rested: .quiet
         case .needsAttention, .alreadyRunning, .backoff: .warning
         case .temporaryFailure, .authenticationFailed, .localStoreFailure, .configurationError: .error
         }

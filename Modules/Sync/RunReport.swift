@@ -78,6 +78,9 @@ public enum RunOutcome: String, Sendable, Equatable, Codable {
     case configurationError = "configuration_error"
     /// Another run holds the account's lock: this one did nothing (exit 75).
     case alreadyRunning = "already_running"
+    /// The worker rested this tick after idle runs (`IdleRest`): no request, nothing
+    /// synced, nothing wrong (exit 0).
+    case rested
 }
 
 // MARK: - RunReport

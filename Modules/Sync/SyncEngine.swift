@@ -190,18 +190,20 @@ final class SyncRun {
         emit(.runStarted(collections: options.collections))
         do {
             try checkStoredBackoff()
-            try resolveSealing()
-            // NB: read before anything is pulled: a first sync's bulk load leaves them out.
-            let ordersLeftOut = try store.read { reader in try !reader.hasOrderIndexes() }
-            try await withinBudget {
-                if options.pulls { try await pullAll() }
-                if options.pushes { try await pushAll() }
-                // NB: after the push, so a long reconciliation never holds local edits back.
-                if options.pulls { try await reconcileDue() }
-                try await closeMigrationIfDone()
-                if ordersLeftOut { try buildOrderIndexes() }
+            if try !restsThisTick() {
+                try resolveSealing()
+                // NB: read before anything is pulled: a first sync's bulk load leaves them out.
+                let ordersLeftOut = try store.read { reader in try !reader.hasOrderIndexes() }
+                try await withinBudget {
+                    if options.pulls { try await pullAll() }
+                    if options.pushes { try await pushAll() }
+                    // NB: after the push, so a long reconciliation never holds local edits back.
+                    if options.pulls { try await reconcileDue() }
+                    try await closeMigrationIfDone()
+                    if ordersLeftOut { try buildOrderIndexes() }
+                }
+                try finishSuccessfully()
             }
-            try finishSuccessfully()
         } catch let error as StorageError where error.isCorruption {
             // Damage found mid-run: say which file and what to do, as the check before a run would.
             let damage = IntegrityReport(path: store.location.description, depth: .quick, problems: ["\(error)"], schemaVersion: nil)
@@ -263,10 +265,40 @@ final class SyncRun {
         let conclusion = RunConclusion.conclude(try conclusionFacts())
         report.outcome = conclusion.outcome
         report.message = conclusion.message
-        if conclusion.isComplete {
-            let started = report.startedAt
-            try store.write { tx in try tx.recordCompleteSync(at: started) }
+        let streak = try idleStreakAfter(conclusion)
+        guard conclusion.isComplete || streak != nil else { return }
+        let started = report.startedAt
+        try store.write { tx in
+            if conclusion.isComplete { try tx.recordCompleteSync(at: started) }
+            if let streak { try tx.setIdleStreak(streak) }
         }
+    }
+
+    // MARK: Resting
+
+    /// Whether this tick rests (`IdleRest`): no request, the report `.rested`, and one
+    /// tick fewer to rest written down. Only a whole run of a worker told to rest does;
+    /// a local change waiting, or `--reconcile`, always asks the server.
+    private func restsThisTick() throws -> Bool {
+        guard let rest = options.idleRest, options.pulls, options.pushes, !options.reconcilesNow, !options.reconcilesWhole
+        else { return false }
+        let (streak, waiting) = try store.read { reader in (try reader.idleStreak(), try reader.pendingCount() > 0) }
+        guard case .rest(let left) = rest.atTick(streak, localChangesWaiting: waiting) else { return false }
+        try store.write { tx in try tx.setIdleStreak(left) }
+        report.outcome = .rested
+        report.message = IdleRest.message(left)
+        return true
+    }
+
+    /// The idle streak this run leaves, nil when it stays as stored: a whole run that
+    /// ended `synced` with nothing pulled, pushed, settled or reconciled in any collection
+    /// lengthens it; any run that changed something ends it.
+    private func idleStreakAfter(_ conclusion: RunConclusion) throws -> IdleStreak? {
+        let idle = conclusion.outcome == .synced && conclusion.isComplete && report.keyring == nil
+            && report.collections.values.allSatisfy(\.changedNothing)
+        let stored = try store.read { reader in try reader.idleStreak() }
+        let next = IdleRest.after(stored, runWasIdle: idle, rest: options.idleRest)
+        return next == stored ? nil : next
     }
 
     /// What a hostile server did that the reader must hear of: versions put back or

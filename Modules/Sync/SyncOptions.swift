@@ -58,6 +58,9 @@ public struct SyncOptions: Sendable, Equatable {
     public var reconciliation = ReconciliationShape()
     /// Reconcile every collection in this run (`--reconcile`), due or not.
     public var reconcilesNow = false
+    /// Rest after idle runs (`shelf-sync --rest-when-idle`): nil asks the server at every
+    /// run, as `shelf sync` always does.
+    public var idleRest: IdleRest?
     /// Reconcile every collection in this run by its whole list of ids and versions, as a
     /// store that never reconciled does (`--reconcile-whole`): the slow check, ~75 bytes a
     /// record, that does not rely on the server's counts.

@@ -87,6 +87,11 @@ struct WorkerCommand: ProgramCommand {
         help: "How far a pull reaches back for writes the server committed after later ones (default 60s; see the README).",
         expecting: "a duration such as 30s, 2m or 1h", transform: { DurationParsing.parse($0) })
     var commitWindow: Duration?
+    @Option(
+        value: "n",
+        help: "After idle runs, ask the server every 2nd, 4th … up to every Nth tick; a local change ends the rest (default 1: every tick).",
+        expecting: "a whole number from 1 to 64", transform: { Int($0).flatMap { IdleRest.accepted.contains($0) ? $0 : nil } })
+    var restWhenIdle: Int?
     @Flag(help: "Show the version.", standalone: true)
     var version = false
     @Flag(help: "Print the man page, shelf-sync(1), written from these declarations.", standalone: true, hidden: true)
@@ -111,6 +116,7 @@ struct WorkerCommand: ProgramCommand {
         options.reconcilesNow = reconcile
         options.reconcilesWhole = reconcileWhole
         if let commitWindow { options.commitWindow = CommitWindow(width: commitWindow) }
+        options.idleRest = restWhenIdle.flatMap(IdleRest.init(longest:))
         return options
     }
 }

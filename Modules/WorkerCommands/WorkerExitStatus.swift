@@ -8,13 +8,15 @@ extension RunOutcome {
     /// status: what needs a person soonest ranks highest.
     public var severity: Int {
         switch self {
-        case .synced: 0
-        case .needsAttention: 1
-        case .alreadyRunning, .backoff: 2
-        case .temporaryFailure: 3
-        case .localStoreFailure: 4
-        case .authenticationFailed: 5
-        case .configurationError: 6
+        // NB: a rested account did nothing wrong, but a round where another synced says synced.
+        case .rested: 0
+        case .synced: 1
+        case .needsAttention: 2
+        case .alreadyRunning, .backoff: 3
+        case .temporaryFailure: 4
+        case .localStoreFailure: 5
+        case .authenticationFailed: 6
+        case .configurationError: 7
         }
     }
 

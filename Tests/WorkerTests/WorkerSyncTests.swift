@@ -62,6 +62,38 @@ struct WorkerSyncTests {
         #expect(idle.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix(#"{"ts":""#) })
     }
 
+    /// `--rest-when-idle`: after idle runs a tick rests (status 0, no request, one log
+    /// line that says so, `rested` in the report, never "synced"), and a local edit is
+    /// sent at the next tick whatever the rest.
+    @Test func aWorkerToldToRestRestsAfterIdleRunsAndSendsALocalEditAtOnce() async throws {
+        try await seedBooks(3)
+        let home = try WorkerHome(server: server.baseURL, user: user)
+        let resting = ["--rest-when-idle", "4", "--report", home.reportPath]
+        for _ in 0..<3 {
+            let run = try await home.run(resting)
+            let reason = try home.report()["exit_reason"] as? String
+            #expect(run.status == 0 && reason == "synced", "\(run.stderr)")
+        }
+
+        let rested = try await home.run(resting)
+
+        #expect(rested.status == 0, "\(rested.stderr)")
+        #expect(try home.report()["exit_reason"] as? String == "rested")
+        #expect(try home.accountReport()["requests"] as? Int == 0)
+        #expect(rested.stderr.contains("rested: the last 2 runs found nothing to do"), "\(rested.stderr)")
+        #expect(!rested.stderr.contains(" synced"), "\(rested.stderr)")
+
+        // WHEN a book is edited while the worker rests
+        try await edit(try home.store(), book: "b-001", title: "Edited while resting")
+        let next = try await home.run(resting)
+
+        // THEN the next tick sends it
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try home.collectionReport("books")["pushed"] as? Int == 1)
+        let sent = try await serverBooks().first { $0.id == "b-001" }.map { String(decoding: $0.json, as: UTF8.self) }
+        #expect(sent?.contains("Edited while resting") == true)
+    }
+
     /// Favorites and settings kept on the machine before they synced are sent by the
     /// worker's first run, once.
     @Test func localPreferencesFromBeforeAreSentByTheFirstRun() async throws {

@@ -83,7 +83,7 @@ public final class WorkerLog: Sendable {
         case .runFinished(let report):
             switch report.outcome {
             case .synced where !report.unavailable.isEmpty: .warning
-            case .synced: .info
+            case .synced, .rested: .info
             case .needsAttention, .backoff, .temporaryFailure, .alreadyRunning: .warning
             case .authenticationFailed, .localStoreFailure, .configurationError: .error
             }
