@@ -7,7 +7,9 @@ Every input below is a figure measured on this machine (Benchmarks/README.md, "A
 to a million devices", says by which command and when) or a stated assumption of the mix.
 For each device count the model adds up one day of every device's runs — idle runs, runs
 that push edits, first syncs of new devices, daily reconciliations — for Shelf as it was
-before range reconciliation ("today") and after it ("after"), and gives:
+before range reconciliation ("today"), after it ("after"), and after it with the worker
+resting after idle runs (`shelf-sync --rest-when-idle 4`: "after, resting 4"; a tick that
+rests asks the server nothing, `contact_share` below), and gives:
 
 - **server cores**: Kinto's and PostgreSQL's CPU seconds a day, divided by the seconds of a
   day, times the peak factor (cron ticks bunch up; the busiest minute against the average);
@@ -26,7 +28,7 @@ import argparse
 import json
 import pathlib
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -49,6 +51,7 @@ class Costs:
     reconcile_server_ms: float      # one daily reconciliation of the mix's library (all its collections)
     reconcile_bytes: float
     reconcile_requests: float
+    rest_when_idle: int = 1         # the worker's `--rest-when-idle N` (1: every tick asks the server)
 
 
 @dataclass(frozen=True)
@@ -92,12 +95,48 @@ ENGINES: dict[str, Costs] = {
 }
 
 
+ENGINES["after, resting 4"] = replace(ENGINES["after"], rest_when_idle=4)
+
+
 # MARK: - The model
+
+def contact_share(change_share: float, longest: int, most_idle_runs: int = 24) -> float:
+    """The share of ticks that ask the server when the worker rests after idle runs, as
+    `IdleRest` (Modules/Sync/Rules/IdleRest.swift) decides: each tick brings a change with
+    probability `change_share` (the mix's edit runs; a local change asks at once and ends
+    the streak), and the n-th idle run in a row rests min(2^(n-1), longest) − 1 ticks. The
+    chain's stationary distribution, by iteration (exact to ~1e-9; no sampling)."""
+    if longest <= 1:
+        return 1.0
+    # states: (idle runs in a row, capped; ticks left to rest) -> probability
+    states = {(0, 0): 1.0}
+    contacts = 0.0
+    for _ in range(2_000):
+        nxt: dict[tuple[int, int], float] = {}
+        contacts = 0.0
+        for (runs, rest), p in states.items():
+            # a change: the tick asks the server, and the streak ends
+            contacts += p * change_share
+            nxt[(0, 0)] = nxt.get((0, 0), 0.0) + p * change_share
+            quiet = p * (1 - change_share)
+            if rest > 0:
+                nxt[(runs, rest - 1)] = nxt.get((runs, rest - 1), 0.0) + quiet
+            else:
+                contacts += quiet
+                after = min(runs + 1, most_idle_runs)
+                spacing = min(1 << min(after - 1, 20), longest)
+                nxt[(after, spacing - 1)] = nxt.get((after, spacing - 1), 0.0) + quiet
+        states = nxt
+    return contacts
+
+
 
 def day(costs: Costs, mix: Mix, devices: int) -> dict:
     """One day of `devices` devices: totals, and the peak load they make."""
-    runs = devices * mix.runs_per_day
-    edit_runs = runs * mix.edit_run_share
+    ticks = devices * mix.runs_per_day
+    # NB: a rested tick costs the server nothing; every edit run asks it.
+    runs = ticks * contact_share(mix.edit_run_share, costs.rest_when_idle)
+    edit_runs = ticks * mix.edit_run_share
     edits = edit_runs * mix.edits_per_edit_run
     first_syncs = devices * mix.new_device_share
     server_ms = (runs * costs.idle_server_ms + edits * costs.edit_server_ms
@@ -110,6 +149,7 @@ def day(costs: Costs, mix: Mix, devices: int) -> dict:
     seconds = 86_400
     return {
         "devices": devices,
+        "runs_asking_per_tick": round(runs / ticks, 3),
         "server_cpu_s": round(server_ms / 1000),
         "server_cores_average": round(server_ms / 1000 / seconds, 2),
         "server_cores_peak": round(server_ms / 1000 / seconds * mix.peak_factor, 1),
@@ -146,7 +186,7 @@ def table(projection: dict) -> str:
 def plot(projection: dict) -> str:
     def series(key: str) -> list[Series]:
         return [Series(f"{name}", [(d["devices"], d[key]) for d in days]) for name, days in projection["days"].items()]
-    return figure("Shelf devices on Kinto: one day, today's engine and after range reconciliation",
+    return figure("Shelf devices on Kinto: one day, today's engine, after range reconciliation, and resting",
                   [Panel("server cores at the peak (Kinto + PostgreSQL)", "cores", series("server_cores_peak"), "devices (log scale)"),
                    Panel("egress a day", "GB", series("egress_gb_per_day"), "devices (log scale)")])
 

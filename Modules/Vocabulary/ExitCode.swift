@@ -40,7 +40,7 @@ extension ExitCode {
     public var meaning: String {
         switch self {
         case .success:
-            "success (also: the server offers no shop catalog, a warning says so; --every stopped by SIGTERM/SIGINT)"
+            "success (also: the server offers no shop catalog, a warning says so; --every stopped by SIGTERM/SIGINT; a tick rested after idle runs, --rest-when-idle)"
         case .failure:
             "not found, or finished with conflicts, failed changes, or a collection the server refuses (the others synced); a book others refer to (book rm); an account with unsynced changes (account rm without --yes); an editor that failed"
         case .usage:

@@ -47,6 +47,9 @@ public final class WorkerLog: Sendable {
         if case .runFinished(let report) = event, Self.isIdle(report) {
             summary = "nothing to do (\(report.requests) request\(report.requests == 1 ? "" : "s"), \(report.durationMilliseconds) ms)"
             fields = fields.map { $0.key == "message" ? ("message", .string("nothing to do")) : $0 }
+        } else if case .runFinished(let report) = event, report.outcome == .rested {
+            // NB: a rest is no sync: its line says only why it rested and when the server is asked.
+            summary = report.message
         }
         write(level: level, account: account, event: event.name, summary: summary, fields: fields)
     }
