@@ -76,16 +76,27 @@ public final class CurlTransport: HTTPTransport {
     private static let privateCATransports = Mutex<[String: CurlTransport]>([:])
 
     public let configuration: Configuration
-    private let loop: CurlMultiLoop
+    /// The loop and its thread, made by the first request: a process that makes a
+    /// transport but sends nothing (a worker's tick that rests, `IdleRest`) never loads
+    /// libcurl and the libraries it links, nor starts the thread.
+    private let started = Mutex<CurlMultiLoop?>(nil)
 
-    /// Starts the transport's thread.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.loop = CurlMultiLoop(configuration: configuration)
     }
 
     deinit {
-        loop.shutDown()
+        started.withLock { $0 }?.shutDown()
+    }
+
+    /// The loop, started on first use.
+    private var loop: CurlMultiLoop {
+        started.withLock { loop in
+            if let loop { return loop }
+            let made = CurlMultiLoop(configuration: configuration)
+            loop = made
+            return made
+        }
     }
 
     // MARK: Sending
