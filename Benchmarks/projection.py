@@ -60,6 +60,7 @@ class Mix:
     period_min: float = 5           # the cron period (shelf-sync's documented crontab line)
     edit_run_share: float = 0.05    # runs that push something: a reader edits in one run of twenty
     edits_per_edit_run: float = 2
+    remote_change_share: float = 0.0  # runs that find another device's change (the reader's other devices)
     library: int = 10_000           # records of the device's reader (the issue's figure)
     new_device_share: float = 0.002  # devices syncing for the first time a day (a new device every ~18 months)
     peak_factor: float = 2.0        # the busiest minute against the day's average (ticks jittered by cron)
@@ -100,12 +101,15 @@ ENGINES["after, resting 4"] = replace(ENGINES["after"], rest_when_idle=4)
 
 # MARK: - The model
 
-def contact_share(change_share: float, longest: int, most_idle_runs: int = 24) -> float:
+def contact_share(local_change_share: float, longest: int, remote_change_share: float = 0.0,
+                  most_idle_runs: int = 24) -> float:
     """The share of ticks that ask the server when the worker rests after idle runs, as
-    `IdleRest` (Modules/Sync/Rules/IdleRest.swift) decides: each tick brings a change with
-    probability `change_share` (the mix's edit runs; a local change asks at once and ends
-    the streak), and the n-th idle run in a row rests min(2^(n-1), longest) − 1 ticks. The
-    chain's stationary distribution, by iteration (exact to ~1e-9; no sampling)."""
+    `IdleRest` (Modules/Sync/Rules/IdleRest.swift) decides: before a tick the reader makes a
+    local change with probability `local_change_share` (it is sent at once, and its run,
+    bringing nothing, keeps the streak), and a run finds another device's change with
+    probability `remote_change_share` (it ends the streak); the n-th idle run in a row rests
+    min(2^(n-1), longest) − 1 ticks. The chain's stationary distribution, by iteration (exact
+    to ~1e-9; no sampling)."""
     if longest <= 1:
         return 1.0
     # states: (idle runs in a row, capped; ticks left to rest) -> probability
@@ -115,17 +119,15 @@ def contact_share(change_share: float, longest: int, most_idle_runs: int = 24) -
         nxt: dict[tuple[int, int], float] = {}
         contacts = 0.0
         for (runs, rest), p in states.items():
-            # a change: the tick asks the server, and the streak ends
-            contacts += p * change_share
-            nxt[(0, 0)] = nxt.get((0, 0), 0.0) + p * change_share
-            quiet = p * (1 - change_share)
+            asks = p if rest == 0 else p * local_change_share
             if rest > 0:
-                nxt[(runs, rest - 1)] = nxt.get((runs, rest - 1), 0.0) + quiet
-            else:
-                contacts += quiet
-                after = min(runs + 1, most_idle_runs)
-                spacing = min(1 << min(after - 1, 20), longest)
-                nxt[(after, spacing - 1)] = nxt.get((after, spacing - 1), 0.0) + quiet
+                nxt[(runs, rest - 1)] = nxt.get((runs, rest - 1), 0.0) + p - asks
+            contacts += asks
+            # a run: another device's change ends the streak; otherwise it lengthens
+            nxt[(0, 0)] = nxt.get((0, 0), 0.0) + asks * remote_change_share
+            after = min(runs + 1, most_idle_runs)
+            spacing = min(1 << min(after - 1, 20), longest)
+            nxt[(after, spacing - 1)] = nxt.get((after, spacing - 1), 0.0) + asks * (1 - remote_change_share)
         states = nxt
     return contacts
 
@@ -135,7 +137,7 @@ def day(costs: Costs, mix: Mix, devices: int) -> dict:
     """One day of `devices` devices: totals, and the peak load they make."""
     ticks = devices * mix.runs_per_day
     # NB: a rested tick costs the server nothing; every edit run asks it.
-    runs = ticks * contact_share(mix.edit_run_share, costs.rest_when_idle)
+    runs = ticks * contact_share(mix.edit_run_share, costs.rest_when_idle, mix.remote_change_share)
     edit_runs = ticks * mix.edit_run_share
     edits = edit_runs * mix.edits_per_edit_run
     first_syncs = devices * mix.new_device_share

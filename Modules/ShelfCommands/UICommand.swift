@@ -247,7 +247,7 @@ struct UICommand: ShelfCommand {
     static func summary(_ report: RunReport) -> String {
         switch report.outcome {
         case .synced: "Synced."
-        case .rested: "Not synced this time: the last runs found nothing to do."
+        case .rested: "Not synced this time: the last runs brought nothing from the server."
         case .needsAttention: "Synced; conflicts or refused changes wait for you (C, X)."
         case .backoff: "Not synced: the server asked to wait; S shows until when."
         case .temporaryFailure: "Not synced: the server could not be reached; your changes wait."

@@ -291,11 +291,11 @@ final class SyncRun {
     }
 
     /// The idle streak this run leaves, nil when it stays as stored: a whole run that
-    /// ended `synced` with nothing pulled, pushed, settled or reconciled in any collection
-    /// lengthens it; any run that changed something ends it.
+    /// ended `synced` with nothing pulled, merged, settled or reconciled in any collection
+    /// (its own changes pushed or not) lengthens it; any run that brought something ends it.
     private func idleStreakAfter(_ conclusion: RunConclusion) throws -> IdleStreak? {
         let idle = conclusion.outcome == .synced && conclusion.isComplete && report.keyring == nil
-            && report.collections.values.allSatisfy(\.changedNothing)
+            && report.collections.values.allSatisfy(\.broughtNothing)
         let stored = try store.read { reader in try reader.idleStreak() }
         let next = IdleRest.after(stored, runWasIdle: idle, rest: options.idleRest)
         return next == stored ? nil : next

@@ -80,7 +80,7 @@ struct WorkerSyncTests {
         #expect(rested.status == 0, "\(rested.stderr)")
         #expect(try home.report()["exit_reason"] as? String == "rested")
         #expect(try home.accountReport()["requests"] as? Int == 0)
-        #expect(rested.stderr.contains("rested: the last 2 runs found nothing to do"), "\(rested.stderr)")
+        #expect(rested.stderr.contains("rested: the last 2 runs brought nothing from the server"), "\(rested.stderr)")
         #expect(!rested.stderr.contains(" synced"), "\(rested.stderr)")
 
         // WHEN a book is edited while the worker rests

@@ -2,7 +2,7 @@ import Foundation
 
 // MARK: - IdleStreak
 
-/// What this device remembers of its worker's runs that found nothing to do: how many
+/// What this device remembers of its worker's runs that brought nothing from the server: how many
 /// came in a row, and how many ticks it still rests before asking the server again
 /// (`IdleRest` in Sync decides both). Kept in the device's own `preferences` table, as
 /// the last complete sync is, because it says what this device did.

@@ -2,10 +2,12 @@ import Storage
 
 // MARK: - IdleRest
 
-/// Resting after idle runs (`shelf-sync --rest-when-idle N`): when whole runs in a row find
-/// nothing to pull, push or settle, the worker asks the server only every second tick, then
-/// every fourth, doubling up to every `longest`-th. A local change ends the rest at once;
-/// another device's change reaches this one up to `longest - 1` ticks later than it would.
+/// Resting after idle runs (`shelf-sync --rest-when-idle N`): when whole runs in a row bring
+/// nothing from the server (nothing pulled, merged or settled), the worker asks the server only
+/// every second tick, then every fourth, doubling up to every `longest`-th. A local change ends
+/// the rest at once, and its run, which also pulls, keeps the streak: what this device pushes
+/// says nothing of other devices' changes, which are what the rest waits for. Another
+/// device's change reaches this one up to `longest - 1` ticks later than it would.
 ///
 /// Why: an idle run is one request, but a fleet of idle devices is almost all of a Kinto
 /// server's load (Benchmarks/README.md, the projection), and each of those requests costs
@@ -49,9 +51,10 @@ public struct IdleRest: Sendable, Equatable {
 
     // MARK: - After a run
 
-    /// The streak a finished run leaves: a run that changed something ends the streak (for
-    /// any run, `shelf sync` included); an idle run lengthens it when the worker rests
-    /// (`rest`), so that the next `1, 2, 4 … longest` ticks minus one are rested.
+    /// The streak a finished run leaves: a run that brought something ends the streak (for
+    /// any run, `shelf sync` included); an idle run (one that only pushed this device's
+    /// changes included) lengthens it when the worker rests (`rest`), so that the next
+    /// `1, 2, 4 … longest` ticks minus one are rested.
     /// - Parameter rest: nil for a run that never rests; its idle runs leave the streak as it is.
     static func after(_ streak: IdleStreak, runWasIdle: Bool, rest: IdleRest?) -> IdleStreak {
         guard runWasIdle else { return IdleStreak() }
@@ -65,19 +68,21 @@ public struct IdleRest: Sendable, Equatable {
     /// "rested: …" for a rested tick's report: why, and when the server is asked again.
     static func message(_ streak: IdleStreak) -> String {
         let runs = streak.idleRuns == 1 ? "the last run" : "the last \(streak.idleRuns) runs"
-        let next = streak.ticksToRest == 0 ? "at the next tick" : "in \(streak.ticksToRest + 1) ticks"
-        return "rested: \(runs) found nothing to do; the server is asked again \(next), or at once after a local change"
+        let next = streak.ticksToRest == 0 ? "at the next tick" : "in \(streak.ticksToRest + 1) ticks, or at the next tick after a local change"
+        return "rested: \(runs) brought nothing from the server; the server is asked again \(next)"
     }
 }
 
 // MARK: - An idle run
 
 extension CollectionReport {
-    /// Nothing happened to the collection: every count zero, nothing reconciled, nothing
-    /// refused or found lost. Any count added later counts as a change by default.
-    var changedNothing: Bool {
+    /// Nothing came from the server: every count zero but this device's own pushes, nothing
+    /// reconciled, refused or found lost. Any count added later counts as something brought.
+    var broughtNothing: Bool {
         var counts = self
         counts.durationMilliseconds = 0
+        // NB: a push sends this device's changes; it tells nothing of other devices'.
+        counts.pushed = 0
         return counts == CollectionReport()
     }
 }

@@ -58,7 +58,7 @@ import Testing
                   after: IdleStreak(idleRuns: 41, ticksToRest: 3)),
         AfterCase(name: "a longer limit keeps doubling", before: IdleStreak(idleRuns: 4, ticksToRest: 0), idle: true,
                   rest: IdleRest(longest: 64), after: IdleStreak(idleRuns: 5, ticksToRest: 15)),
-        AfterCase(name: "a run that changed something ends the streak", before: IdleStreak(idleRuns: 7, ticksToRest: 0), idle: false,
+        AfterCase(name: "a run that brought something ends the streak", before: IdleStreak(idleRuns: 7, ticksToRest: 0), idle: false,
                   after: IdleStreak()),
         AfterCase(name: "so does one that never rests (shelf sync pulled a change)", before: IdleStreak(idleRuns: 7, ticksToRest: 2),
                   idle: false, rest: nil, after: IdleStreak()),
@@ -73,23 +73,39 @@ import Testing
 
     // MARK: - Many ticks
 
-    /// Ticks of a device that changes nothing, with the limit at 4: the server is asked at
-    /// ticks 0, 1, 3, 7, 11, 15 — then every fourth — and a local change at tick 9 is sent
-    /// at tick 9, after which the streak starts again.
+    /// Ticks of a device whose server has nothing new, with the limit at 4: the server is
+    /// asked at ticks 0, 1, 3, 7 — then every fourth — and a local change made before tick 9
+    /// is sent at tick 9; its run brought nothing either, so the rest goes on from there.
     @Test func aQuietDeviceAsksEveryFourthTickAndALocalChangeGoesAtOnce() {
         var streak = IdleStreak()
         var asked: [Int] = []
         for tick in 0..<20 {
-            let localChange = tick == 9
-            switch Self.four.atTick(streak, localChangesWaiting: localChange) {
+            switch Self.four.atTick(streak, localChangesWaiting: tick == 9) {
             case .rest(let left):
                 streak = left
             case .run:
                 asked.append(tick)
-                streak = IdleRest.after(streak, runWasIdle: !localChange, rest: Self.four)
+                streak = IdleRest.after(streak, runWasIdle: true, rest: Self.four)
             }
         }
-        #expect(asked == [0, 1, 3, 7, 9, 10, 11, 13, 17])
+        #expect(asked == [0, 1, 3, 7, 9, 13, 17])
+    }
+
+    /// The same device, but the server brings another device's change to the run at tick 7:
+    /// the streak starts again, and the server is asked at 8, 9 and 11 before the rests lengthen.
+    @Test func aChangeFromTheServerStartsTheStreakAgain() {
+        var streak = IdleStreak()
+        var asked: [Int] = []
+        for tick in 0..<16 {
+            switch Self.four.atTick(streak, localChangesWaiting: false) {
+            case .rest(let left):
+                streak = left
+            case .run:
+                asked.append(tick)
+                streak = IdleRest.after(streak, runWasIdle: tick != 7, rest: Self.four)
+            }
+        }
+        #expect(asked == [0, 1, 3, 7, 8, 9, 11, 15])
     }
 
     // MARK: - The limit and the words
@@ -104,28 +120,35 @@ import Testing
 
     @Test func aRestedTickSaysWhyAndWhenTheServerIsAskedAgain() {
         #expect(IdleRest.message(IdleStreak(idleRuns: 3, ticksToRest: 2))
-            == "rested: the last 3 runs found nothing to do; the server is asked again in 3 ticks, or at once after a local change")
+            == "rested: the last 3 runs brought nothing from the server; the server is asked again in 3 ticks, or at the next tick after a local change")
         #expect(IdleRest.message(IdleStreak(idleRuns: 1, ticksToRest: 0))
-            == "rested: the last run found nothing to do; the server is asked again at the next tick, or at once after a local change")
+            == "rested: the last run brought nothing from the server; the server is asked again at the next tick")
     }
 
     // MARK: - What counts as idle
 
-    @Test func aCollectionChangedNothingOnlyWhenEveryCountIsZero() {
+    @Test func aCollectionBroughtNothingOnlyWhenEveryCountButItsPushesIsZero() {
         var timed = CollectionReport()
         timed.durationMilliseconds = 40
-        #expect(timed.changedNothing, "time spent is no change")
+        #expect(timed.broughtNothing, "time spent is nothing brought")
+        var pushed = CollectionReport()
+        pushed.pushed = 3
+        #expect(pushed.broughtNothing, "this device's own changes tell nothing of other devices'")
         var pulled = CollectionReport()
         pulled.pulled = 1
-        #expect(!pulled.changedNothing)
+        #expect(!pulled.broughtNothing)
+        var merged = CollectionReport()
+        merged.pushed = 1
+        merged.merged = 1
+        #expect(!merged.broughtNothing, "a push that met another device's version brought it")
         var late = CollectionReport()
         late.late = 1
-        #expect(!late.changedNothing)
+        #expect(!late.broughtNothing)
         var reconciled = CollectionReport()
         reconciled.reconciliation = ReconciliationReport()
-        #expect(!reconciled.changedNothing, "a reconciliation run ends a streak, whatever it found")
+        #expect(!reconciled.broughtNothing, "a reconciliation run ends a streak, whatever it found")
         var forgot = CollectionReport()
         forgot.serverForgot = "the server lost records"
-        #expect(!forgot.changedNothing)
+        #expect(!forgot.broughtNothing)
     }
 }
