@@ -89,7 +89,7 @@ struct WorkerCommand: ProgramCommand {
     var commitWindow: Duration?
     @Option(
         value: "n",
-        help: "After idle runs, ask the server every 2nd, 4th … up to every Nth tick; a local change ends the rest (default 1: every tick).",
+        help: "After idle runs, ask the server every 2nd, then 4th, up to every Nth tick; a local change is sent at once (default 1: every tick).",
         expecting: "a whole number from 1 to 64", transform: { Int($0).flatMap { IdleRest.accepted.contains($0) ? $0 : nil } })
     var restWhenIdle: Int?
     @Flag(help: "Show the version.", standalone: true)

@@ -162,13 +162,14 @@ public final class KintoServer: Sendable {
 
     /// A client signed in as `user` for a test's own set-up and checks (seeding records,
     /// reading them back), not for the code under test. Its requests may take up to a
-    /// minute: the shared server answers every suite running at once, and under a full
-    /// parallel run a seeding batch once went past the default 10 s — failing a test for
-    /// nothing it tests.
+    /// minute, and may wait that long for the server's first byte: the shared server
+    /// answers every suite running at once, and under a full parallel run a seeding batch
+    /// went past the default 10 s, first of the whole request and then of the wait for an
+    /// answer (the stall bound) — failing a test for nothing it tests.
     public func setUpClient(for user: TestUser) -> APIClient {
         APIClient(configuration: .init(
             baseURL: baseURL, credentials: .init(user: user.name, password: user.password),
-            timeouts: Timeouts(connect: .seconds(5), request: .seconds(60))))
+            timeouts: Timeouts(connect: .seconds(5), request: .seconds(60), stall: .seconds(60))))
     }
 
     // MARK: Shared server

@@ -2,12 +2,12 @@ import Foundation
 
 // MARK: - IdleStreak
 
-/// What this device remembers of its worker's runs that brought nothing from the server: how many
-/// came in a row, and how many ticks it still rests before asking the server again
+/// What this device remembers of its worker's runs that brought nothing from the server:
+/// how many came in a row, and how many ticks it still rests before asking the server again
 /// (`IdleRest` in Sync decides both). Kept in the device's own `preferences` table, as
 /// the last complete sync is, because it says what this device did.
 public struct IdleStreak: Sendable, Equatable {
-    /// Whole runs in a row that pulled, pushed and found nothing.
+    /// Whole runs in a row that brought nothing from the server.
     public var idleRuns: Int
     /// Ticks left to rest before the next run asks the server.
     public var ticksToRest: Int

@@ -11,8 +11,8 @@ import Storage
 ///
 /// Why: an idle run is one request, but a fleet of idle devices is almost all of a Kinto
 /// server's load (Benchmarks/README.md, the projection), and each of those requests costs
-/// the server about as much CPU as it costs the device. Resting trades how soon a remote
-/// change arrives on an idle device for that load; it is off unless the worker is told.
+/// the server about three times the CPU it costs the device. Resting trades how soon a
+/// remote change arrives on an idle device for that load; it is off unless the worker is told.
 ///
 /// A value with no store and no server (`IdleRestTests`): `SyncRun` reads the streak and
 /// the outbox, asks `atTick`, and writes down what `after` says at a run's end.
