@@ -240,10 +240,14 @@ public struct SyncStatus: Hashable, Sendable, Codable {
     public var backoffUntil: Date?
     /// The last run's error, when it failed: each cause once, with the collections it hit.
     public var lastError: String?
+    /// Ticks the worker still rests after idle runs before it asks the server again
+    /// (`shelf-sync --rest-when-idle`); 0 when it asks at the next tick. It says why the
+    /// last sync may be older than the cron period.
+    public var restingTicks: Int
 
     public init(
         lastSuccess: Date? = nil, pendingChanges: Int = 0, conflicts: Int = 0,
-        deadLetters: Int = 0, backoffUntil: Date? = nil, lastError: String? = nil
+        deadLetters: Int = 0, backoffUntil: Date? = nil, lastError: String? = nil, restingTicks: Int = 0
     ) {
         self.lastSuccess = lastSuccess
         self.pendingChanges = pendingChanges
@@ -251,6 +255,7 @@ public struct SyncStatus: Hashable, Sendable, Codable {
         self.deadLetters = deadLetters
         self.backoffUntil = backoffUntil
         self.lastError = lastError
+        self.restingTicks = max(0, restingTicks)
     }
 }
 

@@ -21,6 +21,8 @@ public struct SyncStatusScreen: RenderableScreen, Hashable {
         /// Whole seconds of backoff left (rounded up); 0 when not backing off.
         public let backoffSecondsLeft: Int
         public let lastError: String?
+        /// Ticks the worker still rests after idle runs (`shelf-sync --rest-when-idle`).
+        public let restingTicks: Int
 
         init(_ status: SyncStatus, now: Date) {
             lastSuccess = status.lastSuccess.map(Wording.timestamp)
@@ -35,11 +37,12 @@ public struct SyncStatusScreen: RenderableScreen, Hashable {
             backingOff = left > 0
             backoffSecondsLeft = left > 0 ? Int(left.rounded(.up)) : 0
             lastError = status.lastError
+            restingTicks = status.restingTicks
         }
 
         private enum CodingKeys: String, CodingKey {
             case lastSuccess, pendingChanges, conflicts, deadLetters, backoffUntil, backingOff,
-                 backoffSecondsLeft, lastError
+                 backoffSecondsLeft, restingTicks, lastError
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -51,6 +54,7 @@ public struct SyncStatusScreen: RenderableScreen, Hashable {
             try container.encode(backoffUntil, forKey: .backoffUntil)
             try container.encode(backingOff, forKey: .backingOff)
             try container.encode(backoffSecondsLeft, forKey: .backoffSecondsLeft)
+            try container.encode(restingTicks, forKey: .restingTicks)
             try container.encode(lastError, forKey: .lastError)
         }
     }
@@ -91,6 +95,11 @@ public struct SyncStatusScreen: RenderableScreen, Hashable {
             table.append([.init("backoff"), .init("until \(until) (\(sync.backoffSecondsLeft) s left)", .warning)])
         } else {
             table.append("backoff", "none")
+        }
+        // NB: only while the worker rests, so the status of a device that never does is as it was.
+        if sync.restingTicks > 0 {
+            let ticks = Wording.count(sync.restingTicks, "more tick")
+            table.append("resting", "\(ticks) after idle runs; a local change goes at once")
         }
         table.append([.init("last error"), sync.lastError == nil ? .init("none") : .init("below", .error)])
         return table

@@ -65,6 +65,21 @@ struct StatusScreenRenderingTests {
         try RenderingFixture.expect(SyncStatusScreen(model, now: SampleShelf.now), matches: "sync-status-full")
     }
 
+    /// While the worker rests after idle runs the status says so (why the last sync is older
+    /// than the cron period); a device that never rests shows no such row.
+    @Test func syncStatusWhileTheWorkerRests() async throws {
+        let model = SyncStatusViewModel(provider: FakeSyncStatusProvider(status: SyncStatus(lastSuccess: SampleShelf.now, restingTicks: 2)))
+        await model.refresh()
+        let screen = SyncStatusScreen(model, now: SampleShelf.now)
+        let text = screen.renderText(RenderOptions(color: false))
+        #expect(text.contains("resting"), "\(text)")
+        #expect(text.contains("2 more ticks after idle runs; a local change goes at once"), "\(text)")
+        #expect(screen.sync?.restingTicks == 2)
+        let never = SyncStatusViewModel(provider: FakeSyncStatusProvider(status: SyncStatus(lastSuccess: SampleShelf.now)))
+        await never.refresh()
+        #expect(!SyncStatusScreen(never, now: SampleShelf.now).renderText(RenderOptions(color: false)).contains("resting"))
+    }
+
     // MARK: Navigation (no loading state)
 
     @Test func navigationAtTheRoot() throws {

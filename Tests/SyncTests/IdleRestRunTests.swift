@@ -41,9 +41,11 @@ struct IdleRestRunTests {
         try await bringToRest(device)
         let lastSync = try device.store.read { try $0.lastCompleteSync() }
 
+        #expect(try device.store.read { try $0.syncStatus() }.restingTicks == 1, "shelf status says the worker rests")
         let rested = await device.sync()
 
         #expect(rested.outcome == .rested, "\(rested.message)")
+        #expect(try device.store.read { try $0.syncStatus() }.restingTicks == 0)
         #expect(rested.outcome.exitStatus == .success)
         #expect(rested.requests == 0)
         #expect(rested.collections.isEmpty)

@@ -416,7 +416,8 @@ public class StoreReader {
             conflicts: try conflictCount(),
             deadLetters: try deadLetterCount(),
             backoffUntil: states.compactMap(\.backoffUntil).max(),
-            lastError: errors.isEmpty ? nil : errors.joined(separator: "; ")
+            lastError: errors.isEmpty ? nil : errors.joined(separator: "; "),
+            restingTicks: try idleStreak().ticksToRest
         )
     }
 
