@@ -99,7 +99,7 @@ public struct SyncStatusScreen: RenderableScreen, Hashable {
         // NB: only while the worker rests, so the status of a device that never does is as it was.
         if sync.restingTicks > 0 {
             let ticks = Wording.count(sync.restingTicks, "more tick")
-            table.append("resting", "\(ticks) after idle runs; a local change goes at once")
+            table.append("resting", "\(ticks); a local change goes at the next tick")
         }
         table.append([.init("last error"), sync.lastError == nil ? .init("none") : .init("below", .error)])
         return table

@@ -73,7 +73,7 @@ struct StatusScreenRenderingTests {
         let screen = SyncStatusScreen(model, now: SampleShelf.now)
         let text = screen.renderText(RenderOptions(color: false))
         #expect(text.contains("resting"), "\(text)")
-        #expect(text.contains("2 more ticks after idle runs; a local change goes at once"), "\(text)")
+        #expect(text.contains("resting       2 more ticks; a local change goes at the next tick\n"), "\(text)")
         #expect(screen.sync?.restingTicks == 2)
         let never = SyncStatusViewModel(provider: FakeSyncStatusProvider(status: SyncStatus(lastSuccess: SampleShelf.now)))
         await never.refresh()
