@@ -282,9 +282,14 @@ final class SyncRun {
     private func restsThisTick() throws -> Bool {
         guard let rest = options.idleRest, options.pulls, options.pushes, !options.reconcilesNow, !options.reconcilesWhole
         else { return false }
-        let (streak, waiting) = try store.read { reader in (try reader.idleStreak(), try reader.pendingCount() > 0) }
-        guard case .rest(let left) = rest.atTick(streak, localChangesWaiting: waiting) else { return false }
-        try store.write { tx in try tx.setIdleStreak(left) }
+        // NB: read, decided and written in one transaction: a local edit saved meanwhile by
+        // `shelf` is either seen here (the tick runs) or saved after the rest is written.
+        let rested = try store.write { tx -> IdleStreak? in
+            guard case .rest(let left) = rest.atTick(try tx.idleStreak(), localChangesWaiting: try tx.pendingCount() > 0) else { return nil }
+            try tx.setIdleStreak(left)
+            return left
+        }
+        guard let left = rested else { return false }
         report.outcome = .rested
         report.message = IdleRest.message(left)
         return true
@@ -296,6 +301,8 @@ final class SyncRun {
     private func idleStreakAfter(_ conclusion: RunConclusion) throws -> IdleStreak? {
         let idle = conclusion.outcome == .synced && conclusion.isComplete && report.keyring == nil
             && report.collections.values.allSatisfy(\.broughtNothing)
+        // NB: an idle run that never rests leaves the streak as it is: no read (`shelf sync`'s case).
+        if idle && options.idleRest == nil { return nil }
         let stored = try store.read { reader in try reader.idleStreak() }
         let next = IdleRest.after(stored, runWasIdle: idle, rest: options.idleRest)
         return next == stored ? nil : next
