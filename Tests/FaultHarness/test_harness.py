@@ -527,15 +527,25 @@ class _BurstDevice:
     """A device whose CLI writes succeed (or not, from `refuse_after` writes on) and whose
     syncs take `sync_seconds`; it remembers when each sync ran and each write happened."""
 
-    def __init__(self, index, sync_seconds=0.15, refuse_after=None):
+    def __init__(self, index, sync_seconds=0.15, refuse_after=None, meet=None):
         self.index, self.sync_seconds, self.refuse_after = index, sync_seconds, refuse_after
         self.running, self.timeline, self.writes, self.lock = None, [], [], threading.Lock()
+        # A barrier the first write waits at: it passes only when every device sharing
+        # it is inside its first write at once (it breaks after 10 s otherwise).
+        self.meet, self.met = meet, None
 
     def shelf_command(self, *argv):
         with self.lock:
             self.writes.append((time.monotonic(), argv))
+            first = len(self.writes) == 1
             if self.refuse_after is not None and len(self.writes) > self.refuse_after:
                 return _Reply(argv, 1, {})
+        if first and self.meet is not None:
+            try:
+                self.meet.wait()
+                self.met = True
+            except threading.BrokenBarrierError:
+                self.met = False
         time.sleep(0.02)
         if argv[1:3] == ("book", "add"):
             return _Reply(argv, 0, {"id": f"id-{self.index}-{len(self.writes)}"})
@@ -583,7 +593,8 @@ class BurstDriverTests(unittest.TestCase):
         return state, failure
 
     def test_the_writers_sync_at_once_while_the_readers_loop(self):
-        devices = [_BurstDevice(0), _BurstDevice(1), _BurstDevice(2, sync_seconds=0.03)]
+        meet = threading.Barrier(2, timeout=10)
+        devices = [_BurstDevice(0, meet=meet), _BurstDevice(1, meet=meet), _BurstDevice(2, sync_seconds=0.03)]
         writers = [{"device": d, "before": [_book_add(d, f"b{d}{k}") for k in range(3)],
                     "sync": {"via": "shelf-sync"}, "during": [_book_add(d, f"b{d}9")]} for d in (0, 1)]
         state, failure = self.burst(devices, writers, [2])
@@ -591,9 +602,9 @@ class BurstDriverTests(unittest.TestCase):
         # Every writer's sync started before any of them ended: they ran at the same time.
         spans = [devices[d].timeline[0] for d in (0, 1)]
         self.assertLess(max(s for s, _ in spans), min(e for _, e in spans))
-        # The writers' first writes overlapped too (one thread each).
-        firsts = sorted(devices[d].writes[0][0] for d in (0, 1))
-        self.assertLess(firsts[1] - firsts[0], 0.015)
+        # The writers' first writes overlapped too (one thread each): both were inside
+        # their first write at once, or the barrier they meet at would have broken.
+        self.assertEqual([devices[d].met for d in (0, 1)], [True, True])
         # The `during` writes happened while the writer's own sync ran.
         for d in (0, 1):
             start, end = devices[d].timeline[0]
