@@ -21,7 +21,7 @@ struct KintoTestAccount {
         client = APIClient(configuration: .init(
             baseURL: self.server.baseURL,
             credentials: .init(user: user.name, password: user.password),
-            timeouts: Timeouts(connect: .seconds(5), request: .seconds(20))))
+            timeouts: KintoServer.deviceTimeouts))
     }
 
     /// A client for the same server without credentials.

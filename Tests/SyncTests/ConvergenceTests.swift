@@ -36,7 +36,7 @@ struct ConvergenceTests {
             b = try SyncDevice(user: user, baseURL: proxy.baseURL, options: options)
             let client = APIClient(configuration: .init(
                 baseURL: self.server.baseURL, credentials: .init(user: user.name, password: user.password),
-                timeouts: Timeouts(connect: .seconds(5), request: .seconds(20))))
+                timeouts: KintoServer.deviceTimeouts))
             direct = KintoCollectionService(client: client, collection: .books)
         }
 

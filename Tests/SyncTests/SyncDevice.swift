@@ -29,7 +29,7 @@ struct SyncDevice {
         self.store = try store ?? ShelfStore.inMemory()
         client = APIClient(configuration: .init(
             baseURL: baseURL, credentials: .init(user: user.name, password: user.password),
-            timeouts: Timeouts(connect: .seconds(5), request: .seconds(20))), transport: transport)
+            timeouts: KintoServer.deviceTimeouts), transport: transport)
         engine = SyncEngine(account: user.name, store: self.store, client: client, options: options, clock: clock)
     }
 
