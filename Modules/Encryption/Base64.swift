@@ -45,32 +45,39 @@ enum Base64 {
         guard !text.isEmpty else { return 0 }
         let count = text.count
         let padding = count / 4 * 3 - length
+        guard let input = text.baseAddress?.assumingMemoryBound(to: UInt8.self),
+              let out = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         return values.withUnsafeBufferPointer { table -> Int? in
-            // NB: a valid digit is below 64; `invalid` (and nothing valid) has the top bits set.
+            // NB: a valid digit is below 64; `invalid` (and nothing valid) has the top bits
+            // set. The digits of the whole groups are OR-ed together and checked once at
+            // the end, not group by group: the output is thrown away when any is invalid.
+            var seen: UInt8 = 0
             var index = 0
             var written = 0
-            while index < count - 4 {
-                let a = table[Int(text[index])], b = table[Int(text[index + 1])]
-                let c = table[Int(text[index + 2])], d = table[Int(text[index + 3])]
-                guard (a | b | c | d) & 0xC0 == 0 else { return nil }
+            let whole = count - 4
+            while index < whole {
+                let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
+                seen |= a | b | c | d
                 let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                output[written] = UInt8(group >> 16)
-                output[written + 1] = UInt8(group >> 8 & 0xFF)
-                output[written + 2] = UInt8(group & 0xFF)
+                out[written] = UInt8(truncatingIfNeeded: group >> 16)
+                out[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                out[written + 2] = UInt8(truncatingIfNeeded: group)
                 written += 3
                 index += 4
             }
-            let a = table[Int(text[index])], b = table[Int(text[index + 1])]
-            let c = padding == 2 ? 0 : table[Int(text[index + 2])]
-            let d = padding >= 1 ? 0 : table[Int(text[index + 3])]
-            guard (a | b | c | d) & 0xC0 == 0 else { return nil }
+            let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+            let c = padding == 2 ? 0 : table[Int(input[index + 2])]
+            let d = padding >= 1 ? 0 : table[Int(input[index + 3])]
+            seen |= a | b | c | d
+            guard seen & 0xC0 == 0 else { return nil }
             let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
             // NB: canonical only: the bits a padded group leaves over must be zero.
             if padding == 2, group & 0xFFFF != 0 { return nil }
             if padding == 1, group & 0xFF != 0 { return nil }
-            output[written] = UInt8(group >> 16)
-            if padding < 2 { output[written + 1] = UInt8(group >> 8 & 0xFF) }
-            if padding < 1 { output[written + 2] = UInt8(group & 0xFF) }
+            out[written] = UInt8(truncatingIfNeeded: group >> 16)
+            if padding < 2 { out[written + 1] = UInt8(truncatingIfNeeded: group >> 8) }
+            if padding < 1 { out[written + 2] = UInt8(truncatingIfNeeded: group) }
             return length
         }
     }

@@ -106,12 +106,13 @@ extension JSONByteScanner {
         let names = collection.map { RecordIndexing.wireNames(for: $0) }
         var fields = WireFields()
         if let names { fields.reserve(names.count) }
-        // NB: `forEachMember` refuses a member named twice, so each of these is read once.
+        // NB: `forEachMember` refuses a member named twice, so each of these is read once
+        // (and each of `fields` is new: `appendNew`).
         try forEachMember { key, scanner throws(JSONScanError) in
             if scanner.key(key, is: "id") {
                 let value = try scanner.readString("a record's \"id\"")
                 id = value
-                if names != nil { fields.set("id", .string(value)) }
+                if names != nil { fields.appendNew("id", .string(value)) }
             } else if scanner.key(key, is: "last_modified") {
                 lastModified = try scanner.readInteger("\"last_modified\"")
             } else if scanner.key(key, is: "deleted") {
@@ -122,7 +123,7 @@ extension JSONByteScanner {
             } else {
                 others += 1
                 if let names, let name = scanner.name(key, keeping: names) {
-                    fields.set(name, try scanner.readWireValue())
+                    fields.appendNew(name, try scanner.readWireValue())
                 } else {
                     try scanner.skipValue()
                 }

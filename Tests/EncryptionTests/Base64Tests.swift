@@ -19,7 +19,12 @@ struct Base64Tests {
         }
     }
 
-    @Test(arguments: ["A", "AB=", "AAA", "A===", "AB?=", "ab-_", "AB=A", "=AAA", "AAAA AAAA", "AB==AAAA"])
+    // NB: the digits of whole groups are checked together at the end: a bad one in the
+    // first, a middle or the last whole group is refused all the same.
+    @Test(arguments: [
+        "A", "AB=", "AAA", "A===", "AB?=", "ab-_", "AB=A", "=AAA", "AAAA AAAA", "AB==AAAA",
+        "?AAAAAAAAAAA", "AAAAA\u{0}AAAAAA", "AAAAAAAA\u{80}AAA", "AAAAAAAAAAA\u{7F}",
+    ])
     func textThatIsNotBase64IsRefused(_ text: String) {
         #expect(decode(text) == nil)
     }

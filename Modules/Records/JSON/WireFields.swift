@@ -59,7 +59,7 @@ public struct WireFields: Sendable {
         }
     }
 
-    mutating func reserve(_ count: Int) {
+    public mutating func reserve(_ count: Int) {
         members.reserveCapacity(count)
     }
 
@@ -70,6 +70,14 @@ public struct WireFields: Sendable {
         } else {
             members.append((name, value))
         }
+    }
+
+    /// Adds a member the caller knows is not there yet: a name read inside one object,
+    /// whose names `JSONByteScanner.forEachMember` keeps unique. No search: a pulled page
+    /// adds a few members to each of its records, and comparing every name with the earlier
+    /// ones was a tenth of opening a sealed record.
+    public mutating func appendNew(_ name: String, _ value: Value) {
+        members.append((name, value))
     }
 
     /// A member name to keep, as bytes to compare with and as the text to store.
@@ -93,7 +101,8 @@ public struct WireFields: Sendable {
             if let names { fields.members.reserveCapacity(names.count) }
             try scanner.forEachMember { key, scanner throws(JSONScanError) in
                 if let name = scanner.name(key, keeping: names) {
-                    fields.set(name, try scanner.readWireValue())
+                    // NB: `forEachMember` refuses a name given twice, so this one is new.
+                    fields.appendNew(name, try scanner.readWireValue())
                 } else {
                     try scanner.skipValue()
                 }
@@ -120,19 +129,24 @@ extension JSONByteScanner {
             let decoded = decode(token)
             return names.firstIndex { $0.text == decoded }
         }
-        let bytes = UnsafeBufferPointer(start: base + token.start, count: token.end - token.start)
-        return names.firstIndex { $0.utf8.count == bytes.count && $0.utf8.elementsEqual(bytes) }
+        let start = base + token.start, count = token.end - token.start
+        return names.firstIndex { name in
+            name.utf8.count == count
+                && name.utf8.withUnsafeBufferPointer { utf8 in utf8.baseAddress.map { memcmp($0, start, count) == 0 } ?? true }
+        }
     }
 
     /// Reads the value of member `key` into `fields` when it is one of `names` (a member a
     /// store column is computed from, `RecordIndexing.wireNames`): a reader that walks a
-    /// record's members for its own reasons gathers them in the same pass.
+    /// record's members for its own reasons gathers them in the same pass. Call it from
+    /// `forEachMember` of the object `fields` is read from, which keeps names unique.
     /// - Returns: whether it was one of them; if not, the value is left for the caller.
     public mutating func readIndexedMember(
         _ key: StringToken, of names: [WireFields.Name], into fields: inout WireFields
     ) throws(JSONScanError) -> Bool {
         guard let index = index(of: key, in: names) else { return false }
-        fields.set(names[index].text, try readWireValue())
+        // NB: `forEachMember` refuses a name given twice, so this one is new.
+        fields.appendNew(names[index].text, try readWireValue())
         return true
     }
 
