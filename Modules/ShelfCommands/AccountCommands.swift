@@ -4,6 +4,7 @@ import Encryption
 import Foundation
 import Presentation
 import Screens
+import Services
 import Storage
 import Sync
 
@@ -104,7 +105,8 @@ extension AccountCommand {
             let model = viewModel(context)
             let request = AccountFiles.Addition(
                 addition: addition, user: user, password: password, caFile: caFile,
-                verification: verifies ? (create ? .signUpAndVerify : .verify) : .none)
+                verification: verifies ? (create ? .signUpAndVerify : .verify) : .none,
+                timeouts: try LimitOverrides(environment: context.environment).timeouts(AccountVerification.defaultTimeouts))
             let added = try outcome(await model.add(request, notify: { notice in
                 switch notice {
                 case .warning(let warning): output.warn(warning)
@@ -281,7 +283,9 @@ extension AccountCommand {
             let password = try Add.password(context, optionFile: passwordFile, user: change.config.user, server: change.config.server)
             let output = context.output
             let model = viewModel(context)
-            let request = AccountFiles.PasswordChange(change: change, password: password, verifies: !noVerify && !context.isOffline)
+            let request = AccountFiles.PasswordChange(
+                change: change, password: password, verifies: !noVerify && !context.isOffline,
+                timeouts: try LimitOverrides(environment: context.environment).timeouts(AccountVerification.defaultTimeouts))
             let changed = try outcome(await model.changePassword(request, notify: { notice in
                 switch notice {
                 case .warning(let warning): output.warn(warning)

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Repositories
 import Screens
+import Services
 import Storage
 import Sync
 
@@ -112,6 +113,8 @@ struct AccountFiles: AccountService {
         let password: AccountAddition.Password
         let caFile: String?
         let verification: AccountAddition.Verification
+        /// The server's time to answer the check (`SHELF_STALL_SECONDS`, `LimitOverrides`).
+        let timeouts: Timeouts
     }
 
     /// The accounts, and the account files that could not be read.
@@ -126,6 +129,7 @@ struct AccountFiles: AccountService {
         let change: AccountPasswordChange
         let password: AccountAddition.Password
         let verifies: Bool
+        let timeouts: Timeouts
     }
 
     let store: AccountStore
@@ -147,7 +151,8 @@ struct AccountFiles: AccountService {
 
     func add(_ request: Addition, notify: @escaping @Sendable (AccountAddition.Notice) -> Void) async throws -> AccountAddition.Added {
         try await request.addition.add(
-            user: request.user, password: request.password, caFile: request.caFile, verification: request.verification, notify: notify)
+            user: request.user, password: request.password, caFile: request.caFile, verification: request.verification,
+            timeouts: request.timeouts, notify: notify)
     }
 
     func use(_ name: String) async throws -> AccountsScreen.Entry {
@@ -164,7 +169,8 @@ struct AccountFiles: AccountService {
     func changePassword(
         _ request: PasswordChange, notify: @escaping @Sendable (AccountAddition.Notice) -> Void
     ) async throws -> AccountPasswordChange.Changed {
-        try await request.change.change(to: request.password, verifies: request.verifies, notify: notify)
+        try await request.change.change(
+            to: request.password, verifies: request.verifies, timeouts: request.timeouts, notify: notify)
     }
 }
 

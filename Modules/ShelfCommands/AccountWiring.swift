@@ -33,7 +33,7 @@ final class AccountSession: Sendable {
             let limits = try LimitOverrides(environment: environment)
             let sync = try AccountSync(
                 account: account, paths: paths, options: SyncOptions(retry: .none, maximumRecordBytes: limits.maximumRecordBytes),
-                transport: limits.transport(caFile: account.caFile), timeouts: Self.readTimeouts, storeConfiguration: .reader,
+                transport: limits.transport(caFile: account.caFile), timeouts: limits.timeouts(Self.readTimeouts), storeConfiguration: .reader,
                 readsPassword: !offline, clock: clock)
             try? SyncedPreferencesStore.carryOver(in: sync.store)
             store = sync.store

@@ -38,7 +38,9 @@ extension EncryptionCommand {
             throw CommandFailure.noServer(paths.database(.localOnly).description)
         }
         let limits = try LimitOverrides(environment: context.environment)
-        let sync = try AccountSync(account: account, paths: paths, transport: limits.transport(caFile: account.caFile), clock: context.program.clock)
+        let sync = try AccountSync(
+            account: account, paths: paths, transport: limits.transport(caFile: account.caFile), timeouts: limits.timeouts(),
+            clock: context.program.clock)
         try? SyncedPreferencesStore.carryOver(in: sync.store)
         return sync
     }

@@ -62,7 +62,8 @@ struct SyncCommand: ShelfCommand {
         var limited = options
         limited.maximumRecordBytes = limits.maximumRecordBytes
         let sync = try AccountSync(
-            account: account, paths: paths, options: limited, transport: limits.transport(caFile: account.caFile), clock: context.program.clock)
+            account: account, paths: paths, options: limited, transport: limits.transport(caFile: account.caFile),
+            timeouts: limits.timeouts(), clock: context.program.clock)
         try? SyncedPreferencesStore.carryOver(in: sync.store)
 
         let model = SyncRunViewModel(service: AccountSyncRun(sync: sync))

@@ -227,7 +227,8 @@ struct UICommand: ShelfCommand {
         var options = SyncOptions(ignoresBackoff: false, budget: SyncCommand.syncBudget)
         options.maximumRecordBytes = limits.maximumRecordBytes
         let sync = try AccountSync(
-            account: account, paths: paths, options: options, transport: limits.transport(caFile: account.caFile), clock: context.program.clock)
+            account: account, paths: paths, options: options, transport: limits.transport(caFile: account.caFile),
+            timeouts: limits.timeouts(), clock: context.program.clock)
         try? SyncedPreferencesStore.carryOver(in: sync.store)
         if case .passwordUnavailable(let problem) = sync.credentialProblem {
             // NB: the status line has one line: what is wrong and the command that mends it.

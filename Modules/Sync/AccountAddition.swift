@@ -93,14 +93,15 @@ public struct AccountAddition: Sendable {
     ///   `AccountVerificationError` for the server (its `exitStatus` says which).
     public func add(
         user: String, password: Password, caFile: String?, verification: Verification,
-        notify: @Sendable (Notice) -> Void
+        timeouts: Timeouts = AccountVerification.defaultTimeouts, notify: @Sendable (Notice) -> Void
     ) async throws -> Added {
         let (secret, config) = try password.account(server: server, user: user, caFile: caFile)
         if let warning = AccountVerification.cleartextWarning(server: server) { notify(.warning(warning)) }
 
         var capabilities: ServerCapabilities?
         if verification != .none {
-            let verifying = AccountVerification(server: server, credentials: Credentials(user: user, password: secret), caFile: caFile)
+            let verifying = AccountVerification(
+                server: server, credentials: Credentials(user: user, password: secret), caFile: caFile, timeouts: timeouts)
             if verification == .signUpAndVerify, try await verifying.signUp() == .alreadyExists {
                 notify(.note("user \(user) already has an account on \(server); checking its password"))
             }

@@ -47,13 +47,13 @@ public struct AccountPasswordChange: Sendable {
     ///   server: a refused password exits 77 and changes nothing.
     public func change(
         to password: AccountAddition.Password, verifies: Bool, transport: (any HTTPTransport)? = nil,
-        notify: @Sendable (AccountAddition.Notice) -> Void
+        timeouts: Timeouts = AccountVerification.defaultTimeouts, notify: @Sendable (AccountAddition.Notice) -> Void
     ) async throws -> Changed {
         let (secret, updated) = try password.account(server: config.server, user: config.user, caFile: config.caFile)
         if verifies {
             let verifying = AccountVerification(
                 server: config.server, credentials: Credentials(user: config.user, password: secret), caFile: config.caFile,
-                transport: transport)
+                transport: transport, timeouts: timeouts)
             do {
                 let verified = try await verifying.verify()
                 for warning in verified.warnings { notify(.warning(warning)) }

@@ -17,12 +17,15 @@ public struct AccountVerification: Sendable {
     private let transport: any HTTPTransport
     private let timeouts: Timeouts
 
+    /// A person waits for the check: 10 s to connect, 20 s for each request.
+    public static let defaultTimeouts = Timeouts(connect: .seconds(10), request: .seconds(20))
+
     /// - Parameters:
     ///   - server: the API root (`…/v1`), as `AccountConfig.normalizedServer` leaves it.
     ///   - caFile: a PEM file of CAs to trust instead of the system's; verification stays on.
     public init(
         server: String, credentials: Credentials, caFile: String? = nil, transport: (any HTTPTransport)? = nil,
-        timeouts: Timeouts = Timeouts(connect: .seconds(10), request: .seconds(20))
+        timeouts: Timeouts = Self.defaultTimeouts
     ) {
         self.server = server
         self.credentials = credentials

@@ -3,13 +3,14 @@ import Services
 
 // MARK: - LimitOverrides
 
-/// The size limits a person may raise through the environment, read the same way by
+/// The limits a person may raise or lower through the environment, read the same way by
 /// both apps:
 ///
 /// | variable                 | limit                                  | default | range        |
 /// |--------------------------|----------------------------------------|---------|--------------|
 /// | `SHELF_MAX_RESPONSE_MB`  | one response, after decompression      | 64      | 1…4096       |
 /// | `SHELF_MAX_RECORD_KB`    | one pulled record (larger: skipped)    | 1024    | 1…1048576    |
+/// | `SHELF_STALL_SECONDS`    | a request with no byte of answer       | 10      | 1…600        |
 ///
 /// A value that is not a whole number in range is a configuration error (exit 78),
 /// never trapped on and never silently ignored.
@@ -18,6 +19,12 @@ public struct LimitOverrides: Sendable, Equatable {
     public var maximumResponseBytes: Int
     /// Bytes of one pulled record.
     public var maximumRecordBytes: Int
+    /// How long a request may go without a byte of answer, or under the slow-transfer
+    /// rate, before it is given up (`Timeouts.stall`). A server that is only busy (a
+    /// shared host at its peak, a fleet of workers saturating it) can be given longer
+    /// than 10 s instead of being asked again, which adds to its queue; a server known to
+    /// be quick can be given up on sooner.
+    public var stall: Duration
 
     public init(environment: [String: String]) throws(LimitOverrideError) {
         maximumResponseBytes = try Self.read(
@@ -26,9 +33,21 @@ public struct LimitOverrides: Sendable, Equatable {
         maximumRecordBytes = try Self.read(
             "SHELF_MAX_RECORD_KB", in: environment, range: 1...1_048_576, unit: 1 << 10,
             default: SyncOptions().maximumRecordBytes)
+        let defaultStall = Int(Timeouts.default.stall.components.seconds)
+        stall = .seconds(try Self.read("SHELF_STALL_SECONDS", in: environment, range: 1...600, unit: 1, default: defaultStall))
     }
 
-    /// Whether every limit is at its default (the shared transport will do).
+    /// `base` with this stall bound. The whole request's bound is raised to it when it is
+    /// shorter, so that it never ends a request the stall bound still allows.
+    public func timeouts(_ base: Timeouts = .default) -> Timeouts {
+        var timeouts = base
+        timeouts.stall = stall
+        timeouts.request = max(base.request, stall)
+        return timeouts
+    }
+
+    /// Whether the transport's limit is at its default (the shared transport will do; the
+    /// stall bound is each request's own, `timeouts(_:)`).
     public var isDefault: Bool {
         maximumResponseBytes == CurlTransport.Configuration.defaultMaximumResponseBytes
     }

@@ -40,6 +40,7 @@ struct WorkerCommand: ProgramCommand {
                 .init("CREDENTIALS_DIRECTORY", "under systemd, the credential 'password' ($CREDENTIALS_DIRECTORY/password)"),
                 .init("SHELF_CA_FILE", "a PEM file of CAs to trust for an https:// server (a private CA)"),
                 .init("SHELF_MAX_RESPONSE_MB, SHELF_MAX_RECORD_KB", "raise or lower the size limits of a server's responses and records"),
+                .init("SHELF_STALL_SECONDS", "how long a server may send nothing before a request is given up (1-600, default 10)"),
                 .init("XDG_CONFIG_HOME, XDG_DATA_HOME", "where accounts and stores live"),
                 .init("JOURNAL_STREAM", "set by systemd: log lines carry journald priorities"),
             ]),

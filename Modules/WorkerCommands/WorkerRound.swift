@@ -86,7 +86,8 @@ public struct WorkerRound: Sendable {
         do {
             setup = try AccountSync(
                 account: resolved, paths: paths, options: options,
-                transport: transport ?? limits?.transport(caFile: resolved.caFile), clock: clock)
+                transport: transport ?? limits?.transport(caFile: resolved.caFile), timeouts: limits?.timeouts() ?? .default,
+                clock: clock)
             try? SyncedPreferencesStore.carryOver(in: setup.store)
         } catch let error as StorageError where error.isCorruption {
             let damage = IntegrityReport(path: paths.database(resolved.name).description, depth: .quick, problems: ["\(error)"], schemaVersion: nil)

@@ -32,7 +32,8 @@ struct BoundedWaitTests {
         try Data(text.utf8).write(to: file)
         let clock = ContinuousClock()
         let started = clock.now
-        let sync = try await sandbox.runBinaryInBackground(["sync"], environment: ["SHELF_PASSWORD": user.password])
+        let sync = try await sandbox.runBinaryInBackground(
+            ["sync"], environment: ["SHELF_PASSWORD": user.password, "SHELF_STALL_SECONDS": "10"])
         let took = clock.now - started
 
         // THEN it gives up within the documented time, saying why, and keeps the change
@@ -48,5 +49,30 @@ struct BoundedWaitTests {
         #expect(silent.requestLines.allSatisfy { $0.hasPrefix("POST /v1/batch") }, "\(silent.requestLines)")
         let status = try await sandbox.run("--json", "status").json()
         #expect((status["sync"] as? [String: Any])?["pendingChanges"] as? Int == 1)
+    }
+
+    /// `SHELF_STALL_SECONDS` sets how long each request may get no answer: with 2, the same
+    /// sync against a silent server gives up after four attempts of 2 s each.
+    @Test func theStallBoundFromTheEnvironmentIsEachRequestsWait() async throws {
+        let silent = try HostileHTTPServer { _, _ in .hang }
+        defer { silent.stop() }
+        let sandbox = try ShelfSandbox()
+        let added = try await sandbox.run(
+            ["account", "add", "reader", "--server", silent.baseURL, "--user", "reader", "--no-verify"],
+            environment: ["SHELF_PASSWORD": "pw"])
+        try #require(added.status == 0, "\(added)")
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        let sync = try await sandbox.runBinaryInBackground(["sync"], environment: ["SHELF_PASSWORD": "pw", "SHELF_STALL_SECONDS": "2"])
+        let took = clock.now - started
+
+        #expect(sync.status == 75, "\(sync)")
+        // NB: a never-synced account pulls with a GET, whose stall libcurl's speed check reports.
+        #expect(sync.stderr.contains("Less than 100 bytes/sec transferred the last 2 seconds"), "\(sync)")
+        #expect(sync.stderr.contains("(gave up after 4 attempts)"), "\(sync)")
+        #expect(took > .seconds(8) && took < .seconds(20), "four attempts of 2 s each: \(took)")
+        let refused = try await sandbox.runBinaryInBackground(["sync"], environment: ["SHELF_PASSWORD": "pw", "SHELF_STALL_SECONDS": "0"])
+        #expect(refused.status == 78 && refused.stderr.contains("SHELF_STALL_SECONDS='0'"), "\(refused)")
     }
 }

@@ -30,6 +30,10 @@ final class ShelfSandbox {
             "HOME": root.path,
             "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
             "XDG_DATA_HOME": root.appendingPathComponent("data").path,
+            // NB: half a minute for a shared test server's first byte (10 s by default):
+            // under a full parallel run on two cores one kept `account password` waiting
+            // past 10 s. Tests of a stalled server set their own (`BoundedWaitTests`).
+            "SHELF_STALL_SECONDS": "30",
         ]
     }
 

@@ -28,4 +28,25 @@ struct LimitOverridesTests {
     func anythingElseIsAConfigurationError(_ environment: [String: String]) {
         #expect(throws: LimitOverrideError.self) { try LimitOverrides(environment: environment) }
     }
+
+    /// `SHELF_STALL_SECONDS` sets each request's stall bound, and raises the whole
+    /// request's bound to it when that is shorter.
+    @Test(arguments: [
+        ([:], 10, 60), (["SHELF_STALL_SECONDS": "30"], 30, 60), (["SHELF_STALL_SECONDS": "1"], 1, 60),
+        (["SHELF_STALL_SECONDS": " 600 "], 600, 600),
+    ] as [([String: String], Int64, Int64)])
+    func theStallBoundComesFromTheEnvironment(_ environment: [String: String], _ stall: Int64, _ request: Int64) throws {
+        let limits = try LimitOverrides(environment: environment)
+        #expect(limits.stall == .seconds(stall))
+        #expect(limits.timeouts().stall == .seconds(stall))
+        #expect(limits.timeouts().request == .seconds(request))
+        #expect(limits.timeouts().connect == Timeouts.default.connect)
+        let read = limits.timeouts(Timeouts(connect: .seconds(5), request: .seconds(30)))
+        #expect(read.connect == .seconds(5) && read.request == .seconds(max(30, stall)))
+    }
+
+    @Test(arguments: ["0", "601", "1.5", "", "ten", "-3"])
+    func aStallBoundOutOfRangeIsAConfigurationError(_ value: String) {
+        #expect(throws: LimitOverrideError.self) { try LimitOverrides(environment: ["SHELF_STALL_SECONDS": value]) }
+    }
 }

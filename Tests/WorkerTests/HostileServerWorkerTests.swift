@@ -225,6 +225,21 @@ struct HostileServerWorkerTests {
         #expect(try home.accountReport()["outcome"] as? String == "temporary_failure")
     }
 
+    /// `SHELF_STALL_SECONDS` reaches the worker's requests: with 1, a silent server is
+    /// asked four times, each given up after a second, well within the budget.
+    @Test func theStallBoundFromTheEnvironmentIsEachRequestsWait() throws {
+        let server = try HostileHTTPServer { _, _ in .hang }
+        defer { server.stop() }
+        let home = try WorkerHome(server: server.baseURL, user: user, extra: ["SHELF_STALL_SECONDS": "1"])
+
+        let run = try runWorker(home, ["--budget", "30s"], case: "SHELF_STALL_SECONDS=1")
+        #expect(run.status == 75, "\(run)")
+        #expect(run.wallSeconds < 15, "\(run)")
+        // NB: a never-synced account pulls with a GET, whose stall libcurl's speed check reports.
+        #expect(run.stderr.contains("Less than 100 bytes/sec transferred the last 1 seconds"), "\(run)")
+        #expect(server.requestLines.count == 4, "\(server.requestLines)")
+    }
+
     // MARK: - Nothing secret or hostile reaches output raw
 
     static let secret = "s3cr3t-Pa55"
