@@ -86,6 +86,8 @@ extension AccountCommand {
         func run(_ context: CommandContext) async throws -> ExitCode {
             let addition = try AccountAddition(name: name, server: server, accounts: accountStore(context))
             let caFile = try trustedCAFile(context)
+            // NB: read before anything is asked for, so a bad value wastes no typing.
+            let timeouts = try LimitOverrides(environment: context.environment).timeouts(AccountVerification.defaultTimeouts)
             // NB: offline (`--offline`, `SHELF_OFFLINE`) never touches the network: the
             // account is saved as with `--no-verify`, and `--create` can't be done.
             let verifies = !noVerify && !context.isOffline
@@ -105,8 +107,7 @@ extension AccountCommand {
             let model = viewModel(context)
             let request = AccountFiles.Addition(
                 addition: addition, user: user, password: password, caFile: caFile,
-                verification: verifies ? (create ? .signUpAndVerify : .verify) : .none,
-                timeouts: try LimitOverrides(environment: context.environment).timeouts(AccountVerification.defaultTimeouts))
+                verification: verifies ? (create ? .signUpAndVerify : .verify) : .none, timeouts: timeouts)
             let added = try outcome(await model.add(request, notify: { notice in
                 switch notice {
                 case .warning(let warning): output.warn(warning)
@@ -280,12 +281,13 @@ extension AccountCommand {
                 throw CommandFailure(.configuration, "no account to change: name one ('shelf account password NAME'), or add one with 'shelf account add'")
             }
             let change = try AccountPasswordChange(name: try AccountName.checked(chosen), accounts: accounts)
+            // NB: read before the password is asked for, so a bad value wastes no typing.
+            let timeouts = try LimitOverrides(environment: context.environment).timeouts(AccountVerification.defaultTimeouts)
             let password = try Add.password(context, optionFile: passwordFile, user: change.config.user, server: change.config.server)
             let output = context.output
             let model = viewModel(context)
             let request = AccountFiles.PasswordChange(
-                change: change, password: password, verifies: !noVerify && !context.isOffline,
-                timeouts: try LimitOverrides(environment: context.environment).timeouts(AccountVerification.defaultTimeouts))
+                change: change, password: password, verifies: !noVerify && !context.isOffline, timeouts: timeouts)
             let changed = try outcome(await model.changePassword(request, notify: { notice in
                 switch notice {
                 case .warning(let warning): output.warn(warning)

@@ -74,5 +74,10 @@ struct BoundedWaitTests {
         #expect(took > .seconds(8) && took < .seconds(20), "four attempts of 2 s each: \(took)")
         let refused = try await sandbox.runBinaryInBackground(["sync"], environment: ["SHELF_PASSWORD": "pw", "SHELF_STALL_SECONDS": "0"])
         #expect(refused.status == 78 && refused.stderr.contains("SHELF_STALL_SECONDS='0'"), "\(refused)")
+        let notAdded = try await sandbox.run(
+            ["account", "add", "other", "--server", silent.baseURL, "--user", "reader"],
+            environment: ["SHELF_PASSWORD": "pw", "SHELF_STALL_SECONDS": "601"])
+        #expect(notAdded.status == 78 && notAdded.stderr.contains("SHELF_STALL_SECONDS='601'"), "\(notAdded)")
+        #expect(silent.requestLines.count == 4, "a refused value asks the server nothing: \(silent.requestLines)")
     }
 }
