@@ -26,29 +26,18 @@ enum AssociatedData {
     /// Appends a number as the part its decimal text is (`append(String(value), to:)`),
     /// without making the text: a page's records each carry their sequence number.
     static func append(decimal value: Int64, to bytes: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        // NB: 20 bytes hold any Int64's digits (19) and its sign.
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var at = buffer.count
-            var remaining = value.magnitude
-            repeat {
-                at -= 1
-                buffer[at] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                remaining /= 10
-            } while remaining > 0
-            if value < 0 {
-                at -= 1
-                buffer[at] = UInt8(ascii: "-")
-            }
-            let text = UnsafeRawBufferPointer(rebasing: buffer[at...])
-            let length = UInt32(text.count)
-            bytes.append(UInt8(length >> 24))
-            bytes.append(UInt8(length >> 16 & 0xff))
-            bytes.append(UInt8(length >> 8 & 0xff))
-            bytes.append(UInt8(length & 0xff))
-            bytes.append(contentsOf: text)
+        let length = DecimalText.length(value)
+        let count = UInt32(length)
+        bytes.append(UInt8(count >> 24))
+        bytes.append(UInt8(count >> 16 & 0xff))
+        bytes.append(UInt8(count >> 8 & 0xff))
+        bytes.append(UInt8(count & 0xff))
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: length))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            // NB: never nil: the buffer holds at least the length prefix just appended.
+            guard let base = buffer.baseAddress else { return }
+            _ = DecimalText.write(value, at: base + start)
         }
     }
 }

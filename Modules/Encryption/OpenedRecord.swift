@@ -107,8 +107,8 @@ public struct OpenedRecord: Sendable {
         let rest = members == 0 ? UnsafeRawBufferPointer(start: nil, count: 0)
             : UnsafeRawBufferPointer(rebasing: content[(openingBrace + 1)...])
         return id.withUTF8 { id in
-            var count = 1 + SplicedNames.id.count + id.count + SplicedNames.lastModified.count + decimalLength(lastModified) + 1 + rest.count
-            if let sequence { count += SplicedNames.sequence.count + decimalLength(sequence) + 1 }
+            var count = 1 + SplicedNames.id.count + id.count + SplicedNames.lastModified.count + DecimalText.length(lastModified) + 1 + rest.count
+            if let sequence { count += SplicedNames.sequence.count + DecimalText.length(sequence) + 1 }
             // NB: written into fresh memory that `Data` then owns: `Data(count:)` zeroed
             // every byte first, and that was two fifths of splicing. A failed allocation
             // ends the process, as Swift's own allocations do.
@@ -119,13 +119,13 @@ public struct OpenedRecord: Sendable {
             cursor = put(UInt8(ascii: "{"), at: cursor)
             if let sequence {
                 cursor = SplicedNames.sequence.withUnsafeBytes { put($0, at: cursor) }
-                cursor = put(decimal: sequence, at: cursor)
+                cursor = DecimalText.write(sequence, at: cursor)
                 cursor = put(UInt8(ascii: ","), at: cursor)
             }
             cursor = SplicedNames.id.withUnsafeBytes { put($0, at: cursor) }
             cursor = put(UnsafeRawBufferPointer(id), at: cursor)
             cursor = SplicedNames.lastModified.withUnsafeBytes { put($0, at: cursor) }
-            cursor = put(decimal: lastModified, at: cursor)
+            cursor = DecimalText.write(lastModified, at: cursor)
             if rest.isEmpty {
                 cursor = put(UInt8(ascii: "}"), at: cursor)
             } else {
@@ -150,37 +150,11 @@ public struct OpenedRecord: Sendable {
         return cursor + 1
     }
 
-    /// Writes `value` in decimal at `cursor`, sign first; the cursor after it.
-    private static func put(decimal value: Int64, at cursor: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        var cursor = cursor
-        if value < 0 { cursor = put(UInt8(ascii: "-"), at: cursor) }
-        var remaining = value.magnitude
-        let digits = decimalLength(value) - (value < 0 ? 1 : 0)
-        var index = digits - 1
-        while index >= 0 {
-            cursor[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
-            remaining /= 10
-            index -= 1
-        }
-        return cursor + digits
-    }
-
     /// The spliced members' names, as bytes.
     private enum SplicedNames {
         static let sequence = Array("\"\(RecordSealer.sequenceField)\":".utf8)
         static let id = Array("\"id\":\"".utf8)
         static let lastModified = Array("\",\"last_modified\":".utf8)
-    }
-
-    /// How many bytes `value` is written in, its sign included.
-    private static func decimalLength(_ value: Int64) -> Int {
-        var length = value < 0 ? 2 : 1
-        var remaining = value.magnitude / 10
-        while remaining > 0 {
-            length += 1
-            remaining /= 10
-        }
-        return length
     }
 }
 
@@ -251,5 +225,4 @@ private struct ContentReading {
         try scanner.expectEnd()
         if let lastEntry { lastRevision = scanner.decode(lastEntry) }
     }
-
 }
