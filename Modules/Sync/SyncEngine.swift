@@ -97,9 +97,6 @@ final class BudgetTimer: Sendable {
         self.clock = clock
     }
 
-    /// The budget this timer counts down, nil for none.
-    var limit: Duration? { budget }
-
     /// Whether the budget ran out.
     var expired: Bool { state.withLock { $0.expired } }
 
@@ -186,66 +183,66 @@ final class SyncRun {
 
     func emit(_ event: SyncEvent) { onEvent(event) }
 
+    /// Runs the steps `RunStateMachine` decides, one at a time, feeding back what came of
+    /// each; the machine decides the order, what a failure becomes and when the budget runs.
     func execute() async -> RunReport {
         emit(.runStarted(collections: options.collections))
-        do {
-            try checkStoredBackoff()
-            if try !restsThisTick() {
-                try resolveSealing()
-                // NB: read before anything is pulled: a first sync's bulk load leaves them out.
-                let ordersLeftOut = try store.read { reader in try !reader.hasOrderIndexes() }
-                try await withinBudget {
-                    if options.pulls { try await pullAll() }
-                    if options.pushes { try await pushAll() }
-                    // NB: after the push, so a long reconciliation never holds local edits back.
-                    if options.pulls { try await reconcileDue() }
-                    try await closeMigrationIfDone()
-                    if ordersLeftOut { try buildOrderIndexes() }
+        var machine = RunStateMachine(RunStateMachine.Plan(options, storePath: store.location.description))
+        var action = machine.start()
+        while true {
+            let event: RunStateMachine.Event
+            do {
+                switch action {
+                case .checkStoredBackoff:
+                    try checkStoredBackoff()
+                    event = .done
+                case .decideRest:
+                    event = .rests(try restsThisTick())
+                case .resolveSealing:
+                    try resolveSealing()
+                    event = .done
+                case .readOrderIndexes:
+                    // NB: read before anything is pulled: a first sync's bulk load leaves them out.
+                    event = .orderIndexesLeftOut(try store.read { reader in try !reader.hasOrderIndexes() })
+                case .run(let step, let startsBudget):
+                    if startsBudget { budget.start() }
+                    try await run(step)
+                    event = .done
+                case .finish:
+                    budget.stop()
+                    try finishSuccessfully()
+                    event = .done
+                case .stop(let reason, let capabilitiesChanged):
+                    budget.stop()
+                    if capabilitiesChanged { report.capabilitiesChanged = true }
+                    stop(reason)
+                    event = .done
+                case .report:
+                    report.durationMilliseconds = milliseconds(since: started)
+                    emit(.runFinished(report))
+                    return report
                 }
-                try finishSuccessfully()
+            } catch {
+                event = .failed(error, budgetRanOut: budget.expired, now: now)
             }
-        } catch let error as StorageError where error.isCorruption {
-            // Damage found mid-run: say which file and what to do, as the check before a run would.
-            let damage = IntegrityReport(path: store.location.description, depth: .quick, problems: ["\(error)"], schemaVersion: nil)
-            stop(.localStore(DamagedStoreError(report: damage).description))
-        } catch {
-            if let api = error as? APIError, Self.saysCapabilitiesChanged(api) { report.capabilitiesChanged = true }
-            stop(SyncStop.from(error, now: now))
+            action = machine.next(after: event)
         }
-        report.durationMilliseconds = milliseconds(since: started)
-        emit(.runFinished(report))
-        return report
     }
 
-    // MARK: Upkeep
-
-    /// Builds the order indexes (by author, by completion) an earlier run's bulk pull left
-    /// out, in a whole run only: a read's refresh, which pulls one collection within a
-    /// second, leaves them to the next run (`ListingIndexes` in Storage says why a first
-    /// sync does).
-    private func buildOrderIndexes() throws {
-        guard options.pulls, options.pushes else { return }
-        try store.write { tx in try tx.buildOrderIndexes() }
+    /// Carries out one budgeted step of the run. The budget's timer (`BudgetTimer`)
+    /// cancels the run's task when it runs out, so every request in flight is aborted at
+    /// once; what was stored so far stays stored.
+    private func run(_ step: RunStateMachine.Step) async throws {
+        switch step {
+        case .pull: try await pullAll()
+        case .push: try await pushAll()
+        case .reconcile: try await reconcileDue()
+        case .closeMigration: try await closeMigrationIfDone()
+        case .buildOrderIndexes: try store.write { tx in try tx.buildOrderIndexes() }
+        }
     }
 
     // MARK: Budget
-
-    /// Runs `work` on this run's task under the run's budget (`BudgetTimer`): when it runs
-    /// out, the task is cancelled, so every request in flight is aborted at once; what was
-    /// stored so far stays stored.
-    /// - Throws: `SyncStop.temporary` naming the budget when it ran out.
-    private func withinBudget(_ work: () async throws -> Void) async throws {
-        budget.start()
-        defer { budget.stop() }
-        do {
-            try await work()
-        } catch {
-            if budget.expired, let limit = budget.limit {
-                throw SyncStop.temporary("the run took longer than its budget of \(Self.describe(limit)); stopped (the next run continues where this one stopped)")
-            }
-            throw error
-        }
-    }
 
     /// `3 s`, `0.2 s`: to a tenth of a second, which is all a budget means.
     static func describe(_ duration: Duration) -> String {
@@ -280,8 +277,8 @@ final class SyncRun {
     /// tick fewer to rest written down. Only a whole run of a worker told to rest does;
     /// a local change waiting, or `--reconcile`, always asks the server.
     private func restsThisTick() throws -> Bool {
-        guard let rest = options.idleRest, options.pulls, options.pushes, !options.reconcilesNow, !options.reconcilesWhole
-        else { return false }
+        // NB: `RunStateMachine.Plan.mayRest` asks only when a rest is possible.
+        guard let rest = options.idleRest else { return false }
         // NB: read, decided and written in one transaction: a local edit saved meanwhile by
         // `shelf` is either seen here (the tick runs) or saved after the rest is written.
         let rested = try store.write { tx -> IdleStreak? in

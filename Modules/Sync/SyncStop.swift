@@ -6,7 +6,7 @@ import Storage
 
 /// Why a run stopped before doing everything. Each case is one class of failure
 /// (`failureClass`), whose `FailureClass.stopOutcome` is the run's `RunOutcome`.
-enum SyncStop: Error {
+enum SyncStop: Error, Equatable {
     /// The server asked to wait until then.
     case backoff(until: Date, reason: String)
     /// Still failing after the retries this run allows.

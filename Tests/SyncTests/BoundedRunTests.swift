@@ -58,7 +58,7 @@ struct BoundedRunTests {
             return Self.page(request, lastModified: 100 + index, next: index < pages.serverPages ? "t\(index)" : nil)
         }
         let store = try ShelfStore.inMemory()
-        let report = await try engine(transport, store: store) { $0.maximumPages = pages.maximumPages }.run()
+        let report = try await engine(transport, store: store) { $0.maximumPages = pages.maximumPages }.run()
         #expect(report.outcome == pages.outcome, "\(report.message)")
         #expect(transport.requests.count <= pages.maximumPages + 1)
         if pages.outcome != .synced {
@@ -161,7 +161,7 @@ struct BoundedRunTests {
         let transport = FakeHTTPTransport { request in
             HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"data":[]}"#.utf8), url: request.url)
         }
-        let report = await try engine(transport, store: store) { $0.ignoresBackoff = deadline.ignores }.run()
+        let report = try await engine(transport, store: store) { $0.ignoresBackoff = deadline.ignores }.run()
         #expect(report.outcome == deadline.outcome, "\(report.message)")
         if deadline.outcome == .backoff {
             let until = try #require(report.backoffUntil)
@@ -180,7 +180,7 @@ struct BoundedRunTests {
             HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "Backoff": "9223372036854775807"],
                          body: Data(#"{"data":[]}"#.utf8), url: request.url)
         }
-        let report = await try engine(transport, store: store) { $0.ignoresBackoff = true }.run()
+        let report = try await engine(transport, store: store) { $0.ignoresBackoff = true }.run()
         #expect(report.outcome == .synced, "\(report.message)")
         #expect(try store.read { try $0.syncState(.books).backoffUntil } == Self.now.addingTimeInterval(HeaderValues.maximumWait))
     }
