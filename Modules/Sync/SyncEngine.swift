@@ -193,9 +193,8 @@ final class SyncRun {
             let event: RunStateMachine.Event
             do {
                 switch action {
-                case .checkStoredBackoff:
-                    try checkStoredBackoff()
-                    event = .done
+                case .readStoredBackoff:
+                    event = .storedBackoff(until: try storedBackoff(), now: now)
                 case .decideRest:
                     event = .rests(try restsThisTick())
                 case .resolveSealing:
@@ -348,19 +347,11 @@ final class SyncRun {
         }
     }
 
-    /// A throttled server is not asked again before its deadline, not even once —
-    /// unless the run was told to ignore it (`--ignore-backoff`).
-    ///
-    /// NB: a stored deadline further out than `HeaderValues.maximumWait` (written by an
-    /// older Shelf, or a clock set back) counts as that maximum from now, so no value in
-    /// the store can lock an account for ever.
-    private func checkStoredBackoff() throws {
-        guard !options.ignoresBackoff else { return }
+    /// The latest `Backoff` deadline stored for the run's collections, nil for none;
+    /// `RunStateMachine` decides what it means.
+    private func storedBackoff() throws -> Date? {
         let states = try store.read { reader in try reader.syncStates() }
-        let stored = states.filter { options.collections.contains($0.collection) }.compactMap(\.backoffUntil).max()
-        guard let stored, stored > now else { return }
-        let deadline = min(stored, now.addingTimeInterval(HeaderValues.maximumWait))
-        throw SyncStop.backoff(until: deadline, reason: "the server asked clients to wait (Backoff / Retry-After)")
+        return states.filter { options.collections.contains($0.collection) }.compactMap(\.backoffUntil).max()
     }
 
     /// A run that got through clears the deadline it ran past (or that had passed), and

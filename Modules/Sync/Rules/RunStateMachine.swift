@@ -12,7 +12,10 @@ import Storage
 /// no store and no server (`RunStateMachineTests`).
 ///
 /// A run in order:
-/// 1. the stored `Backoff` deadline is checked (a throttled server is not asked again before it);
+/// 1. the stored `Backoff` deadline is read, unless the run ignores it: a throttled server is
+///    not asked again before it, not even once (a deadline further out than
+///    `HeaderValues.maximumWait`, written by an older Shelf or under a clock set back,
+///    counts as that maximum from now, so no value in the store can lock an account for ever);
 /// 2. a worker told to rest decides whether this tick rests (`IdleRest`); a rested tick ends here;
 /// 3. how records cross the wire is read (`WireSealing`);
 /// 4. a whole run reads whether a first sync's bulk load left the order indexes out;
@@ -31,6 +34,8 @@ struct RunStateMachine {
     struct Plan: Equatable {
         var pulls: Bool
         var pushes: Bool
+        /// Run even though the server asked to wait (`--ignore-backoff`).
+        var ignoresBackoff: Bool
         /// A worker told to rest (`--rest-when-idle`) may rest this tick.
         var mayRest: Bool
         /// The run's time budget, named by a run it stops.
@@ -41,8 +46,11 @@ struct RunStateMachine {
         /// Both pulls and pushes: only such a run rests, or builds the order indexes.
         var isWhole: Bool { pulls && pushes }
 
-        init(pulls: Bool, pushes: Bool, mayRest: Bool = false, budget: Duration? = nil, storePath: String = "shelf.sqlite") {
-            (self.pulls, self.pushes, self.budget, self.storePath) = (pulls, pushes, budget, storePath)
+        init(
+            pulls: Bool, pushes: Bool, ignoresBackoff: Bool = false, mayRest: Bool = false, budget: Duration? = nil,
+            storePath: String = "shelf.sqlite"
+        ) {
+            (self.pulls, self.pushes, self.ignoresBackoff, self.budget, self.storePath) = (pulls, pushes, ignoresBackoff, budget, storePath)
             self.mayRest = mayRest && pulls && pushes
         }
 
@@ -50,7 +58,7 @@ struct RunStateMachine {
         /// `--reconcile-whole`) always asks the server, so never rests.
         init(_ options: SyncOptions, storePath: String) {
             self.init(
-                pulls: options.pulls, pushes: options.pushes,
+                pulls: options.pulls, pushes: options.pushes, ignoresBackoff: options.ignoresBackoff,
                 mayRest: options.idleRest != nil && !options.reconcilesNow && !options.reconcilesWhole,
                 budget: options.budget, storePath: storePath)
         }
@@ -65,8 +73,8 @@ struct RunStateMachine {
 
     /// What the run does next.
     enum Action: Equatable {
-        /// Refuse to run before a stored `Backoff` deadline.
-        case checkStoredBackoff
+        /// Read the latest `Backoff` deadline stored for the run's collections.
+        case readStoredBackoff
         /// Decide whether this tick rests (`IdleRest`), writing down the rest if it does.
         case decideRest
         /// Read how records cross the wire (`WireSealing`).
@@ -88,6 +96,8 @@ struct RunStateMachine {
     enum Event {
         /// It was done.
         case done
+        /// The latest `Backoff` deadline stored for the run's collections (nil: none), read at `now`.
+        case storedBackoff(until: Date?, now: Date)
         /// The tick rests (`true`) or runs.
         case rests(Bool)
         /// The order indexes are missing (`true`) or present.
@@ -127,16 +137,18 @@ struct RunStateMachine {
     /// The run's first action.
     mutating func start() -> Action {
         precondition(state == .initial, "a run starts once")
-        state = .checkingBackoff
-        return .checkStoredBackoff
+        return plan.ignoresBackoff ? afterBackoff() : move(to: .checkingBackoff, .readStoredBackoff)
     }
 
     /// The next action, after `event` ended the last one.
     mutating func next(after event: Event) -> Action {
         if case .failed(let error, let budgetRanOut, let now) = event { return failed(error, budgetRanOut: budgetRanOut, now: now) }
         switch (state, event) {
-        case (.checkingBackoff, .done):
-            return plan.mayRest ? move(to: .decidingRest, .decideRest) : resolveSealing()
+        case (.checkingBackoff, .storedBackoff(let stored, let now)):
+            guard let stored, stored > now else { return afterBackoff() }
+            let deadline = min(stored, now.addingTimeInterval(HeaderValues.maximumWait))
+            let stop = SyncStop.backoff(until: deadline, reason: "the server asked clients to wait (Backoff / Retry-After)")
+            return move(to: .stopping, .stop(stop, capabilitiesChanged: false))
         case (.decidingRest, .rests(let rests)):
             return rests ? move(to: .over, .report) : resolveSealing()
         case (.resolvingSealing, .done):
@@ -153,6 +165,11 @@ struct RunStateMachine {
     }
 
     // MARK: Steps
+
+    /// What comes once the server may be asked: a worker told to rest decides first.
+    private mutating func afterBackoff() -> Action {
+        plan.mayRest ? move(to: .decidingRest, .decideRest) : resolveSealing()
+    }
 
     private mutating func resolveSealing() -> Action {
         move(to: .resolvingSealing, .resolveSealing)

@@ -23,6 +23,7 @@ import Testing
         var actions = [machine.start()]
         while actions.last != .report, actions.count < 50 {
             let event: Machine.Event = switch actions.last {
+            case .readStoredBackoff: .storedBackoff(until: nil, now: now)
             case .decideRest: .rests(rests)
             case .readOrderIndexes: .orderIndexesLeftOut(ordersLeftOut)
             default: .done
@@ -49,7 +50,7 @@ import Testing
             name: "a whole run: pull, push, reconcile, close a migration, the budget from the pull on",
             plan: .init(pulls: true, pushes: true),
             actions: [
-                .checkStoredBackoff, .resolveSealing, .readOrderIndexes, .run(.pull, startsBudget: true),
+                .readStoredBackoff, .resolveSealing, .readOrderIndexes, .run(.pull, startsBudget: true),
                 .run(.push, startsBudget: false), .run(.reconcile, startsBudget: false), .run(.closeMigration, startsBudget: false),
                 .finish, .report,
             ]),
@@ -57,7 +58,7 @@ import Testing
             name: "a whole run after a first sync's bulk load builds the order indexes last",
             plan: .init(pulls: true, pushes: true), ordersLeftOut: true,
             actions: [
-                .checkStoredBackoff, .resolveSealing, .readOrderIndexes, .run(.pull, startsBudget: true),
+                .readStoredBackoff, .resolveSealing, .readOrderIndexes, .run(.pull, startsBudget: true),
                 .run(.push, startsBudget: false), .run(.reconcile, startsBudget: false), .run(.closeMigration, startsBudget: false),
                 .run(.buildOrderIndexes, startsBudget: false), .finish, .report,
             ]),
@@ -65,34 +66,42 @@ import Testing
             name: "a read's refresh pulls and reconciles, and never reads or builds the order indexes",
             plan: .init(pulls: true, pushes: false),
             actions: [
-                .checkStoredBackoff, .resolveSealing, .run(.pull, startsBudget: true), .run(.reconcile, startsBudget: false),
+                .readStoredBackoff, .resolveSealing, .run(.pull, startsBudget: true), .run(.reconcile, startsBudget: false),
                 .run(.closeMigration, startsBudget: false), .finish, .report,
             ]),
         OrderCase(
             name: "a push alone: the budget starts with the push",
             plan: .init(pulls: false, pushes: true),
-            actions: [.checkStoredBackoff, .resolveSealing, .run(.push, startsBudget: true), .run(.closeMigration, startsBudget: false), .finish, .report]),
+            actions: [.readStoredBackoff, .resolveSealing, .run(.push, startsBudget: true), .run(.closeMigration, startsBudget: false), .finish, .report]),
         OrderCase(
             name: "a run asked to do neither still closes a migration under the budget",
             plan: .init(pulls: false, pushes: false),
-            actions: [.checkStoredBackoff, .resolveSealing, .run(.closeMigration, startsBudget: true), .finish, .report]),
+            actions: [.readStoredBackoff, .resolveSealing, .run(.closeMigration, startsBudget: true), .finish, .report]),
+        OrderCase(
+            name: "a run told to ignore the server's wait (--ignore-backoff) does not read it",
+            plan: .init(pulls: true, pushes: true, ignoresBackoff: true),
+            actions: [
+                .resolveSealing, .readOrderIndexes, .run(.pull, startsBudget: true),
+                .run(.push, startsBudget: false), .run(.reconcile, startsBudget: false), .run(.closeMigration, startsBudget: false),
+                .finish, .report,
+            ]),
         OrderCase(
             name: "a worker told to rest asks after the backoff check; a tick that runs is a whole run",
             plan: .init(pulls: true, pushes: true, mayRest: true),
             actions: [
-                .checkStoredBackoff, .decideRest, .resolveSealing, .readOrderIndexes, .run(.pull, startsBudget: true),
+                .readStoredBackoff, .decideRest, .resolveSealing, .readOrderIndexes, .run(.pull, startsBudget: true),
                 .run(.push, startsBudget: false), .run(.reconcile, startsBudget: false), .run(.closeMigration, startsBudget: false),
                 .finish, .report,
             ]),
         OrderCase(
             name: "a tick that rests asks the server nothing and finishes nothing",
             plan: .init(pulls: true, pushes: true, mayRest: true), rests: true,
-            actions: [.checkStoredBackoff, .decideRest, .report]),
+            actions: [.readStoredBackoff, .decideRest, .report]),
         OrderCase(
             name: "only a whole run may rest",
             plan: .init(pulls: true, pushes: false, mayRest: true),
             actions: [
-                .checkStoredBackoff, .resolveSealing, .run(.pull, startsBudget: true), .run(.reconcile, startsBudget: false),
+                .readStoredBackoff, .resolveSealing, .run(.pull, startsBudget: true), .run(.reconcile, startsBudget: false),
                 .run(.closeMigration, startsBudget: false), .finish, .report,
             ]),
     ]
@@ -120,6 +129,7 @@ import Testing
                  change: { $0.idleRest = IdleRest(longest: 4); $0.reconcilesWhole = true }, mayRest: false),
         PlanCase(name: "a pull alone never rests", change: { $0.idleRest = IdleRest(longest: 4); $0.pushes = false }, mayRest: false),
         PlanCase(name: "a push alone never rests", change: { $0.idleRest = IdleRest(longest: 4); $0.pulls = false }, mayRest: false),
+        PlanCase(name: "--ignore-backoff", change: { $0.ignoresBackoff = true }, mayRest: false),
     ]
 
     @Test(arguments: plans)
@@ -131,6 +141,41 @@ import Testing
         #expect(plan.mayRest == example.mayRest)
         #expect(plan.pulls == options.pulls && plan.pushes == options.pushes)
         #expect(plan.budget == .seconds(7) && plan.storePath == "/data/shelf.sqlite")
+        #expect(plan.ignoresBackoff == options.ignoresBackoff)
+    }
+
+    // MARK: - A wait the server asked for
+
+    struct BackoffCase: CustomTestStringConvertible, Sendable {
+        let name: String
+        let stored: Date?
+        /// The deadline the run stops at; nil when it goes on.
+        let stopsUntil: Date?
+        var testDescription: String { name }
+    }
+
+    static let backoffs: [BackoffCase] = [
+        BackoffCase(name: "none stored: the run goes on", stored: nil, stopsUntil: nil),
+        BackoffCase(name: "a deadline passed: the run goes on", stored: now.addingTimeInterval(-1), stopsUntil: nil),
+        BackoffCase(name: "a deadline reached this very moment: the run goes on", stored: now, stopsUntil: nil),
+        BackoffCase(name: "a deadline ahead: the run stops until then, asking nothing",
+                    stored: now.addingTimeInterval(90), stopsUntil: now.addingTimeInterval(90)),
+        BackoffCase(name: "a deadline further out than the longest wait counts as that wait from now",
+                    stored: now.addingTimeInterval(HeaderValues.maximumWait * 100),
+                    stopsUntil: now.addingTimeInterval(HeaderValues.maximumWait)),
+    ]
+
+    @Test(arguments: backoffs)
+    func aStoredWait(_ example: BackoffCase) {
+        var machine = Machine(.init(pulls: true, pushes: true, mayRest: true))
+        #expect(machine.start() == .readStoredBackoff)
+        let next = machine.next(after: .storedBackoff(until: example.stored, now: Self.now))
+        if let until = example.stopsUntil {
+            #expect(next == .stop(.backoff(until: until, reason: "the server asked clients to wait (Backoff / Retry-After)"), capabilitiesChanged: false))
+            #expect(machine.next(after: .done) == .report)
+        } else {
+            #expect(next == .decideRest)
+        }
     }
 
     // MARK: - Failures
@@ -144,6 +189,7 @@ import Testing
         var action = machine.start()
         for _ in 0..<20 where action != failing {
             let event: Machine.Event = switch action {
+            case .readStoredBackoff: .storedBackoff(until: nil, now: now)
             case .decideRest: .rests(false)
             case .readOrderIndexes: .orderIndexesLeftOut(true)
             default: .done
@@ -159,7 +205,7 @@ import Testing
     }
 
     static let everyStep: [Action] = [
-        .checkStoredBackoff, .decideRest, .resolveSealing, .readOrderIndexes, .run(.pull, startsBudget: true),
+        .readStoredBackoff, .decideRest, .resolveSealing, .readOrderIndexes, .run(.pull, startsBudget: true),
         .run(.push, startsBudget: false), .run(.reconcile, startsBudget: false), .run(.closeMigration, startsBudget: false),
         .run(.buildOrderIndexes, startsBudget: false), .finish,
     ]
@@ -190,7 +236,7 @@ import Testing
     @Test func aStopAlreadyMadeIsKept() {
         let until = Self.now.addingTimeInterval(60)
         let backoff = SyncStop.backoff(until: until, reason: "the server asked clients to wait")
-        #expect(Self.failing(at: .checkStoredBackoff, with: backoff) == .stop(backoff, capabilitiesChanged: false))
+        #expect(Self.failing(at: .run(.pull, startsBudget: true), with: backoff) == .stop(backoff, capabilitiesChanged: false))
     }
 
     @Test func aThrottledAnswerWaitsFromTheMomentItFailed() {
@@ -221,7 +267,7 @@ import Testing
         #expect(Self.failing(at: step, with: Self.transient, budgetRanOut: true) == .stop(.temporary(Self.budgetMessage), capabilitiesChanged: false))
     }
 
-    @Test(arguments: [Action.checkStoredBackoff, .decideRest, .resolveSealing, .readOrderIndexes, .finish])
+    @Test(arguments: [Action.readStoredBackoff, .decideRest, .resolveSealing, .readOrderIndexes, .finish])
     func aStepOutsideTheBudgetIsNeverBlamedOnIt(_ step: Action) {
         #expect(Self.failing(at: step, with: CancellationError(), budgetRanOut: true) == .stop(.cancelled, capabilitiesChanged: false))
     }
@@ -234,7 +280,7 @@ import Testing
     @Test func theBudgetsWordsAreTenthsOfASecond() {
         var machine = Machine(.init(pulls: false, pushes: true, budget: .milliseconds(250)))
         _ = machine.start()
-        _ = machine.next(after: .done)
+        _ = machine.next(after: .storedBackoff(until: nil, now: Self.now))
         #expect(machine.next(after: .done) == .run(.push, startsBudget: true))
         let stop = machine.next(after: .failed(CancellationError(), budgetRanOut: true, now: Self.now))
         #expect(stop == .stop(.temporary("the run took longer than its budget of 0.3 s; stopped (the next run continues where this one stopped)"), capabilitiesChanged: false))
