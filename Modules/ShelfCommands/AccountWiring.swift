@@ -49,7 +49,7 @@ final class AccountSession: Sendable {
                 let waiting = sync.refresher { holder in
                     output.note("waiting for the sync in progress\(holder.map { " (pid \($0))" } ?? "") to finish")
                 }
-                refresher = BudgetedRefresher(waiting, budget: ReadBudget(ReadBudget.interactive))
+                refresher = BudgetedRefresher(waiting, budget: ReadBudget(limits.readWait))
                 output.note("account \(account); store \(store.location)")
             }
         case .localOnly:

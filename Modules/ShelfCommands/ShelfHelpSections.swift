@@ -18,6 +18,7 @@ extension Shelf {
             .init("SHELF_OFFLINE", "1 (or true, yes, on): never contact the server, as --offline"),
             .init("SHELF_MAX_RESPONSE_MB, SHELF_MAX_RECORD_KB", "raise or lower the size limits of a server's responses and records"),
             .init("SHELF_STALL_SECONDS", "how long a server may send nothing before a request is given up (1-600, default 10)"),
+            .init("SHELF_READ_SECONDS", "how long a read waits for the server before it shows what is local (1-60, default 1)"),
             .init("VISUAL, EDITOR", "the editor of 'note add --edit' and 'note edit --edit', in that order (default vi)"),
             .init("XDG_CONFIG_HOME, XDG_DATA_HOME", "where accounts and stores live"),
             .init("NO_COLOR", "never colour the output (unless --color always)"),

@@ -11,6 +11,7 @@ import Services
 /// | `SHELF_MAX_RESPONSE_MB`  | one response, after decompression      | 64      | 1…4096       |
 /// | `SHELF_MAX_RECORD_KB`    | one pulled record (larger: skipped)    | 1024    | 1…1048576    |
 /// | `SHELF_STALL_SECONDS`    | a request with no byte of answer       | 10      | 1…600        |
+/// | `SHELF_READ_SECONDS`     | a read's wait for the server (`shelf`) | 1       | 1…60         |
 ///
 /// A value that is not a whole number in range is a configuration error (exit 78),
 /// never trapped on and never silently ignored.
@@ -25,6 +26,15 @@ public struct LimitOverrides: Sendable, Equatable {
     /// than 10 s instead of being asked again, which adds to its queue; a server known to
     /// be quick can be given up on sooner.
     public var stall: Duration
+    /// How long a read (`shelf books`, `cart`, …) waits for the server, all its refreshes
+    /// together, before it shows what is local (`ReadBudget`). A second answers a nearby
+    /// server; a slow link (a satellite hop, a congested mobile network) or a server busy at
+    /// its peak may need longer for the reader to see fresh data at all.
+    public var readWait: Duration
+
+    /// The read wait when the environment does not set one: a person typing `shelf books`
+    /// gets an answer within about a second, whatever the server does.
+    public static let defaultReadWait: Duration = .seconds(1)
 
     public init(environment: [String: String]) throws(LimitOverrideError) {
         maximumResponseBytes = try Self.read(
@@ -35,6 +45,8 @@ public struct LimitOverrides: Sendable, Equatable {
             default: SyncOptions().maximumRecordBytes)
         let defaultStall = Int(Timeouts.default.stall.components.seconds)
         stall = .seconds(try Self.read("SHELF_STALL_SECONDS", in: environment, range: 1...600, unit: 1, default: defaultStall))
+        let defaultRead = Int(Self.defaultReadWait.components.seconds)
+        readWait = .seconds(try Self.read("SHELF_READ_SECONDS", in: environment, range: 1...60, unit: 1, default: defaultRead))
     }
 
     /// `base` with this stall bound. The whole request's bound is raised to it when it is

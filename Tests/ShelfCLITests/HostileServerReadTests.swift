@@ -14,8 +14,11 @@ import TestSupport
 struct HostileServerReadTests {
     private static let password = "s3cr3t-Pa55"
 
+    /// A sandbox whose reads wait the default second (`ShelfSandbox` gives shared test
+    /// servers ten): these tests are of that bound.
     private func sandbox(server: String) async throws -> ShelfSandbox {
         let sandbox = try ShelfSandbox()
+        sandbox.environment["SHELF_READ_SECONDS"] = "1"
         let run = try sandbox.runBinary("account", "add", "reader", "--server", server, "--user", "reader", "--no-verify",
                                   environment: ["SHELF_PASSWORD": Self.password])
         #expect(run.status == 0, "\(run)")
@@ -73,6 +76,28 @@ struct HostileServerReadTests {
         #expect(run.stderr.contains(read.warning), "\(run)")
         #expect(run.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("Warning: ") }, "\(run)")
         if read.addLocalBook { #expect(run.stdout.contains("Dune")) }
+    }
+
+    /// `SHELF_READ_SECONDS` sets how long a read waits: with 3, a read of a silent server
+    /// waits about three seconds, says so, and shows what is local; a value out of range
+    /// is a configuration error before anything is asked.
+    @Test func theReadWaitFromTheEnvironmentIsTheReadsBudget() async throws {
+        let server = try HostileHTTPServer { _, _ in .hang }
+        defer { server.stop() }
+        let sandbox = try await sandbox(server: server.baseURL)
+        #expect(try sandbox.runBinary("--offline", "book", "add", "--title", "Dune", "--author", "Frank Herbert").status == 0)
+
+        let (run, seconds) = try await timed { try sandbox.runBinary(["books"], environment: ["SHELF_READ_SECONDS": "3"]) }
+        #expect(run.status == 0, "\(run)")
+        #expect(seconds >= 3 && seconds < 6, "took \(seconds) s: \(run)")
+        #expect(run.stderr.contains("no answer within the 3 s a read waits"), "\(run)")
+        #expect(run.stdout.contains("Dune"), "\(run)")
+
+        for value in ["0", "61", "1.5", "soon"] {
+            let refused = try sandbox.runBinary(["books"], environment: ["SHELF_READ_SECONDS": value])
+            #expect(refused.status == 78 && refused.stderr.contains("SHELF_READ_SECONDS='\(value)'"), "\(refused)")
+            #expect(refused.stdout.isEmpty, "\(refused)")
+        }
     }
 
     /// `--offline` and `SHELF_OFFLINE=1` never send a request; `sync` refuses (75).

@@ -34,6 +34,10 @@ final class ShelfSandbox {
             // under a full parallel run on two cores one kept `account password` waiting
             // past 10 s. Tests of a stalled server set their own (`BoundedWaitTests`).
             "SHELF_STALL_SECONDS": "30",
+            // NB: ten seconds for a read's refreshes (one by default): under a full parallel
+            // run on two cores a shared test server once took longer than a second to answer
+            // `shelf products`. Tests of the read's own bound set 1 (`HostileServerReadTests`).
+            "SHELF_READ_SECONDS": "10",
         ]
     }
 

@@ -45,6 +45,17 @@ struct LimitOverridesTests {
         #expect(read.connect == .seconds(5) && read.request == .seconds(max(30, stall)))
     }
 
+    /// `SHELF_READ_SECONDS` sets how long a read waits for the server: a second unless set.
+    @Test(arguments: [([:], 1), (["SHELF_READ_SECONDS": "10"], 10), (["SHELF_READ_SECONDS": " 60 "], 60)] as [([String: String], Int64)])
+    func theReadWaitComesFromTheEnvironment(_ environment: [String: String], _ seconds: Int64) throws {
+        #expect(try LimitOverrides(environment: environment).readWait == .seconds(seconds))
+    }
+
+    @Test(arguments: ["0", "61", "1.5", "", "ten", "-3"])
+    func aReadWaitOutOfRangeIsAConfigurationError(_ value: String) {
+        #expect(throws: LimitOverrideError.self) { try LimitOverrides(environment: ["SHELF_READ_SECONDS": value]) }
+    }
+
     @Test(arguments: ["0", "601", "1.5", "", "ten", "-3"])
     func aStallBoundOutOfRangeIsAConfigurationError(_ value: String) {
         #expect(throws: LimitOverrideError.self) { try LimitOverrides(environment: ["SHELF_STALL_SECONDS": value]) }

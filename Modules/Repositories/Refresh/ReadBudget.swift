@@ -37,9 +37,9 @@ public struct ReadBudget: Sendable {
         try await expiry()
     }
 
-    /// A read waits about a second: long enough for a nearby server to answer a
-    /// conditional request or a page of changes, short enough to feel immediate.
-    public static let interactive: Duration = .seconds(1)
+    /// NB: how long a command's reads wait is the command's to say (`shelf` reads
+    /// `SHELF_READ_SECONDS`, a second unless set: long enough for a nearby server to
+    /// answer a conditional request or a page of changes, short enough to feel immediate).
 }
 
 // MARK: - BudgetedRefresher
