@@ -8,6 +8,10 @@ import Domain
 /// The budget is one deadline shared by every refresh of one command, so a read that
 /// needs two collections (the cart and the catalog) waits for both within it, not for
 /// each in turn.
+///
+/// How long is the command's to say: `shelf` reads `SHELF_READ_SECONDS`, a second unless
+/// set (`LimitOverrides.readWait`), long enough for a nearby server to answer a
+/// conditional request or a page of changes, short enough to feel immediate.
 public struct ReadBudget: Sendable {
     /// The whole allowance, for messages.
     public let limit: Duration
@@ -36,10 +40,6 @@ public struct ReadBudget: Sendable {
     public func waitUntilSpent() async throws {
         try await expiry()
     }
-
-    /// NB: how long a command's reads wait is the command's to say (`shelf` reads
-    /// `SHELF_READ_SECONDS`, a second unless set: long enough for a nearby server to
-    /// answer a conditional request or a page of changes, short enough to feel immediate).
 }
 
 // MARK: - BudgetedRefresher
