@@ -21,6 +21,11 @@ struct WorkerHome {
             "HOME": root.path, "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
             "XDG_DATA_HOME": root.appendingPathComponent("data").path, "PATH": "/usr/bin:/bin",
             "SHELF_SERVER": server, "SHELF_USER": user.name, "SHELF_PASSWORD": user.password,
+            // NB: half a minute for a shared test server's first byte (10 s by default): under
+            // a full parallel run on two cores one kept an idle run's batch waiting past 10 s,
+            // and the retry made two requests of a run the test counts as one. Tests of a
+            // stalled server bound the run with `--budget`, or set their own (`extra`).
+            "SHELF_STALL_SECONDS": "30",
         ].merging(extra) { $1 }
     }
 
