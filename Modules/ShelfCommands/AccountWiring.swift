@@ -61,7 +61,7 @@ final class AccountSession: Sendable {
             output.note("no account configured: local-only store \(store.location)")
         }
         // NB: no stale-while-revalidate here: a stale read waits for its refresh within
-        // the read budget (a second) and prints the refreshed answer when it arrives in
+        // the read budget (`SHELF_READ_SECONDS`, a second unless set) and prints the refreshed answer when it arrives in
         // time, the local one otherwise — never an old answer followed by a wait.
         let configuration = RepositoryConfiguration(
             readerPolicy: FreshnessPolicy(maxAge: FreshnessPolicy.readerData.maxAge),

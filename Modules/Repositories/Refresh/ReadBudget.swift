@@ -3,7 +3,7 @@ import Domain
 // MARK: - ReadBudget
 
 /// How long a read may wait on the network, all its refreshes together: a person
-/// typing `shelf books` gets an answer within about a second, whatever the server does.
+/// typing `shelf books` gets an answer within the budget, whatever the server does.
 ///
 /// The budget is one deadline shared by every refresh of one command, so a read that
 /// needs two collections (the cart and the catalog) waits for both within it, not for
