@@ -40,19 +40,36 @@ extension SyncRun {
             await learnCollectionTimestamps(states)
             return
         }
+        // NB: on a server that keeps the bucket's history, an idle run reads it instead of
+        // every collection (`HistoryGate`); news, or no reading yet, is an ordinary run.
+        let history = try historyPlan(states)
+        var historyRead: BucketHistoryRead?
+        if case .ask(let bucket, let reading) = history {
+            switch try await checkHistory(bucket: bucket, reading: reading, states: states) {
+            case .quiet:
+                try honourBackoff()
+                return
+            case .news(let read):
+                historyRead = read
+            }
+        }
         let asksForKeyring = self.asksForKeyring
         let checksMemory = checksServerMemory(states)
+        let establishing = historyRead == nil ? history.establishing : nil
         let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
         var sentAt = now
         var results = try await withRetries("check \(states.count) collections for changes") {
-            try await batch.send(try changeChecks(states, inBucket: options.userBucket, asksForKeyring: asksForKeyring, checksMemory: checksMemory))
+            try await batch.send(try changeChecks(states, inBucket: options.userBucket, asksForKeyring: asksForKeyring, checksMemory: checksMemory, establishing: establishing))
+        }
+        if let establishing, !results.isEmpty {
+            historyRead = BucketHistoryRead(bucket: establishing, page: try? results.removeFirst().bucketHistory())
         }
         if options.userBucket != nil, Self.bucketRefused(results, states: states, checksMemory: checksMemory) {
             // NB: a collection deleted on the server (or a bucket id that is no longer this
             // user's): asked again through the `default` alias, which creates what is missing.
             sentAt = now
             results = try await withRetries("check \(states.count) collections for changes") {
-                try await batch.send(try changeChecks(states, inBucket: nil, asksForKeyring: asksForKeyring, checksMemory: checksMemory))
+                try await batch.send(try changeChecks(states, inBucket: nil, asksForKeyring: asksForKeyring, checksMemory: checksMemory, establishing: nil))
             }
         }
         let answers = zip(states, results.prefix(states.count)).map { state, result in
@@ -62,38 +79,52 @@ extension SyncRun {
         let forgotten = try await noticeForgetting(
             states, pulls: answers, listing: checksMemory ? results.last?.collectionTimestamps() : nil)
         for (state, (result, answer)) in zip(states, zip(results, answers)) {
-            noteBackoff(result.backoff)
-            guard unavailable[state.collection] == nil else { continue }  // no key for an encrypted account
-            if forgotten.contains(state.collection) || state.recovering {
-                try await isolating(state.collection) { try await pullCollection(state.collection, first: .request) }
-                continue
-            }
-            switch answer {
-            case .failure(let error):
-                guard let failure = Self.collectionFailure(error) else { throw error }
-                try markUnavailable(state.collection, failure)
-            case .success(.page(let page)) where !page.records.isEmpty || page.next.morePagesFollow:
-                try await isolating(state.collection) {
-                    try await pullCollection(state.collection, first: .arrived(page, sentAt: sentAt))
-                }
-            case .success(let result):
-                // A 304, or no record since the cursor.
-                emit(.collectionStarted(state.collection))
-                try upToDate(state.collection, reported: result.collectionTimestamp, sentAt: sentAt)
-                finish(state.collection)
-            }
+            try await takeCheck(state, result: result, answer: answer, sentAt: sentAt, forgotten: forgotten)
         }
+        if let historyRead { try keepHistory(after: historyRead) }
         try honourBackoff()
+    }
+
+    /// What one collection's sub-request of the run's first batch brought: nothing new, a
+    /// page to pull from, a refusal (that collection's outcome), or a collection the server
+    /// forgot (pulled again from scratch).
+    func takeCheck(
+        _ state: SyncState, result: BatchResult, answer: Result<PageResult, APIError>, sentAt: Date, forgotten: Set<CollectionName>
+    ) async throws {
+        noteBackoff(result.backoff)
+        guard unavailable[state.collection] == nil else { return }  // no key for an encrypted account
+        if forgotten.contains(state.collection) || state.recovering {
+            try await isolating(state.collection) { try await pullCollection(state.collection, first: .request) }
+            return
+        }
+        switch answer {
+        case .failure(let error):
+            guard let failure = Self.collectionFailure(error) else { throw error }
+            try markUnavailable(state.collection, failure)
+        case .success(.page(let page)) where !page.records.isEmpty || page.next.morePagesFollow:
+            try await isolating(state.collection) {
+                try await pullCollection(state.collection, first: .arrived(page, sentAt: sentAt))
+            }
+        case .success(let result):
+            // A 304, or no record since the cursor.
+            emit(.collectionStarted(state.collection))
+            try upToDate(state.collection, reported: result.collectionTimestamp, sentAt: sentAt)
+            finish(state.collection)
+        }
     }
 
     /// The idle run's sub-requests: a `_since` GET per collection, the keyring when this
     /// device holds none, and the bucket's collection objects (last, so that it sees
     /// collections the GETs before it recreated).
-    /// - Parameter bucket: the user's bucket id, or nil for Kinto's `default` alias.
+    /// - Parameters:
+    ///   - bucket: the user's bucket id, or nil for Kinto's `default` alias.
+    ///   - establishing: the bucket whose history's newest entry goes first, before any
+    ///     collection is read (`HistoryGate.fresh`); nil for none.
     private func changeChecks(
-        _ states: [SyncState], inBucket bucket: String?, asksForKeyring: Bool, checksMemory: Bool
+        _ states: [SyncState], inBucket bucket: String?, asksForKeyring: Bool, checksMemory: Bool, establishing: String?
     ) throws -> [KintoRequest] {
-        var operations = states.map { state in
+        var operations = establishing.map { [KintoRequest.bucketHistoryNewest(inBucket: $0, limit: HistoryGate.pageLimit)] } ?? []
+        operations += states.map { state in
             KintoRequest.list(in: KintoCollectionPath(state.collection, userBucket: bucket), query: firstPageQuery(state, conditional: false))
         }
         if asksForKeyring { operations.append(try Self.keyringRequest()) }
@@ -229,7 +260,7 @@ extension SyncRun {
     }
 
     /// The collection's pull is done: tell listeners, with what it did so far.
-    private func finish(_ collection: CollectionName) {
+    func finish(_ collection: CollectionName) {
         collectionReport(collection) { _ in }
         emit(.collectionFinished(collection, report.collections[collection.rawValue] ?? CollectionReport()))
     }
@@ -300,7 +331,7 @@ extension SyncRun {
     /// NB: a recovery starts at `_since=0`, not without `_since`: a plain list hides
     /// tombstones, and a record another device deleted after uploading it again must
     /// reach this store as deleted, not as missing (which would upload it once more).
-    private func firstPageQuery(_ state: SyncState, conditional: Bool) -> ListQuery {
+    func firstPageQuery(_ state: SyncState, conditional: Bool) -> ListQuery {
         let window = options.commitWindow
         let since = window.since(state).map { Int(clamping: max(0, $0)) }
         let etag = conditional && window.isSettled(state) ? state.etag.flatMap(ETag.init(headerValue:)) : nil
@@ -527,7 +558,7 @@ extension SyncRun {
     /// - Parameters:
     ///   - reported: the collection timestamp the server answered with.
     ///   - sentAt: this machine's time before the request left.
-    private func upToDate(_ collection: CollectionName, reported: Int64?, sentAt: Date) throws {
+    func upToDate(_ collection: CollectionName, reported: Int64?, sentAt: Date) throws {
         let (at, window) = (now, options.commitWindow)
         try store.write { tx in
             try tx.updateSyncState(collection) { state in

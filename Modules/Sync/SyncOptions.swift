@@ -73,12 +73,16 @@ public struct SyncOptions: Sendable, Equatable {
     /// The id of the user's bucket (`ServerCapabilities.userBucket`), which an idle run's
     /// batch names instead of Kinto's `default` alias; nil when unknown.
     public var userBucket: String?
+    /// The server keeps a history of the user's bucket (`kinto.plugins.history`), which an
+    /// idle run reads instead of every collection (`HistoryGate`).
+    public var readsBucketHistory = false
 
     /// The options with the server's capabilities applied: batches as large as it
     /// allows, pages no larger than it serves, read-only mode, the user's bucket.
     public func adapted(to capabilities: ServerCapabilities) -> SyncOptions {
         var options = self
         options.userBucket = capabilities.userBucket
+        options.readsBucketHistory = capabilities.hasBucketHistory
         options.batchSize = capabilities.batchSize(fallback: batchSize)
         options.pageSize = capabilities.pageSize(wanted: pageSize)
         options.serverIsReadOnly = capabilities.readOnly

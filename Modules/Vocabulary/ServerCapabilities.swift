@@ -63,6 +63,9 @@ public struct ServerCapabilities: Sendable, Equatable, Codable {
     /// The accounts plugin checks passwords; without it a Basic-auth server accepts any.
     public var hasAccounts: Bool { capabilities.contains("accounts") }
 
+    /// `kinto.plugins.history`: the server records every change of a bucket in its history.
+    public var hasBucketHistory: Bool { capabilities.contains("history") }
+
     /// Sub-requests per batch: the server's limit, within 1…100 (a limit beyond 100 is
     /// not worth one request's size; nonsense is ignored), else `fallback`.
     public func batchSize(fallback: Int) -> Int {

@@ -204,6 +204,18 @@ public final class KintoServer: Sendable {
         }
     }
 
+    /// A plain Kinto (Basic auth, no shop catalog) that keeps every bucket's history
+    /// (`kinto.plugins.history`), shared like `shared()`.
+    public static func sharedWithHistory() throws -> KintoServer {
+        try sharedHistoryServer.withLock { server in
+            if let server { return server }
+            let started = try start(
+                seedCatalog: false, settings: ["KINTO_INCLUDES": "kinto.plugins.default_bucket kinto.plugins.history"], auth: .basicAuth)
+            server = started
+            return started
+        }
+    }
+
     /// The production shape, shared like `shared()`: the accounts plugin (`kinto.ini`) on a
     /// private PostgreSQL cluster, under gunicorn with 4 worker processes × 2 threads, fast
     /// password hashing, the shop catalog seeded. Started on first use (~8 s on 2 busy
@@ -223,6 +235,7 @@ public final class KintoServer: Sendable {
     private static let sharedServer = Mutex<KintoServer?>(nil)
     private static let sharedPlainServer = Mutex<KintoServer?>(nil)
     private static let sharedProductionServer = Mutex<KintoServer?>(nil)
+    private static let sharedHistoryServer = Mutex<KintoServer?>(nil)
 }
 
 // MARK: - Processes in /proc
