@@ -165,7 +165,8 @@ test: setup check
 ## 4 on the production server by default); ENCRYPTED=1 runs every device end-to-end encrypted (a passphrase file
 ## each; encryption on at setup, or turned on part-way through while the others edit, and the others join) and
 ## checks that the server holds only sealed records; HOSTILE=1 (with ENCRYPTED=1) adds Kinto's operator replaying,
-## forging, deleting and rolling the keyring back between steps, and fails a run where any of it reaches a device
+## forging, deleting and rolling the keyring back between steps, and fails a run where any of it reaches a device;
+## HISTORY=1 runs Kinto with kinto.plugins.history, so idle runs read the bucket's history (docs/sync.md)
 SEEDS ?= 4
 STEPS ?= 500
 DEVICES ?= 3
@@ -175,12 +176,14 @@ SERVER ?=
 WORKERS ?=
 ENCRYPTED ?=
 HOSTILE ?=
+HISTORY ?=
 SOAK_ARGS ?=
 soak: setup build
 	python3 Tests/FaultHarness/harness.py --mode $(MODE) --steps $(STEPS) --devices $(DEVICES) \
 	  --latency-ms $(LATENCY) $(if $(SEED),--seed $(SEED),--seeds $(SEEDS) --keep-going) \
 	  $(if $(SERVER),--server $(SERVER)) $(if $(WORKERS),--workers $(WORKERS)) \
-	  $(if $(filter 1 yes true,$(ENCRYPTED)),--encrypted) $(if $(filter 1 yes true,$(HOSTILE)),--hostile) $(SOAK_ARGS)
+	  $(if $(filter 1 yes true,$(ENCRYPTED)),--encrypted) $(if $(filter 1 yes true,$(HOSTILE)),--hostile) \
+	  $(if $(filter 1 yes true,$(HISTORY)),--history) $(SOAK_ARGS)
 
 ## scenario-concurrent: 3 writer devices add 40 books a round for 12 rounds (1,440) and sync at the same moment
 ## while 2 readers sync in a loop, on Kinto with PostgreSQL; prints each device's books against the server's and

@@ -5,8 +5,8 @@
     make bench-devices WORKERS=2
     .venv/bin/python Benchmarks/bench_devices.py [--devices 10,50,200] [--workers 4] [--threads 2]
         [--window 60] [--period 10] [--jitter 2] [--edit-share 0.2] [--shared 3]
-        [--joins-per 50] [--library 10000] [--rest-when-idle N] [--shelf-sync PATH] [--shelf PATH]
-        [--results DIR]
+        [--joins-per 50] [--library 10000] [--rest-when-idle N] [--history] [--shelf-sync PATH]
+        [--shelf PATH] [--results DIR]
 
 A private PostgreSQL and Kinto under gunicorn (kinto_server.py) on 127.0.0.1, then a
 fleet that grows size by size: every device is its own HOME/XDG folders and store, of
@@ -27,7 +27,9 @@ devices share one account (their edits reach each other). Per size:
    of the runs the device makes 1–3 local edits with the release `shelf` (`book add`,
    `task add`); the other runs find nothing changed locally. With `--rest-when-idle N`
    every tick runs `shelf-sync --rest-when-idle N`, which after idle runs rests (no
-   request, exit 0) and asks the server every 2nd, 4th … up to every Nth tick.
+   request, exit 0) and asks the server every 2nd, 4th … up to every Nth tick. With
+   `--history` Kinto loads `kinto.plugins.history`, which Shelf finds in its capabilities:
+   an idle run then reads the bucket's history instead of every collection (`HistoryGate`).
 
 Measured per size: runs done and skipped, each run's wall (p50/p99, per kind), its
 requests (gunicorn's access log, credited to the run in flight for that account, and
@@ -98,6 +100,7 @@ class Config:
     seed: int
     idle_runs: int = 30
     rest_when_idle: int = 1
+    history: bool = False
 
 
 def parse_args(argv: list[str]) -> Config:
@@ -122,6 +125,8 @@ def parse_args(argv: list[str]) -> Config:
                         help="pass shelf-sync --rest-when-idle N on every tick (1: ask the server at every tick)")
     parser.add_argument("--idle-runs", type=int, default=30,
                         help="idle runs of one device alone on the server, before the windows (server CPU per run)")
+    parser.add_argument("--history", action="store_true",
+                        help="Kinto keeps every bucket's history (kinto.plugins.history), which idle runs read")
     args = parser.parse_args(argv)
     sizes = sorted(int(n) for n in args.devices.split(","))
     if min(sizes) < 1 or max(sizes) > 500:
@@ -144,7 +149,7 @@ def parse_args(argv: list[str]) -> Config:
                   shared=args.shared, joins_per=max(1, args.joins_per), library=args.library,
                   drain_s=args.drain, shelf_sync=args.shelf_sync.absolute(), shelf=args.shelf.absolute(),
                   results_dir=args.results.absolute(), seed=args.seed, idle_runs=max(1, args.idle_runs),
-                  rest_when_idle=args.rest_when_idle)
+                  rest_when_idle=args.rest_when_idle, history=args.history)
 
 
 def uptime() -> str:
@@ -169,7 +174,8 @@ def start_servers(stack: contextlib.ExitStack, config: Config) -> tuple[Workspac
     stack.callback(cluster.stop)
     cluster.start()
     kinto = KintoServer(workspace.subdir("kinto"), cluster, free_port(),
-                        workers=config.workers, threads=config.threads)
+                        workers=config.workers, threads=config.threads,
+                        plugins=("kinto.plugins.history",) if config.history else ())
     kinto.migrate()
     stack.callback(kinto.stop)
     kinto.start(on_spawn=lambda pid: workspace.record(kinto_pid=pid))

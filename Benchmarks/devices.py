@@ -353,9 +353,10 @@ def plot(figures: list[dict], title: str) -> str:
     return svg_plot.figure(title, [cpu_per_run, wall, cores, rate])
 
 
-def compare_plot(before: list[dict], after: list[dict], title: str) -> str:
-    """Two runs of the fleet side by side (an engine before and after a change): server CPU
-    per run, runs per second done, run wall p99, and the cores other work took meanwhile."""
+def compare_plot(before: list[dict], after: list[dict], title: str, labels: tuple[str, str] = ("before", "after")) -> str:
+    """Two runs of the fleet side by side (an engine before and after a change, or one server
+    without and with a plugin, named by `labels`): server CPU per run, runs per second done,
+    run wall p99, and the cores other work took meanwhile."""
     def series(name: str, figures: list[dict], pick) -> svg_plot.Series:
         points = [(float(f["devices"]), pick(f)) for f in sorted(figures, key=lambda f: f["devices"])]
         return svg_plot.Series(name, [(x, y) for x, y in points if y is not None])
@@ -373,14 +374,14 @@ def compare_plot(before: list[dict], after: list[dict], title: str) -> str:
     x_label = "simulated devices (log scale)"
     return svg_plot.figure(title, [
         svg_plot.Panel("server CPU per run (Kinto + PostgreSQL)", "ms", [
-            series("before", before, server), series("after", after, server)], x_label=x_label),
+            series(labels[0], before, server), series(labels[1], after, server)], x_label=x_label),
         svg_plot.Panel("sync runs per second done", "runs / s", [
-            series("before", before, lambda f: f.get("runs_per_s")), series("after", after, lambda f: f.get("runs_per_s")),
+            series(labels[0], before, lambda f: f.get("runs_per_s")), series(labels[1], after, lambda f: f.get("runs_per_s")),
             series("scheduled", after, lambda f: f.get("offered_per_s"))],
             x_label=x_label),
         svg_plot.Panel("sync run wall p99", "ms", [
-            series("before", before, lambda f: (f.get("wall_ms") or {}).get("p99")),
-            series("after", after, lambda f: (f.get("wall_ms") or {}).get("p99"))], x_label=x_label),
+            series(labels[0], before, lambda f: (f.get("wall_ms") or {}).get("p99")),
+            series(labels[1], after, lambda f: (f.get("wall_ms") or {}).get("p99"))], x_label=x_label),
         svg_plot.Panel("cores other work took (of the machine's 2)", "cores", [
-            series("before", before, other), series("after", after, other)], x_label=x_label),
+            series(labels[0], before, other), series(labels[1], after, other)], x_label=x_label),
     ])

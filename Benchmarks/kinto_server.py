@@ -53,12 +53,15 @@ def gunicorn_executable() -> pathlib.Path:
     return path
 
 
-def write_ini(path: pathlib.Path, database_url: str, threads: int = 4) -> None:
-    """The fixture ini with every backend on PostgreSQL."""
+def write_ini(path: pathlib.Path, database_url: str, threads: int = 4, plugins: tuple[str, ...] = ()) -> None:
+    """The fixture ini with every backend on PostgreSQL, and `plugins` (e.g.
+    `kinto.plugins.history`) included beside the fixture's."""
     config = configparser.RawConfigParser()
     config.optionxform = str  # keep the keys' case
     config.read(FIXTURE_INI)
     app = config["app:main"]
+    if plugins:
+        app["kinto.includes"] = " ".join([app.get("kinto.includes", ""), *plugins]).strip()
     for kind in ("storage", "permission", "cache"):
         app[f"kinto.{kind}_backend"] = f"kinto.core.{kind}.postgresql"
         app[f"kinto.{kind}_url"] = database_url
@@ -101,7 +104,7 @@ class KintoServer:
     """
 
     def __init__(self, folder: pathlib.Path, database: PostgresCluster, port: int,
-                 workers: int = 0, threads: int = 2) -> None:
+                 workers: int = 0, threads: int = 2, plugins: tuple[str, ...] = ()) -> None:
         self.folder = folder
         self.ini = folder / "kinto.ini"
         self.log = folder / "kinto.log"
@@ -110,13 +113,15 @@ class KintoServer:
         self.workers = workers
         self.threads = threads
         self.process: subprocess.Popen | None = None
-        write_ini(self.ini, database.url, threads=threads if workers else 4)
+        self.plugins = plugins
+        write_ini(self.ini, database.url, threads=threads if workers else 4, plugins=plugins)
 
     @property
     def description(self) -> str:
+        plugins = "".join(f", with {plugin}" for plugin in self.plugins)
         if self.workers:
-            return f"gunicorn, {self.workers} workers × {self.threads} threads"
-        return "kinto start (waitress, 1 process × 4 threads)"
+            return f"gunicorn, {self.workers} workers × {self.threads} threads{plugins}"
+        return f"kinto start (waitress, 1 process × 4 threads){plugins}"
 
     def command(self) -> list[str]:
         if self.workers:

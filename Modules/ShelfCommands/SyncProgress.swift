@@ -87,7 +87,7 @@ final class SyncProgress {
         case .collectionUnavailable(let collection, _): "\(collection.rawValue): unavailable"
         case .reconciled(let collection, _): "\(collection.rawValue): compared with the server"
         case .runFinished, .merged, .conflict, .deadLettered, .collectionFinished, .discardedLocalChange, .serverForgot,
-             .reuploading, .recordSkipped, .recordRefused, .keyringRefused, .lateRecords, .writeOverwritten:
+             .reuploading, .recordSkipped, .recordRefused, .keyringRefused, .historyDistrusted, .lateRecords, .writeOverwritten:
             nil
         }
     }

@@ -30,6 +30,8 @@ extension SyncRun {
         var overwritten: [CollectionName: [String]] = [:]
         /// Server versions the rules against a hostile server refused (`IntegrityGate`).
         var refusals: [CollectionName: [IntegrityRefusal]] = [:]
+        /// The last write the server stored as sent, which the bucket's history must show (`HistoryGate`).
+        var stored: BucketHistoryState.Proof?
 
         var madeProgress: Bool {
             !accepted.isEmpty || !merges.isEmpty || !deadLetters.isEmpty
@@ -340,6 +342,9 @@ extension SyncRun {
                     state.pushedTimestamp = max(state.pushedTimestamp ?? highest, highest)
                 }
             }
+            if options.readsBucketHistory, let bucket = options.userBucket, let proof = summary.stored {
+                try tx.noteBucketHistoryProof(proof, bucket: bucket)
+            }
             return summary
         }
     }
@@ -355,6 +360,7 @@ extension SyncRun {
             let server = try storedVersion(of: entry, answer: answered)
             try SyncRules(tx).acknowledgePush(entry, server: server)
             summary.accept(collection, stamp: server.lastModified)
+            summary.stored = BucketHistoryState.Proof(collection: collection.rawValue, id: id, version: server.lastModified)
         case .conflict(let sealedExisting):
             let existing: RawRecord?
             switch try readable(sealedExisting, of: collection, tx) {

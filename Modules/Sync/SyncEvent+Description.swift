@@ -20,6 +20,7 @@ extension SyncEvent {
         case .recordSkipped: "record_skipped"
         case .recordRefused: "record_refused"
         case .keyringRefused: "keyring_refused"
+        case .historyDistrusted: "history_distrusted"
         case .lateRecords: "late_records"
         case .reconciled: "reconciled"
         case .writeOverwritten: "write_overwritten"
@@ -62,7 +63,7 @@ extension SyncEvent {
                     ("bytes", .number(bytes)), ("limit", .number(limit))]
         case .recordRefused(let collection, let id, let reason):
             return [("collection", .string(collection.rawValue)), ("id", .string(id)), ("reason", .string(reason))]
-        case .keyringRefused(let reason):
+        case .keyringRefused(let reason), .historyDistrusted(let reason):
             return [("reason", .string(reason))]
         case .lateRecords(let collection, let count):
             return [("collection", .string(collection.rawValue)), ("count", .number(count))]
@@ -125,6 +126,8 @@ extension SyncEvent {
             return "\(collection.rawValue)/\(id): refused, \(reason) (not applied; the local record is kept)"
         case .keyringRefused(let reason):
             return "keyring: \(reason)"
+        case .historyDistrusted(let reason):
+            return "the server's history of this bucket is not complete (\(reason)): every collection is asked at every run for a day"
         case .lateRecords(let collection, let count):
             return "\(collection.rawValue): \(count) record\(count == 1 ? "" : "s") committed on the server after later ones; pulled now"
         case .writeOverwritten(let collection, let id):

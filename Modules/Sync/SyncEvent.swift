@@ -37,6 +37,10 @@ public enum SyncEvent: Sendable, Equatable {
     /// The server's keyring was refused (altered, older than one seen, deleted); `reason`
     /// says what was put back.
     case keyringRefused(reason: String)
+    /// The server's history of the bucket does not show a write this device made: the
+    /// server does not record it (`HistoryGate`). Every collection is asked at every run
+    /// for a day; `reason` names the write.
+    case historyDistrusted(reason: String)
     /// Pulled records stamped behind the cursor that the store did not hold: their
     /// writes committed after later ones (`CommitWindow`); applied like any pulled change.
     case lateRecords(CollectionName, count: Int)

@@ -43,6 +43,7 @@ extension SyncRun {
     func historyPlan(_ states: [SyncState]) throws -> HistoryPlan {
         guard options.readsBucketHistory, let bucket = options.userBucket else { return .none }
         let reading = try store.read { reader in try reader.bucketHistory(of: bucket) }
+        if let reading, HistoryGate.isDistrusted(reading, now: now) { return .none }
         if let reading, HistoryGate.mayAsk(reading, states: states, now: now) { return .ask(bucket: bucket, reading: reading) }
         return .establish(bucket: bucket)
     }
@@ -75,7 +76,19 @@ extension SyncRun {
         }
         let verdict = HistoryGate.verdict(
             page, reading: reading, states: Dictionary(own.map { ($0.collection, $0) }, uniquingKeysWith: { first, _ in first }), held: held)
-        guard verdict == .quiet else { return .news(BucketHistoryRead(bucket: bucket, page: page)) }
+        switch verdict {
+        case .quiet:
+            break
+        case .news:
+            return .news(BucketHistoryRead(bucket: bucket, page: page))
+        case .untrusted(let reason):
+            // NB: the page proved nothing, so no reading is made from it (`keepHistory`).
+            var distrusted = reading
+            distrusted.distrustedUntil = now.addingTimeInterval(HistoryGate.distrustFor)
+            try store.write { tx in try tx.setBucketHistory(distrusted) }
+            emit(.historyDistrusted(reason: reason))
+            return .news(BucketHistoryRead(bucket: bucket, page: nil))
+        }
         for state in own {
             emit(.collectionStarted(state.collection))
             try upToDate(state.collection, reported: nil, sentAt: sentAt)
@@ -92,12 +105,13 @@ extension SyncRun {
 
     /// After an ordinary run that read the history first: a fresh reading when every
     /// reader's collection was pulled to the end (none refused, held, cut by the page
-    /// limit or left recovering), else the reading is left as it was.
+    /// limit or left recovering), else the reading is left as it was. A read that failed
+    /// or proved nothing leaves it too (dropped or distrusted by `checkHistory`).
     func keepHistory(after read: BucketHistoryRead) throws {
-        guard pagesPulled < options.maximumPages,
+        guard let page = read.page, pagesPulled < options.maximumPages,
               !unavailable.keys.contains(where: { !$0.isReadOnly })
         else { return }
-        let fresh = read.page.flatMap { HistoryGate.fresh(bucket: read.bucket, page: $0, now: now) }
+        let fresh = HistoryGate.fresh(bucket: read.bucket, page: page, now: now)
         let own = options.collections.filter { !$0.isReadOnly }
         try store.write { tx in
             let states = try own.map { try tx.syncState($0) }

@@ -57,6 +57,11 @@ SERVER_SHAPES = {
 }
 
 
+# Both shapes' plugins (their inis' `kinto.includes`) and the history's, for a run whose server
+# keeps every bucket's history (`--history`).
+HISTORY_INCLUDES = "kinto.plugins.default_bucket kinto.plugins.accounts kinto.plugins.history"
+
+
 # Kinto processes of the production shape unless a run asks for another number: the shape
 # Kinto's docs advise (several gunicorn workers over one PostgreSQL), as production.ini runs.
 PRODUCTION_WORKERS = 4
@@ -86,15 +91,16 @@ def kinto_arguments(server="memory", workers=None):
 class Servers:
     """Kinto and the fault proxy in front of it; `stop()` ends both."""
 
-    def __init__(self, python=None, server="memory", workers=None):
+    def __init__(self, python=None, server="memory", workers=None, history=False):
         python = python or str(ROOT / ".venv" / "bin" / "python")
         if not os.access(python, os.X_OK):
             raise HarnessError(f"Kinto's Python not found at {python}: run 'make setup'")
         workers = production_workers(server, workers)
-        self.shape = server if workers is None else f"{server}, {workers} workers"
+        self.shape = (server if workers is None else f"{server}, {workers} workers") + (", history" if history else "")
+        env = {**os.environ, "KINTO_INCLUDES": HISTORY_INCLUDES} if history else None
         self.kinto, self.kinto_port = _start_ready(
             [python, str(ROOT / "Scripts" / "kinto-supervised.py"), *kinto_arguments(server, workers)],
-            "Kinto")
+            "Kinto", env=env)
         try:
             self.proxy, self.proxy_port = _start_ready(
                 [sys.executable, str(HERE / "fault_proxy.py"), "--upstream", f"http://127.0.0.1:{self.kinto_port}"],

@@ -54,6 +54,9 @@ def parse(argv):
     parser.add_argument("--workers", type=int, metavar="N",
                         help="production server: N Kinto worker processes over the one database "
                              "(passed to Scripts/kinto-supervised.py; default: its own single process)")
+    parser.add_argument("--history", action="store_true",
+                        help="Kinto keeps every bucket's history (kinto.plugins.history): idle runs read it "
+                             "instead of every collection (docs/sync.md)")
     parser.add_argument("--wipe-probability", type=float, default=0.15,
                         help="faults mode: chance that the server forgets a collection after a barrier (default 0.15)")
     parser.add_argument("--burst-writes", type=_range, default=(2, 6), metavar="MIN-MAX",
@@ -177,7 +180,7 @@ def main(argv=None):
     args.server = server_shape(args, runs[0][2]["mode"] if runs else args.mode)
     started = time.monotonic()
     try:
-        servers = Servers(args.python, args.server, args.workers)
+        servers = Servers(args.python, args.server, args.workers, history=args.history)
     except HarnessError as error:
         print(f"harness: {error}", file=sys.stderr)
         return 2
@@ -252,6 +255,8 @@ def _report_failure(result, params, args):
         extra += f" SERVER={args.server}"
     if args.workers:
         extra += f" WORKERS={args.workers}"
+    if args.history:
+        extra += " HISTORY=1"
     if args.server != "memory":
         server = f" --server {args.server}" + (f" --workers {args.workers}" if args.workers else "")
     soak_args = []

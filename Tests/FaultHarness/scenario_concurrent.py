@@ -59,6 +59,8 @@ def parse(argv):
     parser.add_argument("--workers", type=int, metavar="N",
                         help="N Kinto worker processes over the one database (production only)")
     parser.add_argument("--latency-ms", type=int, default=0, help="proxy latency per request (default 0)")
+    parser.add_argument("--history", action="store_true",
+                        help="Kinto keeps every bucket's history (kinto.plugins.history), which idle runs read")
     parser.add_argument("--shelf", default=str(ROOT / ".build" / "debug" / "shelf"), help="the shelf binary")
     parser.add_argument("--shelf-sync", default=str(ROOT / ".build" / "debug" / "shelf-sync"),
                         help="the shelf-sync binary")
@@ -111,7 +113,7 @@ class Run:
 
     def go(self):
         args = self.args
-        servers = Servers(args.python, args.server, args.workers)
+        servers = Servers(args.python, args.server, args.workers, history=args.history)
         root = tempfile.mkdtemp(prefix=f"shelf-scenario-{self.number}-")
         try:
             servers.calm(args.latency_ms, 0)

@@ -142,6 +142,50 @@ struct HistoryGateSyncTests {
         #expect(Self.subRequests(transport.requests.last).count == 2, "idle through the history again")
     }
 
+    @Test func aServerThatDoesNotRecordThisReadersHistoryIsFoundOutAtItsFirstWrite() async throws {
+        // GIVEN a Kinto that keeps history but not of this reader's writes (`history.exclude_user_ids`)
+        let user = TestUser(prefix: "history-excluded")
+        let plain = try SyncDevice(user: user, server: try KintoServer.sharedPlain())
+        let userID = try #require(try await KintoServerInfoService(client: plain.client).fetch().userID)
+        // NB: a setting Kinto has no default for is read from the ini only, not the environment.
+        let fixture = try String(contentsOf: FixtureFiles.repositoryRoot.appendingPathComponent("Fixtures/kinto/kinto-basicauth.ini"), encoding: .utf8)
+        let ini = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-history-excluded-\(UUID().uuidString).ini")
+        try fixture.replacingOccurrences(of: "[app:main]\n", with: "[app:main]\nhistory.exclude_user_ids = \(userID)\n")
+            .write(to: ini, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: ini) }
+        let server = try KintoServer.start(
+            seedCatalog: false, settings: ["KINTO_INCLUDES": "kinto.plugins.default_bucket kinto.plugins.history"], auth: .basicAuth,
+            ini: ini.path)
+        defer { server.stop() }
+        let options = try await Self.options(user, on: server)
+        let transport = Self.recording()
+        let device = try SyncDevice(user: user, server: server, options: options, transport: transport)
+        let other = try SyncDevice(user: user, server: server, options: options)
+        try device.saveBook("b1", title: "Dune")
+        for _ in 1...3 { _ = await device.sync() }
+        let bucket = try #require(options.userBucket)
+        #expect(Self.subRequests(transport.requests.last).count == 2, "a history with nothing in it reads as quiet")
+
+        // WHEN the device writes, and the other device too
+        try device.editBook("b1") { $0["title"] = .string("Dune (1965)") }
+        #expect(await device.sync().collections["books"]?.pushed == 1)
+        _ = await other.sync()
+        try other.saveBook("b2", title: "Emma")
+        _ = await other.sync()
+        let next = await device.sync()
+
+        // THEN the history does not show the device's write: it is not read for a day, the
+        // run asks every collection, and the other device's book arrives
+        #expect(next.outcome == .synced, "\(next.message)")
+        #expect(try device.title("b2") == "Emma")
+        let reading = try #require(try device.store.read { try $0.bucketHistory(of: bucket) })
+        #expect(reading.distrustedUntil != nil)
+        _ = await device.sync()
+        let asked = Self.subRequests(transport.requests.last)
+        #expect(!asked.contains { $0.contains("/history") }, "\(asked)")
+        #expect(asked.contains { $0.contains("/collections/books/records") }, "\(asked)")
+    }
+
     @Test func aServerThatLostItsHistoryCostsARequestMoreNeverAChange() async throws {
         // GIVEN devices told the server keeps history, on a Kinto that has none
         let server = try KintoServer.sharedPlain()

@@ -79,7 +79,7 @@ public final class KintoServer: Sendable {
     ///   - seedCatalog: create the shared, read-only `shop/products` catalog from `Fixtures/seed`.
     ///   - settings: Kinto settings as environment overrides, e.g. `["KINTO_BACKOFF": "10"]`.
     ///   - auth: the accounts plugin (default) or plain Basic auth.
-    ///   - ini: another configuration file, relative to the repository root.
+    ///   - ini: another configuration file, relative to the repository root (or an absolute path).
     ///   - postgresql: run on a private PostgreSQL cluster made for this server (and
     ///     removed with it) instead of the ini's database; storage, permissions and cache
     ///     are PostgreSQL's whatever the ini says.
@@ -96,7 +96,8 @@ public final class KintoServer: Sendable {
         }
         var arguments = [
             FixtureFiles.repositoryRoot.appendingPathComponent("Scripts/kinto-supervised.py").path,
-            "--ini", FixtureFiles.repositoryRoot.appendingPathComponent(ini ?? auth.ini).path,
+            "--ini", ini.map { $0.hasPrefix("/") ? $0 : FixtureFiles.repositoryRoot.appendingPathComponent($0).path }
+                ?? FixtureFiles.repositoryRoot.appendingPathComponent(auth.ini).path,
             "--fast-password-hashing",
         ]
         if seedCatalog { arguments.append("--seed-catalog") }

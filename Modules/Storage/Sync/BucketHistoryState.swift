@@ -26,6 +26,24 @@ public struct BucketHistoryState: Sendable, Equatable, Codable {
     /// the end: what they say is in the store, whatever they are. Kept until the settled
     /// stamp passes them, after which no read returns them again.
     public var covered: [String: Int64]
+    /// A write of this device's that the server stored after the last read: the next read
+    /// must show it, or the server does not record this bucket's history (`HistoryGate`).
+    public var proof: Proof?
+    /// The history failed its proof: it is not read until then.
+    public var distrustedUntil: Date?
+
+    /// One stored write: its collection, record id and the version the server gave it.
+    public struct Proof: Sendable, Equatable, Codable {
+        public var collection: String
+        public var id: String
+        public var version: Int64
+
+        public init(collection: String, id: String, version: Int64) {
+            self.collection = collection
+            self.id = id
+            self.version = version
+        }
+    }
 
     public init(
         bucket: String, cursor: Int64, settled: Int64? = nil, serverClock: ServerClockReading? = nil, fullCheckAt: Date,
@@ -64,6 +82,14 @@ extension StoreReader {
 }
 
 extension StoreTransaction {
+    /// Notes `proof`, a write the server just stored, on the reading of `bucket`; nothing
+    /// when there is none (the next reading is taken after this write).
+    public func noteBucketHistoryProof(_ proof: BucketHistoryState.Proof, bucket: String) throws(StorageError) {
+        guard var state = try bucketHistory(of: bucket), state.distrustedUntil == nil else { return }
+        state.proof = proof
+        try setBucketHistory(state)
+    }
+
     /// Keeps `state`, or forgets the reading when nil.
     public func setBucketHistory(_ state: BucketHistoryState?) throws(StorageError) {
         guard let state else {

@@ -34,6 +34,10 @@ import Storage
 ///   server can always do by answering empty lists.
 /// - What bypasses Kinto (an operator writing straight into PostgreSQL) writes no entry, so
 ///   a run asks every collection at least every `fullCheckEvery` whatever the history says.
+/// - A server told not to record this bucket or user, or to trim its history to fewer
+///   entries than a page, would leave a quiet history: the history must show each write of
+///   this device's that the server stored after the last read (`BucketHistoryState.proof`),
+///   and a full page is news. One that fails is not read for `distrustFor`.
 ///
 /// A value with no store and no server (`HistoryGateTests`): `SyncRun` reads the states and
 /// the held versions the entries name, asks `verdict`, and keeps what `reading(after:…)` says.
@@ -45,12 +49,19 @@ struct HistoryGate {
     /// How long a history reading is trusted without a run that asks every collection.
     static let fullCheckEvery: TimeInterval = 3600
 
+    /// How long a history that failed its proof is left unread.
+    static let distrustFor: TimeInterval = 86_400
+
     /// What the history said.
     enum Verdict: Equatable {
         /// Every entry is known: nothing changed on the server that this store lacks.
         case quiet
         /// Ask every collection; why, for the debug log.
         case news(String)
+        /// The history does not show a write this device made after the last read: the server
+        /// does not record this bucket (`history.exclude_resources`, `exclude_user_ids`, a
+        /// trim below a page). Ask every collection, and leave the history for `distrustFor`.
+        case untrusted(String)
     }
 
     // MARK: - Whether to ask
@@ -59,7 +70,7 @@ struct HistoryGate {
     /// full check less than `fullCheckEvery` ago, and every collection in its ordinary
     /// state (pulled before, not refused, not recovering, no pull left half-way).
     static func mayAsk(_ history: BucketHistoryState?, states: [SyncState], now: Date) -> Bool {
-        guard let history else { return false }
+        guard let history, !isDistrusted(history, now: now) else { return false }
         // NB: a full check more than a minute in this machine's future means its clock went
         // back, and the hour can no longer be told; less is rounding (the reading keeps
         // milliseconds) or a small correction.
@@ -69,6 +80,11 @@ struct HistoryGate {
             state.collection.isReadOnly
                 || (state.lastSuccess != nil && state.cursor != nil && !state.recovering && !state.wasRefused && state.nextPage == nil)
         }
+    }
+
+    /// Whether the history failed its proof less than `distrustFor` ago.
+    static func isDistrusted(_ history: BucketHistoryState, now: Date) -> Bool {
+        history.distrustedUntil.map { now < $0 } ?? false
     }
 
     /// The history read's `_since`: where it is settled, or one window behind its cursor.
@@ -96,8 +112,13 @@ struct HistoryGate {
         _ page: BucketHistoryPage, reading history: BucketHistoryState, states: [CollectionName: SyncState],
         held: [CollectionName: [String: Int64]]
     ) -> Verdict {
-        if page.morePagesFollow { return .news("more than \(pageLimit) changes since the last read") }
+        // NB: a full page is news too: a history trimmed to fewer entries than were written
+        // since the last read (`history.auto_trim_max_count`) would otherwise hide the rest.
+        if page.morePagesFollow || page.changes.count >= pageLimit { return .news("\(pageLimit) or more changes since the last read") }
         if let timestamp = page.timestamp, timestamp < history.cursor { return .news("the history went back (\(timestamp) < \(history.cursor))") }
+        if let proof = history.proof, !page.changes.contains(where: { proves($0, proof) }) {
+            return .untrusted("the history does not show \(proof.collection) \(proof.id) at \(proof.version), which this device wrote")
+        }
         for change in page.changes {
             if history.covered[change.id] == change.stamp { continue }
             guard let (collection, id, version) = recordChange(change), let state = states[collection] else {
@@ -108,6 +129,11 @@ struct HistoryGate {
             return .news("\(collection.rawValue) \(id) changed")
         }
         return .quiet
+    }
+
+    /// Whether `change` is the entry of the write `proof` names.
+    private static func proves(_ change: BucketChange, _ proof: BucketHistoryState.Proof) -> Bool {
+        change.resource == "record" && change.collection == proof.collection && change.recordID == proof.id && change.version == proof.version
     }
 
     /// A record change of one of the reader's own collections, with its id and version.
@@ -132,6 +158,7 @@ struct HistoryGate {
         // NB: `_since` is strict: an entry stamped at or before where the next read starts never comes back.
         let start = since(next, window: window)
         next.covered = next.covered.filter { $0.value > start }
+        next.proof = nil  // shown by this read
         return next
     }
 

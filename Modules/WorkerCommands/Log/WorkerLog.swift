@@ -81,7 +81,7 @@ public final class WorkerLog: Sendable {
         case .reconciled(_, let found):
             found.absent > 0 ? .warning : .info
         case .conflict, .deadLettered, .retrying, .collectionUnavailable, .discardedLocalChange, .serverForgot, .recordSkipped, .recordRefused,
-             .keyringRefused:
+             .keyringRefused, .historyDistrusted:
             .warning
         case .runFinished(let report):
             switch report.outcome {

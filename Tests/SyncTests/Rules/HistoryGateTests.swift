@@ -47,6 +47,10 @@ import Testing
                 reading: reading(fullCheckMinutesAgo: -1), asks: false),
         AskCase(name: "a full check a millisecond in the future (the reading's rounding): asked",
                 reading: reading(fullCheckMinutesAgo: -0.001 / 60), asks: true),
+        AskCase(name: "a history that failed its proof an hour ago: not read", reading: {
+                    var r = reading(); r.distrustedUntil = now + 23 * 3600; return r }(), asks: false),
+        AskCase(name: "a history that failed its proof a day ago: read again", reading: {
+                    var r = reading(); r.distrustedUntil = now - 1; return r }(), asks: true),
         AskCase(name: "a collection never pulled: an ordinary run", reading: reading(),
                 states: [state(.books), SyncState(collection: .notes)], asks: false),
         AskCase(name: "a collection recovering: an ordinary run", reading: reading(),
@@ -117,6 +121,9 @@ import Testing
         VerdictCase(name: "an entry of the same id at another stamp is not the one read",
                     changes: [BucketChange(id: "h-c", stamp: 5_600, resource: "collection", collection: "books")],
                     covered: ["h-c": 5_500], quiet: false),
+        VerdictCase(name: "a full page of known entries (the rest may be trimmed away)",
+                    changes: (1...100).map { record("books", "b1", version: 1_500, stamp: 5_000 + Int64($0)) },
+                    held: [.books: ["b1": 1_500]], quiet: false),
         VerdictCase(name: "one unknown entry among known ones",
                     changes: [record("books", "b1", version: 1_500), record("notes", "n2", version: 2_000)],
                     held: [.books: ["b1": 1_500]], quiet: false),
@@ -130,6 +137,48 @@ import Testing
         reading.covered = example.covered
         let verdict = HistoryGate.verdict(page, reading: reading, states: states, held: example.held)
         #expect((verdict == .quiet) == example.quiet, "\(verdict)")
+    }
+
+    // MARK: - The proof
+
+    struct ProofCase: CustomTestStringConvertible, Sendable {
+        let name: String
+        let changes: [BucketChange]
+        let verdict: String
+        var testDescription: String { name }
+    }
+
+    static let proof = BucketHistoryState.Proof(collection: "books", id: "b1", version: 1_500)
+
+    static let proofCases: [ProofCase] = [
+        ProofCase(name: "the write is shown: quiet", changes: [record("books", "b1", version: 1_500)], verdict: "quiet"),
+        ProofCase(name: "no entry at all: the server does not record this bucket", changes: [], verdict: "untrusted"),
+        ProofCase(name: "an earlier version of the record only", changes: [record("books", "b1", version: 1_400)], verdict: "untrusted"),
+        ProofCase(name: "the same version in another collection", changes: [record("notes", "b1", version: 1_500)], verdict: "untrusted"),
+        ProofCase(name: "the write and another device's change: news", changes: [
+            record("books", "b1", version: 1_500), record("books", "b9", version: 1_700)], verdict: "news"),
+    ]
+
+    @Test(arguments: proofCases)
+    func aWriteOfThisDevicesMustBeShown(_ example: ProofCase) {
+        var reading = Self.reading()
+        reading.proof = Self.proof
+        let page = BucketHistoryPage(changes: example.changes, timestamp: 6_000, morePagesFollow: false)
+        let states = Dictionary(uniqueKeysWithValues: [Self.state(.books), Self.state(.notes)].map { ($0.collection, $0) })
+        let verdict = HistoryGate.verdict(page, reading: reading, states: states, held: [.books: ["b1": 1_500]])
+        let name = switch verdict {
+        case .quiet: "quiet"
+        case .news: "news"
+        case .untrusted: "untrusted"
+        }
+        #expect(name == example.verdict, "\(verdict)")
+    }
+
+    @Test func aQuietReadTakesTheProofAsShown() {
+        var before = Self.reading()
+        before.proof = Self.proof
+        let page = BucketHistoryPage(changes: [Self.record("books", "b1", version: 1_500)], timestamp: 6_000, morePagesFollow: false)
+        #expect(HistoryGate.reading(after: page, from: before, sentAt: Self.now, window: Self.window, now: Self.now).proof == nil)
     }
 
     @Test func theLookupsAreTheRecordChangesOfTheReadersCollections() {
