@@ -7,9 +7,11 @@ Every input below is a figure measured on this machine (Benchmarks/README.md, "A
 to a million devices", says by which command and when) or a stated assumption of the mix.
 For each device count the model adds up one day of every device's runs — idle runs, runs
 that push edits, first syncs of new devices, daily reconciliations — for Shelf as it was
-before range reconciliation ("today"), after it ("after"), and after it with the worker
+before range reconciliation ("today"), after it ("after"), after it with the worker
 resting after idle runs (`shelf-sync --rest-when-idle 4`: "after, resting 4"; a tick that
-rests asks the server nothing, `contact_share` below), and gives:
+rests asks the server nothing, `contact_share` below), and after it on a Kinto that keeps the
+bucket's history ("after, bucket history": idle runs read it, writes cost a history row), and
+gives:
 
 - **server cores**: Kinto's and PostgreSQL's CPU seconds a day, divided by the seconds of a
   day, times the peak factor (cron ticks bunch up; the busiest minute against the average);
@@ -52,6 +54,7 @@ class Costs:
     reconcile_bytes: float
     reconcile_requests: float
     rest_when_idle: int = 1         # the worker's `--rest-when-idle N` (1: every tick asks the server)
+    extra_per_edit: float = 0       # SQL statements and rows a pushed record adds beyond the mix's (a history entry)
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,24 @@ ENGINES: dict[str, Costs] = {
 
 
 ENGINES["after, resting 4"] = replace(ENGINES["after"], rest_when_idle=4)
+
+# On a Kinto with `kinto.plugins.history` an idle run reads the bucket's history instead of
+# every collection (`HistoryGate`), and every write adds a history row. Measured side by side,
+# without and with the plugin, on 2026-12-07 (Benchmarks/README.md, "Reading the bucket's
+# history"), and applied to "after" as ratios, since that session's machine was faster than
+# the one "after" was measured on:
+# - the idle run's server CPU: `make bench-devices`' idle probe, 53.3–62.0 ms (median 56.0)
+#   without, 14.8–24.5 ms (median 17.9) with: × 0.32;
+# - the bytes of its answer: 5,312 → 973 (the two batches' bodies): × 0.18;
+# - its SQL statements, counted by PostgreSQL (`log_statement = all`): 12 (the ordinary
+#   batch counted 64 the same way, against cProfile's 66);
+# - a pushed record: 7.45–9.25 ms (mean 8.2) of the server's CPU without, 7.95–10.55 ms
+#   (mean 9.1) with, 12.2 → 14.2 statements: × 1.11, and two more statements and rows (the
+#   history entry and its permission) per record.
+ENGINES["after, bucket history"] = replace(
+    ENGINES["after"], idle_server_ms=round(78.3 * 17.9 / 56.0, 1), idle_bytes=round(6_000 * 973 / 5_312),
+    idle_queries=12, edit_server_ms=round(13.0 * 9.1 / 8.2, 1), extra_per_edit=2)
+ENGINES["after, bucket history, resting 4"] = replace(ENGINES["after, bucket history"], rest_when_idle=4)
 
 
 # MARK: - The model
@@ -147,7 +168,7 @@ def day(costs: Costs, mix: Mix, devices: int) -> dict:
     egress = (runs * costs.idle_bytes + edits * costs.edit_bytes
               + first_syncs * mix.library * costs.first_sync_bytes_per_record + devices * costs.reconcile_bytes)
     requests = runs + edit_runs + first_syncs * (mix.library / 10_000 + 7) + devices * costs.reconcile_requests
-    queries = runs * costs.idle_queries + edits * mix.queries_per_edit
+    queries = runs * costs.idle_queries + edits * (mix.queries_per_edit + costs.extra_per_edit)
     seconds = 86_400
     return {
         "devices": devices,
@@ -158,7 +179,7 @@ def day(costs: Costs, mix: Mix, devices: int) -> dict:
         "share_idle": round(runs * costs.idle_server_ms / server_ms, 3),
         "share_reconcile": round(devices * costs.reconcile_server_ms / server_ms, 3),
         "pg_queries_per_s": round(queries / seconds * mix.peak_factor),
-        "pg_rows_written_per_s": round(2 * edits / seconds * mix.peak_factor, 1),
+        "pg_rows_written_per_s": round((2 + costs.extra_per_edit) * edits / seconds * mix.peak_factor, 1),
         "egress_gb_per_day": round(egress / 1e9, 1),
         "requests_per_s": round(requests / seconds * mix.peak_factor),
     }
@@ -188,7 +209,7 @@ def table(projection: dict) -> str:
 def plot(projection: dict) -> str:
     def series(key: str) -> list[Series]:
         return [Series(f"{name}", [(d["devices"], d[key]) for d in days]) for name, days in projection["days"].items()]
-    return figure("Shelf devices on Kinto: one day, today's engine, after range reconciliation, and resting",
+    return figure("Shelf devices on Kinto: one day, today's engine, after range reconciliation, resting, and reading the history",
                   [Panel("server cores at the peak (Kinto + PostgreSQL)", "cores", series("server_cores_peak"), "devices (log scale)"),
                    Panel("egress a day", "GB", series("egress_gb_per_day"), "devices (log scale)")])
 

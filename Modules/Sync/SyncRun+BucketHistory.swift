@@ -89,17 +89,26 @@ extension SyncRun {
             emit(.historyDistrusted(reason: reason))
             return .news(BucketHistoryRead(bucket: bucket, page: nil))
         }
+        // NB: every collection up to date and the reading after this read, in one transaction:
+        // an idle run writes the store once.
+        let (after, at) = (HistoryGate.reading(after: page, from: reading, sentAt: sentAt, window: window, now: now), now)
+        try store.write { tx in
+            for state in own {
+                try tx.updateSyncState(state.collection) { state in
+                    state = PulledPagePlan.upToDate(state, reported: nil, sentAt: sentAt, window: window, now: at)
+                }
+            }
+            try tx.setBucketHistory(after)
+        }
         for state in own {
             emit(.collectionStarted(state.collection))
-            try upToDate(state.collection, reported: nil, sentAt: sentAt)
+            emit(.notModified(state.collection))
             finish(state.collection)
         }
         for (state, result) in zip(catalog, results.dropFirst()) {
             let answer = Result { () throws(APIError) in try result.page(indexingFor: state.collection) }
             try await takeCheck(state, result: result, answer: answer, sentAt: sentAt, forgotten: [])
         }
-        let after = HistoryGate.reading(after: page, from: reading, sentAt: sentAt, window: window, now: now)
-        try store.write { tx in try tx.setBucketHistory(after) }
         return .quiet
     }
 
