@@ -558,7 +558,7 @@ extension SyncRun {
     /// - Parameters:
     ///   - reported: the collection timestamp the server answered with.
     ///   - sentAt: this machine's time before the request left.
-    func upToDate(_ collection: CollectionName, reported: Int64?, sentAt: Date) throws {
+    private func upToDate(_ collection: CollectionName, reported: Int64?, sentAt: Date) throws {
         let (at, window) = (now, options.commitWindow)
         try store.write { tx in
             try tx.updateSyncState(collection) { state in

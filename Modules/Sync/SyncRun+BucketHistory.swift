@@ -61,13 +61,16 @@ extension SyncRun {
         let batch = KintoBatchService(client: engine.client, maximumRequests: options.batchSize)
         let sentAt = now
         let results = try await withRetries("check the bucket's history for changes") { try await batch.send(operations) }
+        if let answer = results.first { noteBackoff(answer.backoff) }
         guard let answer = results.first, let page = try? answer.bucketHistory() else {
-            // NB: a history the server no longer serves (the plugin taken out, the bucket
-            // gone): the reading is dropped, and the ordinary run asks for a new one.
-            try store.write { tx in try tx.setBucketHistory(nil) }
+            // NB: a history the server no longer serves (403/404: the plugin taken out, the
+            // bucket gone) drops the reading, and the ordinary run asks for a new one; any
+            // other failure leaves it for the next run.
+            if let status = results.first?.status, status == 403 || status == 404 {
+                try store.write { tx in try tx.setBucketHistory(nil) }
+            }
             return .news(BucketHistoryRead(bucket: bucket, page: nil))
         }
-        noteBackoff(answer.backoff)
         let lookups = HistoryGate.lookups(page)
         let held = try store.read { reader in
             try lookups.reduce(into: [CollectionName: [String: Int64]]()) { held, entry in
