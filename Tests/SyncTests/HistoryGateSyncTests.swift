@@ -3,6 +3,7 @@ import Foundation
 import Services
 import Storage
 @testable import Sync
+import Synchronization
 import TestSupport
 import Testing
 
@@ -184,6 +185,64 @@ struct HistoryGateSyncTests {
         let asked = Self.subRequests(transport.requests.last)
         #expect(!asked.contains { $0.contains("/history") }, "\(asked)")
         #expect(asked.contains { $0.contains("/collections/books/records") }, "\(asked)")
+    }
+
+    /// A flag a test turns while a transport reads it.
+    final class Switch: Sendable {
+        private let state = Mutex(false)
+        var isOn: Bool { state.withLock { $0 } }
+        func turn(_ on: Bool) { state.withLock { $0 = on } }
+    }
+
+    /// Every request on to the real server, the history's sub-response of a gate's batch
+    /// answered with `status` instead while `failing` says so.
+    static func failingHistory(_ status: Int, failing: Switch) -> FakeHTTPTransport {
+        FakeHTTPTransport { request in
+            var response = try await CurlTransport.shared.send(request, onHead: nil)
+            guard failing.isOn, let body = request.body, String(decoding: body, as: UTF8.self).contains("/history?_since"),
+                  var answer = try JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+                  var responses = answer["responses"] as? [[String: Any]], !responses.isEmpty
+            else { return response }
+            responses[0]["status"] = status
+            responses[0]["body"] = ["code": status, "errno": 999, "error": "refused", "message": "the history is not served"]
+            answer["responses"] = responses
+            response.body = try JSONSerialization.data(withJSONObject: answer)
+            return response
+        }
+    }
+
+    @Test(arguments: [(503, true), (404, false)])
+    func aHistoryReadThatFailsMakesAnOrdinaryRun(status: Int, keepsTheReading: Bool) async throws {
+        // GIVEN a device idle through the history
+        let server = try KintoServer.sharedWithHistory()
+        let user = try await server.newUser(prefix: "history-fails")
+        let options = try await Self.options(user, on: server)
+        let failing = Switch()
+        let device = try SyncDevice(user: user, server: server, options: options, transport: Self.failingHistory(status, failing: failing))
+        let other = try SyncDevice(user: user, server: server, options: options)
+        try device.saveBook("b1", title: "Dune")
+        for _ in 1...4 { _ = await device.sync() }
+        let bucket = try #require(options.userBucket)
+        let before = try #require(try device.store.read { try $0.bucketHistory(of: bucket) })
+
+        // WHEN the other device adds a book, and the history's read fails
+        _ = await other.sync()
+        try other.saveBook("b2", title: "Emma")
+        _ = await other.sync()
+        failing.turn(true)
+        let run = await device.sync()
+
+        // THEN the run asks every collection and brings the book; a refusal (404) drops the
+        // reading, a passing failure (503) keeps it
+        #expect(run.outcome == .synced, "\(run.message)")
+        #expect(try device.title("b2") == "Emma")
+        let after = try device.store.read { try $0.bucketHistory(of: bucket) }
+        #expect(after == (keepsTheReading ? before : nil), "\(status)")
+
+        // AND the next run reads the history again, or takes a new reading
+        failing.turn(false)
+        #expect(await device.sync().outcome == .synced)
+        #expect(try device.store.read { try $0.bucketHistory(of: bucket) } != nil)
     }
 
     @Test func aServerThatLostItsHistoryCostsARequestMoreNeverAChange() async throws {
