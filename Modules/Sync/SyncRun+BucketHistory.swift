@@ -39,9 +39,15 @@ extension SyncRun {
     }
 
     /// Whether this run reads the history: only a batch run of a server that keeps it, by
-    /// the user's bucket id.
+    /// the user's bucket id, that asks every collection of the reader's.
+    ///
+    /// NB: a run of some collections only (a read's refresh of the cart and the catalog)
+    /// neither reads the history nor takes a reading: its pulls cover only those collections,
+    /// and a reading taken after them would count another collection's change as known.
     func historyPlan(_ states: [SyncState]) throws -> HistoryPlan {
-        guard options.readsBucketHistory, let bucket = options.userBucket else { return .none }
+        guard options.readsBucketHistory, let bucket = options.userBucket,
+              Set(CollectionName.writable).isSubset(of: states.map(\.collection))
+        else { return .none }
         let reading = try store.read { reader in try reader.bucketHistory(of: bucket) }
         if let reading, HistoryGate.isDistrusted(reading, now: now) { return .none }
         if let reading, HistoryGate.mayAsk(reading, states: states, now: now) { return .ask(bucket: bucket, reading: reading) }

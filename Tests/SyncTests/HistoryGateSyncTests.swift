@@ -115,6 +115,36 @@ struct HistoryGateSyncTests {
         #expect(next.collections.values.allSatisfy { $0.pulled == 0 })
     }
 
+    @Test func aRunOfSomeCollectionsNeitherReadsTheHistoryNorTakesAReading() async throws {
+        // GIVEN a device idle through the history
+        let server = try KintoServer.sharedWithHistory()
+        let user = try await server.newUser(prefix: "history-some")
+        let options = try await Self.options(user, on: server)
+        let transport = Self.recording()
+        let device = try SyncDevice(user: user, server: server, options: options, transport: transport)
+        let other = try SyncDevice(user: user, server: server, options: options)
+        try device.saveBook("b1", title: "Dune")
+        for _ in 1...4 { _ = await device.sync() }
+        let bucket = try #require(options.userBucket)
+        let before = try #require(try device.store.read { try $0.bucketHistory(of: bucket) })
+
+        // WHEN the other device retitles b1, and the device refreshes the cart and the catalog only
+        _ = await other.sync()
+        try other.editBook("b1") { $0["title"] = .string("Dune Messiah") }
+        _ = await other.sync()
+        let some = await device.sync { $0.collections = [.cart, .products]; $0.pushes = false }
+
+        // THEN that run asks those two collections as it always did, and leaves the reading alone
+        #expect(some.outcome == .synced, "\(some.message)")
+        let asked = Self.subRequests(transport.requests.last)
+        #expect(!asked.contains { $0.contains("/history") }, "\(asked)")
+        #expect(try device.store.read { try $0.bucketHistory(of: bucket) } == before)
+
+        // AND the next whole run reads the edit as news, and brings it
+        _ = await device.sync()
+        #expect(try device.title("b1") == "Dune Messiah")
+    }
+
     // MARK: - What the history cannot be trusted with
 
     @Test func everyCollectionIsAskedAgainOnceTheReadingIsAnHourOld() async throws {

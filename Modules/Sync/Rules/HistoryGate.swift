@@ -97,8 +97,9 @@ struct HistoryGate {
     // MARK: - The verdict
 
     /// The ids whose stored versions `verdict` needs, by collection: every record change of
-    /// the reader's collections in `page`.
+    /// the reader's collections in `page`; none for a full page, which is news whatever it holds.
     static func lookups(_ page: BucketHistoryPage) -> [CollectionName: Set<String>] {
+        guard !isFull(page) else { return [:] }
         var ids: [CollectionName: Set<String>] = [:]
         for change in page.changes {
             if let (collection, id, _) = recordChange(change) { ids[collection, default: []].insert(id) }
@@ -116,7 +117,7 @@ struct HistoryGate {
     ) -> Verdict {
         // NB: a full page is news too: a history trimmed to fewer entries than were written
         // since the last read (`history.auto_trim_max_count`) would otherwise hide the rest.
-        if page.morePagesFollow || page.changes.count >= pageLimit { return .news("\(pageLimit) or more changes since the last read") }
+        if isFull(page) { return .news("\(pageLimit) or more changes since the last read") }
         if let timestamp = page.timestamp, timestamp < history.cursor { return .news("the history went back (\(timestamp) < \(history.cursor))") }
         if let proof = history.proof, !page.changes.contains(where: { proves($0, proof) }) {
             return .untrusted("the history does not show \(proof.collection) \(proof.id) at \(proof.version), which this device wrote")
@@ -131,6 +132,12 @@ struct HistoryGate {
             return .news("\(collection.rawValue) \(id) changed")
         }
         return .quiet
+    }
+
+    /// A page with a page's worth of entries or more (a server may send more than it was
+    /// asked for), or that says more follow.
+    private static func isFull(_ page: BucketHistoryPage) -> Bool {
+        page.morePagesFollow || page.changes.count >= pageLimit
     }
 
     /// Whether `change` is the entry of the write `proof` names.
@@ -174,6 +181,7 @@ struct HistoryGate {
         guard let timestamp = [page.timestamp, newest].compactMap({ $0 }).max(), timestamp >= 0 else { return nil }
         return BucketHistoryState(
             bucket: bucket, cursor: timestamp, serverClock: ServerClockReading(timestamp: timestamp, seenAt: now), fullCheckAt: now,
-            covered: Dictionary(page.changes.map { ($0.id, $0.stamp) }, uniquingKeysWith: max))
+            // NB: at most a page of them: what a server sends beyond is news next time, not kept.
+            covered: Dictionary(page.changes.prefix(pageLimit).map { ($0.id, $0.stamp) }, uniquingKeysWith: max))
     }
 }

@@ -190,6 +190,19 @@ import Testing
         #expect(HistoryGate.lookups(page) == [.books: ["b1", "b2"]])
     }
 
+    @Test func aFullPageNeedsNoLookupAndIsNews() {
+        // GIVEN more entries than asked for, every one of them held
+        let page = BucketHistoryPage(
+            changes: (1...150).map { Self.record("books", "b\($0)", version: 1_500, stamp: 5_000 + Int64($0)) }, timestamp: 6_000,
+            morePagesFollow: false)
+        let held = Dictionary(uniqueKeysWithValues: (1...150).map { ("b\($0)", Int64(1_500)) })
+
+        // THEN nothing is looked up for it, and it is news all the same
+        #expect(HistoryGate.lookups(page).isEmpty)
+        let states = [CollectionName.books: Self.state(.books)]
+        #expect(HistoryGate.verdict(page, reading: Self.reading(), states: states, held: [.books: held]) != .quiet)
+    }
+
     // MARK: - The reading kept
 
     @Test func aQuietReadMovesTheCursorToTheNewestEntryAndSettlesBehindTheServersClock() {
@@ -248,5 +261,19 @@ import Testing
         #expect(fresh.settled == nil, "the next read reaches one window behind it")
         #expect(fresh.fullCheckAt == Self.now)
         #expect(HistoryGate.fresh(bucket: "b", page: BucketHistoryPage(changes: [], timestamp: nil, morePagesFollow: false), now: Self.now) == nil)
+    }
+
+    @Test func aFreshReadingKnowsAtMostAPageOfEntries() throws {
+        // GIVEN a server that sent 150 entries where 100 were asked for
+        let page = BucketHistoryPage(
+            changes: (1...150).map { Self.record("books", "b\($0)", version: 1, stamp: 8_000 + Int64($0)) }, timestamp: 9_000,
+            morePagesFollow: false)
+
+        let fresh = try #require(HistoryGate.fresh(bucket: "b", page: page, now: Self.now))
+
+        // THEN the reading keeps the first hundred: the rest are news to the next read
+        #expect(fresh.covered.count == HistoryGate.pageLimit)
+        #expect(fresh.covered["h-books-b1-8001"] == 8_001)
+        #expect(fresh.covered["h-books-b150-8150"] == nil)
     }
 }
