@@ -3,8 +3,10 @@ import Foundation
 
 // MARK: - AcknowledgedWrite
 
-/// An update the server acknowledged, remembered with the version it was based on, so
-/// that the sync engine can tell when another device's write replaced it unseen.
+/// A write the server acknowledged, remembered with the version it was based on, so
+/// that the sync engine can tell when another device's write replaced it unseen: an
+/// update, or a create sent against a version (a record edited here that the server
+/// lost, or that a hostile server deleted, goes back up as a create that keeps its base).
 ///
 /// Kinto checks `If-Match` before it writes, without a lock: two devices that update
 /// one record at the same moment, both against the same version, can both be answered

@@ -3,16 +3,16 @@ import Foundation
 import Records
 import Storage
 
-// MARK: - Updates another device overwrote unseen
+// MARK: - Writes another device overwrote unseen
 
-/// See `AcknowledgedWrite` and `OverwrittenWrites`: an acknowledged update is remembered
+/// See `AcknowledgedWrite` and `OverwrittenWrites`: an acknowledged write is remembered
 /// with its base, so that a pulled version that descends from the base but not from
 /// the write queues the write again.
 extension SyncRules {
-    /// Remembers the update `pushed` that the server stored as `server`, based on
-    /// `base`; nothing when the write carried no lineage id.
+    /// Remembers the update, or the create sent against a version, that the server stored
+    /// as `server`, based on `base`; nothing when the write carried no lineage id.
     func rememberWrite(_ pushed: OutboxEntry, server: RawRecord, base: BaseSnapshot) throws(StorageError) {
-        guard pushed.kind == .update, let revision = pushed.sentLineageID, !server.isDeleted else { return }
+        guard pushed.kind != .delete, let revision = pushed.sentLineageID, !server.isDeleted else { return }
         try tx.writeAcknowledgedWrite(AcknowledgedWrite(
             collection: pushed.collection, recordID: pushed.recordID, revision: revision,
             parent: RecordLineage.ids(in: base.json).last, base: base.json, baseLastModified: base.lastModified,

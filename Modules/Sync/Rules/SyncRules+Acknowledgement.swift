@@ -52,7 +52,7 @@ struct AcknowledgementRead: Equatable {
 struct AcknowledgementPlan: Equatable {
     /// One write to the record's rows, in order.
     enum Step: Equatable {
-        /// Remember the acknowledged update with its base (`SyncRules.rememberWrite`).
+        /// Remember the acknowledged write with its base (`SyncRules.rememberWrite`).
         case rememberWrite(BaseSnapshot)
         /// A version is on the server again: nothing is missing there.
         case forgetServerDeletion
@@ -83,8 +83,10 @@ struct AcknowledgementPlan: Equatable {
     static func plan(pushed: OutboxEntry, server: RawRecord, read: AcknowledgementRead, sentSequence: Int64?) -> Self {
         var steps: [Step] = []
         let current = read.current
-        // NB: only an update that carried a lineage id can be recognised later as overwritten.
-        if !server.isDeleted, pushed.kind == .update, pushed.sentLineageID != nil,
+        // NB: only a write that carried a lineage id can be recognised later as overwritten:
+        // an update, or a create sent against a version (a record the server lost or
+        // deleted without the reader, edited here: `SyncRules.requeue` keeps its base).
+        if !server.isDeleted, pushed.kind != .delete, pushed.sentLineageID != nil,
            let current, current.sequence == pushed.sequence, let base = read.base {
             steps.append(.rememberWrite(base))
         }

@@ -192,6 +192,47 @@ struct HostileOperatorTests {
         #expect(try a.device.bookFields("b1")?["finished"] == .bool(true))
     }
 
+    /// The operator deletes books one device has just edited while the other device's edit
+    /// of them waits. The waiting edits go back up as creates, numbered as the first
+    /// device's versions are: two versions of each number, settled by the greater
+    /// revision on every device. Whichever wins a book, the other device's edit was
+    /// acknowledged, so it is merged onto the winner (`OverwrittenWrites`), never lost.
+    /// Six books, so both orders of the two revisions are met (all six the same way: 1 in 32).
+    @Test func anEditSentBackUpOverTheOperatorsDeletionIsMergedWhicheverVersionWins() async throws {
+        let a = try EncryptedDevice(user: user, server: server)
+        let b = try EncryptedDevice(user: user, server: server)
+        let ids = (1...6).map { "b\($0)" }
+        for id in ids { try a.device.saveBook(id, title: "Title \(id)", author: "Author \(id)") }
+        #expect(await a.device.sync().outcome == .synced)
+        #expect(try await a.enable(Self.passphrase) == ids.count)
+        #expect(await a.device.sync().outcome == .synced)
+        try await b.join(Self.passphrase)
+        #expect(await b.device.sync().outcome == .synced)
+
+        for id in ids { try b.device.editBook(id) { $0["title"] = .string("New title \(id)") } }
+        #expect(await b.device.sync().outcome == .synced)
+        for id in ids { try a.device.editBook(id) { $0["author_name"] = .string("New author \(id)") } }
+        _ = try await a.device.client.send(.delete, "/buckets/default/collections/books/records")
+
+        // Each device syncs in turn until neither has anything left to send.
+        for _ in 0..<6 {
+            _ = await a.device.sync()
+            _ = await b.device.sync()
+        }
+        for device in [a, b] {
+            #expect(try device.device.store.pendingCount() == 0)
+            for id in ids {
+                let fields = try device.device.bookFields(id)
+                #expect(fields?["title"] == .string("New title \(id)"), "\(id): \(String(describing: fields))")
+                #expect(fields?["author_name"] == .string("New author \(id)"), "\(id): \(String(describing: fields))")
+            }
+        }
+        for id in ids {
+            let server = try await a.device.rawServerBook(id)
+            #expect(server["shelf_enc"] != nil, "\(id) is sealed on the server")
+        }
+    }
+
     // MARK: - The keyring
 
     /// The fourth row: the keyring from before a rotation put back. Devices that
