@@ -29,7 +29,73 @@ import Storage
 struct IntegrityGate {
     let policy: IntegrityPolicy
     /// Where each record came from (`WireSealing.Opened.provenance`).
-    let provenance: [String: WireSealing.Provenance]
+    let origins: Origins
+
+    init(policy: IntegrityPolicy, origins: Origins) {
+        self.policy = policy
+        self.origins = origins
+    }
+
+    /// A gate told where records came from by id.
+    init(policy: IntegrityPolicy, provenance: [String: WireSealing.Provenance]) {
+        self.init(policy: policy, origins: Origins(byID: provenance))
+    }
+
+    // MARK: - Where records came from
+
+    /// Where each opened record came from, side by side with the records in the order they
+    /// were opened. The gate is handed those records, some perhaps left out (too large,
+    /// held already) but in the same order, so each is found by walking both lists once:
+    /// a first sync of a sealed library judges 100,000 records, and a dictionary by id
+    /// cost each a hash to build it, another to read it, and its teardown. A record met
+    /// out of that order is looked up by id (the last of an id, as a dictionary keeps).
+    struct Origins {
+        private let records: [RawRecord]
+        private let provenance: [WireSealing.Provenance]
+        private let byID: [String: WireSealing.Provenance]?
+
+        /// - Parameters: `records` and where each came from, at the same index.
+        init(_ records: [RawRecord], _ provenance: [WireSealing.Provenance]) {
+            // NB: a provenance for each record, or none at all (nothing opened).
+            (self.records, self.provenance, byID) = provenance.count == records.count ? (records, provenance, nil) : ([], [], [:])
+        }
+
+        init(byID: [String: WireSealing.Provenance]) {
+            (records, provenance, self.byID) = ([], [], byID)
+        }
+
+        /// Finds origins for records handed over in order.
+        struct Cursor {
+            let origins: Origins
+            private var next = 0
+            private var byID: [String: WireSealing.Provenance]?
+
+            init(_ origins: Origins) {
+                self.origins = origins
+                byID = origins.byID
+            }
+
+            /// Where `record` came from; nil when it was not opened (a tombstone or a
+            /// record in the clear handed over by itself).
+            mutating func origin(of record: RawRecord) -> WireSealing.Provenance? {
+                if let byID { return byID[record.id] }
+                let records = origins.records
+                var index = next
+                while index < records.count {
+                    // NB: the same id string as the one handed over in the common case, so
+                    // the comparison is that of two references.
+                    if records[index].id == record.id {
+                        next = index + 1
+                        return origins.provenance[index]
+                    }
+                    index += 1
+                }
+                let lookup = Dictionary(zip(records.lazy.map(\.id), origins.provenance), uniquingKeysWith: { _, last in last })
+                byID = lookup
+                return lookup[record.id]
+            }
+        }
+    }
 
     /// What the gate decided for a page: a plan, carried out by `carryOut`.
     struct Admission {
@@ -81,6 +147,7 @@ struct IntegrityGate {
         // NB: the admitted list is `records` itself until one is not admitted: a page the
         // gate takes whole is not copied record by record.
         var allAdmitted = true
+        var origins = Origins.Cursor(origins)
         func leaveOut(at index: Int) {
             guard allAdmitted else { return }
             allAdmitted = false
@@ -89,7 +156,7 @@ struct IntegrityGate {
         for (index, record) in records.enumerated() {
             // NB: no look-up in an empty dictionary: a first pull holds nothing, 100,000 times.
             let version = held.isEmpty ? HeldVersion() : held[record.id] ?? HeldVersion()
-            let origin = provenance[record.id] ?? (record.isDeleted ? .tombstone : .plaintext)
+            let origin = origins.origin(of: record) ?? (record.isDeleted ? .tombstone : .plaintext)
             switch decide(record, provenance: origin, held: version) {
             case .admit:
                 if !allAdmitted { admission.admitted.append(record) }

@@ -62,7 +62,7 @@ extension SyncRun {
     /// not the reader's and stays in the clear).
     func integrityGate(for opened: WireSealing.Opened, in collection: CollectionName) -> IntegrityGate? {
         guard case .sealed(_, let policy) = sealing, WireSealing.seals(collection) else { return nil }
-        return IntegrityGate(policy: policy, provenance: opened.provenance)
+        return IntegrityGate(policy: policy, origins: IntegrityGate.Origins(opened.records, opened.provenance))
     }
 
     /// The bookkeeping of what the gate took, in the caller's transaction (after the

@@ -88,8 +88,9 @@ public enum WireSealing: Sendable {
         /// The records as the store keeps them: opened (a sealed deletion as a tombstone),
         /// or as they came (tombstones, the catalog, an account in the clear).
         var records: [RawRecord] = []
-        /// Where each of `records` came from, by id (sealed collections of a sealed run).
-        var provenance: [String: Provenance] = [:]
+        /// Where each of `records` came from, at the same index (sealed collections of a
+        /// sealed run; empty otherwise).
+        var provenance: [Provenance] = []
         /// Records not applied, with why: altered, moved, sealed with an unknown key.
         var refused: [RefusedRecord] = []
         /// A sealed record arrived on a device that thought the account in the clear.
@@ -116,7 +117,7 @@ public enum WireSealing: Sendable {
                 switch Self.open(record, in: collection, opener) {
                 case .success(let (plain, provenance)):
                     opened.records.append(plain)
-                    opened.provenance[plain.id] = provenance
+                    opened.provenance.append(provenance)
                 case .failure(let refusal):
                     if case .unknownKey(let id) = refusal.error { opened.unknownKeys.insert(id.rawValue) }
                     opened.refused.append(refusal.record)

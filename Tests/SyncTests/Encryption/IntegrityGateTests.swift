@@ -117,4 +117,30 @@ struct IntegrityGateTests {
         #expect(plan.refusals.isEmpty && plan.aftercare.isEmpty && plan.sealAgain.isEmpty)
         #expect(plan.settled == ["a", "b"])
     }
+
+    // MARK: - Where records came from
+
+    /// The opened records' origins, side by side: handed over in order with some left out,
+    /// each finds its own; out of order, or one never opened, they are found by id (the
+    /// last of an id) or not at all.
+    @Test func originsAreFoundInOrderAndByIDOtherwise() {
+        let opened = ["a", "b", "c", "b"].enumerated().map { Self.page($0.element, Int64($0.offset + 1)) }
+        let origins = IntegrityGate.Origins(opened, [Self.sealed(1), Self.sealed(2), Self.sealed(3), Self.sealed(4)])
+        func sequences(_ records: [RawRecord]) -> [Int64?] {
+            var cursor = IntegrityGate.Origins.Cursor(origins)
+            return records.map { record in
+                guard case .sealed(let sequence, _, _, _)? = cursor.origin(of: record) else { return nil }
+                return sequence
+            }
+        }
+        #expect(sequences(opened) == [1, 2, 3, 4])
+        #expect(sequences([opened[0], opened[2], opened[3]]) == [1, 3, 4], "in order, one left out")
+        #expect(sequences([opened[2], opened[0]]) == [3, 1], "out of order: by id")
+        #expect(sequences([opened[0], Self.page("b", 9)]) == [1, 2], "a new copy of an opened id in order")
+        #expect(sequences([opened[0], Self.page("stray", 9), opened[1]]) == [1, nil, 4], "one never opened: by id from there on, the last of an id")
+        #expect(sequences([Self.page("x", 1)]).first == .some(nil))
+        let unopened = IntegrityGate.Origins([Self.page("a", 1)], [])
+        var cursor = IntegrityGate.Origins.Cursor(unopened)
+        #expect(cursor.origin(of: Self.page("a", 1)) == nil, "no origin for a record nothing opened")
+    }
 }
