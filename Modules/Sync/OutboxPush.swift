@@ -438,12 +438,38 @@ extension SyncRun {
     /// On an encrypted account, the reader's deletion of a record the server no longer has
     /// (a tombstone it made alone, or none): it is not settled by the server's, which no
     /// key vouches for, but sent again as a new sealed record, so every device learns it is
-    /// the reader's (`IntegrityGate`). - Returns: whether it was queued so.
+    /// the reader's (`IntegrityGate`). That holds for a deletion still waiting behind a
+    /// change in flight as well (`deletionWaitsBehind`). - Returns: whether it was queued so.
     private func deletionMeetsDeletionWithoutReader(_ entry: OutboxEntry, _ tx: StoreTransaction) throws -> Bool {
-        guard sealing.isSealed, WireSealing.seals(entry.collection), entry.kind == .delete, entry.sentBody != nil,
-              entry.serverTombstone == nil
-        else { return false }
+        guard sealing.isSealed, WireSealing.seals(entry.collection) else { return false }
+        guard entry.kind == .delete else { return try deletionWaitsBehind(entry, tx) }
+        guard entry.sentBody != nil, entry.serverTombstone == nil else { return false }
         try tx.setServerTombstone(entry.sequence, stamp: entry.baseLastModified ?? 0)
+        return true
+    }
+
+    /// A change in flight of a record the server no longer has, which the reader removed
+    /// after it went out (the row is hidden, the deletion waits behind it), on a record
+    /// this device saw sealed. The change is moot, and the reader's deletion must not be
+    /// settled by the server's tombstone: it is queued over that tombstone, to go up as a
+    /// sealed deletion. It is numbered above what was in flight, which the server may have
+    /// applied before it lost the record: the base becomes what was sent.
+    /// - Returns: whether it was queued so.
+    private func deletionWaitsBehind(_ entry: OutboxEntry, _ tx: StoreTransaction) throws -> Bool {
+        let (collection, id) = (entry.collection, entry.recordID)
+        guard try tx.heldVersions(collection, ids: [id])[id]?.sequence != nil,
+              let row = try tx.record(collection, id: id, includingDeleted: true), row.isDeleted,
+              let current = try tx.outboxEntry(collection, id: id)
+        else { return false }
+        if let sent = entry.sentBody {
+            var fields = try WireJSON.fields(sent)
+            fields["id"] = .string(id)
+            try tx.writeBase(BaseSnapshot(collection: collection, recordID: id, json: try WireJSON.data(fields), lastModified: entry.baseLastModified ?? 0))
+        }
+        try tx.forgetServerDeletion(collection, id: id)
+        try tx.clearSent(current.sequence)
+        let queued = try tx.writeOutbox(collection, id: id, kind: .delete, base: entry.baseLastModified, waiting: current)
+        try tx.setServerTombstone(queued.sequence, stamp: entry.baseLastModified ?? 0)
         return true
     }
 

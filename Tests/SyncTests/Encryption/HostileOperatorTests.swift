@@ -233,6 +233,59 @@ struct HostileOperatorTests {
         }
     }
 
+    /// The operator deletes a book while the reader's edit of it waits on one device; that
+    /// device sends the edit back up as a create, and before it goes the reader removes
+    /// the book there. The other device puts the book back, as it was told to. The reader's
+    /// removal wins everywhere: the book is gone on both devices and sealed as deleted on
+    /// the server.
+    @Test func aRemovalOfAnEditSentBackUpOverTheOperatorsDeletionOutlivesAPutBack() async throws {
+        let (a, b) = try await joinedPair()
+        try b.device.editBook("b1") { $0["finished"] = .bool(true) }
+        _ = try await a.device.client.send(.delete, "/buckets/default/collections/books/records/b1")
+        _ = await b.device.sync()
+        try b.device.deleteBook("b1")
+        #expect(await a.device.sync().outcome == .needsAttention)
+        #expect(try a.encryption.putBack() == 1)
+        for _ in 0..<4 {
+            _ = await a.device.sync()
+            _ = await b.device.sync()
+        }
+        for device in [a, b] {
+            #expect(try device.device.title("b1") == nil, "the reader removed b1")
+            #expect(try device.device.title("b2") == "Solaris")
+            #expect(try device.device.store.pendingCount() == 0)
+        }
+        let server = try await rawBook(a, "b1")
+        #expect(server == nil || server?["shelf_enc"] != nil, "b1 is sealed as deleted, or gone, on the server")
+    }
+
+    /// The reader's edit of a book went out and its answer never came; the reader then
+    /// removes the book, and the operator deletes it on the server. The edit, sent again,
+    /// finds nothing: the reader's removal is not settled by the operator's tombstone but
+    /// goes up sealed over it, so the other device removes the book too instead of being
+    /// told to put it back.
+    @Test func aRemovalWaitingBehindAnEditInFlightGoesUpSealedOverTheOperatorsDeletion() async throws {
+        let (a, b) = try await joinedPair()
+        try b.device.editBook("b1") { $0["finished"] = .bool(true) }
+        let json = try #require(try b.device.store.record(.books, id: "b1")).json
+        _ = try b.device.store.write { tx in
+            let entry = try #require(try tx.outboxEntry(.books, id: "b1"))
+            return try #require(try SyncRules(tx).markSent(entry, body: try PushBody.of(json, collection: .books, id: "b1"), numbered: true))
+        }
+        try b.device.deleteBook("b1")
+        _ = try await a.device.client.send(.delete, "/buckets/default/collections/books/records/b1")
+
+        for _ in 0..<3 { _ = await b.device.sync() }
+        #expect(try b.device.title("b1") == nil)
+        #expect(try b.device.store.pendingCount() == 0)
+        #expect(try await rawBook(a, "b1")?["shelf_enc"] != nil, "the reader's removal is sealed on the server")
+        let report = await a.device.sync()
+        #expect(report.outcome == .synced, "\(report.message)")
+        #expect(try a.device.title("b1") == nil, "the other device takes the reader's removal")
+        #expect(try a.encryption.status().deletedByServer == 0)
+        #expect(try a.device.title("b2") == "Solaris")
+    }
+
     // MARK: - The keyring
 
     /// The fourth row: the keyring from before a rotation put back. Devices that
