@@ -290,9 +290,19 @@ struct IntegrityGate {
             return
         }
         if let waiting = try tx.outboxEntry(collection, id: record.id) {
-            // NB: a create cannot carry a base; it meets the refused record as a 412 and is
-            // aimed at it there (`OutboxPush.readable`).
-            if waiting.kind != .create { try tx.setBase(waiting.sequence, base: record.lastModified) }
+            if waiting.kind == .create {
+                // NB: a create (`If-None-Match: *`) would meet the refused version at every
+                // push and be refused there again: it goes over it as an update of it (or,
+                // the reader having removed the record, a deletion of it), sent afresh — an
+                // edit sent back up over a deletion the reader did not make, whose place the
+                // server filled with an older version meanwhile.
+                try tx.clearSent(waiting.sequence)
+                try tx.setLastModified(collection, id: record.id, record.lastModified)
+                try tx.writeOutbox(
+                    collection, id: record.id, kind: held.deletedHere ? .delete : .update, base: record.lastModified, waiting: waiting)
+            } else {
+                try tx.setBase(waiting.sequence, base: record.lastModified)
+            }
             return
         }
         if held.hasRow {

@@ -286,6 +286,55 @@ struct HostileOperatorTests {
         #expect(try a.device.title("b2") == "Solaris")
     }
 
+    /// The operator deletes a book while an edit of it waits, and once that edit is queued to
+    /// go back up as a create, puts an older sealed version back over the tombstone. The
+    /// create meets that version, which the device refuses: the edit is aimed at it and
+    /// goes up over it, instead of meeting it again at every run.
+    @Test func anEditSentBackUpAsACreateGoesOverAnOlderVersionPutBackInItsWay() async throws {
+        let (a, b) = try await joinedPair()
+        let old = try await a.device.rawServerBook("b1")
+        try a.device.editBook("b1") { $0["title"] = .string("Dune (1965)") }
+        #expect(await a.device.sync().outcome == .synced)
+        #expect(await b.device.sync().outcome == .synced)
+        try b.device.editBook("b1") { $0["finished"] = .bool(true) }
+        _ = try await a.device.client.send(.delete, "/buckets/default/collections/books/records/b1")
+        _ = await b.device.sync()
+        try await operatorPut(a, "b1", old)
+
+        for _ in 0..<3 { _ = await b.device.sync() }
+        #expect(try b.device.store.pendingCount() == 0, "the edit went up")
+        _ = await a.device.sync()
+        for device in [a, b] {
+            #expect(try device.device.title("b1") == "Dune (1965)")
+            #expect(try device.device.bookFields("b1")?["finished"] == .bool(true))
+        }
+    }
+
+    /// The same, with the reader's removal waiting behind that create: the removal goes up
+    /// over the older version, sealed, and the other device takes it.
+    @Test func aRemovalBehindACreateGoesOverAnOlderVersionPutBackInItsWay() async throws {
+        let (a, b) = try await joinedPair()
+        let old = try await a.device.rawServerBook("b1")
+        try a.device.editBook("b1") { $0["title"] = .string("Dune (1965)") }
+        #expect(await a.device.sync().outcome == .synced)
+        #expect(await b.device.sync().outcome == .synced)
+        try b.device.editBook("b1") { $0["finished"] = .bool(true) }
+        _ = try await a.device.client.send(.delete, "/buckets/default/collections/books/records/b1")
+        _ = await b.device.sync()
+        try b.device.deleteBook("b1")
+        try await operatorPut(a, "b1", old)
+
+        for _ in 0..<3 { _ = await b.device.sync() }
+        #expect(try b.device.store.pendingCount() == 0, "the removal went up")
+        #expect(try await rawBook(a, "b1")?["shelf_enc"] != nil, "sealed as deleted on the server")
+        _ = await a.device.sync()
+        for device in [a, b] {
+            #expect(try device.device.title("b1") == nil, "the reader removed b1")
+            #expect(try device.device.title("b2") == "Solaris")
+        }
+        #expect(try a.encryption.status().deletedByServer == 0)
+    }
+
     // MARK: - The keyring
 
     /// The fourth row: the keyring from before a rotation put back. Devices that
