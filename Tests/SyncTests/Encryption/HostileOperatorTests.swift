@@ -41,6 +41,19 @@ struct HostileOperatorTests {
         return (a, b)
     }
 
+    /// The joined pair after a retitled b1 ("Dune (1965)") and both synced, with b's edit
+    /// of b1 (finished) waiting; and b1's sealed version from before the retitle, which the
+    /// operator kept to put back.
+    private func retitledWithAnEditWaiting() async throws -> (EncryptedDevice, EncryptedDevice, old: [String: JSONValue]) {
+        let (a, b) = try await joinedPair()
+        let old = try await a.device.rawServerBook("b1")
+        try a.device.editBook("b1") { $0["title"] = .string("Dune (1965)") }
+        #expect(await a.device.sync().outcome == .synced)
+        #expect(await b.device.sync().outcome == .synced)
+        try b.device.editBook("b1") { $0["finished"] = .bool(true) }
+        return (a, b, old)
+    }
+
     /// A book as the operator writes it: in the clear.
     static func plainBook(_ title: String) -> [String: JSONValue] {
         ["title": .string(title), "author_name": .string("the operator"), "finished": .bool(false)]
@@ -136,12 +149,7 @@ struct HostileOperatorTests {
     /// A push meets the replay as a 412: the change is aimed at the server's version and
     /// sent again, not merged with the old one.
     @Test func anEditThatMeetsAReplayIsSentAgainOverIt() async throws {
-        let (a, b) = try await joinedPair()
-        let old = try await a.device.rawServerBook("b1")
-        try a.device.editBook("b1") { $0["title"] = .string("Dune (1965)") }
-        #expect(await a.device.sync().outcome == .synced)
-        #expect(await b.device.sync().outcome == .synced)
-        try b.device.editBook("b1") { $0["finished"] = .bool(true) }
+        let (a, b, old) = try await retitledWithAnEditWaiting()
         try await operatorPut(a, "b1", old)
         // b pulls first (refusing the replay, aiming its waiting edit at it), then pushes.
         _ = await b.device.sync()
@@ -291,12 +299,7 @@ struct HostileOperatorTests {
     /// create meets that version, which the device refuses: the edit is aimed at it and
     /// goes up over it, instead of meeting it again at every run.
     @Test func anEditSentBackUpAsACreateGoesOverAnOlderVersionPutBackInItsWay() async throws {
-        let (a, b) = try await joinedPair()
-        let old = try await a.device.rawServerBook("b1")
-        try a.device.editBook("b1") { $0["title"] = .string("Dune (1965)") }
-        #expect(await a.device.sync().outcome == .synced)
-        #expect(await b.device.sync().outcome == .synced)
-        try b.device.editBook("b1") { $0["finished"] = .bool(true) }
+        let (a, b, old) = try await retitledWithAnEditWaiting()
         _ = try await a.device.client.send(.delete, "/buckets/default/collections/books/records/b1")
         _ = await b.device.sync()
         try await operatorPut(a, "b1", old)
@@ -313,12 +316,7 @@ struct HostileOperatorTests {
     /// The same, with the reader's removal waiting behind that create: the removal goes up
     /// over the older version, sealed, and the other device takes it.
     @Test func aRemovalBehindACreateGoesOverAnOlderVersionPutBackInItsWay() async throws {
-        let (a, b) = try await joinedPair()
-        let old = try await a.device.rawServerBook("b1")
-        try a.device.editBook("b1") { $0["title"] = .string("Dune (1965)") }
-        #expect(await a.device.sync().outcome == .synced)
-        #expect(await b.device.sync().outcome == .synced)
-        try b.device.editBook("b1") { $0["finished"] = .bool(true) }
+        let (a, b, old) = try await retitledWithAnEditWaiting()
         _ = try await a.device.client.send(.delete, "/buckets/default/collections/books/records/b1")
         _ = await b.device.sync()
         try b.device.deleteBook("b1")
