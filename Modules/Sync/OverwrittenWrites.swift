@@ -5,8 +5,9 @@ import Storage
 
 // MARK: - OverwrittenWrites
 
-/// Finds this device's acknowledged updates that another device's concurrent write
-/// replaced on the server, and queues them again.
+/// Finds this device's acknowledged writes (updates, and creates sent against a version:
+/// `AcknowledgedWrite`) that another device's concurrent write replaced on the server, and
+/// queues them again.
 ///
 /// Kinto checks `If-Match` before it writes, without a lock: two devices updating one
 /// record at the same moment against the same version can both be answered 200, and
