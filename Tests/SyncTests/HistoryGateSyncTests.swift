@@ -37,6 +37,24 @@ struct HistoryGateSyncTests {
         return SyncOptions(retry: .none).adapted(to: info.capabilities)
     }
 
+    /// A device idle through the history on a Kinto that keeps it (b1 "Dune" saved and
+    /// four runs made), a second device of the same reader, the device's bucket and its
+    /// reading of the history then.
+    static func idleThroughTheHistory(
+        prefix: String, transport: any HTTPTransport
+    ) async throws -> (device: SyncDevice, other: SyncDevice, bucket: String, before: BucketHistoryState) {
+        let server = try KintoServer.sharedWithHistory()
+        let user = try await server.newUser(prefix: prefix)
+        let options = try await Self.options(user, on: server)
+        let device = try SyncDevice(user: user, server: server, options: options, transport: transport)
+        let other = try SyncDevice(user: user, server: server, options: options)
+        try device.saveBook("b1", title: "Dune")
+        for _ in 1...4 { _ = await device.sync() }
+        let bucket = try #require(options.userBucket)
+        let before = try #require(try device.store.read { try $0.bucketHistory(of: bucket) })
+        return (device, other, bucket, before)
+    }
+
     // MARK: - Idle, then news
 
     @Test func anIdleRunReadsTheHistoryAloneAndAnotherDevicesEditAndDeletionStillArrive() async throws {
@@ -117,16 +135,8 @@ struct HistoryGateSyncTests {
 
     @Test func aRunOfSomeCollectionsNeitherReadsTheHistoryNorTakesAReading() async throws {
         // GIVEN a device idle through the history
-        let server = try KintoServer.sharedWithHistory()
-        let user = try await server.newUser(prefix: "history-some")
-        let options = try await Self.options(user, on: server)
         let transport = Self.recording()
-        let device = try SyncDevice(user: user, server: server, options: options, transport: transport)
-        let other = try SyncDevice(user: user, server: server, options: options)
-        try device.saveBook("b1", title: "Dune")
-        for _ in 1...4 { _ = await device.sync() }
-        let bucket = try #require(options.userBucket)
-        let before = try #require(try device.store.read { try $0.bucketHistory(of: bucket) })
+        let (device, other, bucket, before) = try await Self.idleThroughTheHistory(prefix: "history-some", transport: transport)
 
         // WHEN the other device retitles b1, and the device refreshes the cart and the catalog only
         _ = await other.sync()
@@ -244,16 +254,9 @@ struct HistoryGateSyncTests {
     @Test(arguments: [(503, true), (404, false)])
     func aHistoryReadThatFailsMakesAnOrdinaryRun(status: Int, keepsTheReading: Bool) async throws {
         // GIVEN a device idle through the history
-        let server = try KintoServer.sharedWithHistory()
-        let user = try await server.newUser(prefix: "history-fails")
-        let options = try await Self.options(user, on: server)
         let failing = Switch()
-        let device = try SyncDevice(user: user, server: server, options: options, transport: Self.failingHistory(status, failing: failing))
-        let other = try SyncDevice(user: user, server: server, options: options)
-        try device.saveBook("b1", title: "Dune")
-        for _ in 1...4 { _ = await device.sync() }
-        let bucket = try #require(options.userBucket)
-        let before = try #require(try device.store.read { try $0.bucketHistory(of: bucket) })
+        let (device, other, bucket, before) = try await Self.idleThroughTheHistory(
+            prefix: "history-fails", transport: Self.failingHistory(status, failing: failing))
 
         // WHEN the other device adds a book, and the history's read fails
         _ = await other.sync()
