@@ -22,6 +22,8 @@ public final class RecordOpener {
     /// What the authenticated data's first parts were built for; they are the same for
     /// every record of a page sealed under one key.
     private var prefix: (format: Int, keyID: KeyID, collection: String, count: Int)?
+    /// The last record's key and its id: the next record is most likely sealed under it.
+    private var lastKey: (id: KeyID, key: DataKey)?
 
     public init(_ sealer: RecordSealer) {
         self.sealer = sealer
@@ -32,12 +34,12 @@ public final class RecordOpener {
     public func open(_ record: RawRecord, in collection: String, indexing: CollectionName? = nil) throws(EncryptionError) -> OpenedRecord {
         guard (try? RecordID.validate(record.id)) != nil else { throw .malformed(reason: "a record in \(collection) has no valid id") }
         let address = RecordAddress(bucket: sealer.bucket, collection: collection, id: record.id)
-        let header = try SealedRecord.Header(scanned: record, address: address)
+        let header = try SealedRecord.Header(scanned: record, address: address, known: lastKey?.id)
         // NB: the order of the checks is `SealedRecord(scanned:)` then `openContent`'s, so
         // a record wrong in several ways is refused for the same reason either way.
         try decodeNonce(record.json, header.nonce)
         let ciphertextCount = try decodeCiphertext(record.json, header.ciphertext)
-        guard let key = sealer.keyring.key(for: header.keyID) else { throw .unknownKey(header.keyID) }
+        guard let key = key(for: header.keyID) else { throw .unknownKey(header.keyID) }
         // A padded plaintext is never empty, so a ciphertext of a tag alone was altered.
         guard let length = XChaCha20Poly1305.plaintextLength(ofCiphertext: ciphertextCount), length > 0 else {
             throw .tampered(record: address)
@@ -60,6 +62,14 @@ public final class RecordOpener {
     }
 
     // MARK: - Parts
+
+    /// The keyring's key for `id`, the last record's looked up once.
+    private func key(for id: KeyID) -> DataKey? {
+        if let lastKey, lastKey.id == id { return lastKey.key }
+        guard let key = sealer.keyring.key(for: id) else { return nil }
+        lastKey = (id, key)
+        return key
+    }
 
     /// Decodes the nonce's base64 into `nonce`.
     private func decodeNonce(_ json: Data, _ range: Range<Int>) throws(EncryptionError) {

@@ -144,8 +144,10 @@ public struct SealedRecord: Hashable, Sendable {
         var nonce: Range<Int>
         var ciphertext: Range<Int>
 
+        /// - Parameter known: a key id already checked (the last record's): an envelope naming
+        ///   it is not checked again, and shares its text.
         /// - Throws: as `SealedRecord.init(fields:)`; `.notSealed` when the record has no envelope.
-        init(scanned record: RawRecord, address: RecordAddress) throws(EncryptionError) {
+        init(scanned record: RawRecord, address: RecordAddress, known: KeyID? = nil) throws(EncryptionError) {
             guard let envelope = record.envelope else { throw .notSealed(record: address) }
             guard envelope.isObject else { throw .malformed(reason: "the envelope of \(address) is not an object") }
             guard envelope.membersBeside == 0, !record.isDeleted else {
@@ -175,7 +177,9 @@ public struct SealedRecord: Hashable, Sendable {
                 throw .malformed(reason: "the envelope's \"c\" is not base64 of at most \(SealedRecord.maximumCiphertextBytes) bytes")
             }
             format = version
-            keyID = try KeyID(kid)
+            // NB: a page's records are sealed under one key or few: checking 16 hex digits
+            // once per key, not once per record, is a hundredth of opening a page.
+            if let known, known.rawValue == kid { keyID = known } else { keyID = try KeyID(kid) }
             isDeletion = envelope.isDeletion
             nonce = nonceRange
             ciphertext = ciphertextRange

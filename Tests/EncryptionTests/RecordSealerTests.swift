@@ -93,6 +93,26 @@ struct RecordSealerTests {
         #expect(try opener.open(records[1].0, in: "books").record.id == "gr-42")
     }
 
+    /// The opener checks a key id once and remembers its key for the records after it: a
+    /// record naming another key id is still checked in full, and still refused when the
+    /// keyring does not list it or when it is not a key id at all.
+    @Test func oneOpenerChecksEveryKeyIDThatIsNotTheLastOnes() throws {
+        let stranger = RecordSealer(keyring: Keyring(current: try DataKey.generate()), bucket: "default")
+        let known = try Self.scanned(sealer.seal(Self.book, in: "books", sequence: 1))
+        let unknown = try Self.scanned(stranger.seal(Self.book, in: "books", sequence: 2))
+        var forged = try sealer.seal(Self.book, in: "books", sequence: 3)
+        var envelope = try #require(forged["shelf_enc"]?.objectValue)
+        envelope["kid"] = .string(sealer.keyring.current.id.rawValue.uppercased())
+        forged["shelf_enc"] = .object(envelope)
+        let opener = RecordOpener(sealer)
+        #expect(try opener.open(known, in: "books").keyID == sealer.keyring.current.id)
+        #expect(throws: EncryptionError.unknownKey(stranger.keyring.current.id)) { try opener.open(unknown, in: "books") }
+        #expect(throws: EncryptionError.malformed(reason: "a key id is not 16 lowercase hex digits")) {
+            try opener.open(try Self.scanned(forged), in: "books")
+        }
+        #expect(try opener.open(known, in: "books").keyID == sealer.keyring.current.id)
+    }
+
     /// The store's bytes are written digit by digit: every stamp and sequence number reads back.
     @Test(arguments: [(0, 1), (9, 10), (1_700_000_000_123, SealedRecord.maximumSequence), (-5, 99)] as [(Int64, Int64)])
     func stampsAndNumbersAreWrittenAsTheyRead(_ stamp: Int64, _ sequence: Int64) throws {

@@ -153,24 +153,28 @@ struct IntegrityGate {
             allAdmitted = false
             admission.admitted = Array(records[..<index])
         }
-        for (index, record) in records.enumerated() {
+        // NB: by index, not `enumerated()`, which copied every record (a retain and a
+        // release of each of its parts) only to read it.
+        for index in records.indices {
             // NB: no look-up in an empty dictionary: a first pull holds nothing, 100,000 times.
-            let version = held.isEmpty ? HeldVersion() : held[record.id] ?? HeldVersion()
-            let origin = origins.origin(of: record) ?? (record.isDeleted ? .tombstone : .plaintext)
-            switch decide(record, provenance: origin, held: version) {
+            let version = held.isEmpty ? HeldVersion() : held[records[index].id] ?? HeldVersion()
+            let origin = origins.origin(of: records[index]) ?? (records[index].isDeleted ? .tombstone : .plaintext)
+            switch decide(records[index], provenance: origin, held: version) {
             case .admit:
-                if !allAdmitted { admission.admitted.append(record) }
-                note(record, provenance: origin, in: &admission)
+                if !allAdmitted { admission.admitted.append(records[index]) }
+                note(records[index], provenance: origin, in: &admission)
                 // NB: a later record of the page with the same id (a list that holds two
                 // versions of one record) is judged against this one, not the store's.
                 if !idsAreUnique, case .sealed(let sequence, let revision, _, let deletion) = origin {
+                    let record = records[index]
                     held[record.id] = Self.holding(version, sequence: sequence, revision: revision, deletion: deletion, stamp: record.lastModified)
                 }
             case .admitAndSealAgain:
-                if !allAdmitted { admission.admitted.append(record) }
-                admission.sealAgain.append(record.id)
+                if !allAdmitted { admission.admitted.append(records[index]) }
+                admission.sealAgain.append(records[index].id)
             case .refuse(let kind):
                 leaveOut(at: index)
+                let record = records[index]
                 var refusal = IntegrityRefusal(id: record.id, kind: kind, lastModified: record.lastModified)
                 if case .sealed(let sequence, _, _, _) = origin { refusal.offered = sequence }
                 refusal.held = version.sequence ?? version.removal?.sequence
@@ -178,7 +182,7 @@ struct IntegrityGate {
                 admission.aftercare.append(.keep(record, refused: kind, held: version))
             case .sendDeletionSealed:
                 leaveOut(at: index)
-                admission.aftercare.append(.sealDeletionOver(id: record.id, stamp: record.lastModified))
+                admission.aftercare.append(.sealDeletionOver(id: records[index].id, stamp: records[index].lastModified))
             }
         }
         if allAdmitted { admission.admitted = records }

@@ -113,8 +113,10 @@ public enum WireSealing: Sendable {
             opened.records.reserveCapacity(records.count)
             opened.provenance.reserveCapacity(records.count)
             let opener = RecordOpener(sealer)
-            for record in records {
-                switch Self.open(record, in: collection, opener) {
+            // NB: by index: iterating the records copied each (a retain and a release of
+            // each of its parts) only to read it.
+            for index in records.indices {
+                switch Self.open(records[index], in: collection, opener) {
                 case .success(let (plain, provenance)):
                     opened.records.append(plain)
                     opened.provenance.append(provenance)
