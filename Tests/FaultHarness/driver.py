@@ -193,13 +193,20 @@ class Driver:
         return self._edit(state, device, action)
 
     def _edit(self, state, device, action):
-        if device.index in state.deferred:
-            # Its earlier write was refused for want of the key: this one waits behind it,
-            # in order, until the device joins.
-            state.deferred[device.index].append(action)
-            state.transcript.append(f"    device {device.index}: {action['op']} {action['ref']} waits until it joins")
+        if self._waits_for_join(state, device, action):
             return None
         return self._acknowledge(state, device, action, *self._write(state, device, action))
+
+    @staticmethod
+    def _waits_for_join(state, device, action):
+        """Whether the device's earlier write was refused for want of the key: this one then
+        waits behind it, in order, until the device joins (an edit of a book whose add
+        waits could not be made before it anyway)."""
+        if device.index not in state.deferred:
+            return False
+        state.deferred[device.index].append(action)
+        state.transcript.append(f"    device {device.index}: {action['op']} {action['ref']} waits until it joins")
+        return True
 
     def _write(self, state, device, action):
         """Runs the CLI command of an add, edit or remove: (argv, result), or (None, why)."""
@@ -464,8 +471,12 @@ class Driver:
         return errors[0] if errors else None
 
     def _burst_writes(self, state, device, actions, lock, errors):
-        """One writer's writes, in order; the first refused one stops them."""
+        """One writer's writes, in order; the first refused one stops them, and one refused
+        for want of the key makes the rest wait behind it (`_waits_for_join`)."""
         for action in actions:
+            with lock:
+                if self._waits_for_join(state, device, action):
+                    continue
             argv, result = self._write(state, device, action)
             with lock:
                 failure = self._acknowledge(state, device, action, argv, result)

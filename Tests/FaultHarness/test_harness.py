@@ -483,6 +483,19 @@ class WritesWithoutTheKeyTests(unittest.TestCase):
         self.assertEqual(state.stats.counts["writes_refused_without_key"], 1)
         self.assertEqual(state.stats.counts["edits_acknowledged"], 0)
 
+    def test_a_burst_writers_later_writes_wait_behind_one_refused_for_want_of_the_key(self):
+        # Seed 44 of the concurrent hostile soak: a burst writer's add was refused, and its
+        # edit of that book then failed the run as "b1 was never created".
+        from driver import Driver
+        state, device, driver = self.state({1}), _RefusingDevice(), Driver(None, "shelf", "shelf-sync")
+        add = {"op": "add", "device": 1, "collection": "books", "ref": "b1", "fields": {"title": "Dune", "author": "Frank Herbert"}}
+        edit = {"op": "edit", "device": 1, "collection": "books", "ref": "b1", "fields": {"title": "Dune II"}}
+        errors = []
+        driver._burst_writes(state, device, [add, edit], threading.Lock(), errors)
+        self.assertEqual(errors, [])
+        self.assertEqual(len(device.calls), 1, "the edit is not tried before the device joins")
+        self.assertEqual(state.deferred, {1: [add, edit]})
+
     def test_the_same_refusal_on_a_device_that_joined_fails_the_run(self):
         from driver import Driver
         state, device = self.state(set()), _RefusingDevice()
