@@ -177,8 +177,8 @@ public struct SealedRecord: Hashable, Sendable {
                 throw .malformed(reason: "the envelope's \"c\" is not base64 of at most \(SealedRecord.maximumCiphertextBytes) bytes")
             }
             format = version
-            // NB: a page's records are sealed under one key or few: checking 16 hex digits
-            // once per key, not once per record, is a hundredth of opening a page.
+            // NB: a page's records are sealed under one key or few, so the 16 hex digits are
+            // checked once per key met in a row, not at every record.
             if let known, known.rawValue == kid { keyID = known } else { keyID = try KeyID(kid) }
             isDeletion = envelope.isDeletion
             nonce = nonceRange
