@@ -9,6 +9,8 @@ tests are skipped.
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import pathlib
 import re
 import sys
@@ -151,3 +153,25 @@ class TargetTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipIf(nacl is None, "PyNaCl is not installed: run `make setup` and use .venv/bin/python")
+class BuildComparisonTests(unittest.TestCase):
+    def test_the_table_gives_each_builds_ratio_and_each_contender_against_the_first_build(self):
+        import ab_sealed
+        runs = [{"build": b, "contender": c, "cpu_s": cpu}
+                for b, c, cpu in [("before", "plaintext", 1.0), ("before", "plaintext", 3.0), ("before", "sealed", 3.0),
+                                  ("after", "plaintext", 1.0), ("after", "sealed", 1.5), ("after", "sealed", 2.5)]]
+        text = ab_sealed.table({"books": 1000, "rounds": 2, "builds": {"before": "/a", "after": "/b"}, "runs": runs})
+        rows = [line for line in text.splitlines() if line.startswith("| before") or line.startswith("| after")]
+        self.assertEqual(rows[0], "| before | 2.000 | 3.000 | 1.50× | 1.00× | 1.00× |")
+        self.assertEqual(rows[1], "| after | 1.000 | 2.000 | 2.00× | 0.50× | 0.67× |")
+
+    def test_two_named_executables_are_needed(self):
+        import ab_sealed
+        for argv in (["--build", "a=/bin/true"], ["--build", "a=/bin/true", "--build", "a=/bin/true"],
+                     ["--build", "a=/bin/true", "--build", "b=/nonexistent"], ["--build", "/bin/true", "--build", "b=/bin/true"]):
+            with self.assertRaises(SystemExit, msg=argv), contextlib.redirect_stderr(io.StringIO()):
+                ab_sealed.parse_args([*argv, "--shelf", "/bin/true"])
+        self.assertEqual(list(ab_sealed.parse_args(["--build", "a=/bin/true", "--build", "b=/bin/true", "--shelf",
+                                                    "/bin/true"]).builds), ["a", "b"])
