@@ -18,6 +18,7 @@ parallel, then every writer's `shelf-sync` started back to back while the reader
 in a loop; see `Driver._burst`. Acknowledged writes enter the model under one lock, in
 the order they complete, which the generator's claims make irrelevant.
 """
+import datetime
 import json
 import pathlib
 import shutil
@@ -32,6 +33,9 @@ from hostile import FORGE_MARKER, NOTHING_DONE, HostileOperator, OperatorLedger
 from model import Model
 
 QUIET_ROUNDS_MAX = 8
+# The longest Backoff / Retry-After a barrier waits out, as a cron user's next tick would;
+# Kinto's own is 3 s (`kinto.retry_after_seconds`, sent with a 503 when its storage fails).
+BACKOFF_WAIT_MAX = 30.0
 # What a device that holds no key says when its sync leaves an encrypted account alone.
 JOIN_MESSAGE = "shelf encryption join"
 # What a write on an encrypted account says on a device that holds no key (exit 78): it is
@@ -46,9 +50,23 @@ HIDE_SECONDS = 6.0
 HIDDEN_COMMIT_WINDOW = "1s"
 
 
+def backoff_wait(report, now=None):
+    """Seconds until the Backoff deadline a run stopped for (`shelf-sync --report`: exit reason
+    `backoff`, each account's `backoff_until`), a second added for the report's whole seconds;
+    None when the run did not stop for one."""
+    if not report or report.get("exit_reason") != "backoff":
+        return None
+    until = [a["backoff_until"] for a in report.get("accounts", []) if a.get("backoff_until")]
+    if not until:
+        return None
+    deadline = max(datetime.datetime.strptime(u, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc).timestamp()
+                   for u in until)
+    return max(0.0, deadline + 1.0 - (time.time() if now is None else now))
+
+
 class RunStats:
     COUNTERS = ("steps", "syncs", "kills_sent", "kills_mid_run", "faults_armed",
-                "lost_replies", "cut_replies", "resets", "barriers", "barrier_rounds", "edits_acknowledged", "server_wipes",
+                "lost_replies", "cut_replies", "resets", "barriers", "barrier_rounds", "barrier_backoff_waits", "edits_acknowledged", "server_wipes",
                 "bursts", "burst_syncs", "encryptions", "joins", "held_syncs",
                 "unheld_syncs", "writes_refused_without_key", "integrity_exits", "refused_rolled_back", "refused_in_the_clear",
                 "refused_deleted", "keyrings_refused", "put_backs", "hidden_from_pulls",
@@ -557,7 +575,7 @@ class Driver:
             if self.hide_from_pulls:
                 time.sleep(HIDE_SECONDS)   # every write so far has committed, late ones too
             state.stats.bump("barrier_rounds")
-            pushed, statuses, settled = 0, [], True
+            pushed, statuses, settled, waits = 0, [], True, []
             for device in state.devices:
                 run = device.sync(reconcile=bool(self.hide_from_pulls))
                 statuses.append(run.status)
@@ -565,6 +583,7 @@ class Driver:
                     state.stats.bump("found_by_reconciliation", run.reconciled())
                 pushed += run.pushed()
                 report = run.report()
+                waits.append(backoff_wait(report))
                 refused = self._note_refusals(state, run, report) if state.encryption_on else ""
                 state.transcript.append(f"    barrier round {round_number}: device {device.index} shelf-sync -> "
                                         f"{run.status}, pushed {run.pushed()}{f', refused: {refused}' if refused else ''}")
@@ -578,6 +597,16 @@ class Driver:
             if pushed == 0 and settled:
                 quiet = True
                 break
+            wait = max((w for w in waits if w is not None), default=None)
+            if wait is not None and wait <= BACKOFF_WAIT_MAX:
+                # A device stopped for the server's Backoff or Retry-After (a 503 under load
+                # sends one): it keeps to it, so the next round comes once it has passed,
+                # and a round spent waiting is not one that changed nothing.
+                state.stats.bump("barrier_backoff_waits")
+                state.transcript.append(f"    barrier: waiting {wait:.1f} s for the server's Backoff / Retry-After")
+                time.sleep(wait)
+                previous = None
+                continue
             if pushed == 0 and statuses == previous:
                 break   # stuck: another round would change nothing
             previous = statuses

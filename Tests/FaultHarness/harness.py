@@ -345,6 +345,7 @@ def _print_result_line(mode, args, results, totals, failed, seconds):
                f"rollback_on_server={divergences['rollback_on_server']} " if args.hostile else "")
             + (f"hidden_from_pulls={c['hidden_from_pulls']} found_by_reconciliation={c['found_by_reconciliation']} "
                if args.hide_from_pulls else "")
+            + (f"barrier_backoff_waits={c['barrier_backoff_waits']} " if c['barrier_backoff_waits'] else "")
             + f"refused_or_broken_runs={sum(1 for r in results if r.failure)} "
             f"diverged_runs={len(failed)} {'PASS' if not failed else 'FAIL'} ({seconds:.0f} s)")
     print(line, flush=True)

@@ -503,6 +503,24 @@ class WritesWithoutTheKeyTests(unittest.TestCase):
         self.assertIn("an edit was refused", Driver(None, "shelf", "shelf-sync")._edit(state, device, add))
 
 
+# MARK: - A barrier and the server's Backoff
+
+class BackoffWaitTests(unittest.TestCase):
+    def test_a_run_stopped_for_a_backoff_waits_until_its_deadline_and_a_second(self):
+        from driver import backoff_wait
+        report = {"exit_code": 75, "exit_reason": "backoff",
+                  "accounts": [{"account": "harness", "outcome": "backoff", "backoff_until": "2026-12-08T01:01:08Z"}]}
+        deadline = 1796691668.0   # 2026-12-08T01:01:08Z
+        self.assertAlmostEqual(backoff_wait(report, now=deadline - 2.5), 3.5)
+        self.assertEqual(backoff_wait(report, now=deadline + 5), 0.0)
+
+    def test_any_other_run_does_not_wait(self):
+        from driver import backoff_wait
+        self.assertIsNone(backoff_wait(None))
+        self.assertIsNone(backoff_wait({"exit_code": 0, "exit_reason": "synced", "accounts": [{"outcome": "synced"}]}))
+        self.assertIsNone(backoff_wait({"exit_code": 75, "exit_reason": "backoff", "accounts": [{"outcome": "backoff"}]}))
+
+
 # MARK: - Bursts in the driver
 
 class _Reply:
@@ -1096,6 +1114,16 @@ def _hostile_harness(seed, steps, divergence):
 @unittest.skipUnless(_binaries_built(), "needs .build/debug/shelf, shelf-sync and .venv (make build setup)")
 class SelfTests(unittest.TestCase):
     """The harness fails when the data diverged: a checker that cannot fail is worthless."""
+
+    def test_a_barrier_waits_out_a_retry_after_the_last_sync_met(self):
+        # A 503 with Retry-After just before a barrier (Kinto sends one when its storage fails
+        # under load): the device keeps to it, and the barrier waits it out instead of
+        # calling the devices stuck (concurrent hostile soak, seeds 45 and 46).
+        run = _harness("--replay", str(HERE / "histories" / "retry-after-before-a-barrier.json"), "--latency-ms", "5", "-v")
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertIn("device 0: shelf-sync -> 75", run.stdout)
+        self.assertRegex(run.stdout, r"barrier: waiting \d+\.\d s for the server's Backoff / Retry-After")
+        self.assertIn(" barrier_backoff_waits=1 ", run.stdout)
 
     def test_a_device_that_diverged_after_the_last_barrier_fails_the_run(self):
         run = _harness("--mode", "calm", "--seed", "1", "--steps", "12", "--latency-ms", "5",
