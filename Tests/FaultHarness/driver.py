@@ -66,7 +66,8 @@ def backoff_wait(report, now=None):
 
 class RunStats:
     COUNTERS = ("steps", "syncs", "kills_sent", "kills_mid_run", "faults_armed",
-                "lost_replies", "cut_replies", "resets", "barriers", "barrier_rounds", "barrier_backoff_waits", "edits_acknowledged", "server_wipes",
+                "lost_replies", "cut_replies", "resets", "barriers", "barrier_rounds", "barrier_backoff_waits",
+                "edits_acknowledged", "server_wipes",
                 "bursts", "burst_syncs", "encryptions", "joins", "held_syncs",
                 "unheld_syncs", "writes_refused_without_key", "integrity_exits", "refused_rolled_back", "refused_in_the_clear",
                 "refused_deleted", "keyrings_refused", "put_backs", "hidden_from_pulls",
