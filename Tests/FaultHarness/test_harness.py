@@ -10,6 +10,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import unittest
@@ -1098,9 +1099,13 @@ def _binaries_built():
 
 
 def _harness(*argv):
-    return subprocess.run([sys.executable, str(HERE / "harness.py"), "--shelf", SHELF, "--shelf-sync", SHELF_SYNC,
-                           "--save-dir", os.environ.get("TMPDIR", "/tmp") + "/shelf-harness-selftest", *argv],
-                          capture_output=True, text=True, timeout=600)
+    """A run of the harness whose files go to a folder of its own, removed after it: the
+    self-tests make runs diverge on purpose, and a diverged run keeps its devices' folders
+    (and its history) for whoever reads its failure, which no one does here."""
+    with tempfile.TemporaryDirectory(prefix="shelf-harness-selftest-") as scratch:
+        return subprocess.run([sys.executable, str(HERE / "harness.py"), "--shelf", SHELF, "--shelf-sync", SHELF_SYNC,
+                               "--save-dir", scratch + "/saved", *argv],
+                              env={**os.environ, "TMPDIR": scratch}, capture_output=True, text=True, timeout=600)
 
 
 def _hostile_harness(seed, steps, divergence):
