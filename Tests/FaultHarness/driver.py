@@ -59,8 +59,7 @@ def backoff_wait(report, now=None):
     until = [a["backoff_until"] for a in report.get("accounts", []) if a.get("backoff_until")]
     if not until:
         return None
-    deadline = max(datetime.datetime.strptime(u, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc).timestamp()
-                   for u in until)
+    deadline = max(datetime.datetime.fromisoformat(u).timestamp() for u in until)
     return max(0.0, deadline + 1.0 - (time.time() if now is None else now))
 
 
